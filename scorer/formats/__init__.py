@@ -1,0 +1,1 @@
+"""Readers: JSON files -> typed records, every problem located (file, pointer, line:col)."""

@@ -1,0 +1,300 @@
+"""Strict JSON loading with located problems.
+
+``load_json`` is the only way the scorer reads a JSON file.  The fast path is the C
+parser of :mod:`json` with two hooks (duplicate keys, NaN/Infinity literals).  Only when
+something is wrong does the slow path run: :func:`scan_json` walks the text once,
+iteratively (no recursion, so no ``RecursionError`` whatever the nesting), and reports
+every duplicate key, non-finite literal and over-deep value with its line and column.
+The same walk maps JSON pointers to line:column for problems found later (schema,
+reader), see :class:`JsonText`.
+"""
+from __future__ import annotations
+
+import bisect
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from scorer.errors import Problem, ScorerError, json_pointer
+
+DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+
+
+class JsonFloat(float):
+    """A JSON number with a fraction or exponent; keeps its literal text.
+
+    The official BioASQ reader takes a number given where a string is expected (an id,
+    a document) as its literal text, so ``1.50`` must stay ``"1.50"``, not ``"1.5"``.
+    """
+
+    literal: str
+
+    def __new__(cls, literal: str) -> "JsonFloat":
+        self = super().__new__(cls, literal)
+        self.literal = literal
+        return self
+
+
+class _Flagged(Exception):
+    """Raised by a parse hook: the fast path gives up, the scan locates the problem."""
+
+
+def _unique_keys_object(pairs: list) -> dict:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        raise _Flagged
+    return obj
+
+
+def _reject_constant(name: str):
+    raise _Flagged
+
+
+@dataclass
+class JsonText:
+    """The decoded text of a JSON file, able to locate JSON pointers in it."""
+
+    name: str
+    text: str
+    _positions: dict[str, int] | None = field(default=None, repr=False)
+    _line_starts: list[int] | None = field(default=None, repr=False)
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        """1-based line and column of a character offset."""
+        if self._line_starts is None:
+            self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+        line = bisect.bisect_right(self._line_starts, offset)
+        return line, offset - self._line_starts[line - 1] + 1
+
+    def locate(self, pointer: str) -> tuple[int, int] | tuple[None, None]:
+        """Line and column where the value at ``pointer`` starts (its nearest known parent
+        if the pointer names something absent, e.g. a missing key)."""
+        if self._positions is None:
+            self._positions = scan_json(self.text)[0]
+        while True:
+            if pointer in self._positions:
+                return self.line_col(self._positions[pointer])
+            if not pointer:
+                return None, None
+            pointer = pointer.rsplit("/", 1)[0]
+
+    def place(self, problem: Problem) -> Problem:
+        """The problem with file, line and column filled in from its pointer."""
+        where = {"file": problem.file or self.name}
+        if problem.line is None and problem.pointer is not None:
+            where["line"], where["column"] = self.locate(problem.pointer)
+        return problem.located(**where)
+
+
+_WS = re.compile(r"[ \t\n\r]*")
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_LITERALS = ("true", "false", "null")
+_NON_FINITE = ("NaN", "Infinity", "-Infinity")
+
+
+def scan_json(text: str, max_depth: int | None = None):
+    """Walk JSON text iteratively; return ``(positions, problems)``.
+
+    ``positions`` maps the JSON pointer of every value to its start offset.
+    ``problems`` lists ``(code, pointer, offset, message, fix)`` for duplicate keys,
+    NaN/Infinity literals and containers nested deeper than ``max_depth`` (the outermost
+    over-deep container of each branch only).  A syntax error ends the walk silently:
+    the strict parser reports those.
+    """
+    positions: dict[str, int] = {}
+    problems: list[tuple[str, str, int, str, str]] = []
+    stack: list[list] = []  # frames: [kind, pointer, keys seen (object) | index (array)]
+    state = "value"         # "value", "key" or "after"
+    key = ""
+    deep_from: int | None = None  # stack height at which an over-deep branch started
+    i, n = 0, len(text)
+    while True:
+        i = _WS.match(text, i).end()
+        if i >= n:
+            break
+        ch = text[i]
+        if state == "value":
+            if not stack:
+                pointer = ""
+            elif stack[-1][0] == "object":
+                pointer = stack[-1][1] + json_pointer(key)
+            else:
+                pointer = stack[-1][1] + "/" + str(stack[-1][2])
+            positions[pointer] = i
+            if ch in "[{":
+                depth = len(stack) + 1
+                if max_depth is not None and depth > max_depth and deep_from is None:
+                    deep_from = len(stack)
+                    problems.append((
+                        "too-deep", pointer, i,
+                        f"value nested {depth} levels deep; this format never needs more than {max_depth}",
+                        "remove the extra nesting (a list inside a list where a string is expected?)",
+                    ))
+                stack.append(["object", pointer, set()] if ch == "{" else ["array", pointer, 0])
+                i += 1
+                close = "}" if ch == "{" else "]"
+                j = _WS.match(text, i).end()
+                if j < n and text[j] == close:
+                    stack.pop()
+                    i, state = j + 1, "after"
+                else:
+                    state = "key" if ch == "{" else "value"
+                continue
+            if ch == '"':
+                m = _STRING.match(text, i)
+            elif text.startswith(_NON_FINITE, i):
+                word = next(w for w in _NON_FINITE if text.startswith(w, i))
+                problems.append(("non-finite-number", pointer, i, f"{word} is not valid JSON",
+                                 "write a finite number, or null if the value is unknown"))
+                i, state = i + len(word), "after"
+                continue
+            elif text.startswith(_LITERALS, i):
+                i, state = i + len(next(w for w in _LITERALS if text.startswith(w, i))), "after"
+                continue
+            else:
+                m = _NUMBER.match(text, i)
+            if not m:
+                break
+            i, state = m.end(), "after"
+        elif state == "key":
+            m = _STRING.match(text, i)
+            if not m:
+                break
+            key = json.loads(m.group())
+            frame = stack[-1]
+            if key in frame[2]:
+                problems.append((
+                    "duplicate-key", frame[1] + json_pointer(key), i,
+                    f'key "{key}" appears more than once in this object',
+                    "keep one copy of the key; JSON readers disagree on which one wins",
+                ))
+            frame[2].add(key)
+            i = _WS.match(text, m.end()).end()
+            if i >= n or text[i] != ":":
+                break
+            i, state = i + 1, "value"
+        else:  # after a value
+            if not stack:
+                break
+            frame = stack[-1]
+            if ch == ",":
+                i += 1
+                if frame[0] == "array":
+                    frame[2] += 1
+                    state = "value"
+                else:
+                    state = "key"
+            elif ch in "]}":
+                stack.pop()
+                if deep_from is not None and len(stack) <= deep_from:
+                    deep_from = None
+                i += 1
+            else:
+                break
+    return positions, problems
+
+
+def _decode(data: bytes, name: str) -> str:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start]
+        line = before.count(b"\n") + 1
+        column = len(before) - (before.rfind(b"\n") + 1) + 1
+        raise ScorerError(Problem(
+            code="not-utf8", file=name, line=line, column=column,
+            message=f"the file is not UTF-8: byte 0x{data[exc.start]:02x} at byte offset {exc.start}",
+            fix="save the file as UTF-8 (or escape non-ASCII characters as \\uXXXX)",
+        )) from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text
+
+
+def load_json(source, *, name: str | None = None, max_bytes: int | None = DEFAULT_MAX_BYTES,
+              max_depth: int | None = None):
+    """Read a JSON file strictly; return ``(value, JsonText)``.
+
+    ``source``: a path, or bytes/str content.  Raises :class:`ScorerError` listing every
+    problem found: size over ``max_bytes``, empty file, not UTF-8, invalid JSON (with line
+    and column), duplicate keys, NaN/Infinity, nesting deeper than ``max_depth``.
+    """
+    if isinstance(source, (str, Path)) and not (isinstance(source, str) and source.lstrip()[:1] in ("{", "[")):
+        path = Path(source)
+        name = name or str(source)
+        try:
+            size = path.stat().st_size
+            if max_bytes is not None and size > max_bytes:
+                raise ScorerError(Problem(
+                    code="too-large", file=name,
+                    message=f"the file has {size:,} bytes; the limit is {max_bytes:,}",
+                    fix="remove unneeded fields (e.g. snippet texts) or ask the organizers to raise the limit",
+                ))
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise ScorerError(Problem(code="not-found", file=name, message="no such file",
+                                      fix="check the path")) from None
+        except IsADirectoryError:
+            raise ScorerError(Problem(code="not-a-file", file=name, message="this is a directory, not a JSON file",
+                                      fix="give the path of a .json file")) from None
+        except OSError as exc:
+            raise ScorerError(Problem(code="unreadable", file=name, message=f"cannot read the file: {exc.strerror}",
+                                      fix="check the path and its permissions")) from None
+    else:
+        data = source.encode("utf-8") if isinstance(source, str) else bytes(source)
+        name = name or "<input>"
+        if max_bytes is not None and len(data) > max_bytes:
+            raise ScorerError(Problem(
+                code="too-large", file=name,
+                message=f"the input has {len(data):,} bytes; the limit is {max_bytes:,}",
+                fix="remove unneeded fields or ask the organizers to raise the limit",
+            ))
+    text = _decode(data, name)
+    doc = JsonText(name, text)
+    if not text.strip():
+        raise ScorerError(Problem(code="empty-file", file=name, line=1, column=1,
+                                  message="the file is empty",
+                                  fix='write a JSON object, e.g. {"questions": [...]}'))
+    try:
+        value = json.loads(text, object_pairs_hook=_unique_keys_object,
+                           parse_constant=_reject_constant, parse_float=JsonFloat)
+    except json.JSONDecodeError as exc:
+        raise ScorerError(Problem(
+            code="invalid-json", file=name, line=exc.lineno, column=exc.colno,
+            message=f"invalid JSON: {exc.msg}",
+            fix="fix the JSON syntax at this place (a missing comma, quote or bracket?)",
+        )) from None
+    except (_Flagged, RecursionError):
+        value = None
+    if value is None:
+        lexical = _lexical_problems(doc, max_depth)
+        if not lexical:  # a RecursionError the scan did not explain
+            lexical = [Problem(code="too-deep", file=name, message="the JSON nesting is too deep to read",
+                               fix="remove the extra nesting")]
+        raise ScorerError(lexical)
+    return value, doc
+
+
+def _lexical_problems(doc: JsonText, max_depth: int | None) -> list[Problem]:
+    positions, found = scan_json(doc.text, max_depth if max_depth is not None else 64)
+    doc._positions = positions
+    problems = []
+    for code, pointer, offset, message, fix in found:
+        line, column = doc.line_col(offset)
+        problems.append(Problem(code=code, message=message, fix=fix, file=doc.name,
+                                pointer=pointer, line=line, column=column))
+    return problems
+
+
+def nesting_exceeds(value, limit: int) -> bool:
+    """True if ``value`` holds containers more than ``limit`` levels deep (iterative)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            if depth > limit:
+                return True
+            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return False
