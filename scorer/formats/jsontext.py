@@ -56,7 +56,7 @@ class JsonText:
     """The decoded text of a JSON file, able to locate JSON pointers in it."""
 
     name: str
-    text: str
+    text: str | None
     _positions: dict[str, int] | None = field(default=None, repr=False)
     _line_starts: list[int] | None = field(default=None, repr=False)
 
@@ -70,6 +70,8 @@ class JsonText:
     def locate(self, pointer: str) -> tuple[int, int] | tuple[None, None]:
         """Line and column where the value at ``pointer`` starts (its nearest known parent
         if the pointer names something absent, e.g. a missing key)."""
+        if self.text is None:
+            return None, None
         if self._positions is None:
             self._positions = scan_json(self.text)[0]
         while True:
@@ -211,6 +213,17 @@ def _decode(data: bytes, name: str) -> str:
     if text.startswith("\ufeff"):
         text = text[1:]
     return text
+
+
+def load_input(source, *, name: str, max_bytes: int | None = DEFAULT_MAX_BYTES):
+    """``(value, JsonText)`` for a path, JSON bytes, or an already parsed dict/list.
+
+    A parsed value has no text, so its problems carry JSON pointers but no line numbers.
+    """
+    if isinstance(source, (dict, list)):
+        return source, JsonText(name, None)
+    return load_json(source, name=None if isinstance(source, (str, Path)) else name,
+                     max_bytes=max_bytes)
 
 
 def load_json(source, *, name: str | None = None, max_bytes: int | None = DEFAULT_MAX_BYTES,
