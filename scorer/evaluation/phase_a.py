@@ -1,0 +1,257 @@
+"""Task B Phase A: concepts, documents, snippets, triples -> P, R, F1, MAP, GMAP.
+
+``official`` follows the evaluator's two passes over shared, mutated lists (section 3
+of ``bioasq-official-evaluator.md``); ``reference`` scores every gold question that has
+gold items of a category, a question missing from the run scoring 0.  The differences
+are listed in ``docs/measures.md``.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from scorer.errors import Problem, ScorerError
+from scorer.evaluation import Result
+from scorer.formats.taskb import Question, TaskBFile, read_taskb
+from scorer.measures import retrieval, snippets
+
+CATEGORIES = ("concepts", "documents", "snippets", "triples")
+STATISTICS = ("precision", "recall", "f1", "map", "gmap")
+MEASURES = tuple(f"{c}.{s}" for c in CATEGORIES for s in STATISTICS)
+#: The official tool's ``-verbose`` labels, in its output order, and our names.
+OFFICIAL_LABELS = {
+    f"{label} {c}": f"{c}.{s}"
+    for c in CATEGORIES
+    for label, s in zip(("MPrec", "MRec", "MF1", "MAP", "GMAP"), STATISTICS)
+}
+
+
+def evaluate_phase_a(gold_loaded, run_loaded, *, edition: int, flavor: str) -> Result:
+    gold = read_taskb(*gold_loaded)
+    run = read_taskb(*run_loaded)
+    if flavor == "official":
+        measures, per_question, counts = official_phase_a(gold, run, edition)
+        warnings = []
+    else:
+        measures, per_question, counts, warnings = reference_phase_a(gold, run, edition)
+    return Result(task="phaseA", edition=edition, flavor=flavor, measures=measures,
+                  per_question=per_question, counts=counts, warnings=warnings)
+
+
+# --- official ----------------------------------------------------------------------
+
+@dataclass
+class _RunState:
+    """The lists of one run question that the official evaluation modifies in place."""
+
+    concepts: list[str]
+    documents: list[str]
+    triples: list
+    snippets: list
+
+
+def _official_read(q: Question) -> _RunState:
+    """The official reader's lists: documents and concepts de-duplicated, first kept."""
+    return _RunState(retrieval.unique(q.concepts), retrieval.unique(q.documents),
+                     list(q.triples), list(q.snippets))
+
+
+def _relevant_only(items: list, gold_set) -> list:
+    return [item for item in items if item in gold_set]
+
+
+def official_phase_a(gold: TaskBFile, run: TaskBFile, edition: int):
+    """The 20 numbers of ``EvaluatorTask1b -phaseA -e edition`` plus per-question values.
+
+    Pass 1 walks list D (gold questions answered by the run; with edition 9 only those
+    with gold documents) and reports concepts and documents; pass 2 walks list S
+    (answered; with edition 9 only those with gold snippets) and reports snippets and
+    triples.  Both passes merge snippets in place and reduce the run's concept, document
+    and triple lists to their relevant entries after computing their AP, so pass 2 and
+    repeated gold ids see the reduced lists.
+    """
+    run_index = run.first_by_id()
+    run_states: dict[int, _RunState] = {}
+    gold_states: dict[int, _RunState] = {}
+    pairs = []
+    for g in gold.questions:
+        r = run_index.get(g.id) if g.id is not None else None
+        if r is None:
+            continue
+        if id(r) not in run_states:
+            run_states[id(r)] = _official_read(r)
+        gold_states[g.index] = _official_read(g)
+        pairs.append((g, gold_states[g.index], run_states[id(r)]))
+    d_list = [p for p in pairs if edition != 9 or p[1].documents]
+    s_list = [p for p in pairs if edition != 9 or p[0].snippets]
+
+    per_question: dict[str, dict[str, float]] = {}
+    values = {c: {s: [] for s in ("precision", "recall", "f1", "ap")} for c in CATEGORIES}
+
+    def record(category: str, qid: str, p: float, r: float, f: float, ap: float) -> None:
+        for stat, v in zip(("precision", "recall", "f1", "ap"), (p, r, f, ap)):
+            values[category][stat].append(v)
+        entry = per_question.setdefault(qid, {})
+        entry.update({f"{category}.precision": p, f"{category}.recall": r,
+                      f"{category}.f1": f, f"{category}.ap": ap})
+
+    for g, gs, rs in d_list:
+        has_concepts = bool(gs.concepts) and bool(rs.concepts)
+        concept_set, document_set = set(gs.concepts), set(gs.documents)
+        if has_concepts:
+            concept_prf = retrieval.official_prf(rs.concepts, gs.concepts, concept_set)
+        document_prf = retrieval.official_prf(rs.documents, gs.documents, document_set)
+        gs.snippets = snippets.official_merge(gs.snippets)
+        rs.snippets = snippets.official_merge(rs.snippets)
+        concept_ap = retrieval.official_average_precision(
+            rs.concepts, concept_set, retrieval.ap_divisor(edition, len(gs.concepts)))
+        rs.concepts = _relevant_only(rs.concepts, concept_set)
+        document_ap = retrieval.official_average_precision(
+            rs.documents, document_set, retrieval.ap_divisor(edition, len(gs.documents)))
+        rs.documents = _relevant_only(rs.documents, document_set)
+        if gs.triples:
+            rs.triples = _relevant_only(rs.triples, set(gs.triples))
+        if has_concepts:
+            record("concepts", g.id, *concept_prf, concept_ap)
+        record("documents", g.id, *document_prf, document_ap)
+
+    for g, gs, rs in s_list:
+        gs.snippets = snippets.official_merge(gs.snippets)
+        rs.snippets = snippets.official_merge(rs.snippets)
+        if gs.triples:
+            triple_set = set(gs.triples)
+            triple_prf = retrieval.official_prf(rs.triples, gs.triples, triple_set)
+        snippet_prf = snippets.official_snippet_prf(rs.snippets, gs.snippets)
+        if gs.triples:
+            triple_ap = retrieval.official_average_precision(
+                rs.triples, triple_set, retrieval.ap_divisor(edition, len(gs.triples)))
+            rs.triples = _relevant_only(rs.triples, triple_set)
+        snippet_ap = snippets.official_snippet_ap(
+            rs.snippets, gs.snippets, retrieval.ap_divisor(edition, len(gs.snippets)))
+        record("snippets", g.id, *snippet_prf, snippet_ap)
+        if gs.triples:
+            record("triples", g.id, *triple_prf, triple_ap)
+
+    measures: dict[str, float] = {}
+    for category in CATEGORIES:
+        v = values[category]
+        n = len(v["ap"])
+        empty = retrieval.NAN if category == "snippets" else 0.0
+        for stat in ("precision", "recall", "f1", "ap"):
+            name = f"{category}.{'map' if stat == 'ap' else stat}"
+            if n:
+                measures[name] = sum(0.0 if math.isnan(x) else x for x in v[stat]) / n
+            elif category == "documents" and stat in ("f1", "ap"):
+                measures[name] = retrieval.NAN
+            else:
+                measures[name] = empty
+        measures[f"{category}.gmap"] = _official_gmap(category, v["ap"])
+    counts = {c: len(values[c]["ap"]) for c in CATEGORIES}
+    return {name: measures[name] for name in MEASURES}, per_question, counts
+
+
+def _official_gmap(category: str, aps: list[float]) -> float:
+    """GMAP with the tool's per-category rules (section 3.9)."""
+    if category == "documents" and not aps:
+        return retrieval.NAN
+    if category != "snippets":
+        return retrieval.official_gmap(aps)
+    if not aps:
+        return 0.0
+    log_sum = sum(retrieval.safe_log(ap + retrieval.GMAP_EPSILON) for ap in aps if not math.isnan(ap))
+    if math.isnan(log_sum) or log_sum == 0:
+        return 0.0
+    return math.exp(log_sum / len(aps))
+
+
+# --- reference ---------------------------------------------------------------------
+
+def _unique_ids(file: TaskBFile, role: str) -> dict[str, Question]:
+    """id -> question; duplicate or missing ids are located errors."""
+    index: dict[str, Question] = {}
+    problems = []
+    for q in file.questions:
+        if q.id is None:
+            problems.append(Problem(code="missing-id", file=file.name, pointer=q.pointer,
+                                    message=f"a {role} question has no id",
+                                    fix='add "id": "<the question id>"'))
+        elif q.id in index:
+            problems.append(Problem(
+                code="duplicate-id", file=file.name, pointer=q.pointer, question_id=q.id,
+                message=f"question id {q.id} appears again (first at {index[q.id].pointer})",
+                fix="keep one entry per question id"))
+        else:
+            index[q.id] = q
+    if problems:
+        raise ScorerError([file.doc.place(p) if file.doc else p for p in problems])
+    return index
+
+
+def reference_phase_a(gold: TaskBFile, run: TaskBFile, edition: int):
+    """Published definitions, see the module docstring and ``docs/measures.md``.
+
+    For each category the questions scored are the gold questions with at least one
+    gold item of it; a question the run does not answer scores 0.  Documents compare
+    as PubMed ids; lists are de-duplicated; AP uses the first 10 returned items.
+    """
+    gold_index = _unique_ids(gold, "gold")
+    run_index = _unique_ids(run, "run")
+    per_question: dict[str, dict[str, float]] = {}
+    values = {c: {s: [] for s in ("precision", "recall", "f1", "ap")} for c in CATEGORIES}
+    for qid, g in gold_index.items():
+        r = run_index.get(qid)
+        entry = per_question.setdefault(qid, {})
+        for category in CATEGORIES:
+            scores = _reference_category(category, g, r, edition)
+            if scores is None:
+                continue
+            for stat, v in zip(("precision", "recall", "f1", "ap"), scores):
+                values[category][stat].append(v)
+                entry[f"{category}.{stat}"] = v
+    measures = {}
+    for category in CATEGORIES:
+        v = values[category]
+        measures[f"{category}.precision"] = retrieval.mean(v["precision"])
+        measures[f"{category}.recall"] = retrieval.mean(v["recall"])
+        measures[f"{category}.f1"] = retrieval.mean(v["f1"])
+        measures[f"{category}.map"] = retrieval.mean(v["ap"])
+        measures[f"{category}.gmap"] = retrieval.geometric_map(v["ap"])
+    counts = {c: len(values[c]["ap"]) for c in CATEGORIES}
+    unanswered = [qid for qid in gold_index if qid not in run_index]
+    unknown = [q for qid, q in run_index.items() if qid not in gold_index]
+    warnings = []
+    if unanswered:
+        warnings.append(Problem(
+            code="unanswered-questions", severity="warning", file=run.name,
+            message=f"{len(unanswered)} gold question(s) are not in the run and score 0: "
+                    + ", ".join(unanswered[:5]) + (" ..." if len(unanswered) > 5 else ""),
+            fix="answer every question of the test set (an empty list is a valid answer)"))
+    if unknown:
+        warnings.append(Problem(
+            code="unknown-questions", severity="warning", file=run.name,
+            message=f"{len(unknown)} run question(s) are not in the gold file and are ignored: "
+                    + ", ".join(q.id for q in unknown[:5]) + (" ..." if len(unknown) > 5 else ""),
+            fix="check the question ids against the test set"))
+    return {name: measures[name] for name in MEASURES}, per_question, counts, warnings
+
+
+def _reference_category(category: str, g: Question, r: Question | None, edition: int):
+    """(P, R, F1, AP) of one question and category, or None when the gold has no item."""
+    if category == "snippets":
+        if not g.snippets:
+            return None
+        returned = r.snippets if r else []
+        divisor = retrieval.ap_divisor(edition, len(snippets.gold_passages(g.snippets)))
+        return (*snippets.snippet_prf(returned, g.snippets),
+                snippets.snippet_ap(returned, g.snippets, divisor))
+    if category == "documents":
+        gold_items = set(map(snippets.pubmed_id, g.documents))
+        returned = retrieval.unique(map(snippets.pubmed_id, r.documents)) if r else []
+    else:
+        gold_items = set(getattr(g, category))
+        returned = retrieval.unique(getattr(r, category)) if r else []
+    if not gold_items:
+        return None
+    divisor = retrieval.ap_divisor(edition, len(gold_items))
+    return (*retrieval.set_prf(returned, gold_items),
+            retrieval.average_precision(returned, gold_items, divisor))

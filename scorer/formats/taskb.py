@@ -1,0 +1,316 @@
+"""Task B files (gold and runs of every BioASQ edition) -> typed records.
+
+The reader accepts exactly what the official evaluator reads (section 2 of
+``bioasq-official-evaluator.md``): numbers where strings are expected are taken as their
+literal text, offsets may be integral floats or numeric strings, ``null`` ``s``/``o`` of a
+triple read as ``""``, unknown question members are skipped.  What the official reader
+aborts on (``null`` values, unknown snippet keys, fractional offsets, ...) is collected as
+located problems and raised together in one :class:`ScorerError`.
+
+The stricter checks of a submission (JSON Schema, duplicate ids, offsets) live in
+:mod:`scorer.formats.validation`; the reader is the fast path used for scoring.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from scorer.errors import Problem, ScorerError, json_pointer
+from scorer.formats.jsontext import JsonFloat, JsonText, nesting_exceeds
+
+#: The deepest nesting a Task B file can need: root > questions > question >
+#: snippets > snippet > (list-valued section variant) plus two levels of slack for
+#: extra members such as ``exact_answer`` lists of lists.
+MAX_DEPTH = 8
+INT32_MAX = 2**31 - 1
+
+SNIPPET_KEYS = ("document", "text", "beginSection", "endSection",
+                "offsetInBeginSection", "offsetInEndSection")
+#: snake_case (and other) spellings real participants used, with the official key.
+SNIPPET_KEY_VARIANTS = {
+    "offset_in_begin_section": "offsetInBeginSection",
+    "offset_in_end_section": "offsetInEndSection",
+    "begin_section": "beginSection",
+    "end_section": "endSection",
+    "offsetinbeginsection": "offsetInBeginSection",
+    "offsetinendsection": "offsetInEndSection",
+    "beginsection": "beginSection",
+    "endsection": "endSection",
+    "doc": "document",
+    "document_id": "document",
+}
+ABSENT = None  # marks a member that is not in the question object
+
+
+class Snippet(NamedTuple):
+    """A snippet as written: ``begin``/``end`` are offsetInBeginSection/offsetInEndSection."""
+
+    document: str
+    begin_section: str
+    end_section: str
+    begin: int
+    end: int
+    text: str = ""
+
+
+class Triple(NamedTuple):
+    s: str
+    p: str
+    o: str
+
+
+@dataclass(slots=True)
+class Question:
+    """One question of a Task B file; lists keep the file's order and repeats.
+
+    ``exact_answer`` and ``ideal_answer`` are kept as parsed JSON (``ABSENT`` when the
+    member is missing); the Phase B readers interpret them per edition.
+    """
+
+    id: str | None
+    index: int
+    type: str | None = None
+    body: str | None = None
+    documents: list[str] = field(default_factory=list)
+    concepts: list[str] = field(default_factory=list)
+    snippets: list[Snippet] = field(default_factory=list)
+    triples: list[Triple] = field(default_factory=list)
+    exact_answer: object = ABSENT
+    ideal_answer: object = ABSENT
+    has_exact_answer: bool = False
+
+    @property
+    def pointer(self) -> str:
+        return f"/questions/{self.index}"
+
+
+@dataclass
+class TaskBFile:
+    """The questions of a gold file or a run, in file order."""
+
+    name: str
+    questions: list[Question]
+    doc: JsonText | None = None
+
+    def first_by_id(self) -> dict[str, Question]:
+        """id -> the first question with that id (how the official tool matches)."""
+        index: dict[str, Question] = {}
+        for q in self.questions:
+            if q.id is not None and q.id not in index:
+                index[q.id] = q
+        return index
+
+
+def _kind(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
+
+
+class _Reader:
+    """Collects problems while reading; each problem gets the current question id."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.problems: list[Problem] = []
+        self.question_id: str | None = None
+
+    def problem(self, code: str, pointer: str, message: str, fix: str) -> None:
+        self.problems.append(Problem(code=code, message=message, fix=fix, file=self.name,
+                                     pointer=pointer, question_id=self.question_id))
+
+    def text(self, value, pointer: str, what: str) -> str | None:
+        """A string member; numbers are taken as their literal text (as Gson does)."""
+        if type(value) is str:
+            return value
+        if isinstance(value, JsonFloat):
+            return value.literal
+        if isinstance(value, int) and not isinstance(value, bool):
+            return str(value)
+        if isinstance(value, float):
+            return repr(value)
+        if value is None:
+            self.problem("null-value", pointer, f"{what} is null",
+                         f'write {what} as a string, or leave out the member')
+        elif isinstance(value, list) and len(value) == 1 and isinstance(value[0], str):
+            self.problem("list-instead-of-string", pointer, f"{what} is a list {value!r}, not a string",
+                         f'write the string itself: "{value[0]}"')
+        else:
+            self.problem("wrong-type", pointer, f"{what} must be a string, not {_kind(value)}",
+                         f"write {what} as a JSON string")
+        return None
+
+    def offset(self, value, pointer: str, what: str) -> int | None:
+        """An integral offset: 12, 12.0 and "12" are read as 12 (as the official reader does)."""
+        if type(value) is int:
+            if -INT32_MAX - 1 <= value <= INT32_MAX:
+                return value
+        elif isinstance(value, (float, str)) and not isinstance(value, bool):
+            try:
+                number = float(value)
+            except ValueError:
+                number = None
+            if number is not None and number.is_integer() and abs(number) <= INT32_MAX:
+                return int(number)
+        if value is None:
+            self.problem("null-value", pointer, f"{what} is null", f"write {what} as a whole number")
+        elif isinstance(value, list) and len(value) == 1 and type(value[0]) is int:
+            self.problem("list-instead-of-number", pointer, f"{what} is a list {value!r}, not a number",
+                         f"write the number itself: {value[0]}")
+        else:
+            self.problem("bad-offset", pointer, f"{what} must be a whole number of characters, not {value!r}",
+                         f"write {what} as a whole number, e.g. 0")
+        return None
+
+    def text_list(self, value, pointer: str, what: str) -> list[str]:
+        if type(value) is not list:
+            if value is None:
+                self.problem("null-value", pointer, f'"{what}" is null', f'write "{what}": [] or leave it out')
+            elif isinstance(value, str):
+                self.problem("string-instead-of-list", pointer, f'"{what}" is a string, not a list',
+                             f'write a list: "{what}": ["{value}"]')
+            else:
+                self.problem("wrong-type", pointer, f'"{what}" must be a list of strings, not {_kind(value)}',
+                             f'write "{what}": ["...", ...]')
+            return []
+        if all(type(v) is str for v in value):
+            return value
+        return [t for i, v in enumerate(value)
+                if (t := self.text(v, f"{pointer}/{i}", f"{what}[{i}]")) is not None]
+
+    def snippet(self, value, pointer: str) -> Snippet | None:
+        if type(value) is not dict:
+            self.problem("wrong-type", pointer, f"a snippet must be an object, not {_kind(value)}",
+                         'write {"document": ..., "offsetInBeginSection": ..., ...}')
+            return None
+        fields = {"document": "", "text": "", "beginSection": "", "endSection": "",
+                  "offsetInBeginSection": 0, "offsetInEndSection": 0}
+        ok = True
+        for key, item in value.items():
+            where = pointer + json_pointer(key)
+            if key not in fields:
+                ok = False
+                official = SNIPPET_KEY_VARIANTS.get(key.lower()) or SNIPPET_KEY_VARIANTS.get(key)
+                if official:
+                    self.problem("snippet-key-variant", where, f'snippet key "{key}" is not a BioASQ key',
+                                 f'rename "{key}" to "{official}" (python -m scorer normalize does it)')
+                else:
+                    self.problem("unknown-snippet-key", where,
+                                 f'unknown snippet key "{key}" (the official evaluator aborts on it)',
+                                 f'remove "{key}"; a snippet has only {", ".join(SNIPPET_KEYS)}')
+                continue
+            if key.startswith("offset"):
+                number = self.offset(item, where, key)
+                ok &= number is not None
+                fields[key] = number
+            else:
+                text = self.text(item, where, key)
+                ok &= text is not None
+                fields[key] = text
+        if not ok:
+            return None
+        if fields["document"] and not fields["document"].strip("/"):
+            self.problem("bad-document", pointer + "/document",
+                         f'snippet document {fields["document"]!r} has no PubMed id',
+                         'write the document URL, e.g. "http://www.ncbi.nlm.nih.gov/pubmed/12345"')
+            return None
+        return Snippet(fields["document"], fields["beginSection"], fields["endSection"],
+                       fields["offsetInBeginSection"], fields["offsetInEndSection"], fields["text"])
+
+    def triple(self, value, pointer: str) -> Triple | None:
+        if type(value) is not dict:
+            self.problem("wrong-type", pointer, f"a triple must be an object, not {_kind(value)}",
+                         'write {"s": ..., "p": ..., "o": ...}')
+            return None
+        parts = []
+        for key in ("s", "p", "o"):
+            item = value.get(key, "")
+            if item is None and key != "p":
+                parts.append("")
+                continue
+            text = self.text(item, f"{pointer}/{key}", f'triple "{key}"')
+            if text is None:
+                return None
+            parts.append(text)
+        return Triple(*parts)
+
+    def question(self, value, index: int) -> Question | None:
+        pointer = f"/questions/{index}"
+        if type(value) is not dict:
+            self.question_id = None
+            self.problem("wrong-type", pointer, f"a question must be an object, not {_kind(value)}",
+                         'write {"id": ..., ...}')
+            return None
+        self.question_id = None
+        qid = self.text(value["id"], pointer + "/id", '"id"') if "id" in value else None
+        self.question_id = qid
+        q = Question(id=qid, index=index)
+        for key, item in value.items():
+            where = pointer + json_pointer(key)
+            if key == "documents" or key == "concepts":
+                setattr(q, key, self.text_list(item, where, key))
+            elif key == "snippets":
+                if type(item) is list:
+                    q.snippets = [s for i, v in enumerate(item)
+                                  if (s := self.snippet(v, f"{where}/{i}")) is not None]
+                else:
+                    self.text_list(item, where, key)  # reports the wrong type
+            elif key == "triples":
+                if type(item) is list:
+                    q.triples = [t for i, v in enumerate(item)
+                                 if (t := self.triple(v, f"{where}/{i}")) is not None]
+                else:
+                    self.text_list(item, where, key)
+            elif key == "type" or key == "body":
+                setattr(q, key, self.text(item, where, f'"{key}"'))
+            elif key == "exact_answer":
+                q.exact_answer, q.has_exact_answer = item, True
+                self.bounded(item, where, 4)
+            elif key == "ideal_answer":
+                q.ideal_answer = item
+                self.bounded(item, where, 4)
+            elif key != "id":
+                self.bounded(item, where, MAX_DEPTH - 3)
+        return q
+
+    def bounded(self, value, pointer: str, limit: int) -> None:
+        if nesting_exceeds(value, limit):
+            self.problem("too-deep", pointer, f"this value is nested deeper than a Task B file needs",
+                         "remove the extra nesting")
+
+
+def read_taskb(value, doc: JsonText | None = None, *, name: str | None = None) -> TaskBFile:
+    """Read a parsed Task B JSON value (gold or run) into a :class:`TaskBFile`.
+
+    Raises :class:`ScorerError` with every problem the official reader would abort on,
+    each located (file, JSON pointer, line:column when the text is known, question id).
+    """
+    name = name or (doc.name if doc else "<input>")
+    reader = _Reader(name)
+    questions: list[Question] = []
+    if type(value) is not dict:
+        reader.problem("wrong-type", "", f"a Task B file must be a JSON object, not {_kind(value)}",
+                       'write {"questions": [...]}')
+    elif "questions" not in value:
+        reader.problem("missing-questions", "", 'the file has no "questions" member',
+                       'write {"questions": [{"id": ..., ...}, ...]}')
+    elif type(value["questions"]) is not list:
+        reader.problem("wrong-type", "/questions",
+                       f'"questions" must be a list, not {_kind(value["questions"])}',
+                       'write "questions": [{"id": ..., ...}, ...]')
+    else:
+        for key, item in value.items():
+            if key != "questions":
+                reader.bounded(item, json_pointer(key), MAX_DEPTH - 1)
+        questions = [q for i, v in enumerate(value["questions"]) if (q := reader.question(v, i)) is not None]
+    if reader.problems:
+        raise ScorerError([doc.place(p) if doc else p for p in reader.problems])
+    return TaskBFile(name=name, questions=questions, doc=doc)

@@ -1,0 +1,251 @@
+"""Snippet measures: character overlap between returned and gold snippets.
+
+* ``official_*`` reproduce the BioASQ evaluator (sections 3.5-3.8 of
+  ``bioasq-official-evaluator.md``): inclusive offsets (size = e − b + 1), sections
+  compared after the first ``.``, overlapping snippets merged only within one document
+  string and section pair, every (returned, gold) pair counted, rel(r) = "a gold snippet
+  of the same document string exists".
+* the plain names follow the published definitions: a snippet is the set of character
+  positions ``(PubMed id, section pair, c)`` for ``begin <= c < end`` (the ``text`` of
+  BioASQ gold snippets has exactly ``end − begin`` characters), overlapping snippets are
+  counted once, and rel(r) needs a real overlap with a gold snippet not found before.
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+
+from scorer.formats.taskb import Snippet
+from scorer.measures.retrieval import harmonic_f1, ieee_div
+
+# --- official --------------------------------------------------------------------
+
+
+def official_section(section: str) -> str:
+    """The section as the official tool compares it: the text after the first ``.``."""
+    dot = section.find(".")
+    return section[dot + 1:] if dot >= 0 else section
+
+
+def last_path_segment(document: str) -> str:
+    """``http://x/pubmed/123`` -> ``123``; trailing ``/`` ignored; ``""`` stays ``""``."""
+    return document.rstrip("/").rsplit("/", 1)[-1]
+
+
+def _official_key(s: Snippet) -> tuple[str, str, str]:
+    return s.document, official_section(s.begin_section), official_section(s.end_section)
+
+
+def _mergeable(a: Snippet, b: Snippet) -> bool:
+    return a.begin <= b.end and b.begin <= a.end and _official_key(a) == _official_key(b)
+
+
+def _has_mergeable_pair(snippets: Sequence[Snippet]) -> bool:
+    """Fast filter: False guarantees that no two snippets are mergeable."""
+    groups: dict[tuple, list[tuple[int, int]]] = defaultdict(list)
+    for s in snippets:
+        groups[_official_key(s)].append((s.begin, s.end))
+    for spans in groups.values():
+        if len(spans) > 1:
+            spans.sort()
+            reach = spans[0][1]
+            for begin, end in spans[1:]:
+                if begin <= reach:
+                    return True
+                reach = max(reach, end)
+    return False
+
+
+def official_merge(snippets: list[Snippet]) -> list[Snippet]:
+    """Merge overlapping snippets exactly as the official tool's loop does.
+
+    For each position i, scan j from 0; when snippet i and j are mergeable, snippet i
+    becomes their hull [min b, max e] (keeping i's document and sections) and j is
+    deleted; the scan restarts at j = 1 (position 0 is not re-examined).  Positions
+    shift after a deletion before i, as in the original.  Lists without any mergeable
+    pair are returned unchanged.
+    """
+    if len(snippets) < 2 or not _has_mergeable_pair(snippets):
+        return snippets
+    merged = list(snippets)
+    i = 0
+    while i < len(merged):
+        j = 0
+        while j < len(merged) and i < len(merged):
+            if j != i and _mergeable(merged[i], merged[j]):
+                a, b = merged[i], merged[j]
+                merged[i] = a._replace(begin=min(a.begin, b.begin), end=max(a.end, b.end))
+                del merged[j]
+                j = 0
+            j += 1
+        i += 1
+    return merged
+
+
+def _official_overlap(s: Snippet, g: Snippet) -> int:
+    """Inclusive overlap, 0 unless the sections are compatible (submitted ``sections.0``
+    also matches gold ``abstract``, not the reverse)."""
+    sb, gb = official_section(s.begin_section), official_section(g.begin_section)
+    if not ((sb == gb and official_section(s.end_section) == official_section(g.end_section))
+            or (sb == "0" and gb == "abstract")):
+        return 0
+    if s.begin > g.end or s.end < g.begin:
+        return 0
+    return min(s.end, g.end) - max(s.begin, g.begin) + 1
+
+
+def _official_size(s: Snippet) -> int:
+    return s.end - s.begin + 1
+
+
+def official_snippet_prf(returned: Sequence[Snippet], gold: Sequence[Snippet]) -> tuple[float, float, float]:
+    """P = O/Σsize(returned), R = O/Σsize(gold) with O = Σ overlaps of every pair whose
+    documents share the last URL path segment; 0 when a size sum is 0; F1 = 2PR/(P+R)
+    (0 when P = R = 0).  Empty ``returned``: 0, 0, 0.  P and R can leave [0, 1]."""
+    if not returned:
+        return 0.0, 0.0, 0.0
+    by_segment: dict[str, list[Snippet]] = defaultdict(list)
+    for g in gold:
+        by_segment[last_path_segment(g.document)].append(g)
+    overlap = 0
+    for s in returned:
+        for g in by_segment.get(last_path_segment(s.document), ()):
+            overlap += _official_overlap(s, g)
+    returned_size = sum(_official_size(s) for s in returned)
+    gold_size = sum(_official_size(g) for g in gold)
+    precision = overlap / returned_size if returned_size else 0.0
+    recall = overlap / gold_size if gold_size else 0.0
+    f1 = 0.0 if precision == 0 and recall == 0 else ieee_div(2 * precision * recall, precision + recall)
+    return precision, recall, f1
+
+
+def official_snippet_ap(returned: Sequence[Snippet], gold: Sequence[Snippet], divisor: int) -> float:
+    """Σ_r prec(r)·rel(r) / divisor with IEEE arithmetic.
+
+    prec(r) = (overlaps of the first r returned snippets with gold snippets of the
+    identical document string) / (their total size); rel(r) = 1 when any gold snippet
+    has the identical document string, whatever the offsets.  0/0 gives NaN.
+    """
+    by_document: dict[str, list[Snippet]] = defaultdict(list)
+    for g in gold:
+        by_document[g.document].append(g)
+    total = 0.0
+    overlap = size = 0
+    for s in returned:
+        same_document = by_document.get(s.document, ())
+        overlap += sum(_official_overlap(s, g) for g in same_document)
+        size += _official_size(s)
+        total += ieee_div(overlap, size) * (1 if same_document else 0)
+    return ieee_div(total, divisor)
+
+
+# --- reference ---------------------------------------------------------------------
+
+_PMID = re.compile(r"(?:pmid:?)?(\d+)", re.IGNORECASE)
+
+
+def pubmed_id(document: str) -> str:
+    """The PubMed id of a document URL whatever its form (``http://www.ncbi.nlm.nih.gov/
+    pubmed/123``, ``https://pubmed.ncbi.nlm.nih.gov/123/``, ``PMID:123``, ``123``);
+    other strings are returned stripped."""
+    segment = last_path_segment(document.strip())
+    match = _PMID.fullmatch(segment)
+    return match.group(1) if match else document.strip()
+
+
+def reference_section(section: str) -> str:
+    """Lower-cased section name; the old name ``sections.0`` is the abstract."""
+    name = section.strip().lower()
+    return "abstract" if name == "sections.0" else name
+
+
+Intervals = dict[tuple[str, str, str], list[tuple[int, int]]]
+
+
+def _key(s: Snippet) -> tuple[str, str, str]:
+    return pubmed_id(s.document), reference_section(s.begin_section), reference_section(s.end_section)
+
+
+def _union(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Disjoint sorted half-open intervals covering the same positions; empty ones dropped."""
+    out: list[tuple[int, int]] = []
+    for begin, end in sorted(s for s in spans if s[1] > s[0]):
+        if out and begin <= out[-1][1]:
+            if end > out[-1][1]:
+                out[-1] = (out[-1][0], end)
+        else:
+            out.append((begin, end))
+    return out
+
+
+def positions(snippets: Sequence[Snippet]) -> Intervals:
+    """The character positions of the snippets: key -> disjoint intervals [begin, end)."""
+    spans: dict[tuple[str, str, str], list[tuple[int, int]]] = defaultdict(list)
+    for s in snippets:
+        spans[_key(s)].append((s.begin, s.end))
+    return {key: merged for key, value in spans.items() if (merged := _union(value))}
+
+
+def size(intervals: Intervals) -> int:
+    return sum(end - begin for spans in intervals.values() for begin, end in spans)
+
+
+def _span_overlap(a: list[tuple[int, int]], b: list[tuple[int, int]]) -> int:
+    total = i = j = 0
+    while i < len(a) and j < len(b):
+        low, high = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+        if high > low:
+            total += high - low
+        if a[i][1] < b[j][1]:
+            i += 1
+        else:
+            j += 1
+    return total
+
+
+def overlap(a: Intervals, b: Intervals) -> int:
+    """Number of positions in both sets."""
+    return sum(_span_overlap(spans, b[key]) for key, spans in a.items() if key in b)
+
+
+def snippet_prf(returned: Sequence[Snippet], gold: Sequence[Snippet]) -> tuple[float, float, float]:
+    """P = |S∩G|/|S|, R = |S∩G|/|G| over character positions (each counted once)."""
+    returned_positions, gold_positions = positions(returned), positions(gold)
+    common = overlap(returned_positions, gold_positions)
+    returned_size, gold_size = size(returned_positions), size(gold_positions)
+    precision = common / returned_size if returned_size else 0.0
+    recall = common / gold_size if gold_size else 0.0
+    return precision, recall, harmonic_f1(precision, recall)
+
+
+def gold_passages(gold: Sequence[Snippet]) -> list[tuple[tuple[str, str, str], tuple[int, int]]]:
+    """The gold snippets after merging overlaps: one (key, interval) per passage."""
+    return [(key, span) for key, spans in positions(gold).items() for span in spans]
+
+
+def snippet_ap(returned: Sequence[Snippet], gold: Sequence[Snippet], divisor: int, cutoff: int = 10) -> float:
+    """AP over the first ``cutoff`` returned snippets.
+
+    P@r = |U_r ∩ G| / |U_r| with U_r the positions of the first r snippets (0 if empty);
+    rel(r) = 1 when snippet r overlaps a gold passage (merged gold snippet) that no
+    earlier returned snippet overlapped.  AP = Σ P@r·rel(r) / divisor, in [0, 1] with
+    ``divisor`` = :func:`~scorer.measures.retrieval.ap_divisor` of the passage count.
+    """
+    if divisor <= 0:
+        return 0.0
+    gold_positions = positions(gold)
+    passages = gold_passages(gold)
+    found: set[int] = set()
+    total = 0.0
+    for rank in range(1, min(cutoff, len(returned)) + 1):
+        s = returned[rank - 1]
+        key = _key(s)
+        new = [i for i, (pkey, (b, e)) in enumerate(passages)
+               if i not in found and pkey == key and min(e, s.end) > max(b, s.begin)]
+        if new:
+            found.update(new)
+            seen = positions(returned[:rank])
+            seen_size = size(seen)
+            total += overlap(seen, gold_positions) / seen_size if seen_size else 0.0
+    return total / divisor
