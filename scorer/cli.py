@@ -1,6 +1,230 @@
-"""Command line: python -m scorer validate | normalize | score (more to come)."""
+"""Command line front end: ``python -m scorer <command> ...``.
+
+Exit codes: 0 = ok, 1 = the input is invalid or a check failed, 2 = usage error.
+No traceback reaches the user: every problem is printed as ``file:line:col: ...`` with
+a fix.
+"""
 from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import sys
+from pathlib import Path
+
+from scorer import __version__
+from scorer.errors import Problem, ScorerError
+from scorer.evaluation import EDITIONS, FLAVORS, TASKS, evaluate
+from scorer.formats.jsontext import DEFAULT_MAX_BYTES, load_json
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+
+DESCRIPTION = """\
+Score BioASQ-style runs exactly as the official BioASQ tools do (flavor "official") or
+by the published definitions (flavor "reference"), and check run files before you
+submit them.
+
+Typical dry run before a submission:
+  python -m scorer validate my_run.json --task phaseA
+  python -m scorer normalize my_run.json fixed_run.json --task phaseA   # if told so
+  python -m scorer score --gold gold.json --task phaseA fixed_run.json
+"""
+
+#: How many problems of one kind the text output shows (--all shows every one).
+PROBLEMS_PER_KIND = 10
+TASK_HELP = "phaseA, phaseB (BioASQ Task B phases) or taskA (MeSH indexing)"
+
+
+def _print_problems(problems: list[Problem], stream=None, per_code: int | None = None) -> None:
+    """Print problems; with ``per_code``, at most that many of each kind, then a count."""
+    stream = stream or sys.stderr
+    shown: dict[str, int] = {}
+    for p in problems:
+        shown[p.code] = shown.get(p.code, 0) + 1
+        if per_code is None or shown[p.code] <= per_code:
+            print(p.format(), file=stream)
+    for code, n in shown.items():
+        if per_code is not None and n > per_code:
+            print(f"... and {n - per_code} more {code} problem(s) (--all lists every one)", file=stream)
+
+
+def _summary(problems: list[Problem]) -> str:
+    errors = sum(p.severity == "error" for p in problems)
+    warnings = len(problems) - errors
+    return f"{errors} error(s), {warnings} warning(s)"
+
+
+def _validate_file(path: str, task: str, role: str, gold: str | None, max_bytes: int):
+    """(problems, fixed value) of one file; loading problems come back as problems."""
+    try:
+        value, doc = load_json(path, max_bytes=max_bytes)
+        gold_value = load_json(gold, max_bytes=None)[0] if gold else None
+    except ScorerError as exc:
+        return exc.problems, None
+    if task == "taskA":
+        from scorer.formats.taska import validate_taska
+        return validate_taska(value, doc, role=role), None
+    from scorer.formats.validation import validate_taskb
+    return validate_taskb(value, doc, phase=task, role=role, gold_value=gold_value)
+
+
+def cmd_validate(args) -> int:
+    problems, _ = _validate_file(args.file, args.task, args.role, args.gold, args.max_bytes)
+    if args.format == "json":
+        print(json.dumps({"file": args.file, "valid": not any(p.severity == "error" for p in problems),
+                          "problems": [p.to_dict() for p in problems]}, indent=2, sort_keys=True))
+    else:
+        _print_problems(problems, sys.stdout, per_code=None if args.all else PROBLEMS_PER_KIND)
+        fixable = [p for p in problems if p.code not in NOT_FIXABLE]
+        ok = not any(p.severity == "error" for p in problems)
+        print(f"{args.file}: {'valid' if ok else 'INVALID'} ({_summary(problems)})")
+        if fixable and args.task != "taskA":
+            print(f"  {len(fixable)} of these are fixed by: python -m scorer normalize {args.file} FIXED.json "
+                  f"--task {args.task}")
+    return EXIT_OK if not any(p.severity == "error" for p in problems) else EXIT_INVALID
+
+
+#: Problem codes ``normalize`` cannot fix.
+NOT_FIXABLE = {"invalid-json", "empty-file", "not-utf8", "duplicate-key", "non-finite-number", "too-deep",
+               "too-large", "not-found", "not-a-file", "unreadable", "missing-member", "wrong-type",
+               "negative-offset", "duplicate-id", "end-before-begin", "missing-questions", "unknown-question",
+               "unknown-member"}
+
+
+def cmd_normalize(args) -> int:
+    if args.task == "taskA":
+        print("normalize: Task A files have no documented variants to fix; use validate", file=sys.stderr)
+        return EXIT_USAGE
+    problems, fixed = _validate_file(args.input, args.task, "run", None, args.max_bytes)
+    if fixed is None:
+        _print_problems(problems)
+        print(f"{args.input}: cannot be read, nothing written", file=sys.stderr)
+        return EXIT_INVALID
+    fixed_codes = [p for p in problems if p.code not in NOT_FIXABLE]
+    out = Path(args.output)
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(json.dumps(fixed, indent=2, ensure_ascii=True) + "\n", encoding="utf-8")
+    tmp.replace(out)
+    remaining, _ = _validate_file(str(out), args.task, "run", None, args.max_bytes)
+    print(f"{args.output}: written with {len(fixed_codes)} fix(es)")
+    counts: dict[str, int] = {}
+    for p in fixed_codes:
+        counts[p.code] = counts.get(p.code, 0) + 1
+    for code, n in sorted(counts.items()):
+        print(f"  {n:6d} x {code}")
+    errors = [p for p in remaining if p.severity == "error"]
+    if errors:
+        _print_problems(errors, per_code=PROBLEMS_PER_KIND)
+        print(f"{args.output}: still INVALID, fix the {len(errors)} error(s) above by hand", file=sys.stderr)
+        return EXIT_INVALID
+    return EXIT_OK
+
+
+def _format_value(value: float) -> str:
+    if isinstance(value, float) and math.isnan(value):
+        return "NaN"
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def cmd_score(args) -> int:
+    if not args.lenient:
+        problems, _ = _validate_file(args.run, args.task, "run", None, args.max_bytes)
+        errors = [p for p in problems if p.severity == "error"]
+        if errors:
+            _print_problems(errors, per_code=PROBLEMS_PER_KIND)
+            hint = ""
+            if any(p.code not in NOT_FIXABLE for p in errors):
+                hint = (f" python -m scorer normalize {args.run} FIXED.json --task {args.task} fixes the "
+                        f"variants; --lenient scores what the official evaluator can read")
+            print(f"{args.run}: INVALID ({_summary(problems)}); nothing scored.{hint}", file=sys.stderr)
+            return EXIT_INVALID
+        _print_problems([p for p in problems if p.severity != "error"])
+    options = {"hierarchy": args.hierarchy} if args.task == "taskA" else {}
+    if args.task == "taskA" and not args.hierarchy:
+        print("score: --task taskA needs --hierarchy FILE (PARENT CHILD per line)", file=sys.stderr)
+        return EXIT_USAGE
+    result = evaluate(args.gold, args.run, task=args.task, edition=args.edition, flavor=args.flavor, **options)
+    _print_problems(result.warnings)
+    if args.format == "json":
+        print(json.dumps(result.to_json(), indent=2, sort_keys=True, allow_nan=False))
+    elif args.format == "csv":
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(["measure", "value"])
+        for name, value in result.measures.items():
+            writer.writerow([name, _format_value(value)])
+    else:
+        print(f"{args.run}: task {args.task}, edition {args.edition}, flavor {args.flavor}")
+        width = max(len(n) for n in result.measures)
+        for name, value in result.measures.items():
+            print(f"  {name:<{width}}  {'NaN' if math.isnan(value) else f'{value:.6f}'}")
+        if result.counts:
+            print("  scored: " + ", ".join(f"{k} {v}" for k, v in result.counts.items()))
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m scorer", description=DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"scorer {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    def common(p, with_task=True):
+        if with_task:
+            p.add_argument("--task", choices=TASKS, default="phaseA", help=f"{TASK_HELP} (default phaseA)")
+        p.add_argument("--max-bytes", type=int, default=DEFAULT_MAX_BYTES,
+                       help=f"refuse files larger than this (default {DEFAULT_MAX_BYTES:,})")
+
+    p = sub.add_parser("validate", help="check a run (or gold) file and list every problem with its fix",
+                       description="List every problem of a file at once: file:line:column, JSON pointer, "
+                                   "question id and a one-line fix. Exit 0 if valid, 1 if not.")
+    p.add_argument("file", help="the JSON file to check")
+    common(p)
+    p.add_argument("--role", choices=("run", "gold"), default="run", help="check as a run (default) or a gold file")
+    p.add_argument("--gold", help="also compare the run's question ids with this gold file")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--all", action="store_true",
+                   help=f"list every problem (default: at most {PROBLEMS_PER_KIND} of each kind)")
+    p.set_defaults(handler=cmd_validate)
+
+    p = sub.add_parser("normalize", help="write a copy of a run with the documented fixes applied",
+                       description="Apply the fixes that validate names (snake_case snippet keys, list-valued "
+                                   "sections, extra snippet keys, numbers as strings, ...) and write OUT.")
+    p.add_argument("input", help="the run to fix")
+    p.add_argument("output", help="where to write the fixed run")
+    common(p)
+    p.set_defaults(handler=cmd_normalize)
+
+    p = sub.add_parser("score", help="score a run against gold and print the measures",
+                       description="Score RUN against GOLD. The run is validated first (use --lenient to score "
+                                   "whatever the official evaluator can read).")
+    p.add_argument("run", help="the run file")
+    p.add_argument("--gold", required=True, help="the gold file")
+    common(p)
+    p.add_argument("--edition", type=int, choices=EDITIONS, default=9,
+                   help="BioASQ rules: 2 (BioASQ 1-2), 3 (3-4), 5 (5-7), 8 (8), 9 (9 and later; default)")
+    p.add_argument("--flavor", choices=FLAVORS, default="official",
+                   help="official = the official tools' numbers (default); reference = the published definitions")
+    p.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    p.add_argument("--hierarchy", help="Task A: the MeSH hierarchy file (PARENT CHILD per line)")
+    p.add_argument("--lenient", action="store_true",
+                   help="skip validation; score what the official evaluator can read")
+    p.set_defaults(handler=cmd_score)
+    return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    raise NotImplementedError
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.handler(args)
+    except ScorerError as exc:
+        _print_problems(exc.problems, per_code=PROBLEMS_PER_KIND)
+        return EXIT_INVALID
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:  # a bug: say so plainly, without a traceback
+        print(f"internal error in the scorer: {type(exc).__name__}: {exc}\n"
+              "This is a bug; please report it with the command and input files.", file=sys.stderr)
+        return EXIT_INVALID

@@ -141,8 +141,9 @@ class _Reader:
             self.problem("null-value", pointer, f"{what} is null",
                          f'write {what} as a string, or leave out the member')
         elif isinstance(value, list) and len(value) == 1 and isinstance(value[0], str):
-            self.problem("list-instead-of-string", pointer, f"{what} is a list {value!r}, not a string",
-                         f'write the string itself: "{value[0]}"')
+            code = "list-valued-section" if what.endswith("Section") else "list-instead-of-string"
+            self.problem(code, pointer, f"{what} is the list {value!r}, not a string",
+                         f'write the string "{value[0]}" (python -m scorer normalize does it)')
         else:
             self.problem("wrong-type", pointer, f"{what} must be a string, not {_kind(value)}",
                          f"write {what} as a JSON string")

@@ -1,0 +1,296 @@
+"""Validation of Task B files: every problem at once, located, each with its fix.
+
+Three layers, all reported together:
+
+1. *variants* that real participants produce (snake_case snippet keys, list-valued
+   sections, extra snippet keys such as ``score``, numbers written as strings, bare
+   PubMed ids, ``articles`` for ``documents``, ...).  Each fixer returns the fixed
+   question and what it changed, so ``validate`` and ``normalize`` share one code path.
+2. the JSON Schema of the format (``scorer/schemas``), run on the fixed value, so each
+   place is reported once, by the most specific message;
+3. checks a schema cannot express: duplicate question ids, snippets ending before they
+   begin, and (with a gold file) questions missing from the run or unknown to the gold.
+"""
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from scorer.errors import Problem, json_pointer
+from scorer.formats.jsontext import JsonFloat, JsonText
+from scorer.formats.taskb import SNIPPET_KEY_VARIANTS, SNIPPET_KEYS
+from scorer.schemas import validator
+
+#: The document URL form of every BioASQ gold file; the official tool compares strings.
+PUBMED_URL = "http://www.ncbi.nlm.nih.gov/pubmed/{}"
+_PMID_FORMS = re.compile(
+    r"\s*(?:(?:https?://)?(?:www\.)?(?:ncbi\.nlm\.nih\.gov/pubmed|pubmed\.ncbi\.nlm\.nih\.gov)/|pmid:?\s*)?"
+    r"(\d+)/?\s*", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One variant found in a question: where (relative pointer), what, how to fix."""
+
+    pointer: str
+    code: str
+    message: str
+    fix: str
+    severity: str = "error"
+
+
+QuestionFixer = Callable[[dict], "tuple[dict, list[Finding]]"]
+
+
+def _canonical_document(value, pointer: str, findings: list[Finding]):
+    """A document id in the gold's URL form; bare ids and other URL forms are findings."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        return value
+    text = str(value)
+    match = _PMID_FORMS.fullmatch(text)
+    if not match:
+        return value
+    canonical = PUBMED_URL.format(match.group(1))
+    if canonical != value:
+        findings.append(Finding(
+            pointer, "document-form", f"document {value!r} is not in the URL form of the gold files",
+            f'write "{canonical}" (the official evaluator compares documents as exact strings)',
+            severity="warning"))
+    return canonical
+
+
+def _whole_number(value, pointer: str, what: str, findings: list[Finding]):
+    """12.0 and "12" -> 12, reported; anything else unchanged (the schema judges it)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, JsonFloat) or isinstance(value, float):
+        if value.is_integer():
+            findings.append(Finding(pointer, "integral-float", f"{what} {value!r} is written as a fraction",
+                                    f"write {int(value)}", severity="warning"))
+            return int(value)
+        return value
+    if isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            return value
+        if number.is_integer():
+            findings.append(Finding(pointer, "number-as-string", f'{what} is the string "{value}", not a number',
+                                    f"write {int(number)} without quotes"))
+            return int(number)
+    return value
+
+
+def _fix_snippet(snippet, pointer: str, findings: list[Finding]):
+    if not isinstance(snippet, dict):
+        return snippet
+    fixed = {}
+    for key, value in snippet.items():
+        where = pointer + json_pointer(key)
+        target = key
+        if key not in SNIPPET_KEYS:
+            official = SNIPPET_KEY_VARIANTS.get(key.lower())
+            if official and official not in snippet:
+                findings.append(Finding(where, "snippet-key-variant", f'snippet key "{key}" is not a BioASQ key',
+                                        f'rename "{key}" to "{official}"'))
+                target = official
+            else:
+                findings.append(Finding(where, "unknown-snippet-key",
+                                        f'unknown snippet key "{key}" (the official evaluator aborts on it)',
+                                        f'remove "{key}"'))
+                continue
+        if target in ("beginSection", "endSection") and isinstance(value, list):
+            if len(value) == 1 and isinstance(value[0], str):
+                findings.append(Finding(where, "list-valued-section", f"{target} is the list {value!r}",
+                                        f'write the string "{value[0]}"'))
+                value = value[0]
+        elif target.startswith("offset"):
+            value = _whole_number(value, where, target, findings)
+        elif target == "document":
+            value = _canonical_document(value, where, findings)
+        fixed[target] = value
+    return fixed
+
+
+def _fix_strings(values, pointer: str, what: str, findings: list[Finding], canonical=None):
+    """Numbers in a list of strings become their text; documents get the URL form."""
+    if not isinstance(values, list):
+        if isinstance(values, str):
+            findings.append(Finding(pointer, "string-instead-of-list", f'"{what}" is a string, not a list',
+                                    f'write "{what}": ["{values}"]'))
+            values = [values]
+        else:
+            return values
+    out = []
+    for i, value in enumerate(values):
+        where = f"{pointer}/{i}"
+        if canonical:
+            value = canonical(value, where, findings)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            text = value.literal if isinstance(value, JsonFloat) else str(value)
+            findings.append(Finding(where, "number-instead-of-string", f"{what}[{i}] is the number {text}",
+                                    f'write the string "{text}"'))
+            value = text
+        out.append(value)
+    return out
+
+
+def fix_phase_a_question(question) -> tuple[object, list[Finding]]:
+    """Fix the Phase A members of one question; return (fixed question, findings)."""
+    findings: list[Finding] = []
+    if not isinstance(question, dict):
+        return question, findings
+    fixed = dict(question)
+    qid = fixed.get("id")
+    if isinstance(qid, (int, float)) and not isinstance(qid, bool):
+        text = qid.literal if isinstance(qid, JsonFloat) else str(qid)
+        findings.append(Finding("/id", "number-instead-of-string", f"the question id is the number {text}",
+                                f'write the id as a string: "{text}"'))
+        fixed["id"] = text
+    if "articles" in fixed and "documents" not in fixed:
+        findings.append(Finding("/articles", "articles-instead-of-documents",
+                                'the documents are under "articles", which the evaluator ignores',
+                                'rename "articles" to "documents"'))
+        fixed["documents"] = fixed.pop("articles")
+    if "documents" in fixed:
+        fixed["documents"] = _fix_strings(fixed["documents"], "/documents", "documents", findings,
+                                          canonical=_canonical_document)
+    if "concepts" in fixed:
+        fixed["concepts"] = _fix_strings(fixed["concepts"], "/concepts", "concepts", findings)
+    if isinstance(fixed.get("snippets"), list):
+        fixed["snippets"] = [_fix_snippet(s, f"/snippets/{i}", findings) for i, s in enumerate(fixed["snippets"])]
+    return fixed, findings
+
+
+#: Question fixers and the run schema of each Task B phase.
+PHASES: dict[str, tuple[list[QuestionFixer], str]] = {
+    "phaseA": ([fix_phase_a_question], "taskb-phaseA-run.schema.json"),
+}
+GOLD_SCHEMA = "taskb-gold.schema.json"
+
+
+def normalize_taskb(value, phase: str = "phaseA") -> tuple[object, list[tuple[str, Finding]]]:
+    """Apply every documented fix; return (fixed value, [(question pointer, finding)])."""
+    fixers = PHASES[phase][0]
+    if not isinstance(value, dict) or not isinstance(value.get("questions"), list):
+        return value, []
+    fixed = dict(value)
+    found = []
+    questions = []
+    for i, question in enumerate(value["questions"]):
+        for fixer in fixers:
+            question, findings = fixer(question)
+            found.extend((f"/questions/{i}", f) for f in findings)
+        questions.append(question)
+    fixed["questions"] = questions
+    return fixed, found
+
+
+def _question_id(value, pointer: str) -> str | None:
+    match = re.match(r"/questions/(\d+)", pointer or "")
+    if not match or not isinstance(value, dict):
+        return None
+    try:
+        qid = value["questions"][int(match.group(1))].get("id")
+    except (KeyError, IndexError, TypeError, AttributeError):
+        return None
+    return qid if isinstance(qid, str) else (str(qid) if isinstance(qid, int) else None)
+
+
+def _schema_problem(error) -> Problem:
+    pointer = json_pointer(*error.absolute_path)
+    fix = error.schema.get("x-fix", "") if isinstance(error.schema, dict) else ""
+    if error.validator == "required":
+        missing = re.search(r"'([^']+)' is a required property", error.message)
+        name = missing.group(1) if missing else "a member"
+        fix = 'add "id": "<the question id of the test set>"' if name == "id" else f'add "{name}"'
+        return Problem(code="missing-member", message=f'the required member "{name}" is missing',
+                       fix=fix, pointer=pointer)
+    if error.validator == "additionalProperties":
+        return Problem(code="unknown-member", message=error.message, fix=fix, pointer=pointer)
+    if error.validator == "type":
+        return Problem(code="wrong-type", message=f"{error.message}", fix=fix, pointer=pointer)
+    if error.validator == "minimum":
+        return Problem(code="negative-offset", message=f"{error.instance} is negative", fix=fix, pointer=pointer)
+    return Problem(code=f"schema-{error.validator}", message=error.message, fix=fix, pointer=pointer)
+
+
+def _semantic_problems(value) -> list[Problem]:
+    """Duplicate question ids and snippets that end before they begin."""
+    problems = []
+    if not isinstance(value, dict) or not isinstance(value.get("questions"), list):
+        return problems
+    first: dict[str, int] = {}
+    for i, q in enumerate(value["questions"]):
+        if not isinstance(q, dict):
+            continue
+        qid = q.get("id")
+        if isinstance(qid, str):
+            if qid in first:
+                problems.append(Problem(
+                    code="duplicate-id", pointer=f"/questions/{i}/id",
+                    message=f"question id {qid} appears again (first at /questions/{first[qid]})",
+                    fix="keep one entry per question id (the official evaluator uses only the first)"))
+            else:
+                first[qid] = i
+        for j, s in enumerate(q.get("snippets") or []):
+            if (isinstance(s, dict) and type(s.get("offsetInBeginSection")) is int
+                    and type(s.get("offsetInEndSection")) is int
+                    and s.get("beginSection") == s.get("endSection")
+                    and s["offsetInEndSection"] < s["offsetInBeginSection"]):
+                problems.append(Problem(
+                    code="end-before-begin", pointer=f"/questions/{i}/snippets/{j}/offsetInEndSection",
+                    message=f"the snippet ends (offset {s['offsetInEndSection']}) before it begins "
+                            f"(offset {s['offsetInBeginSection']})",
+                    fix="swap the offsets, or check how they were computed"))
+    return problems
+
+
+def _coverage_problems(value, gold_value) -> list[Problem]:
+    """Gold questions the run does not answer, and run questions unknown to the gold."""
+    def ids(v):
+        if not isinstance(v, dict) or not isinstance(v.get("questions"), list):
+            return []
+        return [q.get("id") for q in v["questions"] if isinstance(q, dict) and isinstance(q.get("id"), str)]
+    run_ids, gold_ids = ids(value), ids(gold_value)
+    run_set, gold_set = set(run_ids), set(gold_ids)
+    problems = []
+    missing = [q for q in dict.fromkeys(gold_ids) if q not in run_set]
+    if missing:
+        problems.append(Problem(
+            code="missing-questions", pointer="/questions", severity="warning",
+            message=f"{len(missing)} question(s) of the gold file are not answered: "
+                    + ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else ""),
+            fix="add every test question (an empty list is a valid answer); the official evaluator "
+                "leaves them out of the means, the reference flavor scores them 0"))
+    for i, qid in enumerate(run_ids):
+        if qid not in gold_set:
+            problems.append(Problem(code="unknown-question", pointer=f"/questions/{i}/id", severity="warning",
+                                    question_id=qid, message=f"question {qid} is not in the gold file",
+                                    fix="check the id against the test set"))
+    return problems
+
+
+def validate_taskb(value, doc: JsonText, *, phase: str = "phaseA", role: str = "run",
+                   gold_value=None) -> tuple[list[Problem], object]:
+    """Every problem of a parsed Task B file, located; and the normalized value.
+
+    ``role`` is ``"run"`` or ``"gold"``; with ``gold_value`` the run's questions are
+    also compared with the gold's.
+    """
+    fixed, found = normalize_taskb(value, phase)
+    problems = [Problem(code=f.code, message=f.message, fix=f.fix, severity=f.severity,
+                        pointer=base + f.pointer) for base, f in found]
+    schema = validator(PHASES[phase][1] if role == "run" else GOLD_SCHEMA)
+    problems += [_schema_problem(e) for e in schema.iter_errors(fixed)]
+    problems += _semantic_problems(fixed)
+    if gold_value is not None:
+        problems += _coverage_problems(fixed, gold_value)
+    placed = []
+    for p in problems:
+        qid = p.question_id or _question_id(fixed, p.pointer)
+        placed.append(doc.place(p.located(question_id=qid)))
+    placed.sort(key=lambda p: (p.line or 0, p.column or 0, p.pointer or ""))
+    return placed, copy.deepcopy(fixed) if fixed is value else fixed
