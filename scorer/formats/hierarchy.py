@@ -1,0 +1,231 @@
+"""The MeSH hierarchy (``PARENT CHILD`` per line) as compact integer arrays.
+
+Node ids follow the official integer mapping (``mesh/mapping.txt``): ``0`` is HEMKit's
+artificial root (the parent of every node that has no parent in the file); the nodes
+that never occur as a child (the roots) come next, in order of first appearance, and
+then every other node in order of its first appearance as a *child* (the order of the
+term blocks of the ``.obo`` file the hierarchy was made from).  For the BioASQ MeSH 2016
+file this gives ``MeSH = 1`` and the 16 category nodes ``2-17``, as in the official
+``mesh_hiearchy_int.txt``.  The ids matter: the official LCA measures break ties by id
+order and by sums of ids, and every conformance case matches only with this numbering
+(numbering by first appearance anywhere, breadth-first or sorted ids fail).
+
+:func:`load_hierarchy` reads a file once per (path, modification time, size) and keeps
+the result; everything derived from it (ancestor sets, upward paths) is computed lazily
+and cached on the :class:`Hierarchy` object, so it is shared by every evaluation.
+"""
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from scorer.errors import Problem, ScorerError
+
+ROOT = 0      #: HEMKit's artificial root, parent of every parentless node
+DUMMY = -1    #: HEMKit's dummy common ancestor appended to every upward path
+_FIX_LINE = "write one edge per line: the parent DescriptorID, a space, the child DescriptorID"
+
+
+class Hierarchy:
+    """A DAG of labels with integer ids (``0`` = artificial root, see module doc).
+
+    ``labels[i]``: the DescriptorID of node ``i`` (``labels[0] == ""``); ``ids``: the
+    reverse mapping.  ``parent_ptr``/``parent_ids``: CSR rows of parents, ascending ids;
+    the parentless nodes of the file have the parent ``0``.  ``top``: those nodes.
+    """
+
+    def __init__(self, labels: list[str], edges: np.ndarray, name: str = "<hierarchy>"):
+        self.name = name
+        self.labels = labels
+        self.ids = {label: i for i, label in enumerate(labels) if i}
+        n = len(labels)
+        has_parent = np.zeros(n, dtype=bool)
+        has_parent[edges[:, 1]] = True
+        has_parent[ROOT] = True
+        self.top = np.flatnonzero(~has_parent).astype(np.int32)
+        all_edges = np.concatenate([edges, np.column_stack([np.zeros_like(self.top), self.top])])
+        order = np.lexsort((all_edges[:, 0], all_edges[:, 1]))
+        child, parent = all_edges[order, 1], all_edges[order, 0]
+        self.parent_ptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(child, minlength=n), out=self.parent_ptr[1:])
+        self.parent_ids = parent.astype(np.int32)
+        self._parents = [tuple(int(p) for p in self.parent_ids[self.parent_ptr[i]:self.parent_ptr[i + 1]])
+                         for i in range(n)]
+        self._closures: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+        self._ancestor_sets: dict[int | None, dict[int, frozenset]] = {}
+        self._paths: dict[tuple, dict[int, tuple]] = {}
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def parents(self, node: int) -> tuple[int, ...]:
+        """The parents of ``node`` in ascending id order (``()`` for the root ``0``)."""
+        return self._parents[node]
+
+    def closure(self, limit: int | None, *, with_root: bool) -> tuple[np.ndarray, np.ndarray]:
+        """CSR ``(ptr, nodes)``: each node with its ancestors at distance ``1..limit``.
+
+        ``limit=None`` means all ancestors.  ``with_root=False`` leaves out the artificial
+        root ``0`` and the parentless nodes of the file (the reference flavor's "root
+        excluded"); rows are sorted.  Computed once per argument pair, by a breadth-first
+        sweep over all nodes at once (distance = shortest distance).
+        """
+        key = (limit, with_root)
+        if key not in self._closures:
+            self._closures[key] = self._build_closure(limit, with_root)
+        return self._closures[key]
+
+    def _build_closure(self, limit, with_root):
+        n = len(self)
+        child_of_edge = np.repeat(np.arange(n, dtype=np.int64), np.diff(self.parent_ptr))
+        parent_of_edge = self.parent_ids.astype(np.int64)
+        # frontier pairs (node, ancestor) at the current distance; reached = all pairs so far
+        reached = np.arange(n, dtype=np.int64) * n + np.arange(n)
+        frontier = np.column_stack([child_of_edge, parent_of_edge])
+        distance = 1
+        while len(frontier) and (limit is None or distance <= limit):
+            codes = np.unique(frontier[:, 0] * n + frontier[:, 1])
+            codes = codes[~np.isin(codes, reached, assume_unique=True)]
+            reached = np.union1d(reached, codes)
+            nodes, ancestors = np.divmod(codes, n)
+            # next frontier: parents of the newly reached ancestors
+            counts = np.diff(self.parent_ptr)[ancestors]
+            starts = self.parent_ptr[ancestors]
+            offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+            frontier = np.column_stack([np.repeat(nodes, counts),
+                                        self.parent_ids[np.repeat(starts, counts) + offsets]])
+            distance += 1
+        nodes, ancestors = np.divmod(reached, n)
+        if not with_root:
+            keep = (ancestors != ROOT) & ~np.isin(ancestors, self.top)
+            nodes, ancestors = nodes[keep], ancestors[keep]
+        ptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(nodes, minlength=n), out=ptr[1:])
+        return ptr, ancestors.astype(np.int32)
+
+    def ancestor_set(self, node: int, limit: int | None) -> frozenset:
+        """Ancestors of ``node`` at distance ``1..limit`` (``None``: all), root ``0``
+        included, ``node`` itself excluded."""
+        cache = self._ancestor_sets.setdefault(limit, {})
+        found = cache.get(node)
+        if found is None:
+            ptr, nodes = self.closure(limit, with_root=True)
+            found = frozenset(int(a) for a in nodes[ptr[node]:ptr[node + 1]]) - {node}
+            cache[node] = found
+        return found
+
+    def upward_paths(self, node: int, steps: int | None, *, dummy: bool) -> tuple[tuple[int, ...], ...]:
+        """HEMKit's upward paths of ``node``: depth-first over parents (ascending ids),
+        each path starting at ``node`` and ending at a node without parents (the root
+        ``0``) or after ``steps`` steps; with ``dummy`` the node ``-1`` is appended to
+        every path.  ``steps=None``: no limit."""
+        cache = self._paths.setdefault((steps, dummy), {})
+        found = cache.get(node)
+        if found is None:
+            found = tuple(self._walk_up(node, steps, dummy))
+            cache[node] = found
+        return found
+
+    def _walk_up(self, node, steps, dummy):
+        tail = (DUMMY,) if dummy else ()
+        stack = [(node,)]
+        while stack:
+            path = stack.pop()
+            parents = self._parents[path[-1]]
+            if not parents or (steps is not None and len(path) > steps):
+                yield path + tail
+            else:
+                stack.extend(path + (p,) for p in reversed(parents))
+
+
+def parse_hierarchy(text: str, name: str = "<hierarchy>") -> Hierarchy:
+    """A :class:`Hierarchy` from ``PARENT CHILD`` lines.
+
+    Empty lines are skipped and repeated edges ignored (as HEMKit does).  A line without
+    exactly two whitespace-separated labels, a self-loop or a cycle raises
+    :class:`ScorerError` naming the file, line and column.
+    """
+    pairs: list[tuple[str, str]] = []
+    problems: list[Problem] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        tokens = line.split()
+        if not tokens:
+            continue
+        if len(tokens) != 2 or tokens[0] == tokens[1]:
+            column = len(line) - len(line.lstrip()) + 1
+            what = "a node cannot be its own parent" if len(tokens) == 2 else \
+                f"expected 2 labels (PARENT CHILD), found {len(tokens)}"
+            problems.append(Problem(code="bad-hierarchy-line", message=what, fix=_FIX_LINE,
+                                    file=name, line=number, column=column))
+            continue
+        pairs.append((tokens[0], tokens[1]))
+    children = dict.fromkeys(child for _, child in pairs)
+    roots = dict.fromkeys(parent for parent, _ in pairs if parent not in children)
+    labels = ["", *roots, *children]
+    ids = {label: i for i, label in enumerate(labels)}
+    edges = [(ids[parent], ids[child]) for parent, child in pairs]
+    if not edges and not problems:
+        problems.append(Problem(code="empty-hierarchy", message="the hierarchy file has no edges",
+                                fix=_FIX_LINE, file=name, line=1, column=1))
+    if problems:
+        raise ScorerError(problems[:20] + ([Problem(
+            code="more-problems", file=name, message=f"... and {len(problems) - 20} more bad lines")]
+            if len(problems) > 20 else []))
+    edge_array = np.unique(np.array(edges, dtype=np.int64), axis=0)
+    _reject_cycles(edge_array, labels, name)
+    return Hierarchy(labels, edge_array, name)
+
+
+def _reject_cycles(edges: np.ndarray, labels: list[str], name: str) -> None:
+    """Kahn's algorithm over the edges; a cycle raises a located :class:`ScorerError`."""
+    n = len(labels)
+    indegree = np.bincount(edges[:, 1], minlength=n)
+    order = np.argsort(edges[:, 0], kind="stable")
+    starts = np.searchsorted(edges[order, 0], np.arange(n + 1))
+    children = edges[order, 1]
+    ready = [int(i) for i in np.flatnonzero(indegree == 0)]
+    seen = 0
+    while ready:
+        node = ready.pop()
+        seen += 1
+        for child in children[starts[node]:starts[node + 1]]:
+            indegree[child] -= 1
+            if indegree[child] == 0:
+                ready.append(int(child))
+    if seen < n:
+        stuck = sorted(labels[i] for i in np.flatnonzero(indegree > 0))[:5]
+        raise ScorerError(Problem(
+            code="hierarchy-cycle", file=name,
+            message=f"the hierarchy has a cycle through {', '.join(stuck)}",
+            fix="remove the edge that makes a label its own ancestor"))
+
+
+def load_hierarchy(path) -> Hierarchy:
+    """The hierarchy of a ``PARENT CHILD`` file, read once per (path, mtime, size)."""
+    resolved = Path(path).resolve()
+    try:
+        stat = resolved.stat()
+        return _load_cached(str(resolved), stat.st_mtime_ns, stat.st_size, str(path))
+    except FileNotFoundError:
+        raise ScorerError(Problem(code="not-found", file=str(path), message="no such hierarchy file",
+                                  fix="give the path of the PARENT CHILD file, e.g. gold/mesh/hierarchy.txt")) from None
+    except (IsADirectoryError, PermissionError) as exc:
+        raise ScorerError(Problem(code="unreadable", file=str(path), message=f"cannot read the hierarchy: {exc.strerror}",
+                                  fix="check the path and its permissions")) from None
+
+
+@lru_cache(maxsize=4)
+def _load_cached(resolved: str, mtime_ns: int, size: int, name: str) -> Hierarchy:
+    with open(resolved, encoding="utf-8", errors="strict") as fh:
+        try:
+            text = fh.read()
+        except UnicodeDecodeError as exc:
+            raise ScorerError(Problem(code="not-utf8", file=name, message=f"the hierarchy is not UTF-8 ({exc.reason})",
+                                      fix="save the file as UTF-8")) from None
+    return parse_hierarchy(text, name)
+
+
+__all__ = ["Hierarchy", "ROOT", "DUMMY", "load_hierarchy", "parse_hierarchy"]

@@ -1,0 +1,211 @@
+"""Task A flat (multi-label) measures: accuracy, example-based, macro and micro P/R/F.
+
+Documents are lists of integer label ids, document k of the gold against document k of
+the run (:class:`LabelLists`).  Everything is vectorised over all documents at once.
+
+``official_flat`` reproduces BioASQ's ``evaluation.Evaluator`` (quirks included);
+``reference_flat`` follows the textbook definitions.  ``docs/measures-taska.md`` lists
+every difference with an example.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from scorer.errors import Problem, ScorerError
+
+FLAT_MEASURES = ("flat.accuracy", "flat.example_precision", "flat.example_recall", "flat.example_f1",
+                 "flat.macro_precision", "flat.macro_recall", "flat.macro_f1",
+                 "flat.micro_precision", "flat.micro_recall", "flat.micro_f1")
+
+
+class LabelLists:
+    """The label ids of n documents in CSR form: document k has ``labels[ptr[k]:ptr[k+1]]``."""
+
+    def __init__(self, ptr: np.ndarray, labels: np.ndarray):
+        self.ptr = ptr
+        self.labels = labels
+
+    @classmethod
+    def from_lists(cls, lists: Iterable[Sequence[int]], *, distinct: bool = False) -> "LabelLists":
+        """From one sequence of ids per document; ``distinct`` drops repeats within a document."""
+        lists = list(lists)
+        sizes = np.fromiter((len(x) for x in lists), dtype=np.int64, count=len(lists))
+        labels = np.fromiter((v for x in lists for v in x), dtype=np.int64, count=int(sizes.sum()))
+        ptr = np.zeros(len(lists) + 1, dtype=np.int64)
+        np.cumsum(sizes, out=ptr[1:])
+        result = cls(ptr, labels)
+        return result.distinct() if distinct else result
+
+    def __len__(self) -> int:
+        return len(self.ptr) - 1
+
+    def sizes(self) -> np.ndarray:
+        return np.diff(self.ptr)
+
+    def pairs(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(documents, labels)``: one entry per label occurrence."""
+        return np.repeat(np.arange(len(self)), self.sizes()), self.labels
+
+    def row(self, k: int) -> np.ndarray:
+        return self.labels[self.ptr[k]:self.ptr[k + 1]]
+
+    def distinct(self) -> "LabelLists":
+        """The same documents without repeated labels (each row sorted)."""
+        docs, labels = self.pairs()
+        width = int(labels.max()) + 1 if len(labels) else 1
+        codes = np.unique(docs * width + labels)
+        ptr = np.zeros(len(self) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(codes // width, minlength=len(self)), out=ptr[1:])
+        return LabelLists(ptr, codes % width)
+
+    def take(self, rows: np.ndarray) -> "LabelLists":
+        """The documents ``rows`` (in that order)."""
+        return LabelLists.from_lists([self.row(k) for k in rows])
+
+
+def ratio(numerator, denominator) -> np.ndarray:
+    """Elementwise IEEE division (0/0 = NaN, x/0 = inf), as Java and C++ compute it."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.asarray(numerator, dtype=np.float64) / np.asarray(denominator, dtype=np.float64)
+
+
+def f_measure(precision, recall) -> np.ndarray:
+    """2PR/(P+R); 0 where P = R = 0; NaN where P or R is NaN."""
+    precision, recall = np.asarray(precision, dtype=np.float64), np.asarray(recall, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = 2 * precision * recall / (precision + recall)
+    return np.where((precision == 0) & (recall == 0), 0.0, value)
+
+
+def _hits(gold: LabelLists, pred_distinct: LabelLists) -> tuple[np.ndarray, np.ndarray]:
+    """For every gold occurrence: is it among its document's predictions?  And for every
+    prediction: is it among its document's gold labels?"""
+    width = int(max(gold.labels.max(initial=0), pred_distinct.labels.max(initial=0))) + 1
+    g_docs, g_labels = gold.pairs()
+    p_docs, p_labels = pred_distinct.pairs()
+    g_codes, p_codes = g_docs * width + g_labels, p_docs * width + p_labels
+    return np.isin(g_codes, p_codes), np.isin(p_codes, g_codes)
+
+
+def official_flat(gold: LabelLists, pred: LabelLists) -> tuple[dict, dict]:
+    """BioASQ ``Evaluator TRUE SYS``: ``(measures, per_document)``.
+
+    Line k of ``pred`` (repeats dropped) is compared with line k of ``gold`` (repeats
+    kept); N = number of pred lines.  With c_k = gold occurrences found in the
+    predictions: acc = c/|g ∪ p| (distinct), EbP = c/|p|, EbR = c/|g|,
+    EbF = 2c/(|g|+|p|), each averaged over N.  Per label: a prediction is a TP if its
+    label is in the gold line, else an FP; every gold occurrence not predicted is an FN.
+    MaP = Σ_{TP+FP>0} TP/(TP+FP) / |distinct predicted labels|;
+    MaR = Σ_{TP+FN>0} TP/(TP+FN) / |distinct labels of the whole gold file|;
+    MaF visits all labels by increasing id, keeping the previous label's P (R) when a
+    label has no TP+FP (TP+FN), adds 2PR/(P+R) unless P = R = 0, and divides by the same
+    gold count; MiP/MiR/MiF from the summed counts (MiF NaN without any TP).
+    An empty line or more pred than gold lines makes the tool print no numbers:
+    :class:`ScorerError`.
+    """
+    n = len(pred)
+    if n > len(gold):
+        raise _abort(f"the run has {n} lines but the gold only {len(gold)}")
+    for lists, role in ((gold, "gold"), (pred, "run")):
+        empty = np.flatnonzero(lists.sizes() == 0)
+        if len(empty):
+            raise _abort(f"line {empty[0] + 1} of the {role} has no label")
+    gold_all = gold
+    gold = LabelLists(gold.ptr[:n + 1], gold.labels[:gold.ptr[n]])
+    pred = pred.distinct()
+    g_hit, p_hit = _hits(gold, pred)
+    g_docs, g_labels = gold.pairs()
+    p_docs, p_labels = pred.pairs()
+    common = np.bincount(g_docs, weights=g_hit, minlength=n)
+    g_size, p_size = gold.sizes(), pred.sizes()
+    g_distinct_size = gold.distinct().sizes()
+    union = g_distinct_size + p_size - np.bincount(p_docs, weights=p_hit, minlength=n)
+    per_document = {
+        "flat.accuracy": ratio(common, union),
+        "flat.example_precision": ratio(common, p_size),
+        "flat.example_recall": ratio(common, g_size),
+        "flat.example_f1": ratio(2 * common, g_size + p_size),
+    }
+    measures = {name: float(values.sum() / n) if n else float("nan") for name, values in per_document.items()}
+
+    gold_labels_all = np.unique(gold_all.labels)
+    labels = np.union1d(gold_labels_all, p_labels)
+    index = lambda x: np.searchsorted(labels, x)
+    tp = np.bincount(index(p_labels[p_hit]), minlength=len(labels))
+    fp = np.bincount(index(p_labels[~p_hit]), minlength=len(labels))
+    fn = np.bincount(index(g_labels[~g_hit]), minlength=len(labels))
+    n_gold_labels, n_pred_labels = len(gold_labels_all), len(np.unique(p_labels))
+    precision, recall = ratio(tp, tp + fp), ratio(tp, tp + fn)
+    measures["flat.macro_precision"] = float(ratio(precision[tp + fp > 0].sum(), n_pred_labels))
+    measures["flat.macro_recall"] = float(ratio(recall[tp + fn > 0].sum(), n_gold_labels))
+    carried_p, carried_r = _carry_forward(precision, tp + fp > 0), _carry_forward(recall, tp + fn > 0)
+    adds = (carried_p != 0) | (carried_r != 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        macro_f = 2 * carried_p[adds] * carried_r[adds] / (carried_p[adds] + carried_r[adds])
+    measures["flat.macro_f1"] = float(ratio(macro_f.sum(), n_gold_labels))
+    micro_p, micro_r = ratio(tp.sum(), tp.sum() + fp.sum()), ratio(tp.sum(), tp.sum() + fn.sum())
+    measures["flat.micro_precision"], measures["flat.micro_recall"] = float(micro_p), float(micro_r)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        measures["flat.micro_f1"] = float(2 * micro_p * micro_r / (micro_p + micro_r))
+    return measures, per_document
+
+
+def _carry_forward(values: np.ndarray, defined: np.ndarray) -> np.ndarray:
+    """``values`` where ``defined``, else the last defined value before (0 at the start)."""
+    last = np.where(defined, np.arange(len(values)), -1)
+    np.maximum.accumulate(last, out=last)
+    return np.where(last >= 0, values[np.maximum(last, 0)], 0.0)
+
+
+def _abort(message: str) -> ScorerError:
+    return ScorerError(Problem(
+        code="official-tool-abort",
+        message=f"the official Evaluator prints no numbers for this input: {message}",
+        fix="give every document at least one known label and at most one run line per gold line"))
+
+
+def reference_flat(gold: LabelLists, pred: LabelLists) -> tuple[dict, dict]:
+    """Textbook multi-label measures: ``(measures, per_document)``.
+
+    Both sides are sets (repeats dropped).  Per document: accuracy = |g∩p|/|g∪p|
+    (Jaccard), EbP = |g∩p|/|p| (0 for an empty prediction), EbR = |g∩p|/|g|,
+    EbF = 2|g∩p|/(|g|+|p|); means over the documents.  Per label l of L = labels in
+    gold or run: P_l = TP/(TP+FP) (0 if never predicted), R_l = TP/(TP+FN) (0 if never
+    in gold), F_l = 2P_lR_l/(P_l+R_l) (0 if both 0); MaP, MaR, MaF = means over L.
+    MiP = ΣTP/Σ(TP+FP), MiR = ΣTP/Σ(TP+FN), MiF = 2·MiP·MiR/(MiP+MiR), 0 when undefined.
+    """
+    n = len(gold)
+    gold, pred = gold.distinct(), pred.distinct()
+    g_hit, p_hit = _hits(gold, pred)
+    g_docs, g_labels = gold.pairs()
+    p_labels = pred.labels
+    common = np.bincount(g_docs, weights=g_hit, minlength=n)
+    g_size, p_size = gold.sizes(), pred.sizes()
+    per_document = {
+        "flat.accuracy": _zero_if_undefined(ratio(common, g_size + p_size - common)),
+        "flat.example_precision": _zero_if_undefined(ratio(common, p_size)),
+        "flat.example_recall": _zero_if_undefined(ratio(common, g_size)),
+        "flat.example_f1": _zero_if_undefined(ratio(2 * common, g_size + p_size)),
+    }
+    measures = {name: float(values.mean()) if n else float("nan") for name, values in per_document.items()}
+    labels = np.union1d(g_labels, p_labels)
+    index = lambda x: np.searchsorted(labels, x)
+    tp = np.bincount(index(p_labels[p_hit]), minlength=len(labels))
+    fp = np.bincount(index(p_labels[~p_hit]), minlength=len(labels))
+    fn = np.bincount(index(g_labels[~g_hit]), minlength=len(labels))
+    precision = _zero_if_undefined(ratio(tp, tp + fp))
+    recall = _zero_if_undefined(ratio(tp, tp + fn))
+    for name, values in (("precision", precision), ("recall", recall), ("f1", f_measure(precision, recall))):
+        measures[f"flat.macro_{name}"] = float(values.mean()) if len(labels) else float("nan")
+    micro_p = float(_zero_if_undefined(ratio(tp.sum(), tp.sum() + fp.sum())))
+    micro_r = float(_zero_if_undefined(ratio(tp.sum(), tp.sum() + fn.sum())))
+    measures["flat.micro_precision"], measures["flat.micro_recall"] = micro_p, micro_r
+    measures["flat.micro_f1"] = float(f_measure(micro_p, micro_r))
+    return measures, per_document
+
+
+def _zero_if_undefined(values: np.ndarray) -> np.ndarray:
+    """0 where a ratio is 0/0 (an empty prediction or label never predicted)."""
+    return np.nan_to_num(values, nan=0.0)

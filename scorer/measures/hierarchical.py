@@ -1,0 +1,334 @@
+"""Task A hierarchical measures over a label DAG: hP/hR/hF and LCA-P/R/F.
+
+Documents are label-id lists (ids of a :class:`scorer.formats.hierarchy.Hierarchy`).
+
+``official_hierarchical`` reproduces HEMKit (``HEMKit HIER TRUE SYS D 5``, BioASQ uses
+D = 4), quirks included: ancestors only up to distance D+1 with the artificial root
+``0`` counted, LCA paths cut after D steps and ended by the dummy common ancestor
+``-1``, the greedy LCA heuristic, and means of per-document values.
+
+``reference_hierarchical`` follows Kosmopoulos et al. (2015): complete ancestor sets
+(no distance limit, the root left out), LCA paths with no distance limit and no dummy
+node, and measures over the documents' pooled counts (sum of overlaps over sum of set
+sizes).  See ``docs/measures-taska.md`` for every difference with an example.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+import numpy as np
+
+from scorer.formats.hierarchy import Hierarchy
+from scorer.measures.flat import LabelLists, ratio, f_measure
+
+OFFICIAL_DISTANCE = 4  #: HEMKit's maximum distance as BioASQ runs it
+
+
+def closure_counts(gold: LabelLists, pred: LabelLists, closure: tuple[np.ndarray, np.ndarray],
+                   n_nodes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per document k: ``|T_k|``, ``|P_k|`` and ``|T_k ∩ P_k|`` where ``T_k`` is the union
+    of the closure rows (label plus its ancestors) of the gold labels of document k and
+    ``P_k`` the same for the predicted labels.  Vectorised over all documents."""
+    t_codes = _closure_codes(gold, closure, n_nodes)
+    p_codes = _closure_codes(pred, closure, n_nodes)
+    both = np.intersect1d(t_codes, p_codes, assume_unique=True)
+    n = len(gold)
+    return (np.bincount(t_codes // n_nodes, minlength=n), np.bincount(p_codes // n_nodes, minlength=n),
+            np.bincount(both // n_nodes, minlength=n))
+
+
+def _closure_codes(lists: LabelLists, closure, n_nodes: int) -> np.ndarray:
+    """Sorted unique codes ``document * n_nodes + node`` of every closure node."""
+    ptr, nodes = closure
+    docs, labels = lists.pairs()
+    counts = ptr[labels + 1] - ptr[labels]
+    starts = np.repeat(ptr[labels] - (np.cumsum(counts) - counts), counts)
+    members = nodes[starts + np.arange(counts.sum())]
+    return np.unique(np.repeat(docs, counts) * n_nodes + members)
+
+
+def hierarchical_scores(overlap: np.ndarray, gold_size: np.ndarray, pred_size: np.ndarray) -> dict:
+    """Per-document precision ``overlap/pred_size``, recall ``overlap/gold_size`` and
+    F = 2PR/(P+R), with F = 0 when P = R = 0 and NaN propagating (HEMKit's rule)."""
+    precision = ratio(overlap, pred_size)
+    recall = ratio(overlap, gold_size)
+    return {"precision": precision, "recall": recall, "f1": f_measure(precision, recall)}
+
+
+def lca_augmented_sets(gold: frozenset, pred: frozenset, hierarchy: Hierarchy,
+                       steps: int | None, dummy: bool) -> tuple[set, set]:
+    """HEMKit's LCA augmentation of one document: ``(T', P')``.
+
+    Steps (``docs/measures-taska.md`` and §7.4 of the conformance specification):
+    1. keep only the most specific labels of each side (ancestors within ``steps + 1``);
+    2. upward paths of every label (``Hierarchy.upward_paths``, cut after ``steps``);
+    3. for each label of one side not on the other, the shortest path pairs to the
+       first node shared with the other side's paths (ties sorted by id sums);
+    4. greedy choice of the ancestors that cover every label;
+    5. one path pair per (gold label, predicted label) bucket, registered under the
+       ancestor of the bucket's last candidate (an original quirk);
+    6. the augmented sets from the registered paths of the chosen ancestors.
+    ``steps=None`` (reference flavor) means unlimited paths and ancestor sets.
+    """
+    limit = None if steps is None else steps + 1
+    gold_set = _most_specific(gold, hierarchy, limit)
+    pred_set = _most_specific(pred, hierarchy, limit)
+    common = gold_set & pred_set
+    gold_only, pred_only = sorted(gold_set - pred_set), sorted(pred_set - gold_set)
+    if not gold_only and not pred_only:
+        return set(gold_set), set(pred_set)
+    search = _CandidateSearch(hierarchy, steps, dummy)
+    search.run(gold_only, sorted(pred_set), gold_side=True)
+    search.run(pred_only, sorted(gold_set), gold_side=False)
+    chosen, gold_nodes, pred_nodes = search.choose_ancestors(gold_set, pred_set, common)
+    records = search.choose_paths(chosen, gold_nodes, pred_nodes, gold_only, pred_only)
+    return _augment(gold_set, pred_set, common, chosen, records)
+
+
+def _most_specific(labels: frozenset, hierarchy: Hierarchy, limit: int | None) -> frozenset:
+    """The labels that are not an ancestor (within ``limit``) of another label of the set."""
+    covered = set()
+    for label in labels:
+        covered |= hierarchy.ancestor_set(label, limit)
+    return labels - covered if covered else labels
+
+
+class _CandidateSearch:
+    """State of steps 3-5 of the LCA heuristic for one document."""
+
+    def __init__(self, hierarchy: Hierarchy, steps, dummy):
+        self.paths = lambda node: hierarchy.upward_paths(node, steps, dummy=dummy)
+        self.linked: dict[int, set] = defaultdict(set)      # ancestor -> heads it links
+        self.ancestors: dict[int, set] = defaultdict(set)   # head -> its candidate ancestors
+        self.probable: dict[int, set] = defaultdict(set)    # label -> nodes of its paths
+        self.buckets = ({}, {})                             # gold-side, predicted-side
+
+    def run(self, labels: list[int], other: list[int], gold_side: bool) -> None:
+        """Step 3 for every label of one side against the paths of the other side."""
+        other_paths = [path for node in other for path in self.paths(node)]
+        if not labels or not other_paths:
+            return
+        other_nodes = set().union(*other_paths)
+        positions = [{node: i for i, node in enumerate(path)} for path in other_paths]
+        buckets = self.buckets[0 if gold_side else 1]
+        for label in labels:
+            for length, own, theirs, meet in _shortest_pairs(self.paths(label), other_paths,
+                                                              positions, other_nodes):
+                head = theirs[0]
+                gold_head, pred_head = (label, head) if gold_side else (head, label)
+                gold_path, pred_path = (own, theirs) if gold_side else (theirs, own)
+                self.linked[meet].update((pred_head, gold_head))
+                self.ancestors[pred_head].add(meet)
+                self.ancestors[gold_head].add(meet)
+                self.probable[label].update(own)
+                buckets.setdefault((label, head), []).append((meet, gold_path, pred_path, length))
+
+    def choose_ancestors(self, gold_set, pred_set, common):
+        """Step 4: the greedy choice; returns the chosen ancestors and the grown sets."""
+        order = sorted(self.linked, key=lambda a: (-len(self.linked[a]), -a))
+        discarded = set()
+        for meet in order:
+            heads = self.linked[meet]
+            if all(len(self.ancestors[v]) != 1 for v in heads):
+                discarded.add(meet)
+                for v in heads:
+                    self.ancestors[v].discard(meet)
+        gold_nodes, pred_nodes = set(gold_set), set(pred_set)
+        gold_done, pred_done = set(common), set(common)
+        total = len(gold_set) + len(pred_set)
+        chosen = set()
+        for meet in order:
+            if len(gold_done) + len(pred_done) == total:
+                break
+            if meet in discarded:
+                continue
+            for v in sorted(self.linked[meet]):
+                if v in gold_nodes and v not in gold_done:
+                    chosen.add(meet)
+                    gold_nodes.add(meet)
+                    gold_done.add(v)
+                if v in pred_nodes and v not in pred_done:
+                    chosen.add(meet)
+                    pred_nodes.add(meet)
+                    pred_done.add(v)
+        return chosen, gold_nodes, pred_nodes
+
+    def choose_paths(self, chosen, gold_nodes, pred_nodes, gold_only, pred_only):
+        """Step 5: one path pair per bucket; returns ancestor -> {head: (is_pred, path)}."""
+        records: dict[int, dict] = defaultdict(dict)
+        for side, buckets in enumerate(self.buckets):
+            for key in sorted(buckets):
+                bucket = buckets[key]
+                gold_head, pred_head = key if side == 0 else key[::-1]
+                best = None
+                unused = 0
+                for meet, gold_path, pred_path, _ in bucket:
+                    if meet not in chosen:
+                        continue
+                    score = sum(v in pred_nodes for v in pred_path) + sum(v in gold_nodes for v in gold_path)
+                    total = sum(gold_path) + sum(pred_path)
+                    if best is None or score > best[0]:
+                        best, unused = (score, total, gold_path, pred_path), 0
+                    elif score == best[0]:
+                        overlap = (self._overlap(gold_path, gold_only, gold_head)
+                                   + self._overlap(pred_path, pred_only, pred_head))
+                        if overlap > unused:
+                            best, unused = (score, total, gold_path, pred_path), overlap
+                        elif total < best[1]:
+                            best = (score, total, gold_path, pred_path)
+                if best is not None:
+                    gold_nodes.add(gold_head)
+                    pred_nodes.add(pred_head)
+                    record = records[bucket[-1][0]]
+                    record.setdefault(pred_head, (True, best[3]))
+                    record.setdefault(gold_head, (False, best[2]))
+        return records
+
+    def _overlap(self, path, labels, head) -> int:
+        """max over the other labels of one side of |path ∩ probable(label)| (0 if none)."""
+        nodes = set(path)
+        return max((len(nodes & self.probable[x]) for x in labels if x != head and x in self.probable),
+                   default=0)
+
+
+def _shortest_pairs(own_paths, other_paths, positions, other_nodes):
+    """Candidates of minimal length ``l + m`` for one label, stably sorted by id sum.
+
+    For each own path, ``meet`` is its first node on any path of the other side (at
+    position l); every other path containing ``meet`` (first at position m) gives the
+    candidate (own path up to meet, other path up to meet)."""
+    best, found = None, []
+    for own in own_paths:
+        at = next((i for i, node in enumerate(own) if node in other_nodes), None)
+        if at is None:
+            continue
+        meet = own[at]
+        for theirs, where in zip(other_paths, positions):
+            m = where.get(meet)
+            if m is None:
+                continue
+            length = at + m
+            if best is None or length < best:
+                best, found = length, []
+            if length == best:
+                found.append((length, own[:at + 1], theirs[:m + 1], meet))
+    found.sort(key=lambda c: sum(c[1]) + sum(c[2]))
+    return found
+
+
+def _augment(gold_set, pred_set, common, chosen, records):
+    """Step 6: the augmented sets T', P' from the records of the chosen ancestors."""
+    gold_aug, pred_aug = set(gold_set), set(pred_set)
+    gold_done, pred_done = set(common), set(common)
+    total = len(gold_set) + len(pred_set)
+    for meet in sorted(chosen):
+        if len(gold_done) + len(pred_done) == total:
+            break
+        record = records.get(meet)
+        if not record:
+            continue
+        new = [0, 0]                 # new gold links, new predicted links
+        spare = [None, None]         # spare gold path, spare predicted path
+        for head in sorted(record):
+            is_pred, path = record[head]
+            done, augmented = (pred_done, pred_aug) if is_pred else (gold_done, gold_aug)
+            if head in done:
+                current = spare[is_pred]
+                if current is None or (len(set(path)), path[0]) < (len(set(current)), current[0]):
+                    spare[is_pred] = path
+            else:
+                augmented.update(path)
+                done.add(head)
+                new[is_pred] += 1
+        if new[1] and not new[0] and spare[0] is not None:
+            gold_aug.update(spare[0])
+        if new[0] and not new[1] and spare[1] is not None:
+            pred_aug.update(spare[1])
+    return gold_aug, pred_aug
+
+
+HIER_MEASURES = ("hier.precision", "hier.recall", "hier.f1", "lca.precision", "lca.recall", "lca.f1")
+
+
+def official_hierarchical(gold: LabelLists, pred: LabelLists, hierarchy: Hierarchy,
+                          distance: int = OFFICIAL_DISTANCE) -> tuple[dict, dict]:
+    """HEMKit ``HIER TRUE SYS distance 5``: ``(measures, per_document)``.
+
+    Pairing: each non-empty gold line takes the next pred line (an empty set past the
+    end); empty gold lines are skipped without consuming a pred line.  Per document:
+    T = gold labels and their ancestors up to distance+1 (root 0 included), P likewise;
+    hP = |T∩P|/|P|, hR = |T∩P|/|T|, hF = 2hPhR/(hP+hR) (0 if both 0).  LCA-P/R/F: the
+    same on the sets of :func:`lca_augmented_sets`.  An empty prediction gives NaN P and
+    F.  Each measure is the mean of its per-document values (NaN if any is NaN).
+    ``per_document`` arrays are indexed by the non-empty gold lines.
+    """
+    rows = np.flatnonzero(gold.sizes() > 0)
+    gold = gold.take(rows).distinct()
+    pred = LabelLists.from_lists([pred.row(k) if k < len(pred) else () for k in range(len(rows))],
+                                 distinct=True)
+    closure = hierarchy.closure(distance + 1, with_root=True)
+    per_document = _prefixed("hier", hierarchical_scores(*_overlap_sizes(gold, pred, closure, len(hierarchy))))
+    per_document.update(_prefixed("lca", hierarchical_scores(
+        *_lca_sizes(gold, pred, hierarchy, steps=distance, dummy=True, excluded=frozenset()))))
+    measures = {name: float(values.mean()) if len(values) else float("nan") for name, values in per_document.items()}
+    return measures, per_document
+
+
+def reference_hierarchical(gold: LabelLists, pred: LabelLists, hierarchy: Hierarchy) -> tuple[dict, dict]:
+    """Kosmopoulos et al.: ``(measures, per_document)`` over pooled counts.
+
+    T_k = gold labels of document k and all their ancestors, P_k likewise, the root(s)
+    left out; hP = Σ|T_k∩P_k| / Σ|P_k|, hR = Σ|T_k∩P_k| / Σ|T_k|, hF = 2hPhR/(hP+hR).
+    LCA-P/R/F: the same on the augmented sets of :func:`lca_augmented_sets` without
+    distance limit and without the dummy node, the roots left out.  Labels that are not
+    nodes of the hierarchy (ids >= ``len(hierarchy)``) are isolated nodes: they count in
+    their own set and overlap nothing.  Undefined ratios (empty sets) are 0.
+    ``per_document`` holds each document's own P/R/F.
+    """
+    n_nodes = len(hierarchy)
+    known_gold, outside_gold = _split_known(gold, n_nodes)
+    known_pred, outside_pred = _split_known(pred, n_nodes)
+    roots = frozenset([0, *map(int, hierarchy.top)])
+    per_document, measures = {}, {}
+    sizes_by_family = {
+        "hier": _overlap_sizes(known_gold, known_pred, hierarchy.closure(None, with_root=False), n_nodes),
+        "lca": _lca_sizes(known_gold, known_pred, hierarchy, steps=None, dummy=False, excluded=roots),
+    }
+    for family, (overlap, gold_size, pred_size) in sizes_by_family.items():
+        gold_size, pred_size = gold_size + outside_gold, pred_size + outside_pred
+        per_document.update(_prefixed(family, {
+            k: np.nan_to_num(v) for k, v in hierarchical_scores(overlap, gold_size, pred_size).items()}))
+        pooled = hierarchical_scores(overlap.sum(), gold_size.sum(), pred_size.sum())
+        measures.update(_prefixed(family, {k: float(np.nan_to_num(v)) for k, v in pooled.items()}))
+    return measures, per_document
+
+
+def _split_known(lists: LabelLists, n_nodes: int) -> tuple[LabelLists, np.ndarray]:
+    """The distinct labels that are hierarchy nodes, and per document the number of others."""
+    lists = lists.distinct()
+    docs, labels = lists.pairs()
+    outside = labels >= n_nodes
+    known = LabelLists.from_lists([row[row < n_nodes] for row in (lists.row(k) for k in range(len(lists)))])
+    return known, np.bincount(docs[outside], minlength=len(lists))
+
+
+def _overlap_sizes(gold: LabelLists, pred: LabelLists, closure, n_nodes: int):
+    gold_size, pred_size, overlap = closure_counts(gold, pred, closure, n_nodes)
+    return overlap, gold_size, pred_size
+
+
+def _lca_sizes(gold: LabelLists, pred: LabelLists, hierarchy: Hierarchy, *, steps, dummy, excluded):
+    """Per document ``(|T'∩P'|, |T'|, |P'|)`` of the LCA augmentation, ``excluded`` nodes
+    left out of the counts."""
+    n = len(gold)
+    sizes = np.zeros((3, n), dtype=np.int64)
+    for k in range(n):
+        gold_aug, pred_aug = lca_augmented_sets(frozenset(gold.row(k).tolist()), frozenset(pred.row(k).tolist()),
+                                                hierarchy, steps, dummy)
+        gold_aug -= excluded
+        pred_aug -= excluded
+        sizes[:, k] = len(gold_aug & pred_aug), len(gold_aug), len(pred_aug)
+    return sizes[0], sizes[1], sizes[2]
+
+
+def _prefixed(family: str, values: dict) -> dict:
+    return {f"{family}.{name}": value for name, value in values.items()}
