@@ -118,13 +118,16 @@ def scan_json(text: str, max_depth: int | None = None):
             break
         ch = text[i]
         if state == "value":
-            if not stack:
+            if deep_from is not None:
+                pointer = None  # inside a reported over-deep branch: no pointers (linear time)
+            elif not stack:
                 pointer = ""
             elif stack[-1][0] == "object":
                 pointer = stack[-1][1] + json_pointer(key)
             else:
                 pointer = stack[-1][1] + "/" + str(stack[-1][2])
-            positions[pointer] = i
+            if pointer is not None:
+                positions[pointer] = i
             if ch in "[{":
                 depth = len(stack) + 1
                 if max_depth is not None and depth > max_depth and deep_from is None:
@@ -166,7 +169,7 @@ def scan_json(text: str, max_depth: int | None = None):
                 break
             key = json.loads(m.group())
             frame = stack[-1]
-            if key in frame[2]:
+            if frame[1] is not None and key in frame[2]:
                 problems.append((
                     "duplicate-key", frame[1] + json_pointer(key), i,
                     f'key "{key}" appears more than once in this object',

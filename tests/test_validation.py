@@ -1,0 +1,172 @@
+"""The validator reports every problem at once, located, each with a fix."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scorer.cli import main
+from scorer.errors import ScorerError
+from scorer.formats.jsontext import load_json
+from scorer.formats.validation import validate_taskb
+
+URL = "http://www.ncbi.nlm.nih.gov/pubmed/{}"
+
+
+def snippet(doc="1", b=0, e=10, **extra):
+    s = {"document": URL.format(doc), "text": "t", "beginSection": "abstract", "endSection": "abstract",
+         "offsetInBeginSection": b, "offsetInEndSection": e}
+    s.update(extra)
+    return s
+
+
+def run_text(*questions) -> str:
+    return json.dumps({"questions": list(questions)}, indent=1)
+
+
+def problems_of(text: str | bytes, **kwargs):
+    try:
+        value, doc = load_json(text.encode() if isinstance(text, str) else text, name="run.json", **kwargs)
+    except ScorerError as exc:
+        return exc.problems
+    return validate_taskb(value, doc)[0]
+
+
+def codes(problems):
+    return [p.code for p in problems]
+
+
+def test_a_valid_run_has_no_problem():
+    assert problems_of(run_text({"id": "q1", "documents": [URL.format(1)], "snippets": [snippet()]})) == []
+
+
+@pytest.mark.parametrize("text, code, line, column", [
+    ('{"questions": [\n  {"id": "q1",, }]}', "invalid-json", 2, 15),
+    ("", "empty-file", 1, 1),
+    ("   \n ", "empty-file", 1, 1),
+    ('{"questions": [{"id": "q1"}], "questions": []}', "duplicate-key", 1, 31),
+    ('{"questions": [{"id": "q1", "score": NaN}]}', "non-finite-number", 1, 38),
+    ('{"questions": [{"id": "q1", "score": -Infinity}]}', "non-finite-number", 1, 38),
+])
+def test_lexical_problems_are_located(text, code, line, column):
+    [problem] = problems_of(text)
+    assert (problem.code, problem.line, problem.column) == (code, line, column)
+    assert problem.fix and problem.file == "run.json"
+
+
+def test_non_utf8_is_located():
+    [problem] = problems_of(b'{"questions": [\n{"id": "caf\xe9"}]}')
+    assert (problem.code, problem.line, problem.column) == ("not-utf8", 2, 12)
+
+
+def test_every_lexical_problem_is_reported_at_once():
+    text = '{"questions": [{"id": "q1", "id": "q2", "x": NaN}, {"id": "q3", "y": Infinity}]}'
+    assert codes(problems_of(text)) == ["duplicate-key", "non-finite-number", "non-finite-number"]
+
+
+def test_deep_nesting_is_rejected_without_recursion_error():
+    text = '{"questions": [{"id": "q1", "x": ' + "[" * 100_000 + "]" * 100_000 + "}]}"
+    problems = problems_of(text)
+    assert codes(problems) == ["too-deep"]
+    assert problems[0].line == 1 and problems[0].pointer.startswith("/questions/0/x")
+
+
+def test_deep_nesting_within_the_parser_limit_is_still_too_deep_for_scoring():
+    import scorer
+    text = '{"questions": [{"id": "q1", "x": ' + "[" * 50 + "]" * 50 + "}]}"
+    with pytest.raises(ScorerError) as info:
+        scorer.evaluate({"questions": [{"id": "q1"}]}, text, task="phaseA")
+    assert info.value.problems[0].code == "too-deep"
+
+
+def test_size_limit():
+    [problem] = problems_of(run_text({"id": "q1"}), max_bytes=10)
+    assert problem.code == "too-large" and "limit" in problem.message
+
+
+def test_structural_problems_are_all_reported_with_question_ids():
+    text = run_text(
+        {"id": "q1", "documents": "http://x/1", "snippets": [snippet(b=-3, e=5)]},
+        {"id": "q1", "snippets": [snippet(b=20, e=10)]},
+        {"documents": [5, None]},
+        {"id": 7, "type": "Yesno"},
+    )
+    problems = problems_of(text)
+    found = {(p.code, p.question_id) for p in problems}
+    assert ("string-instead-of-list", "q1") in found
+    assert ("negative-offset", "q1") in found
+    assert ("duplicate-id", "q1") in found
+    assert ("end-before-begin", "q1") in found
+    assert ("missing-member", None) in found          # the third question has no id
+    assert ("wrong-type", None) in found               # ... and a null document
+    assert ("number-instead-of-string", "7") in found  # a numeric id, fixable
+    assert any(p.code == "schema-enum" for p in problems)  # "Yesno"
+    assert all(p.line and p.column and p.pointer is not None and p.fix for p in problems)
+    # lines follow the file: problems are sorted by position
+    assert [p.line for p in problems] == sorted(p.line for p in problems)
+
+
+def test_participant_variants_are_named_with_the_exact_fix():
+    bad = {"document": "https://pubmed.ncbi.nlm.nih.gov/123/", "offset_in_begin_section": "5",
+           "offset_in_end_section": 9.0, "begin_section": ["abstract"], "endSection": ["abstract"],
+           "score": 0.93, "text": "t"}
+    problems = problems_of(run_text({"id": "q1", "documents": ["123"], "articles": [], "snippets": [bad]}))
+    by_code = {p.code: p for p in problems}
+    renames = {p.fix for p in problems if p.code == "snippet-key-variant"}
+    assert renames == {'rename "offset_in_begin_section" to "offsetInBeginSection"',
+                       'rename "offset_in_end_section" to "offsetInEndSection"',
+                       'rename "begin_section" to "beginSection"'}
+    assert by_code["list-valued-section"].fix == 'write the string "abstract"'
+    assert by_code["unknown-snippet-key"].fix == 'remove "score"'
+    assert by_code["number-as-string"].fix == "write 5 without quotes"
+    assert by_code["integral-float"].severity == "warning"
+    assert by_code["document-form"].fix.startswith('write "http://www.ncbi.nlm.nih.gov/pubmed/123"')
+    assert not any(p.code in ("wrong-type", "missing-member", "unknown-member") for p in problems)
+
+
+def test_normalize_writes_a_valid_file_that_keeps_the_meaning(tmp_path):
+    bad = {"document": "123", "offset_in_begin_section": "5", "offset_in_end_section": 9.0,
+           "begin_section": ["sections.0"], "end_section": ["sections.0"], "score": 1}
+    source = tmp_path / "run.json"
+    source.write_text(run_text({"id": 42, "articles": ["PMID:123"], "snippets": [bad]}))
+    out = tmp_path / "fixed.json"
+    assert main(["validate", str(source)]) == 1
+    assert main(["normalize", str(source), str(out)]) == 0
+    assert main(["validate", str(out)]) == 0
+    fixed = json.loads(out.read_text())
+    assert fixed == {"questions": [{"id": "42", "documents": [URL.format(123)], "snippets": [
+        {"document": URL.format(123), "offsetInBeginSection": 5, "offsetInEndSection": 9,
+         "beginSection": "sections.0", "endSection": "sections.0"}]}]}
+
+
+def test_normalize_refuses_what_it_cannot_fix(tmp_path, capsys):
+    source = tmp_path / "run.json"
+    source.write_text(run_text({"id": "q1", "snippets": [snippet(b=-1)]}))
+    assert main(["normalize", str(source), str(tmp_path / "out.json")]) == 1
+    assert "negative" in capsys.readouterr().err
+
+
+def test_validate_json_output_and_gold_coverage(tmp_path, capsys):
+    gold = tmp_path / "gold.json"
+    gold.write_text(run_text({"id": "q1", "documents": [URL.format(1)]}, {"id": "q2", "documents": []}))
+    run = tmp_path / "run.json"
+    run.write_text(run_text({"id": "q1"}, {"id": "q9"}))
+    assert main(["validate", str(run), "--gold", str(gold), "--format", "json"]) == 0  # warnings only
+    report = json.loads(capsys.readouterr().out)
+    assert report["valid"] is True
+    assert {p["code"] for p in report["problems"]} == {"missing-questions", "unknown-question"}
+
+
+def test_gold_files_validate_as_gold(tmp_path):
+    from tests.conftest import shared_path
+    gold = shared_path("data", "bioasq-real", "golden", "11B1_golden.json")
+    assert main(["validate", str(gold), "--role", "gold"]) == 0
+
+
+def test_cli_usage_errors_exit_2(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["score", "run.json"])
+    assert info.value.code == 2
+    with pytest.raises(SystemExit) as info:
+        main(["validate", "x.json", "--task", "nope"])
+    assert info.value.code == 2
