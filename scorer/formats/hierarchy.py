@@ -16,7 +16,6 @@ and cached on the :class:`Hierarchy` object, so it is shared by every evaluation
 """
 from __future__ import annotations
 
-import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -57,6 +56,7 @@ class Hierarchy:
         self._closures: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         self._ancestor_sets: dict[int | None, dict[int, frozenset]] = {}
         self._paths: dict[tuple, dict[int, tuple]] = {}
+        self._positions: dict[tuple, dict[int, dict]] = {}
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -127,6 +127,19 @@ class Hierarchy:
         if found is None:
             found = tuple(self._walk_up(node, steps, dummy))
             cache[node] = found
+        return found
+
+    def path_positions(self, node: int, steps: int | None, *, dummy: bool) -> dict[int, tuple]:
+        """For every node on the :meth:`upward_paths` of ``node``: the ``(position, path)``
+        pairs of the paths holding it, in path order (cached)."""
+        cache = self._positions.setdefault((steps, dummy), {})
+        found = cache.get(node)
+        if found is None:
+            table: dict[int, list] = {}
+            for path in self.upward_paths(node, steps, dummy=dummy):
+                for position, member in enumerate(path):
+                    table.setdefault(member, []).append((position, path))
+            found = cache[node] = {member: tuple(places) for member, places in table.items()}
         return found
 
     def _walk_up(self, node, steps, dummy):

@@ -14,6 +14,8 @@ sizes).  See ``docs/measures-taska.md`` for every difference with an example.
 """
 from __future__ import annotations
 
+import multiprocessing
+import os
 from collections import defaultdict
 import numpy as np
 
@@ -96,6 +98,7 @@ class _CandidateSearch:
     """State of steps 3-5 of the LCA heuristic for one document."""
 
     def __init__(self, hierarchy: Hierarchy, steps, dummy):
+        self.hierarchy, self.steps, self.dummy = hierarchy, steps, dummy
         self.paths = lambda node: hierarchy.upward_paths(node, steps, dummy=dummy)
         self.linked: dict[int, set] = defaultdict(set)      # ancestor -> heads it links
         self.ancestors: dict[int, set] = defaultdict(set)   # head -> its candidate ancestors
@@ -104,23 +107,26 @@ class _CandidateSearch:
 
     def run(self, labels: list[int], other: list[int], gold_side: bool) -> None:
         """Step 3 for every label of one side against the paths of the other side."""
-        other_paths = [path for node in other for path in self.paths(node)]
-        if not labels or not other_paths:
+        if not labels or not other:
             return
-        other_nodes = set().union(*other_paths)
-        positions = [{node: i for i, node in enumerate(path)} for path in other_paths]
+        meeting = _MeetingIndex(other, self.hierarchy, self.steps, self.dummy)
         buckets = self.buckets[0 if gold_side else 1]
+        linked, ancestors = self.linked, self.ancestors
         for label in labels:
-            for length, own, theirs, meet in _shortest_pairs(self.paths(label), other_paths,
-                                                              positions, other_nodes):
+            own_nodes = self.probable[label]
+            for own, theirs, meet in _shortest_pairs(self.paths(label), meeting):
                 head = theirs[0]
                 gold_head, pred_head = (label, head) if gold_side else (head, label)
-                gold_path, pred_path = (own, theirs) if gold_side else (theirs, own)
-                self.linked[meet].update((pred_head, gold_head))
-                self.ancestors[pred_head].add(meet)
-                self.ancestors[gold_head].add(meet)
-                self.probable[label].update(own)
-                buckets.setdefault((label, head), []).append((meet, gold_path, pred_path, length))
+                linked[meet].update((pred_head, gold_head))
+                ancestors[pred_head].add(meet)
+                ancestors[gold_head].add(meet)
+                own_nodes.update(own)
+                pair = (own, theirs) if gold_side else (theirs, own)
+                bucket = buckets.get((label, head))
+                if bucket is None:
+                    buckets[(label, head)] = [(meet, *pair)]
+                else:
+                    bucket.append((meet, *pair))
 
     def choose_ancestors(self, gold_set, pred_set, common):
         """Step 4: the greedy choice; returns the chosen ancestors and the grown sets."""
@@ -155,26 +161,29 @@ class _CandidateSearch:
     def choose_paths(self, chosen, gold_nodes, pred_nodes, gold_only, pred_only):
         """Step 5: one path pair per bucket; returns ancestor -> {head: (is_pred, path)}."""
         records: dict[int, dict] = defaultdict(dict)
+        overlaps: dict[tuple, int] = {}
         for side, buckets in enumerate(self.buckets):
             for key in sorted(buckets):
                 bucket = buckets[key]
                 gold_head, pred_head = key if side == 0 else key[::-1]
                 best = None
                 unused = 0
-                for meet, gold_path, pred_path, _ in bucket:
+                for meet, gold_path, pred_path in bucket:
                     if meet not in chosen:
                         continue
-                    score = sum(v in pred_nodes for v in pred_path) + sum(v in gold_nodes for v in gold_path)
-                    total = sum(gold_path) + sum(pred_path)
+                    score = len(pred_nodes.intersection(pred_path)) + len(gold_nodes.intersection(gold_path))
                     if best is None or score > best[0]:
-                        best, unused = (score, total, gold_path, pred_path), 0
+                        best, unused = (score, None, gold_path, pred_path), 0
                     elif score == best[0]:
-                        overlap = (self._overlap(gold_path, gold_only, gold_head)
-                                   + self._overlap(pred_path, pred_only, pred_head))
+                        overlap = overlaps.get((gold_path, pred_path, gold_head, pred_head))
+                        if overlap is None:
+                            overlap = (self._overlap(gold_path, gold_only, gold_head)
+                                       + self._overlap(pred_path, pred_only, pred_head))
+                            overlaps[(gold_path, pred_path, gold_head, pred_head)] = overlap
                         if overlap > unused:
-                            best, unused = (score, total, gold_path, pred_path), overlap
-                        elif total < best[1]:
-                            best = (score, total, gold_path, pred_path)
+                            best, unused = (score, None, gold_path, pred_path), overlap
+                        elif sum(gold_path) + sum(pred_path) < sum(best[2]) + sum(best[3]):
+                            best = (score, None, gold_path, pred_path)
                 if best is not None:
                     gold_nodes.add(gold_head)
                     pred_nodes.add(pred_head)
@@ -185,33 +194,55 @@ class _CandidateSearch:
 
     def _overlap(self, path, labels, head) -> int:
         """max over the other labels of one side of |path ∩ probable(label)| (0 if none)."""
-        nodes = set(path)
-        return max((len(nodes & self.probable[x]) for x in labels if x != head and x in self.probable),
+        probable = self.probable
+        return max((len(probable[x].intersection(path)) for x in labels if x != head and x in probable),
                    default=0)
 
 
-def _shortest_pairs(own_paths, other_paths, positions, other_nodes):
-    """Candidates of minimal length ``l + m`` for one label, stably sorted by id sum.
+class _MeetingIndex:
+    """Where the upward paths of one side's labels (in label order) hold each node."""
 
-    For each own path, ``meet`` is its first node on any path of the other side (at
-    position l); every other path containing ``meet`` (first at position m) gives the
-    candidate (own path up to meet, other path up to meet)."""
-    best, found = None, []
+    def __init__(self, labels, hierarchy: Hierarchy, steps, dummy):
+        self.tables = [hierarchy.path_positions(label, steps, dummy=dummy) for label in labels]
+        self.nodes = frozenset().union(*self.tables)
+        self._found: dict[int, tuple[int, list]] = {}
+
+    def get(self, node: int):
+        """``(smallest position, [(position, path), ...] in path order)``, or None when no
+        path holds ``node``."""
+        if node not in self.nodes:
+            return None
+        found = self._found.get(node)
+        if found is None:
+            places = [place for table in self.tables for place in table.get(node, ())]
+            found = self._found[node] = (min(m for m, _ in places), places)
+        return found
+
+
+def _shortest_pairs(own_paths, meeting) -> list[tuple[tuple, tuple, int]]:
+    """Step 3 for one label: candidates ``(own part, other part, meet)`` of minimal length.
+
+    For each own path, ``meet`` is its first node (position l) on any path of the other
+    side; every other path holding ``meet`` (at position m) gives the candidate (own path
+    up to meet, other path up to meet) of length l + m.  Candidates of the minimal length
+    are kept in visiting order, then stably sorted by the sum of the ids of both parts."""
+    best, hits = None, []
     for own in own_paths:
-        at = next((i for i, node in enumerate(own) if node in other_nodes), None)
-        if at is None:
+        for at, meet in enumerate(own):
+            entry = meeting.get(meet)
+            if entry is not None:
+                break
+        else:
             continue
-        meet = own[at]
-        for theirs, where in zip(other_paths, positions):
-            m = where.get(meet)
-            if m is None:
-                continue
-            length = at + m
-            if best is None or length < best:
-                best, found = length, []
-            if length == best:
-                found.append((length, own[:at + 1], theirs[:m + 1], meet))
-    found.sort(key=lambda c: sum(c[1]) + sum(c[2]))
+        length = at + entry[0]
+        if best is None or length < best:
+            best, hits = length, [(own[:at + 1], at, meet, entry[1])]
+        elif length == best:
+            hits.append((own[:at + 1], at, meet, entry[1]))
+    found = [(own, theirs[:m + 1], meet) for own, at, meet, others in hits
+             for m, theirs in others if at + m == best]
+    if len(found) > 1:
+        found.sort(key=lambda c: sum(c[0]) + sum(c[1]))
     return found
 
 
@@ -268,7 +299,7 @@ def official_hierarchical(gold: LabelLists, pred: LabelLists, hierarchy: Hierarc
     closure = hierarchy.closure(distance + 1, with_root=True)
     per_document = _prefixed("hier", hierarchical_scores(*_overlap_sizes(gold, pred, closure, len(hierarchy))))
     per_document.update(_prefixed("lca", hierarchical_scores(
-        *_lca_sizes(gold, pred, hierarchy, steps=distance, dummy=True, excluded=frozenset()))))
+        *lca_sizes(gold, pred, hierarchy, steps=distance, dummy=True, excluded=frozenset()))))
     measures = {name: float(values.mean()) if len(values) else float("nan") for name, values in per_document.items()}
     return measures, per_document
 
@@ -291,7 +322,7 @@ def reference_hierarchical(gold: LabelLists, pred: LabelLists, hierarchy: Hierar
     per_document, measures = {}, {}
     sizes_by_family = {
         "hier": _overlap_sizes(known_gold, known_pred, hierarchy.closure(None, with_root=False), n_nodes),
-        "lca": _lca_sizes(known_gold, known_pred, hierarchy, steps=None, dummy=False, excluded=roots),
+        "lca": lca_sizes(known_gold, known_pred, hierarchy, steps=None, dummy=False, excluded=roots),
     }
     for family, (overlap, gold_size, pred_size) in sizes_by_family.items():
         gold_size, pred_size = gold_size + outside_gold, pred_size + outside_pred
@@ -316,17 +347,51 @@ def _overlap_sizes(gold: LabelLists, pred: LabelLists, closure, n_nodes: int):
     return overlap, gold_size, pred_size
 
 
-def _lca_sizes(gold: LabelLists, pred: LabelLists, hierarchy: Hierarchy, *, steps, dummy, excluded):
-    """Per document ``(|T'∩P'|, |T'|, |P'|)`` of the LCA augmentation, ``excluded`` nodes
-    left out of the counts."""
+PARALLEL_MIN_DOCUMENTS = 2000  #: below this, one process is faster than forking workers
+
+
+def lca_sizes(gold: LabelLists, pred: LabelLists, hierarchy: Hierarchy, *, steps, dummy, excluded,
+              workers: int | None = None):
+    """Per document ``(|T'∩P'|, |T'|, |P'|)`` of :func:`lca_augmented_sets`, ``excluded``
+    nodes left out of the counts.
+
+    The documents are independent, so from :data:`PARALLEL_MIN_DOCUMENTS` on they are
+    split over ``workers`` forked processes (default: the number of CPUs; ``1`` = no
+    processes; no effect where ``fork`` is unavailable).  The result does not depend on
+    the split.
+    """
+    job = (gold, pred, hierarchy, steps, dummy, excluded)
     n = len(gold)
-    sizes = np.zeros((3, n), dtype=np.int64)
-    for k in range(n):
+    workers = min(workers or os.cpu_count() or 1, max(1, n // (PARALLEL_MIN_DOCUMENTS // 2)))
+    if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+        bounds = np.linspace(0, n, workers + 1).astype(int)
+        global _JOB
+        _JOB = job
+        try:
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                parts = pool.map(_lca_sizes_of_job, list(zip(bounds[:-1], bounds[1:])))
+        finally:
+            _JOB = None
+        return tuple(np.concatenate([part[i] for part in parts]) for i in range(3))
+    return _lca_sizes_range(job, 0, n)
+
+
+_JOB = None  # the job a forked worker reads (set just before forking)
+
+
+def _lca_sizes_of_job(bounds):
+    return _lca_sizes_range(_JOB, *bounds)
+
+
+def _lca_sizes_range(job, start: int, stop: int):
+    gold, pred, hierarchy, steps, dummy, excluded = job
+    sizes = np.zeros((3, stop - start), dtype=np.int64)
+    for k in range(start, stop):
         gold_aug, pred_aug = lca_augmented_sets(frozenset(gold.row(k).tolist()), frozenset(pred.row(k).tolist()),
                                                 hierarchy, steps, dummy)
         gold_aug -= excluded
         pred_aug -= excluded
-        sizes[:, k] = len(gold_aug & pred_aug), len(gold_aug), len(pred_aug)
+        sizes[:, k - start] = len(gold_aug & pred_aug), len(gold_aug), len(pred_aug)
     return sizes[0], sizes[1], sizes[2]
 
 

@@ -1,0 +1,160 @@
+"""Task A runs and gold: ``{"documents": [{"pmid": ..., "labels": ["D000001", ...]}, ...]}``.
+
+:func:`validate_taska` lists every problem of a file (JSON Schema
+``taska-run.schema.json`` / ``taska-gold.schema.json``, then checks a schema cannot
+express: repeated PMIDs, repeated labels, empty label lists, labels unknown to a
+hierarchy).  :func:`read_taska` turns a file into :class:`TaskADocument` records; it
+checks the structure with a fast pass and only runs the full validation to report
+problems, so scoring 50,000 documents does not pay for a schema walk.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from scorer.errors import Problem, ScorerError, json_pointer
+from scorer.formats.jsontext import JsonText
+from scorer.schemas import validator
+
+SCHEMAS = {"run": "taska-run.schema.json", "gold": "taska-gold.schema.json"}
+_INDEX = re.compile(r"^/documents/(\d+)")
+
+
+@dataclass(frozen=True)
+class TaskADocument:
+    """One document: its PMID (as a string), its labels in file order (repeats kept) and
+    its JSON pointer (``/documents/<index>``)."""
+
+    pmid: str
+    labels: tuple[str, ...]
+    pointer: str
+
+
+def _pmid_text(pmid) -> str:
+    return str(pmid)
+
+
+def validate_taska(value, doc: JsonText | None = None, role: str = "run", *, labels=None) -> list[Problem]:
+    """Every problem of a Task A run (``role="run"``) or gold file, located.
+
+    Errors: anything the JSON Schema rejects, a PMID given twice.  Warnings: a label
+    repeated within a document, a run document without labels (the official evaluator
+    prints no numbers for it), and, when ``labels`` (a container of the known
+    DescriptorIDs, e.g. ``Hierarchy.ids``) is given, labels outside it.
+    ``doc`` (from :func:`scorer.formats.jsontext.load_input`) adds file, line and column.
+    """
+    problems = [_schema_problem(error) for error in validator(SCHEMAS[role]).iter_errors(value)]
+    if not problems:
+        problems = _semantic_problems(value, role, labels)
+    problems = [_with_pmid(p, value) for p in problems]
+    return [doc.place(p) for p in problems] if doc is not None else problems
+
+
+def _schema_problem(error) -> Problem:
+    pointer = json_pointer(*error.absolute_path)
+    fix = error.schema.get("x-fix", "") if isinstance(error.schema, dict) else ""
+    if error.validator == "required":
+        return Problem(code="missing-member", message=error.message.replace("'", '"'), fix=fix, pointer=pointer)
+    if error.validator == "type":
+        return Problem(code="wrong-type", message=error.message, fix=fix, pointer=pointer)
+    if error.validator == "minItems":
+        return Problem(code="no-labels", message="this gold document has no label", fix=fix, pointer=pointer)
+    return Problem(code=f"schema-{error.validator}", message=error.message, fix=fix, pointer=pointer)
+
+
+def _with_pmid(problem: Problem, value) -> Problem:
+    """The problem with the PMID of the document it is in (``question_id``)."""
+    match = _INDEX.match(problem.pointer or "")
+    if problem.question_id is not None or not match:
+        return problem
+    try:
+        pmid = value["documents"][int(match.group(1))]["pmid"]
+    except (KeyError, IndexError, TypeError):
+        return problem
+    valid = isinstance(pmid, (int, str)) and not isinstance(pmid, bool)
+    return problem.located(question_id=_pmid_text(pmid)) if valid else problem
+
+
+def _semantic_problems(value, role: str, known) -> list[Problem]:
+    """Checks beyond the schema, on a schema-valid value."""
+    problems = []
+    first_seen: dict[str, int] = {}
+    for index, entry in enumerate(value["documents"]):
+        where = json_pointer("documents", index)
+        pmid = _pmid_text(entry["pmid"])
+        if pmid in first_seen:
+            problems.append(Problem(
+                code="duplicate-pmid", pointer=where + "/pmid",
+                message=f"PMID {pmid} is given again (first at /documents/{first_seen[pmid]})",
+                fix="merge the label lists of both entries into one and delete the other"))
+        else:
+            first_seen[pmid] = index
+        labels = entry["labels"]
+        if not labels and role == "run":
+            problems.append(Problem(
+                code="no-labels", severity="warning", pointer=where + "/labels",
+                message="this document has no label: the official evaluator prints no numbers for such a "
+                        "run; the reference flavor scores it as an empty prediction",
+                fix="give at least one DescriptorID"))
+        seen = set()
+        for position, label in enumerate(labels):
+            if label in seen:
+                effect = ("dropped" if role == "run" else
+                          "counted twice by the official flat measures, once by the reference flavor")
+                problems.append(Problem(
+                    code="duplicate-label", severity="warning", pointer=f"{where}/labels/{position}",
+                    message=f"label {label} is repeated in this document ({effect})",
+                    fix="remove the repeated label"))
+            seen.add(label)
+            if known is not None and label not in known:
+                problems.append(Problem(
+                    code="unknown-label", severity="warning", pointer=f"{where}/labels/{position}",
+                    message=f"{label} is not a descriptor of the hierarchy (the official flavor drops it; "
+                            "the reference flavor counts it as a label that matches nothing)",
+                    fix="use the MeSH DescriptorID of the hierarchy's MeSH version (e.g. D000001)"))
+    return problems
+
+
+def read_taska(value, doc: JsonText | None = None, *, role: str = "run") -> tuple[list[TaskADocument], list[Problem]]:
+    """``(documents, warnings)`` of a Task A file; :class:`ScorerError` listing every
+    located error if the file cannot be read (see :func:`validate_taska`)."""
+    documents = _fast_read(value, needs_labels=role == "gold")
+    if documents is None:
+        problems = validate_taska(value, doc, role)
+        errors = [p for p in problems if p.severity == "error"]
+        raise ScorerError(errors or [Problem(code="unreadable", message="not a Task A file",
+                                             fix='write {"documents": [...]}')])
+    warnings = _semantic_problems(value, role, None)
+    errors = [p for p in warnings if p.severity == "error"]
+    if errors:
+        raise ScorerError(_placed(errors, value, doc))
+    return documents, _placed(warnings, value, doc)
+
+
+def _placed(problems: list[Problem], value, doc: JsonText | None) -> list[Problem]:
+    problems = [_with_pmid(p, value) for p in problems]
+    return [doc.place(p) for p in problems] if doc is not None else problems
+
+
+def _fast_read(value, needs_labels: bool) -> list[TaskADocument] | None:
+    """The documents if the structure is right (the schema's rules, checked directly),
+    else None."""
+    entries = value.get("documents") if isinstance(value, dict) else None
+    if not isinstance(entries, list):
+        return None
+    documents = []
+    for index, entry in enumerate(entries):
+        if not isinstance(entry, dict):
+            return None
+        pmid, labels = entry.get("pmid"), entry.get("labels")
+        if isinstance(pmid, bool) or not (isinstance(pmid, int) and pmid >= 0 or isinstance(pmid, str) and pmid):
+            return None
+        if not isinstance(labels, list) or not all(isinstance(x, str) and x for x in labels):
+            return None
+        if needs_labels and not labels:
+            return None
+        documents.append(TaskADocument(_pmid_text(pmid), tuple(labels), f"/documents/{index}"))
+    return documents
+
+
+__all__ = ["TaskADocument", "read_taska", "validate_taska", "SCHEMAS"]
