@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from conftest import conformance_cases, same_value
+from tests.conftest import conformance_cases, same_value
 from scorer import ScorerError
 from scorer.measures.rouge import ROUGE_KEYS, rouge_bioasq, rouge_bioasq_many
 from scorer.measures.text import rouge_tokens
