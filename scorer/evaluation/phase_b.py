@@ -1,0 +1,356 @@
+"""Task B Phase B: exact answers (yes/no, factoid, list), c@1, and ideal answers.
+
+``official`` reproduces ``EvaluatorTask1b -phaseB`` (section 4 of
+``bioasq-official-evaluator.md``), raising a located :class:`ScorerError` where the tool
+aborts; ``reference`` follows the published definitions and never aborts on a run's answer.
+Ideal answers (ROUGE-2/SU4 as BioASQ runs ROUGE-1.5.5, plain and adapted ROUGE-L / BLEU-4,
+expert manual scores) are the same in both flavors.  ``docs/measures-phaseb.md`` lists
+every measure and every difference between the flavors.
+"""
+from __future__ import annotations
+
+from scorer.errors import Problem, ScorerError, json_pointer
+from scorer.evaluation import Result
+from scorer.evaluation.phase_a import _unique_ids
+from scorer.formats import answers as ans
+from scorer.formats.jsontext import load_input
+from scorer.formats.taskb import Question, TaskBFile, read_taskb
+from scorer.measures import abstention, adapted, exact, rouge
+from scorer.measures.retrieval import mean
+from scorer.schemas import validator
+
+#: The official tool's ``-verbose`` labels, in its output order, and our names.
+OFFICIAL_LABELS = {
+    "YesNo Acc": "yesno.accuracy",
+    "Factoid Strict Acc": "factoid.strict_accuracy",
+    "Factoid Lenient Acc": "factoid.lenient_accuracy",
+    "Factoid MRR": "factoid.mrr",
+    "List Prec": "list.precision",
+    "List Rec": "list.recall",
+    "List F1": "list.f1",
+    "YesNo macroF1": "yesno.macro_f1",
+    "YesNo F1 yes": "yesno.f1_yes",
+    "YesNo F1 no": "yesno.f1_no",
+}
+YESNO_MEASURES = ("yesno.accuracy", "yesno.f1_yes", "yesno.f1_no", "yesno.macro_f1")
+FACTOID_MEASURES = ("factoid.strict_accuracy", "factoid.lenient_accuracy", "factoid.mrr")
+LIST_MEASURES = ("list.precision", "list.recall", "list.f1")
+EXACT_MEASURES = YESNO_MEASURES + FACTOID_MEASURES + LIST_MEASURES + ("yesno.c_at_1", "factoid.c_at_1")
+ROUGE_MEASURES = {
+    "R2_R": "ideal.rouge2.recall", "R2_P": "ideal.rouge2.precision", "R2_F": "ideal.rouge2.f1",
+    "SU4_R": "ideal.rougesu4.recall", "SU4_P": "ideal.rougesu4.precision", "SU4_F": "ideal.rougesu4.f1",
+}
+ADAPTED_MEASURES = ("ideal.rougel", "ideal.rougel_adapted", "ideal.bleu4", "ideal.bleu4_adapted")
+MANUAL_CRITERIA = ("recall", "precision", "repetition", "readability")
+MANUAL_SCHEMA = "taskb-manual-scores.schema.json"
+
+
+def evaluate_phase_b(gold_loaded, run_loaded, *, edition: int, flavor: str,
+                     manual=None, system: str | None = None) -> Result:
+    """Score a Phase B run; ``manual`` (path or parsed object) + ``system`` add ``ideal.manual.*``."""
+    gold = read_taskb(*gold_loaded)
+    run = read_taskb(*run_loaded)
+    if flavor == "official":
+        measures, per_question, counts = official_exact(gold, run, edition)
+        warnings: list[Problem] = []
+    else:
+        measures, per_question, counts, warnings = reference_exact(gold, run)
+    measures.update(ideal_measures(gold, run, per_question, counts))
+    if manual is not None:
+        scores, counts["ideal.manual"], manual_warnings = manual_measures(manual, system, gold)
+        measures.update(scores)
+        warnings += manual_warnings
+    return Result(task="phaseB", edition=edition, flavor=flavor, measures=measures,
+                  per_question=per_question, counts=counts, warnings=warnings)
+
+
+# --- official ------------------------------------------------------------------------
+
+def _placed(file: TaskBFile, problems: list[Problem]) -> list[Problem]:
+    return [file.doc.place(p) if file.doc else p for p in problems]
+
+
+def official_answers(file: TaskBFile, edition: int, *, gold: bool) -> tuple[list, list[Problem]]:
+    """Every question's :class:`~scorer.formats.answers.OfficialAnswer` (None when absent), and
+    the located problems the official reader aborts on (it reads every question)."""
+    read, problems = [], []
+    for q in file.questions:
+        if not q.has_exact_answer:
+            read.append(None)
+            continue
+        answer, problem = ans.official_answer(q.exact_answer, edition=edition, gold=gold)
+        read.append(answer)
+        if problem and q.type == ans.YESNO and type(q.exact_answer) is list:
+            problem = ans.yesno_list_problem(q.exact_answer)
+        if problem:
+            problems.append(Problem(code=problem.code, message=problem.message, fix=problem.fix,
+                                    file=file.name, pointer=f"{q.pointer}/exact_answer{problem.pointer}",
+                                    question_id=q.id))
+    return read, problems
+
+
+def _abort(file: TaskBFile, q: Question, code: str, message: str, fix: str, member: str = "") -> Problem:
+    return Problem(code=code, message=message, fix=fix, file=file.name, pointer=q.pointer + member,
+                   question_id=q.id)
+
+
+def official_exact(gold: TaskBFile, run: TaskBFile, edition: int):
+    """The 10 numbers of ``EvaluatorTask1b -phaseB -e edition``, c@1, per-question values.
+
+    Gold questions are taken in file order and matched to the first run question with the
+    same id.  Edition 9 skips gold questions without a run question or without a gold
+    answer (absent, ``[]``); editions 2-8 abort on a missing yes/no/factoid/list question.
+    Summary and unknown types are never scored.  Raises :class:`ScorerError` with every
+    place the official tool would abort on, each with its fix.
+    """
+    gold_read, problems = official_answers(gold, edition, gold=True)
+    run_read, run_problems = official_answers(run, edition, gold=False)
+    gold_problems, run_problems = problems, run_problems
+    run_index = run.first_by_id()
+    yesno, factoid, lists = [], [], []
+    yesno_unanswered = factoid_unanswered = 0
+    per_question: dict[str, dict[str, float]] = {}
+    for g in gold.questions:
+        r = run_index.get(g.id) if g.id is not None else None
+        ga = gold_read[g.index]
+        if edition == 9 and (ga is None or ga.is_empty or r is None):
+            continue
+        if g.type not in ans.EXACT_TYPES:
+            continue
+        if r is None:
+            run_problems.append(Problem(
+                code="missing-question", file=run.name, pointer="/questions", question_id=g.id,
+                message=f"the {g.type} question {g.id} of the gold file is not in the run; the official "
+                        f"evaluator (edition {edition}) aborts on it",
+                fix=f'add {{"id": "{g.id}", "type": "{g.type}"}} to the run (no exact_answer = unanswered), '
+                    "or score with --edition 9, which skips it"))
+            continue
+        ra = run_read[r.index]
+        if g.type == ans.YESNO:
+            if ra is not None and ra.label is None:
+                problem = ans.yesno_list_problem(r.exact_answer)
+                run_problems.append(_abort(run, r, problem.code, problem.message, problem.fix, "/exact_answer"))
+            if ga is None or ga.label is None:
+                gold_problems.append(_abort(gold, g, "gold-yesno-answer", "this gold yes/no question has no "
+                                            "string exact answer; the official evaluator aborts on it",
+                                            'give the gold question "exact_answer": "yes" or "no"'))
+                continue
+            correct = ra is not None and ra.label == ga.label
+            yesno.append((ga.label, correct))
+            yesno_unanswered += _unanswered_yesno(r)
+            per_question.setdefault(g.id, {})["yesno.accuracy"] = 1.0 if correct else 0.0
+        elif g.type == ans.FACTOID:
+            if edition == 2:
+                answered = ra is not None
+                scores = exact.official_factoid_v2(ga.flat if ga else [], ra.flat if ra else [])
+            else:
+                answered = ra is not None and bool(ra.entries)
+                scores = exact.official_factoid(ga.entries if ga else [], ra.entries if answered else [])
+            if answered and ga is None:
+                gold_problems.append(_abort(gold, g, "gold-answer-missing", "this gold factoid question has no "
+                                            "exact answer, but the run answers it; the official evaluator aborts",
+                                            "add the gold exact_answer, or drop the run's answer"))
+                continue
+            factoid.append(scores)
+            factoid_unanswered += not (ra is not None and (ra.entries or ra.flat))
+            per_question.setdefault(g.id, {}).update(zip(FACTOID_MEASURES, scores))
+        else:
+            answered = ra is not None and bool(ra.entries)
+            if answered and ga is None:
+                gold_problems.append(_abort(gold, g, "gold-answer-missing", "this gold list question has no "
+                                            "exact answer, but the run answers it; the official evaluator aborts",
+                                            "add the gold exact_answer, or drop the run's answer"))
+                continue
+            # ra.entries is shared by every gold question with this id (the tool's in-place removals)
+            scores = exact.official_list(list(ga.entries), ra.entries) if answered else (0.0, 0.0, 0.0)
+            lists.append(scores)
+            per_question.setdefault(g.id, {}).update(zip(LIST_MEASURES, scores))
+    if gold_problems or run_problems:
+        raise ScorerError(_placed(gold, gold_problems) + _placed(run, run_problems))
+    measures = dict(zip(YESNO_MEASURES, exact.official_yesno(yesno)))
+    for names, values in ((FACTOID_MEASURES, factoid), (LIST_MEASURES, lists)):
+        measures.update((name, sum(column) / len(values) if values else 0.0)
+                        for name, column in zip(names, zip(*values) if values else [()] * len(names)))
+    measures["yesno.c_at_1"] = abstention.c_at_1(sum(ok for _, ok in yesno), yesno_unanswered, len(yesno))
+    measures["factoid.c_at_1"] = abstention.c_at_1(sum(1 for s in factoid if s[0] == 1.0),
+                                                   factoid_unanswered, len(factoid))
+    counts = {"yesno": len(yesno), "factoid": len(factoid), "list": len(lists)}
+    return {name: measures[name] for name in EXACT_MEASURES}, per_question, counts
+
+
+def _unanswered_yesno(r: Question) -> bool:
+    """An absent exact answer or a blank string: an abstention for c@1."""
+    return not r.has_exact_answer or (type(r.exact_answer) is str and not r.exact_answer.strip())
+
+
+# --- reference -----------------------------------------------------------------------
+
+def reference_exact(gold: TaskBFile, run: TaskBFile):
+    """Published definitions: every gold question with a usable gold answer is scored.
+
+    A question missing from the run, or without an exact answer, is unanswered (wrong,
+    and an abstention for c@1).  Gold questions whose answer cannot be read (a yes/no
+    label other than yes/no, no factoid/list entity) are left out with a warning.
+    """
+    gold_index = _unique_ids(gold, "gold")
+    run_index = _unique_ids(run, "run")
+    yesno, factoid, lists = [], [], []
+    yesno_outcomes, factoid_outcomes = [], []
+    per_question: dict[str, dict[str, float]] = {}
+    unusable = []
+    for qid, g in gold_index.items():
+        if g.type not in ans.EXACT_TYPES:
+            continue
+        r = run_index.get(qid)
+        given = r.exact_answer if r is not None and r.has_exact_answer else None
+        if g.type == ans.YESNO:
+            gold_label = ans.reference_label(g.exact_answer) if g.has_exact_answer else None
+            if gold_label not in ("yes", "no"):
+                unusable.append(qid)
+                continue
+            answer = ans.reference_label(given)
+            yesno.append((gold_label, answer))
+            yesno_outcomes.append(_outcome(answer is None, answer == gold_label))
+            per_question.setdefault(qid, {})["yesno.accuracy"] = 1.0 if answer == gold_label else 0.0
+            continue
+        gold_entries = ans.reference_entries(g.exact_answer) if g.has_exact_answer else []
+        if not gold_entries:
+            unusable.append(qid)
+            continue
+        entries = ans.reference_entries(given)
+        if g.type == ans.FACTOID:
+            scores = exact.reference_factoid(gold_entries, entries)
+            factoid.append(scores)
+            factoid_outcomes.append(_outcome(not entries, scores[0] == 1.0))
+            per_question.setdefault(qid, {}).update(zip(FACTOID_MEASURES, scores))
+        else:
+            scores = exact.reference_list(gold_entries, entries)
+            lists.append(scores)
+            per_question.setdefault(qid, {}).update(zip(LIST_MEASURES, scores))
+    measures = dict(zip(YESNO_MEASURES, exact.reference_yesno(yesno)))
+    for names, values in ((FACTOID_MEASURES, factoid), (LIST_MEASURES, lists)):
+        measures.update((name, mean(column)) for name, column in zip(names, zip(*values) if values
+                                                                      else [()] * len(names)))
+    measures["yesno.c_at_1"] = abstention.c_at_1_of_outcomes(yesno_outcomes)
+    measures["factoid.c_at_1"] = abstention.c_at_1_of_outcomes(factoid_outcomes)
+    warnings = []
+    missing = [qid for qid, g in gold_index.items() if g.type in ans.EXACT_TYPES and qid not in run_index]
+    if missing:
+        warnings.append(Problem(
+            code="unanswered-questions", severity="warning", file=run.name,
+            message=f"{len(missing)} gold question(s) are not in the run and count as unanswered: "
+                    + ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else ""),
+            fix="answer every question of the test set"))
+    if unusable:
+        warnings.append(Problem(
+            code="unusable-gold-answer", severity="warning", file=gold.name,
+            message=f"{len(unusable)} gold question(s) have no usable exact answer and are not scored: "
+                    + ", ".join(unusable[:5]) + (" ..." if len(unusable) > 5 else ""),
+            fix='give yes/no questions "yes" or "no" and factoid/list questions [["entity", "synonym"], ...]'))
+    counts = {"yesno": len(yesno), "factoid": len(factoid), "list": len(lists)}
+    return {name: measures[name] for name in EXACT_MEASURES}, per_question, counts, warnings
+
+
+def _outcome(unanswered: bool, correct: bool) -> str:
+    if unanswered:
+        return abstention.UNANSWERED
+    return abstention.CORRECT if correct else abstention.WRONG
+
+
+# --- ideal answers --------------------------------------------------------------------
+
+def ideal_measures(gold: TaskBFile, run: TaskBFile, per_question: dict, counts: dict) -> dict[str, float]:
+    """ROUGE-2/SU4, plain and adapted ROUGE-L and BLEU-4 of the run's ideal answers.
+
+    Scored: every gold question (first of each id) with at least one gold ideal answer;
+    a question the run leaves without an ideal answer scores 0.  Nothing is returned when
+    the gold has no ideal answer or the run has none.  The candidate's yes/no label is the
+    run's exact answer and each reference's is the gold one; the entities of a factoid or
+    list question are the gold exact answers with their synonyms (see ``adapted``).
+    ROUGE values are ROUGE-1.5.5's per-question numbers; the batch value is their
+    arithmetic mean.  BLEU-4 is corpus-level, the others are means over questions.
+    """
+    run_index = run.first_by_id()
+    items = []
+    for qid, g in gold.first_by_id().items():
+        references = ans.gold_ideal_texts(g.ideal_answer)
+        if references:
+            r = run_index.get(qid)
+            items.append((qid, g, references, ans.ideal_text(r.ideal_answer) if r is not None else None))
+    if not items or all(candidate is None for *_, candidate in items):
+        return {}
+    candidates = [candidate or "" for *_, candidate in items]
+    references_list = [references for _, _, references, _ in items]
+    bonus = [_bonus(g, run_index.get(qid), len(references)) for qid, g, references, _ in items]
+    labels = [label for label, _, _ in bonus]
+    reference_labels = [ref_labels for _, ref_labels, _ in bonus]
+    entities = [ents for _, _, ents in bonus]
+    values: dict[str, list[float]] = {name: [] for name in (*ROUGE_MEASURES.values(), "ideal.rougel",
+                                                             "ideal.rougel_adapted")}
+    scores = rouge.rouge_bioasq_many(list(zip(candidates, references_list)))
+    for (qid, *_), rouge_scores, candidate, references, label, ref_labels, ents in zip(
+            items, scores, candidates, references_list, labels, reference_labels, entities):
+        entry = {ROUGE_MEASURES[key]: value for key, value in rouge_scores.items()}
+        entry["ideal.rougel"] = adapted.rouge_l(candidate, references)
+        entry["ideal.rougel_adapted"] = adapted.rouge_l(candidate, references, candidate_label=label,
+                                                        reference_labels=ref_labels, entities=ents)
+        per_question.setdefault(qid, {}).update(entry)
+        for name, value in entry.items():
+            values[name].append(value)
+    measures = {name: mean(column) for name, column in values.items()}
+    measures["ideal.bleu4"] = adapted.bleu4(candidates, references_list)
+    measures["ideal.bleu4_adapted"] = adapted.bleu4(candidates, references_list, candidate_labels=labels,
+                                                    reference_labels_list=reference_labels, entities_list=entities)
+    counts["ideal"] = len(items)
+    return {name: measures[name] for name in (*ROUGE_MEASURES.values(), *ADAPTED_MEASURES)}
+
+
+def _bonus(g: Question, r: Question | None, n_references: int):
+    """(candidate label, reference labels, entities) of the adapted metrics for one question."""
+    if g.type == ans.YESNO:
+        gold_label = ans.reference_label(g.exact_answer) if g.has_exact_answer else None
+        if gold_label in ("yes", "no"):
+            given = ans.reference_label(r.exact_answer) if r is not None and r.has_exact_answer else None
+            return given or "", [gold_label] * n_references, None
+    elif g.type in (ans.FACTOID, ans.LIST) and g.has_exact_answer:
+        strings = sorted(set().union(*ans.reference_entries(g.exact_answer)))
+        return None, None, strings or None
+    return None, None, None
+
+
+# --- expert manual scores -----------------------------------------------------------------
+
+def manual_measures(manual, system: str | None, gold: TaskBFile):
+    """``ideal.manual.*``: the mean expert score of ``system`` per criterion.
+
+    ``manual``: a path or parsed object in the format of ``taskb-manual-scores.schema.json``
+    (``{"systems": {SYSTEM: {QUESTION ID: {"recall": 1-5, "precision": ...,
+    "repetition": ..., "readability": ...}}}}``).  The means are over the system's scored
+    questions that are in the gold file.  Returns (measures, number of questions, warnings).
+    """
+    value, doc = load_input(manual, name="manual")
+    problems = [doc.place(Problem(code="manual-scores", message=e.message, pointer=json_pointer(*e.absolute_path),
+                                  fix=e.schema.get("x-fix", "") if isinstance(e.schema, dict) else ""))
+                for e in validator(MANUAL_SCHEMA).iter_errors(value)]
+    if problems:
+        raise ScorerError(problems)
+    systems = value["systems"]
+    if system is None and len(systems) == 1:
+        system = next(iter(systems))
+    if system not in systems:
+        raise ScorerError(Problem(
+            code="unknown-system", file=doc.name, pointer="/systems",
+            message=f"the manual scores have no system {system!r}" if system else
+                    "the manual scores hold several systems and none was chosen",
+            fix="choose one of: " + ", ".join(sorted(systems)[:10]) + (" ..." if len(systems) > 10 else "")))
+    gold_ids = {q.id for q in gold.questions}
+    scored = {qid: s for qid, s in systems[system].items() if qid in gold_ids}
+    unknown = sorted(set(systems[system]) - gold_ids)
+    warnings = []
+    if unknown:
+        warnings.append(Problem(
+            code="unknown-question", severity="warning", file=doc.name, pointer=json_pointer("systems", system),
+            message=f"{len(unknown)} manually scored question(s) are not in the gold file and are ignored: "
+                    + ", ".join(unknown[:5]), fix="check the question ids against the gold file"))
+    measures = {f"ideal.manual.{c}": mean([s[c] for s in scored.values()]) for c in MANUAL_CRITERIA}
+    return measures, len(scored), warnings
