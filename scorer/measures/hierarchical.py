@@ -281,7 +281,7 @@ HIER_MEASURES = ("hier.precision", "hier.recall", "hier.f1", "lca.precision", "l
 
 
 def official_hierarchical(gold: LabelLists, pred: LabelLists, hierarchy: Hierarchy,
-                          distance: int = OFFICIAL_DISTANCE) -> tuple[dict, dict]:
+                          distance: int = OFFICIAL_DISTANCE, workers: int | None = None) -> tuple[dict, dict]:
     """HEMKit ``HIER TRUE SYS distance 5``: ``(measures, per_document)``.
 
     Pairing: each non-empty gold line takes the next pred line (an empty set past the
@@ -290,7 +290,8 @@ def official_hierarchical(gold: LabelLists, pred: LabelLists, hierarchy: Hierarc
     hP = |T∩P|/|P|, hR = |T∩P|/|T|, hF = 2hPhR/(hP+hR) (0 if both 0).  LCA-P/R/F: the
     same on the sets of :func:`lca_augmented_sets`.  An empty prediction gives NaN P and
     F.  Each measure is the mean of its per-document values (NaN if any is NaN).
-    ``per_document`` arrays are indexed by the non-empty gold lines.
+    ``per_document`` arrays are indexed by the non-empty gold lines.  ``workers``: see
+    :func:`lca_sizes`.
     """
     rows = np.flatnonzero(gold.sizes() > 0)
     gold = gold.take(rows).distinct()
@@ -299,12 +300,13 @@ def official_hierarchical(gold: LabelLists, pred: LabelLists, hierarchy: Hierarc
     closure = hierarchy.closure(distance + 1, with_root=True)
     per_document = _prefixed("hier", hierarchical_scores(*_overlap_sizes(gold, pred, closure, len(hierarchy))))
     per_document.update(_prefixed("lca", hierarchical_scores(
-        *lca_sizes(gold, pred, hierarchy, steps=distance, dummy=True, excluded=frozenset()))))
+        *lca_sizes(gold, pred, hierarchy, steps=distance, dummy=True, excluded=frozenset(), workers=workers))))
     measures = {name: float(values.mean()) if len(values) else float("nan") for name, values in per_document.items()}
     return measures, per_document
 
 
-def reference_hierarchical(gold: LabelLists, pred: LabelLists, hierarchy: Hierarchy) -> tuple[dict, dict]:
+def reference_hierarchical(gold: LabelLists, pred: LabelLists, hierarchy: Hierarchy,
+                           workers: int | None = None) -> tuple[dict, dict]:
     """Kosmopoulos et al.: ``(measures, per_document)`` over pooled counts.
 
     T_k = gold labels of document k and all their ancestors, P_k likewise, the root(s)
@@ -313,7 +315,7 @@ def reference_hierarchical(gold: LabelLists, pred: LabelLists, hierarchy: Hierar
     distance limit and without the dummy node, the roots left out.  Labels that are not
     nodes of the hierarchy (ids >= ``len(hierarchy)``) are isolated nodes: they count in
     their own set and overlap nothing.  Undefined ratios (empty sets) are 0.
-    ``per_document`` holds each document's own P/R/F.
+    ``per_document`` holds each document's own P/R/F.  ``workers``: see :func:`lca_sizes`.
     """
     n_nodes = len(hierarchy)
     known_gold, outside_gold = _split_known(gold, n_nodes)
@@ -322,7 +324,8 @@ def reference_hierarchical(gold: LabelLists, pred: LabelLists, hierarchy: Hierar
     per_document, measures = {}, {}
     sizes_by_family = {
         "hier": _overlap_sizes(known_gold, known_pred, hierarchy.closure(None, with_root=False), n_nodes),
-        "lca": lca_sizes(known_gold, known_pred, hierarchy, steps=None, dummy=False, excluded=roots),
+        "lca": lca_sizes(known_gold, known_pred, hierarchy, steps=None, dummy=False, excluded=roots,
+                         workers=workers),
     }
     for family, (overlap, gold_size, pred_size) in sizes_by_family.items():
         gold_size, pred_size = gold_size + outside_gold, pred_size + outside_pred
