@@ -53,10 +53,10 @@ def rouge_bioasq(candidate: str, references: Sequence[str] | str) -> dict[str, f
 def rouge_bioasq_many(pairs) -> list[dict[str, float]]:
     """:func:`rouge_bioasq` of every ``(candidate, references)`` pair, in order, fast.
 
-    About 0.3 s for 5,000 BioASQ-sized pairs (``python benchmarks/bench_rouge.py``), where
-    ROUGE-1.5.5 needs about 16 s.  The batch mean BioASQ-style tables report should be the
-    arithmetic mean of these per-question values (ROUGE-1.5.5's printed "average" is a
-    bootstrap estimate of it).
+    About 0.6 s for 5,000 BioASQ-sized pairs (``python benchmarks/bench_rouge.py``), where
+    ROUGE-1.5.5 needs about 16 s.  A batch's score is the arithmetic mean of these
+    per-question values (ROUGE-1.5.5's printed "average" is a bootstrap estimate of it).
+    Raises :class:`scorer.ScorerError` naming the first bad pair.
     """
     checked = []
     for index, pair in enumerate(pairs):
