@@ -45,9 +45,14 @@ MANUAL_CRITERIA = ("recall", "precision", "repetition", "readability")
 MANUAL_SCHEMA = "taskb-manual-scores.schema.json"
 
 
-def evaluate_phase_b(gold_loaded, run_loaded, *, edition: int, flavor: str,
+def evaluate_phase_b(gold_loaded, run_loaded, *, edition: int, flavor: str, ideal: bool = True,
                      manual=None, system: str | None = None) -> Result:
-    """Score a Phase B run; ``manual`` (path or parsed object) + ``system`` add ``ideal.manual.*``."""
+    """Score a Phase B run.
+
+    ``ideal=False`` skips the ideal-answer text metrics (exact answers only, fast);
+    ``manual`` (a path or parsed object, see :func:`manual_measures`) and ``system`` (its
+    system id; optional when the file holds one system) add ``ideal.manual.*``.
+    """
     gold = read_taskb(*gold_loaded)
     run = read_taskb(*run_loaded)
     if flavor == "official":
@@ -55,7 +60,8 @@ def evaluate_phase_b(gold_loaded, run_loaded, *, edition: int, flavor: str,
         warnings: list[Problem] = []
     else:
         measures, per_question, counts, warnings = reference_exact(gold, run)
-    measures.update(ideal_measures(gold, run, per_question, counts))
+    if ideal:
+        measures.update(ideal_measures(gold, run, per_question, counts))
     if manual is not None:
         scores, counts["ideal.manual"], manual_warnings = manual_measures(manual, system, gold)
         measures.update(scores)

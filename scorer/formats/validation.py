@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from scorer.errors import Problem, json_pointer
+from scorer.formats.answers import fix_phase_b_question
 from scorer.formats.jsontext import JsonFloat, JsonText
 from scorer.formats.taskb import SNIPPET_KEY_VARIANTS, SNIPPET_KEYS
 from scorer.schemas import validator
@@ -167,6 +168,7 @@ def fix_phase_a_question(question) -> tuple[object, list[Finding]]:
 #: Question fixers and the run schema of each Task B phase.
 PHASES: dict[str, tuple[list[QuestionFixer], str]] = {
     "phaseA": ([fix_phase_a_question], "taskb-phaseA-run.schema.json"),
+    "phaseB": ([fix_phase_a_question, fix_phase_b_question], "taskb-phaseB-run.schema.json"),
 }
 GOLD_SCHEMA = "taskb-gold.schema.json"
 
