@@ -14,6 +14,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from scorer.errors import Problem, ScorerError
+from scorer.formats.hierarchy import sorted_member, sorted_unique
 
 FLAT_MEASURES = ("flat.accuracy", "flat.example_precision", "flat.example_recall", "flat.example_f1",
                  "flat.macro_precision", "flat.macro_recall", "flat.macro_f1",
@@ -55,7 +56,7 @@ class LabelLists:
         """The same documents without repeated labels (each row sorted)."""
         docs, labels = self.pairs()
         width = int(labels.max()) + 1 if len(labels) else 1
-        codes = np.unique(docs * width + labels)
+        codes = sorted_unique(docs * width + labels)
         ptr = np.zeros(len(self) + 1, dtype=np.int64)
         np.cumsum(np.bincount(codes // width, minlength=len(self)), out=ptr[1:])
         return LabelLists(ptr, codes % width)
@@ -86,7 +87,7 @@ def _hits(gold: LabelLists, pred_distinct: LabelLists) -> tuple[np.ndarray, np.n
     g_docs, g_labels = gold.pairs()
     p_docs, p_labels = pred_distinct.pairs()
     g_codes, p_codes = g_docs * width + g_labels, p_docs * width + p_labels
-    return np.isin(g_codes, p_codes), np.isin(p_codes, g_codes)
+    return sorted_member(g_codes, sorted_unique(p_codes)), sorted_member(p_codes, sorted_unique(g_codes))
 
 
 def official_flat(gold: LabelLists, pred: LabelLists) -> tuple[dict, dict]:
@@ -130,13 +131,13 @@ def official_flat(gold: LabelLists, pred: LabelLists) -> tuple[dict, dict]:
     }
     measures = {name: float(values.sum() / n) if n else float("nan") for name, values in per_document.items()}
 
-    gold_labels_all = np.unique(gold_all.labels)
-    labels = np.union1d(gold_labels_all, p_labels)
+    gold_labels_all = sorted_unique(gold_all.labels)
+    labels = sorted_unique(np.concatenate([gold_labels_all, p_labels]))
     index = lambda x: np.searchsorted(labels, x)
     tp = np.bincount(index(p_labels[p_hit]), minlength=len(labels))
     fp = np.bincount(index(p_labels[~p_hit]), minlength=len(labels))
     fn = np.bincount(index(g_labels[~g_hit]), minlength=len(labels))
-    n_gold_labels, n_pred_labels = len(gold_labels_all), len(np.unique(p_labels))
+    n_gold_labels, n_pred_labels = len(gold_labels_all), len(sorted_unique(p_labels))
     precision, recall = ratio(tp, tp + fp), ratio(tp, tp + fn)
     measures["flat.macro_precision"] = float(ratio(precision[tp + fp > 0].sum(), n_pred_labels))
     measures["flat.macro_recall"] = float(ratio(recall[tp + fn > 0].sum(), n_gold_labels))
@@ -190,7 +191,7 @@ def reference_flat(gold: LabelLists, pred: LabelLists) -> tuple[dict, dict]:
         "flat.example_f1": _zero_if_undefined(ratio(2 * common, g_size + p_size)),
     }
     measures = {name: float(values.mean()) if n else float("nan") for name, values in per_document.items()}
-    labels = np.union1d(g_labels, p_labels)
+    labels = sorted_unique(np.concatenate([g_labels, p_labels]))
     index = lambda x: np.searchsorted(labels, x)
     tp = np.bincount(index(p_labels[p_hit]), minlength=len(labels))
     fp = np.bincount(index(p_labels[~p_hit]), minlength=len(labels))

@@ -19,7 +19,7 @@ import os
 from collections import defaultdict
 import numpy as np
 
-from scorer.formats.hierarchy import Hierarchy
+from scorer.formats.hierarchy import Hierarchy, sorted_member, sorted_unique
 from scorer.measures.flat import LabelLists, ratio, f_measure
 
 OFFICIAL_DISTANCE = 4  #: HEMKit's maximum distance as BioASQ runs it
@@ -32,7 +32,7 @@ def closure_counts(gold: LabelLists, pred: LabelLists, closure: tuple[np.ndarray
     ``P_k`` the same for the predicted labels.  Vectorised over all documents."""
     t_codes = _closure_codes(gold, closure, n_nodes)
     p_codes = _closure_codes(pred, closure, n_nodes)
-    both = np.intersect1d(t_codes, p_codes, assume_unique=True)
+    both = t_codes[sorted_member(t_codes, p_codes)]
     n = len(gold)
     return (np.bincount(t_codes // n_nodes, minlength=n), np.bincount(p_codes // n_nodes, minlength=n),
             np.bincount(both // n_nodes, minlength=n))
@@ -45,7 +45,7 @@ def _closure_codes(lists: LabelLists, closure, n_nodes: int) -> np.ndarray:
     counts = ptr[labels + 1] - ptr[labels]
     starts = np.repeat(ptr[labels] - (np.cumsum(counts) - counts), counts)
     members = nodes[starts + np.arange(counts.sum())]
-    return np.unique(np.repeat(docs, counts) * n_nodes + members)
+    return sorted_unique(np.repeat(docs, counts) * n_nodes + members)
 
 
 def hierarchical_scores(overlap: np.ndarray, gold_size: np.ndarray, pred_size: np.ndarray) -> dict:

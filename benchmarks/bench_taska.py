@@ -1,0 +1,155 @@
+"""Time all 16 Task A measures (flat + hierarchical, official flavor) on a realistic run.
+
+    python benchmarks/bench_taska.py [--documents 10000] [--scaling] [--flavor official|reference]
+
+Generates (fixed seed) a gold file and a run over the MeSH 2016 hierarchy in
+../shared/data/mesh2016/: about 12.7 gold labels per document (a few check tags such as
+Humans/Female/Male plus Zipf-distributed descriptors), and predictions that keep about
+60% of the gold labels and replace most of the others by near misses (the parent, a
+sibling or a child of a gold label), plus about one unrelated label.  Then it scores the
+run with ``scorer.evaluate`` (from parsed JSON, so JSON parsing is not timed) and prints
+the time of each part, the peak memory and the ratio to the official pipeline on the same
+kind of run (measured on this 2-core machine: 24.6 s in all = HEMKit official build
+23.7 s, or 5.4 s built with -O2, + flat Evaluator 0.5 s + mapping).
+``--scaling`` adds a 50,000-document point and prints seconds per 10,000 documents.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+import scorer
+from scorer.formats.hierarchy import load_hierarchy
+from scorer.formats.taska import read_taska
+from scorer.measures.flat import LabelLists, official_flat
+from scorer.measures.hierarchical import OFFICIAL_DISTANCE, closure_counts, lca_sizes
+
+HIERARCHY = Path(__file__).resolve().parents[2] / "shared" / "data" / "mesh2016" / "mesh_hierarchy.txt"
+OFFICIAL_SECONDS = {"official pipeline (all 16)": 24.6, "HEMKit official build": 23.7,
+                    "HEMKit -O2": 5.4, "flat Evaluator": 0.5}
+CHECK_TAGS = {"D006801": 0.8, "D005260": 0.45, "D008297": 0.45, "D000818": 0.25, "D000328": 0.3,
+              "D008875": 0.3, "D000368": 0.2}   # Humans, Female, Male, Animals, Adult, Middle Aged, Aged
+
+
+def generate(hierarchy, documents: int, seed: int = 2016) -> tuple[dict, dict]:
+    """A gold and a run JSON object (see the module doc) over ``hierarchy``."""
+    rng = random.Random(seed)
+    descriptors = [label for label in hierarchy.labels[1:] if label.startswith("D") and label not in CHECK_TAGS]
+    rng.shuffle(descriptors)
+    weights = np.cumsum(1.0 / np.arange(1, len(descriptors) + 1) ** 0.8)
+    children: dict[str, list[str]] = {}
+    for node in range(1, len(hierarchy)):
+        for parent in hierarchy.parents(node):
+            children.setdefault(hierarchy.labels[parent], []).append(hierarchy.labels[node])
+
+    def parents_of(label):
+        return [hierarchy.labels[p] for p in hierarchy.parents(hierarchy.ids[label]) if p > 17]
+
+    def near_miss(label):
+        kind = rng.random()
+        if kind < 0.4 and parents_of(label):
+            return rng.choice(parents_of(label))
+        if kind < 0.75 and parents_of(label):
+            siblings = children[rng.choice(parents_of(label))]
+            return rng.choice(siblings)
+        if kind < 0.9 and label in children:
+            return rng.choice(children[label])
+        return None
+
+    gold_docs, run_docs = [], []
+    for k in range(documents):
+        pmid = str(20_000_000 + k)
+        labels = [tag for tag, p in CHECK_TAGS.items() if rng.random() < p]
+        target = max(1, round(rng.gauss(12.7, 3.5)))
+        while len(labels) < target:
+            label = descriptors[int(np.searchsorted(weights, rng.random() * weights[-1]))]
+            if label not in labels:
+                labels.append(label)
+        predicted = []
+        for label in labels:
+            if rng.random() < 0.6:
+                predicted.append(label)
+            else:
+                miss = near_miss(label)
+                if miss is not None and miss not in predicted:
+                    predicted.append(miss)
+        if rng.random() < 0.8 or not predicted:
+            predicted.append(descriptors[rng.randrange(len(descriptors))])
+        gold_docs.append({"pmid": pmid, "labels": labels})
+        run_docs.append({"pmid": pmid, "labels": list(dict.fromkeys(predicted))})
+    return {"documents": gold_docs}, {"documents": run_docs}
+
+
+def timed(function, *args, **kwargs):
+    start = time.perf_counter()
+    value = function(*args, **kwargs)
+    return value, time.perf_counter() - start
+
+
+def run_once(hierarchy_path: Path, documents: int, flavor: str) -> dict:
+    hierarchy = load_hierarchy(hierarchy_path)
+    gold, run = generate(hierarchy, documents)
+    gold_labels = sum(len(d["labels"]) for d in gold["documents"]) / documents
+    run_labels = sum(len(d["labels"]) for d in run["documents"]) / documents
+    shared = sum(len(set(g["labels"]) & set(r["labels"]))
+                 for g, r in zip(gold["documents"], run["documents"])) / documents
+    print(f"\n{documents:,} documents: {gold_labels:.1f} gold labels/doc, {run_labels:.1f} predicted, "
+          f"{shared / gold_labels:.0%} of gold predicted exactly")
+    result, total = timed(scorer.evaluate, gold, run, task="taskA", hierarchy=hierarchy_path, flavor=flavor)
+    # the parts, for the record (same functions the evaluation calls)
+    gold_docs, _ = read_taska(gold, role="gold")
+    run_docs, _ = read_taska(run, role="run")
+    as_ids = lambda docs: LabelLists.from_lists([[hierarchy.ids[x] for x in d.labels] for d in docs])
+    g, p = as_ids(gold_docs), as_ids(run_docs)
+    _, flat_seconds = timed(official_flat, g, p)
+    _, hier_seconds = timed(closure_counts, g.distinct(), p.distinct(),
+                            hierarchy.closure(OFFICIAL_DISTANCE + 1, with_root=True), len(hierarchy))
+    _, lca_seconds = timed(lca_sizes, g.distinct(), p.distinct(), hierarchy,
+                           steps=OFFICIAL_DISTANCE, dummy=True, excluded=frozenset())
+    print(f"  scorer.evaluate(..., flavor={flavor!r}), all 16 measures: {total:6.2f} s")
+    print(f"    flat (10 measures)            {flat_seconds:6.2f} s")
+    print(f"    hP/hR/hF                      {hier_seconds:6.2f} s")
+    print(f"    LCA-P/R/F                     {lca_seconds:6.2f} s")
+    print("  measures: " + " ".join(f"{k.split('.', 1)[1] if k.startswith('flat') else k}={v:.4f}"
+                                    for k, v in result.measures.items()))
+    return {"documents": documents, "seconds": total}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--documents", type=int, default=10_000)
+    parser.add_argument("--scaling", action="store_true", help="also time 50,000 documents")
+    parser.add_argument("--flavor", choices=("official", "reference"), default="official")
+    parser.add_argument("--hierarchy", type=Path, default=HIERARCHY)
+    args = parser.parse_args(argv)
+    if not args.hierarchy.exists():
+        print(f"{args.hierarchy} is absent; give --hierarchy FILE", file=sys.stderr)
+        return 2
+    hierarchy, load_seconds = timed(load_hierarchy, args.hierarchy)
+    _, closure_seconds = timed(hierarchy.closure, OFFICIAL_DISTANCE + 1, with_root=True)
+    print(f"hierarchy: {len(hierarchy) - 1:,} nodes, read in {load_seconds:.2f} s, "
+          f"ancestor closure {closure_seconds:.2f} s (once per process, cached)")
+    points = [run_once(args.hierarchy, args.documents, args.flavor)]
+    if args.scaling:
+        points.append(run_once(args.hierarchy, 50_000, args.flavor))
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    first = points[0]
+    print(f"\npeak memory (whole process): {peak_mb:,.0f} MB")
+    if first["documents"] == 10_000:
+        print(f"vs the official pipeline on 10,000 documents ({args.flavor} flavor here):")
+        for name, seconds in OFFICIAL_SECONDS.items():
+            print(f"  {name:28s} {seconds:5.1f} s  -> {seconds / first['seconds']:5.1f}x")
+    for point in points:
+        print(f"  {point['documents']:>6,} documents: {point['seconds']:6.2f} s "
+              f"= {point['seconds'] / point['documents'] * 10_000:.2f} s per 10,000")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
