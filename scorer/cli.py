@@ -89,7 +89,7 @@ def cmd_validate(args) -> int:
 NOT_FIXABLE = {"invalid-json", "empty-file", "not-utf8", "duplicate-key", "non-finite-number", "too-deep",
                "too-large", "not-found", "not-a-file", "unreadable", "missing-member", "wrong-type",
                "negative-offset", "duplicate-id", "end-before-begin", "missing-questions", "unknown-question",
-               "unknown-member"}
+               "unknown-member", "schema-anyOf", "yesno-label"}
 
 
 def cmd_normalize(args) -> int:
@@ -141,6 +141,11 @@ def cmd_score(args) -> int:
             return EXIT_INVALID
         _print_problems([p for p in problems if p.severity != "error"])
     options = {"hierarchy": args.hierarchy} if args.task == "taskA" else {}
+    if args.manual:
+        if args.task != "phaseB":
+            print("score: --manual is for --task phaseB (expert scores of ideal answers)", file=sys.stderr)
+            return EXIT_USAGE
+        options.update(manual=args.manual, system=args.system)
     if args.task == "taskA" and not args.hierarchy:
         print("score: --task taskA needs --hierarchy FILE (PARENT CHILD per line)", file=sys.stderr)
         return EXIT_USAGE
@@ -208,6 +213,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="official = the official tools' numbers (default); reference = the published definitions")
     p.add_argument("--format", choices=("table", "json", "csv"), default="table")
     p.add_argument("--hierarchy", help="Task A: the MeSH hierarchy file (PARENT CHILD per line)")
+    p.add_argument("--manual", metavar="FILE",
+                   help="Phase B: the experts' scores of ideal answers (taskb-manual-scores.schema.json)")
+    p.add_argument("--system", metavar="ID", help="Phase B: the run's system id in the --manual file")
     p.add_argument("--lenient", action="store_true",
                    help="skip validation; score what the official evaluator can read")
     p.set_defaults(handler=cmd_score)

@@ -240,7 +240,7 @@ def reference_exact(gold: TaskBFile, run: TaskBFile):
     measures["yesno.c_at_1"] = abstention.c_at_1_of_outcomes(yesno_outcomes)
     measures["factoid.c_at_1"] = abstention.c_at_1_of_outcomes(factoid_outcomes)
     warnings = []
-    missing = [qid for qid, g in gold_index.items() if g.type in ans.EXACT_TYPES and qid not in run_index]
+    missing = [qid for qid in per_question if qid not in run_index]
     if missing:
         warnings.append(Problem(
             code="unanswered-questions", severity="warning", file=run.name,

@@ -225,7 +225,8 @@ def fix_phase_b_question(question) -> tuple[object, list]:
     * ``exact_answer: null`` -> member removed (an unanswered question);
     * factoid/list answer as a bare string ``"x"`` -> ``[["x"]]``; as a flat list
       ``["x", "y"]`` -> ``[["x"], ["y"]]`` (each string one answer, as BioASQ meant it);
-    * yes/no answer given as a list holding one string ``["yes"]`` -> ``"yes"``;
+    * yes/no answer given as a list holding one string ``["yes"]`` -> ``"yes"``; a yes/no
+      text other than yes/no is a warning (the official reading is named, nothing changed);
     * numbers inside answers -> their literal text;
     * ``ideal_answer`` as a list of strings -> one string (joined by spaces);
       ``ideal_answer: null`` -> member removed.
@@ -285,6 +286,10 @@ def _fix_exact_answer(answer, qtype, findings: list) -> object:
                                     f"the yes/no answer is the list {answer!r}, not a string",
                                     f'write "exact_answer": "{answer[0]}"'))
             return answer[0]
+        if type(answer) is str and reference_text(answer) not in ("yes", "no"):
+            findings.append(Finding("/exact_answer", "yesno-label", f"the yes/no answer {_short(answer)!r} is "
+                                    f"neither yes nor no; the official evaluator reads it as "
+                                    f"{official_yesno_label(answer)!r}", 'write "yes" or "no"', severity="warning"))
         return answer
     if qtype not in (FACTOID, LIST):
         return answer
