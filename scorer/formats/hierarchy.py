@@ -128,7 +128,7 @@ class Hierarchy:
         found = cache.get(node)
         if found is None:
             ptr, nodes = self.closure(limit, with_root=True)
-            found = frozenset(int(a) for a in nodes[ptr[node]:ptr[node + 1]]) - {node}
+            found = frozenset(nodes[ptr[node]:ptr[node + 1]].tolist()) - {node}
             cache[node] = found
         return found
 

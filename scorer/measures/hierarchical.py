@@ -195,8 +195,13 @@ class _CandidateSearch:
     def _overlap(self, path, labels, head) -> int:
         """max over the other labels of one side of |path ∩ probable(label)| (0 if none)."""
         probable = self.probable
-        return max((len(probable[x].intersection(path)) for x in labels if x != head and x in probable),
-                   default=0)
+        best = 0
+        for x in labels:
+            if x != head:
+                shared = probable[x].intersection(path)
+                if len(shared) > best:
+                    best = len(shared)
+        return best
 
 
 class _MeetingIndex:
