@@ -53,7 +53,7 @@ class _RunState:
 def _official_read(q: Question) -> _RunState:
     """The official reader's lists: documents and concepts de-duplicated, first kept."""
     return _RunState(retrieval.unique(q.concepts), retrieval.unique(q.documents),
-                     list(q.triples), list(q.snippets))
+                     list(q.triples), snippets.official_snippets(q.snippets))
 
 
 def _relevant_only(items: list, gold_set) -> list:

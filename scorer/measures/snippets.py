@@ -33,109 +33,150 @@ def last_path_segment(document: str) -> str:
     return document.rstrip("/").rsplit("/", 1)[-1]
 
 
-def _official_key(s: Snippet) -> tuple[str, str, str]:
-    return s.document, official_section(s.begin_section), official_section(s.end_section)
+#: A snippet as the official tool compares it, a plain tuple for speed:
+#: ``(document, reduced beginSection, reduced endSection, begin, end)``.
+OfficialSnippet = tuple[str, str, str, int, int]
 
 
-def _mergeable(a: Snippet, b: Snippet) -> bool:
-    return a.begin <= b.end and b.begin <= a.end and _official_key(a) == _official_key(b)
+_REDUCED_SECTIONS: dict[str, str] = {}
 
 
-def _has_mergeable_pair(snippets: Sequence[Snippet]) -> bool:
-    """Fast filter: False guarantees that no two snippets are mergeable."""
-    groups: dict[tuple, list[tuple[int, int]]] = defaultdict(list)
+def official_snippets(snippets: Sequence[Snippet]) -> list[OfficialSnippet]:
+    """The snippets with their sections reduced by :func:`official_section`."""
+    reduced = _REDUCED_SECTIONS
+    out = []
     for s in snippets:
-        groups[_official_key(s)].append((s.begin, s.end))
-    for spans in groups.values():
-        if len(spans) > 1:
-            spans.sort()
-            reach = spans[0][1]
-            for begin, end in spans[1:]:
-                if begin <= reach:
-                    return True
-                reach = max(reach, end)
-    return False
+        begin_section = reduced.get(s[1])
+        if begin_section is None:
+            begin_section = reduced.setdefault(s[1], official_section(s[1]))
+        end_section = reduced.get(s[2])
+        if end_section is None:
+            end_section = reduced.setdefault(s[2], official_section(s[2]))
+        out.append((s[0], begin_section, end_section, s[3], s[4]))
+    return out
 
 
-def official_merge(snippets: list[Snippet]) -> list[Snippet]:
+def _components(snippets: Sequence[OfficialSnippet]) -> list[OfficialSnippet] | None:
+    """Each overlap-connected group collapsed into its hull at its first member's position;
+    None when nothing overlaps.  Only valid when every snippet has begin <= end."""
+    groups: dict[tuple, list[int]] = defaultdict(list)
+    for index, s in enumerate(snippets):
+        groups[s[:3]].append(index)
+    leader = list(range(len(snippets)))
+    hull = {}
+    for indices in groups.values():
+        if len(indices) < 2:
+            continue
+        indices.sort(key=lambda k: snippets[k][3])
+        group, reach = [indices[0]], snippets[indices[0]][4]
+        for k in indices[1:] + [None]:
+            if k is not None and snippets[k][3] <= reach:
+                group.append(k)
+                reach = max(reach, snippets[k][4])
+                continue
+            if len(group) > 1:
+                first = min(group)
+                for member in group:
+                    leader[member] = first
+                hull[first] = (min(snippets[m][3] for m in group), reach)
+            if k is not None:
+                group, reach = [k], snippets[k][4]
+    if not hull:
+        return None
+    return [(s[0], s[1], s[2], *hull[i]) if i in hull else s
+            for i, s in enumerate(snippets) if leader[i] == i]
+
+
+def official_merge(snippets: list[OfficialSnippet]) -> list[OfficialSnippet]:
     """Merge overlapping snippets exactly as the official tool's loop does.
 
-    For each position i, scan j from 0; when snippet i and j are mergeable, snippet i
-    becomes their hull [min b, max e] (keeping i's document and sections) and j is
-    deleted; the scan restarts at j = 1 (position 0 is not re-examined).  Positions
-    shift after a deletion before i, as in the original.  Lists without any mergeable
-    pair are returned unchanged.
+    Two snippets are mergeable when document and (reduced) sections are identical and
+    their closed intervals intersect (b1 <= e2 and b2 <= e1).  The tool's loop: for each
+    position i, scan j from 0; when snippets i and j are mergeable, snippet i becomes
+    their hull [min b, max e] (keeping i's document and sections) and j is deleted; the
+    scan restarts at j = 1 (position 0 is not re-examined).
+
+    When every snippet has b <= e this equals collapsing each overlap-connected group
+    into its hull at the position of its first member (the scan at a group's first
+    member absorbs the whole group, and hulls of different groups are disjoint), computed
+    in O(n log n); ``tests/test_snippets.py`` checks the two against each other.  Lists
+    with an inverted snippet (e < b) run the loop itself.
     """
-    if len(snippets) < 2 or not _has_mergeable_pair(snippets):
+    if len(snippets) < 2:
         return snippets
+    if all(s[3] <= s[4] for s in snippets):
+        return _components(snippets) or snippets
+    return official_merge_loop(snippets)
+
+
+def official_merge_loop(snippets: list[OfficialSnippet]) -> list[OfficialSnippet]:
+    """The official merging loop itself, position by position (see :func:`official_merge`)."""
     merged = list(snippets)
     i = 0
     while i < len(merged):
         j = 0
         while j < len(merged) and i < len(merged):
-            if j != i and _mergeable(merged[i], merged[j]):
+            if j != i:
                 a, b = merged[i], merged[j]
-                merged[i] = a._replace(begin=min(a.begin, b.begin), end=max(a.end, b.end))
-                del merged[j]
-                j = 0
+                if a[3] <= b[4] and b[3] <= a[4] and a[:3] == b[:3]:
+                    merged[i] = (a[0], a[1], a[2], min(a[3], b[3]), max(a[4], b[4]))
+                    del merged[j]
+                    j = 0
             j += 1
         i += 1
     return merged
 
 
-def _official_overlap(s: Snippet, g: Snippet) -> int:
+def _official_overlap(s: OfficialSnippet, g: OfficialSnippet) -> int:
     """Inclusive overlap, 0 unless the sections are compatible (submitted ``sections.0``
     also matches gold ``abstract``, not the reverse)."""
-    sb, gb = official_section(s.begin_section), official_section(g.begin_section)
-    if not ((sb == gb and official_section(s.end_section) == official_section(g.end_section))
-            or (sb == "0" and gb == "abstract")):
+    if not ((s[1] == g[1] and s[2] == g[2]) or (s[1] == "0" and g[1] == "abstract")):
         return 0
-    if s.begin > g.end or s.end < g.begin:
+    if s[3] > g[4] or s[4] < g[3]:
         return 0
-    return min(s.end, g.end) - max(s.begin, g.begin) + 1
+    return min(s[4], g[4]) - max(s[3], g[3]) + 1
 
 
-def _official_size(s: Snippet) -> int:
-    return s.end - s.begin + 1
-
-
-def official_snippet_prf(returned: Sequence[Snippet], gold: Sequence[Snippet]) -> tuple[float, float, float]:
+def official_snippet_prf(returned: Sequence[OfficialSnippet],
+                         gold: Sequence[OfficialSnippet]) -> tuple[float, float, float]:
     """P = O/Σsize(returned), R = O/Σsize(gold) with O = Σ overlaps of every pair whose
-    documents share the last URL path segment; 0 when a size sum is 0; F1 = 2PR/(P+R)
-    (0 when P = R = 0).  Empty ``returned``: 0, 0, 0.  P and R can leave [0, 1]."""
+    documents share the last URL path segment and size = e − b + 1; 0 when a size sum is
+    0; F1 = 2PR/(P+R) (0 when P = R = 0).  Empty ``returned``: 0, 0, 0.  P and R can
+    leave [0, 1]."""
     if not returned:
         return 0.0, 0.0, 0.0
-    by_segment: dict[str, list[Snippet]] = defaultdict(list)
+    by_segment: dict[str, list[OfficialSnippet]] = defaultdict(list)
     for g in gold:
-        by_segment[last_path_segment(g.document)].append(g)
+        by_segment[last_path_segment(g[0])].append(g)
     overlap = 0
     for s in returned:
-        for g in by_segment.get(last_path_segment(s.document), ()):
+        for g in by_segment.get(last_path_segment(s[0]), ()):
             overlap += _official_overlap(s, g)
-    returned_size = sum(_official_size(s) for s in returned)
-    gold_size = sum(_official_size(g) for g in gold)
+    returned_size = sum(s[4] - s[3] + 1 for s in returned)
+    gold_size = sum(g[4] - g[3] + 1 for g in gold)
     precision = overlap / returned_size if returned_size else 0.0
     recall = overlap / gold_size if gold_size else 0.0
     f1 = 0.0 if precision == 0 and recall == 0 else ieee_div(2 * precision * recall, precision + recall)
     return precision, recall, f1
 
 
-def official_snippet_ap(returned: Sequence[Snippet], gold: Sequence[Snippet], divisor: int) -> float:
+def official_snippet_ap(returned: Sequence[OfficialSnippet], gold: Sequence[OfficialSnippet],
+                        divisor: int) -> float:
     """Σ_r prec(r)·rel(r) / divisor with IEEE arithmetic.
 
     prec(r) = (overlaps of the first r returned snippets with gold snippets of the
     identical document string) / (their total size); rel(r) = 1 when any gold snippet
     has the identical document string, whatever the offsets.  0/0 gives NaN.
     """
-    by_document: dict[str, list[Snippet]] = defaultdict(list)
+    by_document: dict[str, list[OfficialSnippet]] = defaultdict(list)
     for g in gold:
-        by_document[g.document].append(g)
+        by_document[g[0]].append(g)
     total = 0.0
     overlap = size = 0
     for s in returned:
-        same_document = by_document.get(s.document, ())
+        same_document = by_document.get(s[0], ())
         overlap += sum(_official_overlap(s, g) for g in same_document)
-        size += _official_size(s)
+        size += s[4] - s[3] + 1
         total += ieee_div(overlap, size) * (1 if same_document else 0)
     return ieee_div(total, divisor)
 
