@@ -77,6 +77,8 @@ def official_yesno_label(text: str) -> str:
 
 def _strings(values: list, pointer: str) -> tuple[list[str], AnswerProblem | None]:
     """Lower-cased texts of a list of strings/numbers, or the problem with the first other item."""
+    if all(type(v) is str for v in values):
+        return [v.lower() for v in values], None
     out = []
     for i, value in enumerate(values):
         text = literal_text(value)

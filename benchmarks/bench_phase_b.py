@@ -1,0 +1,102 @@
+"""Time Phase B scoring of a 5,000-question batch: exact answers, then ideal answers.
+
+    python benchmarks/bench_phase_b.py [--questions N] [--repeat R] [--edition E]
+
+The batch is built from the real BioASQ 11b golden files and IISR runs in
+../shared/data/bioasq-real (questions repeated under new ids until there are N), so
+answers, synonyms and ideal answers have real shapes and lengths.  Timed: the whole
+``scorer.evaluate(gold_path, run_path, task="phaseB", ideal=False)`` (reading both JSON
+files included), best of R, once with the answers only and once with the documents and
+snippets real Phase B files also carry (the reader checks them as the official tool does),
+against the official tool's ~1.1 s for the same batch
+(``EvaluatorTask1b -phaseB``, JVM start included); then, separately, the ideal-answer
+metrics: ROUGE-2/SU4 (``rouge_bioasq_many``) and the whole ideal-answer part
+(ROUGE + plain/adapted ROUGE-L + BLEU-4).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from pathlib import Path
+
+import scorer
+from scorer.evaluation.phase_b import ideal_measures
+from scorer.formats import answers
+from scorer.formats.jsontext import load_json
+from scorer.formats.taskb import read_taskb
+from scorer.measures.rouge import rouge_bioasq_many
+
+OFFICIAL_SECONDS_FOR_5000 = 1.1
+REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "bioasq-real"
+PAIRS = [("11B3_golden.json", "11B3_IISR-2_phaseB.json"), ("11B4_golden.json", "11B4_IISR-5_phaseB.json")]
+
+
+def batch(n: int) -> tuple[dict, dict]:
+    """A gold file and a run of ``n`` questions made of the real ones, ids made unique."""
+    source = []
+    for gold_name, run_name in PAIRS:
+        gold = json.loads((REAL / "golden" / gold_name).read_text(encoding="utf-8"))["questions"]
+        run = {q["id"]: q for q in json.loads((REAL / "runs" / run_name).read_text(encoding="utf-8"))["questions"]}
+        source += [(g, run[g["id"]]) for g in gold if g["id"] in run]
+    gold_questions, run_questions = [], []
+    for k in range(n):
+        g, r = source[k % len(source)]
+        qid = f"{g['id']}-{k}"
+        gold_questions.append(dict(g, id=qid))
+        run_questions.append(dict(r, id=qid))
+    return {"questions": gold_questions}, {"questions": run_questions}
+
+
+def answers_only(value: dict) -> dict:
+    """The batch without the documents and snippets a Phase B file may also carry."""
+    keep = ("id", "type", "body", "exact_answer", "ideal_answer")
+    return {"questions": [{k: v for k, v in q.items() if k in keep} for q in value["questions"]]}
+
+
+def best_of(repeat: int, call) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--questions", type=int, default=5000)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--edition", type=int, default=8)
+    args = parser.parse_args()
+    full_gold, full_run = batch(args.questions)
+    with tempfile.TemporaryDirectory() as tmp:
+        gold_path, run_path = Path(tmp, "gold.json"), Path(tmp, "run.json")
+        for label, gold, run in (("answers only", answers_only(full_gold), answers_only(full_run)),
+                                 ("with documents and snippets", full_gold, full_run)):
+            gold_path.write_text(json.dumps(gold), encoding="utf-8")
+            run_path.write_text(json.dumps(run), encoding="utf-8")
+            mb = (gold_path.stat().st_size + run_path.stat().st_size) / 1e6
+            exact = best_of(args.repeat, lambda: scorer.evaluate(gold_path, run_path, task="phaseB",
+                                                                 edition=args.edition, ideal=False))
+            result = scorer.evaluate(gold_path, run_path, task="phaseB", edition=args.edition, ideal=False)
+            print(f"Phase B exact answers, {args.questions} questions {result.counts}, edition {args.edition}, "
+                  f"{label} ({mb:.0f} MB of JSON), best of {args.repeat}:")
+            print(f"  read both files + score: {exact:.3f} s; official tool ~{OFFICIAL_SECONDS_FOR_5000} s for "
+                  f"5,000 -> {OFFICIAL_SECONDS_FOR_5000 * args.questions / 5000 / exact:.1f}x faster; "
+                  f"target 0.3 s -> {'met' if exact <= 0.3 * args.questions / 5000 else 'NOT met'}")
+        gold_file = read_taskb(*load_json(gold_path))
+        run_file = read_taskb(*load_json(run_path))
+    run_index = run_file.first_by_id()
+    pairs = [(answers.ideal_text(run_index[g.id].ideal_answer) or "", refs) for g in gold_file.questions
+             if (refs := answers.gold_ideal_texts(g.ideal_answer))]
+    rouge_time = best_of(1, lambda: rouge_bioasq_many(pairs))
+    ideal_time = best_of(1, lambda: ideal_measures(gold_file, run_file, {}, {}))
+    print(f"  ideal answers, ROUGE-2 + ROUGE-SU4 of {len(pairs)} answers: {rouge_time:.3f} s "
+          "(ROUGE-1.5.5: about 16 s)")
+    print(f"  ideal answers, all text metrics (ROUGE, plain/adapted ROUGE-L and BLEU-4): {ideal_time:.3f} s")
+
+
+if __name__ == "__main__":
+    main()
