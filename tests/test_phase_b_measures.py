@@ -183,3 +183,27 @@ def test_all_exact_measure_names_always_present():
         "factoid.lenient_accuracy", "factoid.mrr", "list.precision", "list.recall", "list.f1",
         "yesno.c_at_1", "factoid.c_at_1"}
     assert result.measures["list.f1"] == 0.0 and math.isnan(result.measures["factoid.c_at_1"])
+
+
+@pytest.mark.parametrize("gold, run, measure, official, reference", [
+    # 1. yes/no reading by substring
+    (_q("y", "yesno", "no"), _q("y", "yesno", "unknown"), "yesno.accuracy", 1.0, 0.0),
+    # 6. only the first string of a run entry is read from edition 5 on
+    (_q("f", "factoid", [["tp53"]]), _q("f", "factoid", [["p53", "tp53"]]), "factoid.strict_accuracy", 0.0, 1.0),
+    # 7. no trimming or whitespace collapsing in the official matching
+    (_q("f", "factoid", [["cyclin d1"]]), _q("f", "factoid", [["Cyclin  D1 "]]), "factoid.strict_accuracy", 0.0, 1.0),
+    # 10. a bare string has no entries for the official tool
+    (_q("f", "factoid", [["p53"]]), _q("f", "factoid", "p53"), "factoid.strict_accuracy", 0.0, 1.0),
+    # 12. a label that never occurs: 0 officially, undefined (left out of macro F1) in reference
+    (_q("y", "yesno", "yes"), _q("y", "yesno", "yes"), "yesno.macro_f1", 0.5, 1.0),
+])
+def test_documented_differences(gold, run, measure, official, reference):
+    assert _evaluate([gold], [run]).measures[measure] == official
+    assert _evaluate([gold], [run], flavor="reference").measures[measure] == reference
+
+
+def test_gold_maybe_is_label_no_officially_and_not_scored_in_reference():
+    gold, run = [_q("y", "yesno", "maybe")], [_q("y", "yesno", "perhaps")]
+    official = _evaluate(gold, run)
+    assert (official.measures["yesno.accuracy"], official.measures["yesno.f1_no"]) == (1.0, 1.0)
+    assert _evaluate(gold, run, flavor="reference").counts["yesno"] == 0
