@@ -207,3 +207,11 @@ def test_gold_maybe_is_label_no_officially_and_not_scored_in_reference():
     official = _evaluate(gold, run)
     assert (official.measures["yesno.accuracy"], official.measures["yesno.f1_no"]) == (1.0, 1.0)
     assert _evaluate(gold, run, flavor="reference").counts["yesno"] == 0
+
+
+def test_gold_question_without_id_aborts_official_editions_2_to_8():
+    gold = [{"type": "yesno", "exact_answer": "yes"}]
+    with pytest.raises(scorer.ScorerError) as info:
+        _evaluate(gold, [], edition=8)
+    assert info.value.problems[0].code == "missing-id" and info.value.problems[0].pointer == "/questions/0"
+    assert _evaluate(gold, [], edition=9).counts["yesno"] == 0

@@ -79,3 +79,11 @@ def test_phase_b_rows_present_or_skipped():
     if not (REAL / "official_scores.tsv").exists():
         pytest.skip("../shared/data is absent")
     assert PHASE_B_ROWS, "official_scores.tsv lists no Phase B run"
+
+
+@pytest.mark.parametrize("name", ["11B1_golden.json", "5B1_golden.json", "2B1_golden.json"])
+def test_real_golden_files_are_valid_phase_b_gold(name):
+    path = REAL / "golden" / name
+    if not path.exists():
+        pytest.skip("../shared/data is absent")
+    assert main(["validate", str(path), "--task", "phaseB", "--role", "gold"]) == 0

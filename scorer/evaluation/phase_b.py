@@ -109,9 +109,8 @@ def official_exact(gold: TaskBFile, run: TaskBFile, edition: int):
     Summary and unknown types are never scored.  Raises :class:`ScorerError` with every
     place the official tool would abort on, each with its fix.
     """
-    gold_read, problems = official_answers(gold, edition, gold=True)
+    gold_read, gold_problems = official_answers(gold, edition, gold=True)
     run_read, run_problems = official_answers(run, edition, gold=False)
-    gold_problems, run_problems = problems, run_problems
     run_index = run.first_by_id()
     yesno, factoid, lists = [], [], []
     yesno_unanswered = factoid_unanswered = 0
@@ -122,6 +121,11 @@ def official_exact(gold: TaskBFile, run: TaskBFile, edition: int):
         if edition == 9 and (ga is None or ga.is_empty or r is None):
             continue
         if g.type not in ans.EXACT_TYPES:
+            continue
+        if g.id is None:
+            gold_problems.append(_abort(gold, g, "missing-id", f"this gold {g.type} question has no id; the "
+                                        f"official evaluator (edition {edition}) aborts on it",
+                                        'add "id": "<the question id>"'))
             continue
         if r is None:
             run_problems.append(Problem(

@@ -171,11 +171,14 @@ PHASES: dict[str, tuple[list[QuestionFixer], str]] = {
     "phaseB": ([fix_phase_a_question, fix_phase_b_question], "taskb-phaseB-run.schema.json"),
 }
 GOLD_SCHEMA = "taskb-gold.schema.json"
+#: Gold files of both phases: the answer fixers of runs do not apply (a gold ideal answer is
+#: a list, an edition-2 factoid gold a flat list).
+GOLD_FIXERS: list[QuestionFixer] = [fix_phase_a_question]
 
 
-def normalize_taskb(value, phase: str = "phaseA") -> tuple[object, list[tuple[str, Finding]]]:
+def normalize_taskb(value, phase: str = "phaseA", role: str = "run") -> tuple[object, list[tuple[str, Finding]]]:
     """Apply every documented fix; return (fixed value, [(question pointer, finding)])."""
-    fixers = PHASES[phase][0]
+    fixers = PHASES[phase][0] if role == "run" else GOLD_FIXERS
     if not isinstance(value, dict) or not isinstance(value.get("questions"), list):
         return value, []
     fixed = dict(value)
@@ -282,7 +285,7 @@ def validate_taskb(value, doc: JsonText, *, phase: str = "phaseA", role: str = "
     ``role`` is ``"run"`` or ``"gold"``; with ``gold_value`` the run's questions are
     also compared with the gold's.
     """
-    fixed, found = normalize_taskb(value, phase)
+    fixed, found = normalize_taskb(value, phase, role)
     problems = [Problem(code=f.code, message=f.message, fix=f.fix, severity=f.severity,
                         pointer=base + f.pointer) for base, f in found]
     schema = validator(PHASES[phase][1] if role == "run" else GOLD_SCHEMA)
