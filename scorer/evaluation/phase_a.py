@@ -95,14 +95,17 @@ def official_phase_a(gold: TaskBFile, run: TaskBFile, edition: int):
         entry.update({f"{category}.precision": p, f"{category}.recall": r,
                       f"{category}.f1": f, f"{category}.ap": ap})
 
+    merged_once: set[int] = set()  # states whose merged snippets cannot change any more
     for g, gs, rs in d_list:
         has_concepts = bool(gs.concepts) and bool(rs.concepts)
         concept_set, document_set = set(gs.concepts), set(gs.documents)
         if has_concepts:
             concept_prf = retrieval.official_prf(rs.concepts, gs.concepts, concept_set)
         document_prf = retrieval.official_prf(rs.documents, gs.documents, document_set)
-        gs.snippets = snippets.official_merge(gs.snippets)
-        rs.snippets = snippets.official_merge(rs.snippets)
+        for state in (gs, rs):
+            state.snippets = snippets.official_merge(state.snippets)
+            if snippets.is_ordinary(state.snippets):
+                merged_once.add(id(state))
         concept_ap = retrieval.official_average_precision(
             rs.concepts, concept_set, retrieval.ap_divisor(edition, len(gs.concepts)))
         rs.concepts = _relevant_only(rs.concepts, concept_set)
@@ -116,8 +119,9 @@ def official_phase_a(gold: TaskBFile, run: TaskBFile, edition: int):
         record("documents", g.id, *document_prf, document_ap)
 
     for g, gs, rs in s_list:
-        gs.snippets = snippets.official_merge(gs.snippets)
-        rs.snippets = snippets.official_merge(rs.snippets)
+        for state in (gs, rs):
+            if id(state) not in merged_once:
+                state.snippets = snippets.official_merge(state.snippets)
         if gs.triples:
             triple_set = set(gs.triples)
             triple_prf = retrieval.official_prf(rs.triples, gs.triples, triple_set)

@@ -191,7 +191,7 @@ class _Reader:
         return [t for i, v in enumerate(value)
                 if (t := self.text(v, f"{pointer}/{i}", f"{what}[{i}]")) is not None]
 
-    def snippet(self, value, pointer: str) -> Snippet | None:
+    def snippet(self, value, where: str, index: int) -> Snippet | None:
         """A snippet; the common well-formed case is read without building pointers."""
         if type(value) is dict and value.keys() <= _SNIPPET_KEYSET:
             get = value.get
@@ -203,7 +203,7 @@ class _Reader:
                     and -INT32_MAX <= begin <= INT32_MAX and -INT32_MAX <= end <= INT32_MAX
                     and (document.strip("/") or not document)):
                 return _make_snippet((document, begin_section, end_section, begin, end, text))
-        return self._checked_snippet(value, pointer)
+        return self._checked_snippet(value, f"{where}/{index}")
 
     def _checked_snippet(self, value, pointer: str) -> Snippet | None:
         if type(value) is not dict:
@@ -273,13 +273,13 @@ class _Reader:
         self.question_id = qid
         q = Question(id=qid, index=index)
         for key, item in value.items():
-            where = pointer + json_pointer(key)
+            where = f"{pointer}/{key}" if "/" not in key and "~" not in key else pointer + json_pointer(key)
             if key == "documents" or key == "concepts":
                 setattr(q, key, self.text_list(item, where, key))
             elif key == "snippets":
                 if type(item) is list:
                     q.snippets = [s for i, v in enumerate(item)
-                                  if (s := self.snippet(v, f"{where}/{i}")) is not None]
+                                  if (s := self.snippet(v, where, i)) is not None]
                 else:
                     self.text_list(item, where, key)  # reports the wrong type
             elif key == "triples":

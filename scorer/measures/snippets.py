@@ -41,8 +41,14 @@ OfficialSnippet = tuple[str, str, str, int, int]
 _REDUCED_SECTIONS: dict[str, str] = {}
 
 
-def official_snippets(snippets: Sequence[Snippet]) -> list[OfficialSnippet]:
-    """The snippets with their sections reduced by :func:`official_section`."""
+def official_snippets(snippets: Sequence[Snippet]) -> Sequence[OfficialSnippet]:
+    """The snippets with their sections reduced by :func:`official_section`.
+
+    When no section contains a ``.`` the snippets are returned as they are: a
+    :class:`Snippet` starts with the same five fields.
+    """
+    if not any("." in s[1] or "." in s[2] for s in snippets):
+        return snippets
     reduced = _REDUCED_SECTIONS
     out = []
     for s in snippets:
@@ -104,9 +110,15 @@ def official_merge(snippets: list[OfficialSnippet]) -> list[OfficialSnippet]:
     """
     if len(snippets) < 2:
         return snippets
-    if all(s[3] <= s[4] for s in snippets):
+    if is_ordinary(snippets):
         return _components(snippets) or snippets
     return official_merge_loop(snippets)
+
+
+def is_ordinary(snippets: Sequence[OfficialSnippet]) -> bool:
+    """True when every snippet has begin <= end; merging such a list once leaves no
+    mergeable pair, so merging it again changes nothing."""
+    return all(s[3] <= s[4] for s in snippets)
 
 
 def official_merge_loop(snippets: list[OfficialSnippet]) -> list[OfficialSnippet]:
