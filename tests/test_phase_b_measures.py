@@ -215,3 +215,12 @@ def test_gold_question_without_id_aborts_official_editions_2_to_8():
         _evaluate(gold, [], edition=8)
     assert info.value.problems[0].code == "missing-id" and info.value.problems[0].pointer == "/questions/0"
     assert _evaluate(gold, [], edition=9).counts["yesno"] == 0
+
+
+def test_a_blank_answer_is_an_abstention_even_when_it_reads_like_the_gold():
+    # gold "maybe" and run "" both read as none (correct for the official accuracy), but
+    # the run gave no answer: c@1 counts it as unanswered, not correct
+    result = _evaluate([_q("y", "yesno", "maybe"), _q("z", "yesno", "yes")],
+                       [_q("y", "yesno", ""), _q("z", "yesno", "yes")])
+    assert result.measures["yesno.accuracy"] == 1.0
+    assert result.measures["yesno.c_at_1"] == (1 + 1 * 1 / 2) / 2

@@ -16,7 +16,7 @@ from scorer.formats import answers as ans
 from scorer.formats.jsontext import load_input
 from scorer.formats.taskb import Question, TaskBFile, read_taskb
 from scorer.measures import abstention, adapted, exact, rouge
-from scorer.measures.retrieval import mean
+from scorer.measures.retrieval import NAN, mean
 from scorer.schemas import validator
 
 #: The official tool's ``-verbose`` labels, in its output order, and our names.
@@ -113,7 +113,7 @@ def official_exact(gold: TaskBFile, run: TaskBFile, edition: int):
     run_read, run_problems = official_answers(run, edition, gold=False)
     run_index = run.first_by_id()
     yesno, factoid, lists = [], [], []
-    yesno_unanswered = factoid_unanswered = 0
+    yesno_outcomes, factoid_outcomes = [], []
     per_question: dict[str, dict[str, float]] = {}
     for g in gold.questions:
         r = run_index.get(g.id) if g.id is not None else None
@@ -147,7 +147,7 @@ def official_exact(gold: TaskBFile, run: TaskBFile, edition: int):
                 continue
             correct = ra is not None and ra.label == ga.label
             yesno.append((ga.label, correct))
-            yesno_unanswered += _unanswered_yesno(r)
+            yesno_outcomes.append(_outcome(_unanswered_yesno(r), correct))
             per_question.setdefault(g.id, {})["yesno.accuracy"] = 1.0 if correct else 0.0
         elif g.type == ans.FACTOID:
             if edition == 2:
@@ -162,7 +162,7 @@ def official_exact(gold: TaskBFile, run: TaskBFile, edition: int):
                                             "add the gold exact_answer, or drop the run's answer"))
                 continue
             factoid.append(scores)
-            factoid_unanswered += not (ra is not None and (ra.entries or ra.flat))
+            factoid_outcomes.append(_outcome(not (ra is not None and (ra.entries or ra.flat)), scores[0] == 1.0))
             per_question.setdefault(g.id, {}).update(zip(FACTOID_MEASURES, scores))
         else:
             answered = ra is not None and bool(ra.entries)
@@ -178,12 +178,10 @@ def official_exact(gold: TaskBFile, run: TaskBFile, edition: int):
     if gold_problems or run_problems:
         raise ScorerError(_placed(gold, gold_problems) + _placed(run, run_problems))
     measures = dict(zip(YESNO_MEASURES, exact.official_yesno(yesno)))
-    for names, values in ((FACTOID_MEASURES, factoid), (LIST_MEASURES, lists)):
-        measures.update((name, sum(column) / len(values) if values else 0.0)
-                        for name, column in zip(names, zip(*values) if values else [()] * len(names)))
-    measures["yesno.c_at_1"] = abstention.c_at_1(sum(ok for _, ok in yesno), yesno_unanswered, len(yesno))
-    measures["factoid.c_at_1"] = abstention.c_at_1(sum(1 for s in factoid if s[0] == 1.0),
-                                                   factoid_unanswered, len(factoid))
+    measures.update(_column_means(FACTOID_MEASURES, factoid, empty=0.0))
+    measures.update(_column_means(LIST_MEASURES, lists, empty=0.0))
+    measures["yesno.c_at_1"] = abstention.c_at_1_of_outcomes(yesno_outcomes)
+    measures["factoid.c_at_1"] = abstention.c_at_1_of_outcomes(factoid_outcomes)
     counts = {"yesno": len(yesno), "factoid": len(factoid), "list": len(lists)}
     return {name: measures[name] for name in EXACT_MEASURES}, per_question, counts
 
@@ -238,9 +236,8 @@ def reference_exact(gold: TaskBFile, run: TaskBFile):
             lists.append(scores)
             per_question.setdefault(qid, {}).update(zip(LIST_MEASURES, scores))
     measures = dict(zip(YESNO_MEASURES, exact.reference_yesno(yesno)))
-    for names, values in ((FACTOID_MEASURES, factoid), (LIST_MEASURES, lists)):
-        measures.update((name, mean(column)) for name, column in zip(names, zip(*values) if values
-                                                                      else [()] * len(names)))
+    measures.update(_column_means(FACTOID_MEASURES, factoid, empty=NAN))
+    measures.update(_column_means(LIST_MEASURES, lists, empty=NAN))
     measures["yesno.c_at_1"] = abstention.c_at_1_of_outcomes(yesno_outcomes)
     measures["factoid.c_at_1"] = abstention.c_at_1_of_outcomes(factoid_outcomes)
     warnings = []
@@ -261,7 +258,13 @@ def reference_exact(gold: TaskBFile, run: TaskBFile):
     return {name: measures[name] for name in EXACT_MEASURES}, per_question, counts, warnings
 
 
+def _column_means(names: tuple[str, ...], rows: list[tuple[float, ...]], empty: float) -> dict[str, float]:
+    """name i -> mean of the i-th values of ``rows``; ``empty`` when there is no row."""
+    return {name: sum(row[i] for row in rows) / len(rows) if rows else empty for i, name in enumerate(names)}
+
+
 def _outcome(unanswered: bool, correct: bool) -> str:
+    """The c@1 outcome of one question; an unanswered question is never counted correct."""
     if unanswered:
         return abstention.UNANSWERED
     return abstention.CORRECT if correct else abstention.WRONG
