@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Sequence
+from functools import lru_cache
 
 from scorer.formats.taskb import Snippet
 from scorer.measures.retrieval import harmonic_f1, ieee_div
@@ -198,6 +199,7 @@ def official_snippet_ap(returned: Sequence[OfficialSnippet], gold: Sequence[Offi
 _PMID = re.compile(r"(?:pmid:?)?(\d+)", re.IGNORECASE)
 
 
+@lru_cache(maxsize=1 << 16)
 def pubmed_id(document: str) -> str:
     """The PubMed id of a document URL whatever its form (``http://www.ncbi.nlm.nih.gov/
     pubmed/123``, ``https://pubmed.ncbi.nlm.nih.gov/123/``, ``PMID:123``, ``123``);
@@ -207,6 +209,7 @@ def pubmed_id(document: str) -> str:
     return match.group(1) if match else document.strip()
 
 
+@lru_cache(maxsize=1024)
 def reference_section(section: str) -> str:
     """Lower-cased section name; the old name ``sections.0`` is the abstract."""
     name = section.strip().lower()
