@@ -253,7 +253,16 @@ def _semantic_problems(value) -> list[Problem]:
     return problems
 
 
-def _coverage_problems(value, gold_value) -> list[Problem]:
+#: What each phase's official evaluator does with a gold question the run leaves out.
+MISSING_QUESTION_FIX = {
+    "phaseA": "add every test question (an empty list is a valid answer); the official evaluator "
+              "leaves them out of the means, the reference flavor scores them 0",
+    "phaseB": "add every test question (leave out exact_answer to abstain); the official evaluator "
+              "aborts on a missing yes/no, factoid or list question before edition 9",
+}
+
+
+def _coverage_problems(value, gold_value, phase: str) -> list[Problem]:
     """Gold questions the run does not answer, and run questions unknown to the gold."""
     def ids(v):
         if not isinstance(v, dict) or not isinstance(v.get("questions"), list):
@@ -268,8 +277,7 @@ def _coverage_problems(value, gold_value) -> list[Problem]:
             code="missing-questions", pointer="/questions", severity="warning",
             message=f"{len(missing)} question(s) of the gold file are not answered: "
                     + ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else ""),
-            fix="add every test question (an empty list is a valid answer); the official evaluator "
-                "leaves them out of the means, the reference flavor scores them 0"))
+            fix=MISSING_QUESTION_FIX[phase]))
     for i, qid in enumerate(run_ids):
         if qid not in gold_set:
             problems.append(Problem(code="unknown-question", pointer=f"/questions/{i}/id", severity="warning",
@@ -292,7 +300,7 @@ def validate_taskb(value, doc: JsonText, *, phase: str = "phaseA", role: str = "
     problems += [_schema_problem(e) for e in schema.iter_errors(fixed)]
     problems += _semantic_problems(fixed)
     if gold_value is not None:
-        problems += _coverage_problems(fixed, gold_value)
+        problems += _coverage_problems(fixed, gold_value, phase)
     placed = []
     for p in problems:
         qid = p.question_id or _question_id(fixed, p.pointer)
