@@ -225,6 +225,11 @@ def load_input(source, *, name: str, max_bytes: int | None = DEFAULT_MAX_BYTES):
     """
     if isinstance(source, (dict, list)):
         return source, JsonText(name, None)
+    if not isinstance(source, (str, bytes, bytearray, Path)):
+        raise ScorerError(Problem(
+            code="bad-argument", file=name,
+            message=f"the {name} is {type(source).__name__}, not a file",
+            fix="pass a path, JSON text or bytes, or an already parsed dict or list"))
     return load_json(source, name=None if isinstance(source, (str, Path)) else name,
                      max_bytes=max_bytes)
 

@@ -1,0 +1,82 @@
+"""Whatever the input, scorer.evaluate returns a Result or raises ScorerError."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import scorer
+from tests.conftest import DATA
+
+SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(-2, 2, allow_nan=False),
+                    st.sampled_from(["", "yes", "no", "abstract", "sections.0", "/", "q1", "D000001", "x.y"]))
+JSON = st.recursive(SCALARS, lambda children: st.one_of(
+    st.lists(children, max_size=4),
+    st.dictionaries(st.sampled_from([
+        "id", "type", "body", "documents", "concepts", "snippets", "triples", "exact_answer", "ideal_answer",
+        "document", "beginSection", "endSection", "offsetInBeginSection", "offsetInEndSection", "text",
+        "s", "p", "o", "pmid", "labels", "questions"]), children, max_size=5)), max_leaves=20)
+
+
+def questions_file(draw_questions):
+    return st.builds(lambda qs: {"questions": qs}, draw_questions)
+
+
+TASKB = st.one_of(JSON, questions_file(st.lists(JSON, max_size=3)),
+                  questions_file(st.lists(st.dictionaries(st.sampled_from(["id", "type", "documents", "snippets",
+                                                                           "exact_answer", "triples"]),
+                                                          JSON, max_size=4), max_size=3)))
+TASKA = st.one_of(JSON, st.builds(lambda docs: {"documents": docs}, st.lists(JSON, max_size=3)),
+                  st.builds(lambda docs: {"documents": docs}, st.lists(st.fixed_dictionaries(
+                      {"pmid": st.one_of(st.integers(1, 3), st.sampled_from(["1", "2"])),
+                       "labels": st.lists(st.sampled_from(["D000001", "D000002", "D999999", ""]), max_size=3)}),
+                      max_size=3)))
+
+
+def _evaluate(gold, run, **kwargs):
+    try:
+        result = scorer.evaluate(gold, run, **kwargs)
+    except scorer.ScorerError as exc:
+        assert exc.problems and str(exc)
+        return
+    json.dumps(result.to_json(), allow_nan=False)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(TASKB, TASKB, st.sampled_from(["phaseA", "phaseB"]), st.sampled_from([2, 3, 5, 8, 9]),
+       st.sampled_from(["official", "reference"]))
+def test_task_b_never_crashes(gold, run, task, edition, flavor):
+    _evaluate(gold, run, task=task, edition=edition, flavor=flavor)
+
+
+@pytest.fixture(scope="module")
+def small_hierarchy(tmp_path_factory):
+    path = tmp_path_factory.mktemp("mesh") / "hierarchy.txt"
+    path.write_text("MeSH A\nA D000001\nA D000002\nD000001 D000003\n")
+    return str(path)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                   HealthCheck.function_scoped_fixture])
+@given(TASKA, TASKA, st.sampled_from(["official", "reference"]))
+def test_task_a_never_crashes(small_hierarchy, gold, run, flavor):
+    _evaluate(gold, run, task="taskA", flavor=flavor, hierarchy=small_hierarchy)
+
+
+@pytest.mark.parametrize("text", ["", "{", "[]", "null", '{"questions": 5}', "\ufeff{}", "{\"questions\": [NaN]}"])
+def test_bad_text_is_a_scorer_error(text):
+    for task in ("phaseA", "phaseB"):
+        with pytest.raises(scorer.ScorerError):
+            scorer.evaluate(text.encode() or b" ", '{"questions": []}'.encode(), task=task)
+
+
+def test_bad_arguments_are_scorer_errors():
+    with pytest.raises(scorer.ScorerError, match="edition"):
+        scorer.evaluate({"questions": []}, {"questions": []}, edition=4)
+    with pytest.raises(scorer.ScorerError, match="flavor"):
+        scorer.evaluate({"questions": []}, {"questions": []}, flavor="strict")
+    with pytest.raises(scorer.ScorerError, match="task"):
+        scorer.evaluate({"questions": []}, {"questions": []}, task="phaseC")
+    assert DATA  # the module imports cleanly without ../shared
