@@ -203,10 +203,15 @@ def _ngrams(units: Units, n: int) -> list[Units]:
 
 def _clipped_matches(candidate_ngrams: list, reference_ngram_lists: list[list]) -> int:
     """Candidate n-grams matched, each n-gram clipped by its largest count in one reference."""
-    best: Counter = Counter()
+    wanted = Counter(candidate_ngrams)
+    best = dict.fromkeys(wanted, 0)
     for ngrams in reference_ngram_lists:
-        best |= Counter(ngrams)
-    return sum(min(count, best[g]) for g, count in Counter(candidate_ngrams).items())
+        found = Counter(ngrams)
+        for gram in wanted:
+            count = found.get(gram, 0)
+            if count > best[gram]:
+                best[gram] = count
+    return sum(min(count, best[gram]) for gram, count in wanted.items())
 
 
 @dataclass
