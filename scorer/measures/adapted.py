@@ -24,6 +24,7 @@ Bonus inputs of one question (the script's rules; at most one kind per question)
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -58,7 +59,13 @@ def _argument_error(message: str, fix: str) -> ScorerError:
 def _units(text, tokens: str, what: str) -> Units:
     if not isinstance(text, str):
         raise _argument_error(f"{what} is {type(text).__name__}, not text", "pass a string")
-    return mrc2018_normalize(text) if tokens == "char" else tuple(word_tokens(text))
+    return mrc2018_normalize(text) if tokens == "char" else _word_units(text)
+
+
+@lru_cache(maxsize=4096)
+def _word_units(text: str) -> tuple[str, ...]:
+    """Word tokens as a tuple, memoised: each answer is tokenised once for all four metrics."""
+    return tuple(word_tokens(text))
 
 
 def _checked_weights(**weights) -> None:
@@ -204,14 +211,13 @@ def _ngrams(units: Units, n: int) -> list[Units]:
 def _clipped_matches(candidate_ngrams: list, reference_ngram_lists: list[list]) -> int:
     """Candidate n-grams matched, each n-gram clipped by its largest count in one reference."""
     wanted = Counter(candidate_ngrams)
-    best = dict.fromkeys(wanted, 0)
+    best: dict = {}
     for ngrams in reference_ngram_lists:
         found = Counter(ngrams)
-        for gram in wanted:
-            count = found.get(gram, 0)
-            if count > best[gram]:
-                best[gram] = count
-    return sum(min(count, best[gram]) for gram, count in wanted.items())
+        for gram in wanted.keys() & found.keys():
+            if found[gram] > best.get(gram, 0):
+                best[gram] = found[gram]
+    return sum(min(wanted[gram], count) for gram, count in best.items())
 
 
 @dataclass
