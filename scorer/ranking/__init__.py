@@ -1,0 +1,27 @@
+"""Rankings and significance tests over already computed scores (no files, Git or HTML).
+
+* :mod:`scorer.ranking.ranks`: per-batch BioASQ rankings (ties share the average rank,
+  averaged component ranks, Task A's best k of n test sets, best system per team).
+* :mod:`scorer.ranking.significance`: paired randomisation tests over questions and
+  letter groups of systems that are not significantly different.
+* :mod:`scorer.ranking.friedman`: across batches, the Friedman test and the Nemenyi
+  critical difference.
+
+The rules and formulas, with examples, are in ``docs/ranking.md``.
+"""
+from scorer.ranking.friedman import (FriedmanResult, complete_rank_matrix, friedman_test,
+                                     nemenyi_critical_difference, nemenyi_groups)
+from scorer.ranking.ranks import (RankedSystem, average_ranks, best_per_team, ideal_ranking,
+                                  phase_a_ranking, phase_b_exact_ranking, rank_on_components,
+                                  task_a_ranking)
+from scorer.ranking.significance import (SignificanceGroups, compact_letters, paired_randomization_test,
+                                         pairwise_p_values, per_question_arrays, significance_groups)
+
+__all__ = [
+    "RankedSystem", "average_ranks", "rank_on_components", "phase_a_ranking",
+    "phase_b_exact_ranking", "ideal_ranking", "task_a_ranking", "best_per_team",
+    "paired_randomization_test", "pairwise_p_values", "significance_groups",
+    "SignificanceGroups", "compact_letters", "per_question_arrays",
+    "FriedmanResult", "friedman_test", "nemenyi_critical_difference", "nemenyi_groups",
+    "complete_rank_matrix",
+]

@@ -1,0 +1,211 @@
+"""Significance tests on cases with known answers.
+
+Exact p-values of the sign-flip test below come from enumerating all 2^n sign patterns by
+hand (written out in the comments); the Monte Carlo estimate must fall within 4.5 standard
+errors of them.  Critical values are from published tables (cited where used).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from scorer.ranking import (compact_letters, complete_rank_matrix, friedman_test,
+                            nemenyi_critical_difference, nemenyi_groups, paired_randomization_test,
+                            pairwise_p_values, per_question_arrays, phase_a_ranking,
+                            significance_groups)
+from scorer.ranking.friedman import chi2_sf
+from scorer.ranking.significance import holm_adjust
+
+TRIALS = 20_000
+
+
+def close_to_exact(p: float, exact: float, trials: int = TRIALS) -> bool:
+    return abs(p - exact) < 4.5 * math.sqrt(exact * (1 - exact) / trials) + 1 / trials
+
+
+# --- paired randomisation test ----------------------------------------------------
+
+def test_identical_systems_are_never_significantly_different():
+    rng = np.random.default_rng(1)
+    a = rng.random(50)
+    assert paired_randomization_test(a, a.copy(), trials=1000, seed=3) == 1.0
+
+
+def test_a_clearly_better_system_is_significant():
+    # all 30 differences +1: only the all-plus / all-minus patterns (2 of 2^30) reach |sum| 30,
+    # so (almost surely) no trial does and p = 1 / (trials + 1)
+    a, b = np.ones(30), np.zeros(30)
+    assert paired_randomization_test(a, b, trials=1999, seed=0) == 1 / 2000
+    assert paired_randomization_test(b, a, trials=1999, seed=0) == 1 / 2000  # two-sided
+
+
+@pytest.mark.parametrize("d, exact", [
+    # d = (1, 1, 1): sums over the 8 patterns are ±3 (twice), ±1 (six) -> |sum| >= 3 in 2/8
+    ((1.0, 1.0, 1.0), 0.25),
+    # d = (3, 1, 1): +++ 5, ++- 3, +-+ 3, +-- 1, -++ -1, -+- -3, --+ -3, --- -5 -> 2/8
+    ((3.0, 1.0, 1.0), 0.25),
+    # d = (2, 1): sums 3, 1, -1, -3 -> |sum| >= 3 in 2/4
+    ((2.0, 1.0), 0.5),
+    # d = (1, -1, 0.5): observed |sum| 0.5; the 8 sums are ±0.5 (four), ±1.5, ±2.5 -> all reach it
+    ((1.0, -1.0, 0.5), 1.0),
+])
+def test_p_value_matches_exhaustive_enumeration(d, exact):
+    p = paired_randomization_test(np.array(d), np.zeros(len(d)), trials=TRIALS, seed=11)
+    assert close_to_exact(p, exact)
+
+
+def test_nan_questions_are_left_out_of_the_pair():
+    # the NaN question drops out: d = (2, 1) remains, exact p = 2/4 (see above)
+    a = np.array([2.0, np.nan, 1.0])
+    b = np.array([0.0, 0.5, 0.0])
+    assert close_to_exact(paired_randomization_test(a, b, trials=TRIALS, seed=5), 0.5)
+
+
+def test_results_are_reproducible_with_the_seed():
+    rng = np.random.default_rng(7)
+    a, b = rng.random(40), rng.random(40)
+    first = paired_randomization_test(a, b, trials=2000, seed=42)
+    assert paired_randomization_test(a, b, trials=2000, seed=42) == first
+    assert paired_randomization_test(a, b, trials=2000, seed=43) != first
+
+
+def test_pairwise_table_agrees_with_the_single_test_under_the_same_seed():
+    rng = np.random.default_rng(8)
+    systems = {name: rng.random(25) for name in "xyz"}
+    table = pairwise_p_values(systems, trials=500, seed=9)
+    assert list(table) == [("x", "y"), ("x", "z"), ("y", "z")]
+    for (s, t), p in table.items():
+        assert p == paired_randomization_test(systems[s], systems[t], trials=500, seed=9)
+
+
+def test_bad_inputs_are_refused():
+    with pytest.raises(ValueError):
+        paired_randomization_test(np.ones(3), np.ones(4))
+    with pytest.raises(ValueError):
+        paired_randomization_test(np.ones(3), np.ones(3), trials=0)
+
+
+# --- multiple comparisons and letters ---------------------------------------------
+
+def test_holm_adjustment_by_hand():
+    # sorted: ab 0.01 x3 = 0.03; bc 0.03 x2 = 0.06; ac 0.04 x1 = 0.04, but never below 0.06
+    adjusted = holm_adjust({("a", "b"): 0.01, ("a", "c"): 0.04, ("b", "c"): 0.03})
+    assert adjusted == pytest.approx({("a", "b"): 0.03, ("b", "c"): 0.06, ("a", "c"): 0.06})
+
+
+@pytest.mark.parametrize("different, letters", [
+    (set(), {"A": "a", "B": "a", "C": "a"}),
+    ({frozenset("AC")}, {"A": "a", "B": "ab", "C": "b"}),
+    # not along the order: A-B differ, C is like both -> groups {A, C} = a, {B, C} = b
+    ({frozenset("AB")}, {"A": "a", "B": "b", "C": "ab"}),
+    ({frozenset("AB"), frozenset("AC"), frozenset("BC")}, {"A": "a", "B": "b", "C": "c"}),
+])
+def test_compact_letters(different, letters):
+    assert compact_letters(["A", "B", "C"], different) == letters
+
+
+def test_letters_group_equal_systems_and_separate_a_clearly_worse_one():
+    rng = np.random.default_rng(2)
+    good = rng.random(40) * 0.5 + 0.5
+    groups = significance_groups({"good1": good, "good2": good.copy(), "bad": good - 0.5},
+                                 trials=999, seed=1)
+    assert groups.order == ("good1", "good2", "bad")  # equal means -> by id
+    assert groups.letters == {"good1": "a", "good2": "a", "bad": "b"}
+    assert groups.p_values[("good1", "good2")] == 1.0
+
+
+def test_holm_correction_can_remove_differences_that_raw_p_values_show():
+    # six questions, each neighbour better by a constant on every question:
+    # exact p of every pair = 2/2^6 = 0.03125 (< 0.05 raw); Holm x3 = 0.094 (> 0.05)
+    base = np.arange(6, dtype=float)
+    systems = {"A": base + 2, "B": base + 1, "C": base}
+    raw = significance_groups(systems, trials=TRIALS, seed=4, correction="none")
+    assert all(close_to_exact(p, 1 / 32) for p in raw.p_values.values())
+    assert raw.letters == {"A": "a", "B": "b", "C": "c"}
+    holm = significance_groups(systems, trials=TRIALS, seed=4, correction="holm")
+    assert holm.letters == {"A": "a", "B": "a", "C": "a"}
+    with pytest.raises(ValueError):
+        significance_groups(systems, correction="bonferroni")
+
+
+def test_per_question_arrays_align_on_question_ids():
+    per_question = {"s": {"q2": {"m": 0.5}, "q1": {"m": 1.0}}, "t": {"q3": {"m": 0.0}, "q1": {"m": None}}}
+    questions, arrays = per_question_arrays(per_question, "m")
+    assert questions == ["q1", "q2", "q3"]
+    np.testing.assert_array_equal(arrays["s"], [1.0, 0.5, np.nan])
+    np.testing.assert_array_equal(arrays["t"], [np.nan, np.nan, 0.0])
+
+
+# --- across batches: Friedman and Nemenyi -----------------------------------------
+
+@pytest.mark.parametrize("x, df, p", [
+    (4.0, 2, math.exp(-2)),          # df 2: e^{-x/2}
+    (3.841, 1, 0.05), (5.991, 2, 0.05), (7.815, 3, 0.05), (11.070, 5, 0.05),  # printed chi-square tables
+    (6.635, 1, 0.01), (13.277, 4, 0.01),
+    (0.0, 3, 1.0),
+])
+def test_chi_square_tail(x, df, p):
+    assert chi2_sf(x, df) == pytest.approx(p, abs=2e-5)
+
+
+def test_friedman_without_ties_by_hand():
+    # R = (2, 4, 6); chi2 = 12/(2*3*4) * (4+16+36) - 3*2*4 = 28 - 24 = 4; p = e^-2
+    result = friedman_test(np.array([[1, 2, 3], [1, 2, 3]]))
+    assert result.statistic == pytest.approx(4.0)
+    assert result.p_value == pytest.approx(math.exp(-2))
+    assert result.average_ranks.tolist() == [1.0, 2.0, 3.0] and result.df == 2
+
+
+def test_friedman_with_ties_by_hand_and_rows_are_reranked():
+    # ranks (1, 2.5, 2.5) and (1, 2, 3): R = (2, 4.5, 5.5), ΣR² = 54.5, N²k(k+1)²/4 = 48,
+    # Σr² = 27.5, Nk(k+1)²/4 = 24 -> chi2 = 2 * 6.5 / 3.5 = 26/7
+    scores = np.array([[0.1, 0.7, 0.7], [3.0, 5.0, 8.0]])  # lower is better, re-ranked per row
+    assert friedman_test(scores).statistic == pytest.approx(26 / 7)
+
+
+def test_friedman_all_tied_is_no_evidence_and_bad_shapes_are_refused():
+    result = friedman_test(np.ones((3, 4)))
+    assert (result.statistic, result.p_value) == (0.0, 1.0)
+    with pytest.raises(ValueError):
+        friedman_test(np.ones((1, 4)))
+    with pytest.raises(ValueError):
+        friedman_test(np.array([[1.0, np.nan], [1.0, 2.0]]))
+
+
+# Demšar (2006), JMLR 7:1-30, Table 5(a): q_alpha of the Nemenyi test for k = 2..10
+DEMSAR_Q = {
+    0.05: (1.960, 2.343, 2.569, 2.728, 2.850, 2.949, 3.031, 3.102, 3.164),
+    0.10: (1.645, 2.052, 2.291, 2.459, 2.589, 2.693, 2.780, 2.855, 2.920),
+}
+
+
+@pytest.mark.parametrize("alpha", sorted(DEMSAR_Q))
+def test_nemenyi_q_reproduces_demsar_table(alpha):
+    for k, q in enumerate(DEMSAR_Q[alpha], start=2):
+        # CD / sqrt(k(k+1)/6) = q_alpha; the table is good to one unit of its last decimal
+        # (it prints 2.343 for 2.34370 but 2.850 for 2.84971)
+        assert nemenyi_critical_difference(k, 1, alpha) / math.sqrt(k * (k + 1) / 6) == pytest.approx(q, abs=1e-3)
+
+
+def test_nemenyi_demsar_worked_example():
+    # Demšar 2006, section 3.2.4: 4 algorithms, 14 data sets: CD = 2.569 sqrt(4*5/(6*14)) = 1.25
+    assert nemenyi_critical_difference(4, 14) == pytest.approx(1.25, abs=0.005)
+    with pytest.raises(ValueError):
+        nemenyi_critical_difference(1, 14)
+
+
+def test_nemenyi_groups():
+    # CD = 1.25 (above): A-C 1.5, A-D 2.5, B-D 1.5 exceed it; the other gaps do not
+    letters = nemenyi_groups({"A": 1.0, "B": 2.0, "C": 2.5, "D": 3.5}, n_batches=14)
+    assert letters == {"A": "a", "B": "ab", "C": "bc", "D": "c"}
+
+
+def test_complete_rank_matrix_keeps_systems_ranked_in_every_batch():
+    batch1 = phase_a_ranking({"x": {"documents.map": 0.9}, "y": {"documents.map": 0.5},
+                              "z": {"documents.map": 0.7}})
+    batch2 = phase_a_ranking({"x": {"documents.map": 0.1}, "y": {"documents.map": 0.5}})
+    batches, systems, matrix = complete_rank_matrix({"b2": batch2, "b1": batch1})
+    assert batches == ["b1", "b2"] and systems == ["x", "y"]
+    assert matrix.tolist() == [[1.0, 3.0], [2.0, 1.0]]  # b1: x 1, z 2, y 3; b2: y 1, x 2
