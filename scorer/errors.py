@@ -68,6 +68,22 @@ class ScorerError(ValueError):
         super().__init__("\n".join(p.format() for p in self.problems))
 
 
+def some_of(items, limit: int = 5) -> str:
+    """``"a, b, c ..."``: the first ``limit`` items, with an ellipsis when there are more."""
+    items = list(items)
+    return ", ".join(map(str, items[:limit])) + (" ..." if len(items) > limit else "")
+
+
+def listing_warnings(file: str | None, *entries: tuple[str, list, str, str]) -> list[Problem]:
+    """One warning per non-empty ``(code, ids, what, fix)``: "N <what>: a, b, c ...".
+
+    Used for the questions (or documents) a mean leaves out or counts as 0.
+    """
+    return [Problem(code=code, severity="warning", file=file, fix=fix,
+                    message=f"{len(ids)} {what}: {some_of(ids)}")
+            for code, ids, what, fix in entries if ids]
+
+
 def json_pointer(*parts: object) -> str:
     """RFC 6901 pointer from path parts: ``json_pointer("questions", 3) == "/questions/3"``."""
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)

@@ -10,43 +10,14 @@ import pytest
 
 import scorer
 from scorer.evaluation.phase_b import OFFICIAL_LABELS
-from tests.conftest import conformance_cases, same_value, to_float
+from tests.conftest import check_conformance_file, conformance_cases
 
 FILES = ["phaseB.jsonl.gz", "phaseB_v2.jsonl.gz", "phaseB_v3.jsonl.gz", "phaseB_v9.jsonl.gz"]
 
 
-def _mismatches(case: dict) -> list[str]:
-    official = case["official"]
-    if "error" in official:
-        try:
-            scorer.evaluate(case["gold"], case["submission"], task="phaseB",
-                            edition=case["version"], flavor="official")
-        except scorer.ScorerError as exc:
-            if not exc.problems or not all(p.pointer is not None and p.fix for p in exc.problems):
-                return [f"the error is not located or has no fix: {exc}"]
-            return []
-        return ["the official tool aborted but the scorer returned numbers"]
-    result = scorer.evaluate(case["gold"], case["submission"], task="phaseB",
-                             edition=case["version"], flavor="official")
-    return [f"{label}: official {official[label]!r}, scorer {result.measures[name]!r}"
-            for label, name in OFFICIAL_LABELS.items()
-            if not same_value(to_float(official[label]), result.measures[name])]
-
-
 @pytest.mark.parametrize("name", FILES)
 def test_every_recorded_case_matches(name):
-    cases = conformance_cases(name)
-    if not cases:
-        pytest.skip(f"../shared/conformance/{name} is absent")
-    failures = {}
-    for case in cases:
-        problems = _mismatches(case)
-        if problems:
-            failures[f"{case['id']} (-e {case['version']})"] = problems
-    matched = len(cases) - len(failures)
-    aborted = sum("error" in c["official"] for c in cases)
-    print(f"{name}: {matched}/{len(cases)} cases match the official evaluator ({aborted} recorded aborts)")
-    assert not failures, f"{matched}/{len(cases)} match; first failures: " + repr(list(failures.items())[:3])
+    check_conformance_file(name, "phaseB", OFFICIAL_LABELS)
 
 
 @pytest.mark.parametrize("name", FILES)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from scorer.errors import Problem, ScorerError
+from scorer.errors import Problem, ScorerError, listing_warnings
 from scorer.evaluation import Result
 from scorer.formats.taskb import Question, TaskBFile, read_taskb
 from scorer.measures import retrieval, snippets
@@ -222,20 +222,13 @@ def reference_phase_a(gold: TaskBFile, run: TaskBFile, edition: int):
         measures[f"{category}.gmap"] = retrieval.geometric_map(v["ap"])
     counts = {c: len(values[c]["ap"]) for c in CATEGORIES}
     unanswered = [qid for qid in gold_index if qid not in run_index]
-    unknown = [q for qid, q in run_index.items() if qid not in gold_index]
-    warnings = []
-    if unanswered:
-        warnings.append(Problem(
-            code="unanswered-questions", severity="warning", file=run.name,
-            message=f"{len(unanswered)} gold question(s) are not in the run and score 0: "
-                    + ", ".join(unanswered[:5]) + (" ..." if len(unanswered) > 5 else ""),
-            fix="answer every question of the test set (an empty list is a valid answer)"))
-    if unknown:
-        warnings.append(Problem(
-            code="unknown-questions", severity="warning", file=run.name,
-            message=f"{len(unknown)} run question(s) are not in the gold file and are ignored: "
-                    + ", ".join(q.id for q in unknown[:5]) + (" ..." if len(unknown) > 5 else ""),
-            fix="check the question ids against the test set"))
+    unknown = [qid for qid in run_index if qid not in gold_index]
+    warnings = listing_warnings(
+        run.name,
+        ("unanswered-questions", unanswered, "gold question(s) are not in the run and score 0",
+         "answer every question of the test set (an empty list is a valid answer)"),
+        ("unknown-questions", unknown, "run question(s) are not in the gold file and are ignored",
+         "check the question ids against the test set"))
     return {name: measures[name] for name in MEASURES}, per_question, counts, warnings
 
 

@@ -9,7 +9,7 @@ every measure and every difference between the flavors.
 """
 from __future__ import annotations
 
-from scorer.errors import Problem, ScorerError, json_pointer
+from scorer.errors import Problem, ScorerError, json_pointer, listing_warnings, some_of
 from scorer.evaluation import Result
 from scorer.evaluation.phase_a import _unique_ids
 from scorer.formats import answers as ans
@@ -240,20 +240,13 @@ def reference_exact(gold: TaskBFile, run: TaskBFile):
     measures.update(_column_means(LIST_MEASURES, lists, empty=NAN))
     measures["yesno.c_at_1"] = abstention.c_at_1_of_outcomes(yesno_outcomes)
     measures["factoid.c_at_1"] = abstention.c_at_1_of_outcomes(factoid_outcomes)
-    warnings = []
     missing = [qid for qid in per_question if qid not in run_index]
-    if missing:
-        warnings.append(Problem(
-            code="unanswered-questions", severity="warning", file=run.name,
-            message=f"{len(missing)} gold question(s) are not in the run and count as unanswered: "
-                    + ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else ""),
-            fix="answer every question of the test set"))
-    if unusable:
-        warnings.append(Problem(
-            code="unusable-gold-answer", severity="warning", file=gold.name,
-            message=f"{len(unusable)} gold question(s) have no usable exact answer and are not scored: "
-                    + ", ".join(unusable[:5]) + (" ..." if len(unusable) > 5 else ""),
-            fix='give yes/no questions "yes" or "no" and factoid/list questions [["entity", "synonym"], ...]'))
+    warnings = listing_warnings(
+        run.name, ("unanswered-questions", missing, "gold question(s) are not in the run and count as unanswered",
+                   "answer every question of the test set"))
+    warnings += listing_warnings(
+        gold.name, ("unusable-gold-answer", unusable, "gold question(s) have no usable exact answer and are not scored",
+                    'give yes/no questions "yes" or "no" and factoid/list questions [["entity", "synonym"], ...]'))
     counts = {"yesno": len(yesno), "factoid": len(factoid), "list": len(lists)}
     return {name: measures[name] for name in EXACT_MEASURES}, per_question, counts, warnings
 
@@ -355,7 +348,7 @@ def manual_measures(manual, system: str | None, gold: TaskBFile):
             code="unknown-system", file=doc.name, pointer="/systems",
             message=f"the manual scores have no system {system!r}" if system else
                     "the manual scores hold several systems and none was chosen",
-            fix="choose one of: " + ", ".join(sorted(systems)[:10]) + (" ..." if len(systems) > 10 else "")))
+            fix="choose one of: " + some_of(sorted(systems), 10)))
     gold_ids = {q.id for q in gold.questions}
     scored = {qid: s for qid, s in systems[system].items() if qid in gold_ids}
     unknown = sorted(set(systems[system]) - gold_ids)

@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from scorer.errors import Problem, json_pointer
+from scorer.errors import Problem, json_pointer, some_of
 from scorer.formats.answers import fix_phase_b_question
 from scorer.formats.jsontext import JsonFloat, JsonText
 from scorer.formats.taskb import SNIPPET_KEY_VARIANTS, SNIPPET_KEYS
@@ -276,7 +276,7 @@ def _coverage_problems(value, gold_value, phase: str) -> list[Problem]:
         problems.append(Problem(
             code="missing-questions", pointer="/questions", severity="warning",
             message=f"{len(missing)} question(s) of the gold file are not answered: "
-                    + ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else ""),
+                    + some_of(missing),
             fix=MISSING_QUESTION_FIX[phase]))
     for i, qid in enumerate(run_ids):
         if qid not in gold_set:
