@@ -11,8 +11,8 @@ order and by sums of ids, and every conformance case matches only with this numb
 (numbering by first appearance anywhere, breadth-first or sorted ids fail).
 
 :func:`load_hierarchy` reads a file once per (path, modification time, size) and keeps
-the result; everything derived from it (ancestor sets, upward paths) is computed lazily
-and cached on the :class:`Hierarchy` object, so it is shared by every evaluation.
+the result; everything derived from it (ancestor sets, upward paths, path tables) is
+computed lazily and cached on the :class:`Hierarchy` object, so it is shared by every evaluation.
 """
 from __future__ import annotations
 
@@ -69,9 +69,8 @@ class Hierarchy:
         self._parents = [tuple(int(p) for p in self.parent_ids[self.parent_ptr[i]:self.parent_ptr[i + 1]])
                          for i in range(n)]
         self._closures: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
-        self._ancestor_sets: dict[int | None, dict[int, frozenset]] = {}
         self._paths: dict[tuple, dict[int, tuple]] = {}
-        self._positions: dict[tuple, dict[int, dict]] = {}
+        self._meetings: dict[tuple, dict[int, dict]] = {}
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -121,17 +120,6 @@ class Hierarchy:
         np.cumsum(np.bincount(nodes, minlength=n), out=ptr[1:])
         return ptr, ancestors.astype(np.int32)
 
-    def ancestor_set(self, node: int, limit: int | None) -> frozenset:
-        """Ancestors of ``node`` at distance ``1..limit`` (``None``: all), root ``0``
-        included, ``node`` itself excluded."""
-        cache = self._ancestor_sets.setdefault(limit, {})
-        found = cache.get(node)
-        if found is None:
-            ptr, nodes = self.closure(limit, with_root=True)
-            found = frozenset(nodes[ptr[node]:ptr[node + 1]].tolist()) - {node}
-            cache[node] = found
-        return found
-
     def upward_paths(self, node: int, steps: int | None, *, dummy: bool) -> tuple[tuple[int, ...], ...]:
         """HEMKit's upward paths of ``node``: depth-first over parents (ascending ids),
         each path starting at ``node`` and ending at a node without parents (the root
@@ -144,18 +132,32 @@ class Hierarchy:
             cache[node] = found
         return found
 
-    def path_positions(self, node: int, steps: int | None, *, dummy: bool) -> dict[int, tuple]:
-        """For every node on the :meth:`upward_paths` of ``node``: the ``(position, path)``
-        pairs of the paths holding it, in path order (cached)."""
-        cache = self._positions.setdefault((steps, dummy), {})
-        found = cache.get(node)
-        if found is None:
-            table: dict[int, list] = {}
+    def lca_tables(self, nodes, steps: int | None, *, dummy: bool) -> tuple[dict, dict]:
+        """``(paths, meetings)``: the path tables of the LCA measures, filled for every node
+        of ``nodes`` (cached: later calls add what is missing).
+
+        ``paths[v]``: the :meth:`upward_paths` of ``v``.  ``meetings[v]``: for every node
+        ``u`` on these paths, ``(d, v, places)`` with d the smallest position of u on them
+        and places the ``(path[:d+1], sum of its ids)`` of the paths holding u at position
+        d, in path order.
+        """
+        paths = self._paths.setdefault((steps, dummy), {})
+        meetings = self._meetings.setdefault((steps, dummy), {})
+        for node in nodes:
+            if node in meetings:
+                continue
+            table: dict[int, tuple] = {}
             for path in self.upward_paths(node, steps, dummy=dummy):
+                id_sum = 0
                 for position, member in enumerate(path):
-                    table.setdefault(member, []).append((position, path))
-            found = cache[node] = {member: tuple(places) for member, places in table.items()}
-        return found
+                    id_sum += member
+                    current = table.get(member)
+                    if current is None or position < current[0]:
+                        table[member] = (position, node, ((path[:position + 1], id_sum),))
+                    elif position == current[0]:
+                        table[member] = (position, node, current[2] + ((path[:position + 1], id_sum),))
+            meetings[node] = table
+        return paths, meetings
 
     def _walk_up(self, node, steps, dummy):
         tail = (DUMMY,) if dummy else ()

@@ -14,9 +14,12 @@ sizes).  See ``docs/measures-taska.md`` for every difference with an example.
 """
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
-from collections import defaultdict
+from contextlib import contextmanager
+from operator import itemgetter
+
 import numpy as np
 
 from scorer.formats.hierarchy import Hierarchy, sorted_member, sorted_unique
@@ -71,188 +74,213 @@ def lca_augmented_sets(gold: frozenset, pred: frozenset, hierarchy: Hierarchy,
     6. the augmented sets from the registered paths of the chosen ancestors.
     ``steps=None`` (reference flavor) means unlimited paths and ancestor sets.
     """
-    limit = None if steps is None else steps + 1
-    gold_set = _most_specific(gold, hierarchy, limit)
-    pred_set = _most_specific(pred, hierarchy, limit)
+    gold_set, pred_set = most_specific(LabelLists.from_lists([sorted(gold), sorted(pred)]), hierarchy, steps)
+    return _augmented_sets(gold_set, pred_set, *hierarchy.lca_tables(gold | pred, steps, dummy=dummy))
+
+
+def most_specific(lists: LabelLists, hierarchy: Hierarchy, steps: int | None) -> list[frozenset]:
+    """Step 1 for every document of ``lists`` (distinct labels, each row sorted, as
+    :meth:`LabelLists.distinct` gives): the labels that are not an ancestor, within
+    distance ``steps + 1`` (``None``: any), of another label of the same document.
+    Vectorised: a label goes when ``(document, label)`` is among the ``(document,
+    ancestor)`` pairs of the document's labels."""
+    ptr, nodes = hierarchy.closure(None if steps is None else steps + 1, with_root=True)
+    docs, labels = lists.pairs()
+    counts = ptr[labels + 1] - ptr[labels]
+    starts = np.repeat(ptr[labels] - (np.cumsum(counts) - counts), counts)
+    ancestors = nodes[starts + np.arange(counts.sum())]
+    proper = ancestors != np.repeat(labels, counts)
+    n_nodes = len(hierarchy)
+    label_codes = docs * n_nodes + labels                       # sorted: rows are sorted
+    ancestor_codes = np.repeat(docs, counts)[proper] * n_nodes + ancestors[proper]
+    where = np.minimum(np.searchsorted(label_codes, ancestor_codes), max(len(label_codes) - 1, 0))
+    kept = np.ones(len(labels), dtype=bool)
+    kept[where[label_codes[where] == ancestor_codes]] = False
+    bounds = np.cumsum(np.bincount(docs[kept], minlength=len(lists))).tolist()
+    values = labels[kept].tolist()
+    return [frozenset(values[start:stop]) for start, stop in zip([0, *bounds], bounds)]
+
+
+def _augmented_sets(gold_set: frozenset, pred_set: frozenset, paths: dict, meetings: dict):
+    """Steps 2-6 of :func:`lca_augmented_sets` on the most specific label sets, with the
+    path tables of :meth:`Hierarchy.lca_tables` (filled for every label of both sets)."""
     common = gold_set & pred_set
     gold_only, pred_only = sorted(gold_set - pred_set), sorted(pred_set - gold_set)
     if not gold_only and not pred_only:
         return set(gold_set), set(pred_set)
-    search = _CandidateSearch(hierarchy, steps, dummy)
-    search.run(gold_only, sorted(pred_set), gold_side=True)
-    search.run(pred_only, sorted(gold_set), gold_side=False)
-    chosen, gold_nodes, pred_nodes = search.choose_ancestors(gold_set, pred_set, common)
-    records = search.choose_paths(chosen, gold_nodes, pred_nodes, gold_only, pred_only)
+    linked: dict[int, set] = {}      # ancestor -> heads it links
+    ancestors: dict[int, set] = {}   # head -> its candidate ancestors
+    probable: dict[int, set] = {}    # label -> nodes of its own candidate paths
+    buckets = tuple(_search(labels, sorted(other), gold_side, paths, meetings, linked, ancestors, probable)
+                    if labels and other else []
+                    for gold_side, labels, other in ((True, gold_only, pred_set), (False, pred_only, gold_set)))
+    chosen, gold_nodes, pred_nodes = _choose_ancestors(linked, ancestors, gold_set, pred_set, common)
+    records = _choose_paths(buckets, chosen, gold_nodes, pred_nodes, gold_only, pred_only, probable)
     return _augment(gold_set, pred_set, common, chosen, records)
 
 
-def _most_specific(labels: frozenset, hierarchy: Hierarchy, limit: int | None) -> frozenset:
-    """The labels that are not an ancestor (within ``limit``) of another label of the set."""
-    covered = set()
+def _search(labels, other, gold_side, paths, meetings, linked, ancestors, probable) -> list:
+    """Step 3 for every label of one side against the paths of the other side.
+
+    For each own path, ``meet`` is its first node (position l) on any path of the other
+    side; every other path holding ``meet`` at position m gives the candidate (own path
+    up to meet, other path up to meet) of length l + m.  Candidates of the minimal length
+    are kept in visiting order, then stably sorted by the sum of the ids of both parts.
+    As a candidate of minimal length needs m = the smallest position of ``meet`` on the
+    other side, only those places are looked at.  An other-side path starts at its label,
+    so the candidates of one (label, other label) bucket are the sorted subsequence of that
+    other label; each is ``(meet, gold part, predicted part, id sum)``.  Returns the
+    buckets as ``[(label, {other label: candidates}), ...]`` in label order."""
+    tables = [meetings[label] for label in other]
+    on_other = frozenset().union(*tables)
+    merged: dict[int, tuple] = {}    # meet -> (m, [(m, other label, places at m), ...])
+    buckets = []
     for label in labels:
-        covered |= hierarchy.ancestor_set(label, limit)
-    return labels - covered if covered else labels
-
-
-class _CandidateSearch:
-    """State of steps 3-5 of the LCA heuristic for one document."""
-
-    def __init__(self, hierarchy: Hierarchy, steps, dummy):
-        self.hierarchy, self.steps, self.dummy = hierarchy, steps, dummy
-        self.paths = lambda node: hierarchy.upward_paths(node, steps, dummy=dummy)
-        self.linked: dict[int, set] = defaultdict(set)      # ancestor -> heads it links
-        self.ancestors: dict[int, set] = defaultdict(set)   # head -> its candidate ancestors
-        self.probable: dict[int, set] = defaultdict(set)    # label -> nodes of its paths
-        self.buckets = ({}, {})                             # gold-side, predicted-side
-
-    def run(self, labels: list[int], other: list[int], gold_side: bool) -> None:
-        """Step 3 for every label of one side against the paths of the other side."""
-        if not labels or not other:
-            return
-        meeting = _MeetingIndex(other, self.hierarchy, self.steps, self.dummy)
-        buckets = self.buckets[0 if gold_side else 1]
-        linked, ancestors = self.linked, self.ancestors
-        for label in labels:
-            own_nodes = self.probable[label]
-            for own, theirs, meet in _shortest_pairs(self.paths(label), meeting):
-                head = theirs[0]
-                gold_head, pred_head = (label, head) if gold_side else (head, label)
-                linked[meet].update((pred_head, gold_head))
-                ancestors[pred_head].add(meet)
-                ancestors[gold_head].add(meet)
-                own_nodes.update(own)
-                pair = (own, theirs) if gold_side else (theirs, own)
-                bucket = buckets.get((label, head))
-                if bucket is None:
-                    buckets[(label, head)] = [(meet, *pair)]
-                else:
-                    bucket.append((meet, *pair))
-
-    def choose_ancestors(self, gold_set, pred_set, common):
-        """Step 4: the greedy choice; returns the chosen ancestors and the grown sets."""
-        order = sorted(self.linked, key=lambda a: (-len(self.linked[a]), -a))
-        discarded = set()
-        for meet in order:
-            heads = self.linked[meet]
-            if all(len(self.ancestors[v]) != 1 for v in heads):
-                discarded.add(meet)
-                for v in heads:
-                    self.ancestors[v].discard(meet)
-        gold_nodes, pred_nodes = set(gold_set), set(pred_set)
-        gold_done, pred_done = set(common), set(common)
-        total = len(gold_set) + len(pred_set)
-        chosen = set()
-        for meet in order:
-            if len(gold_done) + len(pred_done) == total:
-                break
-            if meet in discarded:
+        best, hits = None, []
+        for path in paths[label]:
+            for at, meet in enumerate(path):
+                if meet in on_other:
+                    break
+            else:
                 continue
-            for v in sorted(self.linked[meet]):
-                if v in gold_nodes and v not in gold_done:
-                    chosen.add(meet)
-                    gold_nodes.add(meet)
-                    gold_done.add(v)
-                if v in pred_nodes and v not in pred_done:
-                    chosen.add(meet)
-                    pred_nodes.add(meet)
-                    pred_done.add(v)
-        return chosen, gold_nodes, pred_nodes
+            entry = merged.get(meet)
+            if entry is None:
+                found = [table[meet] for table in tables if meet in table]
+                first = min(found)[0]
+                entry = merged[meet] = (first, found if len(found) == 1 else [f for f in found if f[0] == first])
+            length = at + entry[0]
+            if best is None or length < best:
+                best, hits = length, [(meet, path[:at + 1], entry[1])]
+            elif length == best:
+                hits.append((meet, path[:at + 1], entry[1]))
+        if not hits:
+            continue
+        own_nodes = probable.setdefault(label, set())
+        label_meets = ancestors.setdefault(label, set())
+        by_head: dict[int, list] = {}
+        for meet, own, groups in hits:
+            own_sum = sum(own)
+            own_nodes.update(own)
+            label_meets.add(meet)
+            heads = linked.get(meet)
+            if heads is None:
+                heads = linked[meet] = {label}
+            else:
+                heads.add(label)
+            for _, head, places in groups:
+                heads.add(head)
+                meets = ancestors.get(head)
+                if meets is None:
+                    ancestors[head] = {meet}
+                else:
+                    meets.add(meet)
+                if gold_side:
+                    candidates = [(meet, own, theirs, own_sum + their_sum) for theirs, their_sum in places]
+                else:
+                    candidates = [(meet, theirs, own, own_sum + their_sum) for theirs, their_sum in places]
+                bucket = by_head.get(head)
+                if bucket is None:
+                    by_head[head] = candidates
+                else:
+                    bucket.extend(candidates)
+        for bucket in by_head.values():
+            if len(bucket) > 1:
+                bucket.sort(key=_id_sum)
+        buckets.append((label, by_head))
+    return buckets
 
-    def choose_paths(self, chosen, gold_nodes, pred_nodes, gold_only, pred_only):
-        """Step 5: one path pair per bucket; returns ancestor -> {head: (is_pred, path)}."""
-        records: dict[int, dict] = defaultdict(dict)
-        overlaps: dict[tuple, int] = {}
-        for side, buckets in enumerate(self.buckets):
-            for key in sorted(buckets):
-                bucket = buckets[key]
-                gold_head, pred_head = key if side == 0 else key[::-1]
+
+_id_sum = itemgetter(3)
+
+
+def _choose_ancestors(linked, ancestors, gold_set, pred_set, common):
+    """Step 4: the greedy choice; returns the chosen ancestors and the grown sets."""
+    order = sorted(linked, key=lambda a: (-len(linked[a]), -a))
+    discarded = set()
+    for meet in order:
+        heads = linked[meet]
+        if all(len(ancestors[v]) != 1 for v in heads):
+            discarded.add(meet)
+            for v in heads:
+                ancestors[v].discard(meet)
+    gold_nodes, pred_nodes = set(gold_set), set(pred_set)
+    gold_done, pred_done = set(common), set(common)
+    total = len(gold_set) + len(pred_set)
+    chosen = set()
+    for meet in order:
+        if len(gold_done) + len(pred_done) == total:
+            break
+        if meet in discarded:
+            continue
+        for v in sorted(linked[meet]):
+            if v in gold_nodes and v not in gold_done:
+                chosen.add(meet)
+                gold_nodes.add(meet)
+                gold_done.add(v)
+            if v in pred_nodes and v not in pred_done:
+                chosen.add(meet)
+                pred_nodes.add(meet)
+                pred_done.add(v)
+    return chosen, gold_nodes, pred_nodes
+
+
+def _choose_paths(buckets, chosen, gold_nodes, pred_nodes, gold_only, pred_only, probable):
+    """Step 5: one path pair per bucket; returns ancestor -> {head: (is_pred, path)}.
+
+    Only what step 6 reads is computed: a bucket whose last candidate's ancestor was
+    not chosen registers under an ancestor step 6 never visits, and a bucket whose
+    record already holds both heads registers nothing (the heads are members of the
+    grown sets already, so adding them changes nothing).  The tie-break value of a path
+    depends on the path alone (its head is its first node) and is computed once."""
+    records: dict[int, dict] = {}
+    unused = ({}, {})   # gold-side, predicted-side: path -> its tie-break overlap
+    for side, side_buckets in enumerate(buckets):
+        for label, by_head in side_buckets:
+            for head in sorted(by_head):
+                bucket = by_head[head]
+                last = bucket[-1][0]
+                if last not in chosen:
+                    continue
+                gold_head, pred_head = (label, head) if side == 0 else (head, label)
+                record = records.get(last)
+                if record is None:
+                    record = records[last] = {}
+                elif gold_head in record and pred_head in record:
+                    continue
                 best = None
-                unused = 0
-                for meet, gold_path, pred_path in bucket:
+                for meet, gold_path, pred_path, id_sum in bucket:
                     if meet not in chosen:
                         continue
                     score = len(pred_nodes.intersection(pred_path)) + len(gold_nodes.intersection(gold_path))
                     if best is None or score > best[0]:
-                        best, unused = (score, None, gold_path, pred_path), 0
+                        best, best_unused = (score, gold_path, pred_path, id_sum), 0
                     elif score == best[0]:
-                        overlap = overlaps.get((gold_path, pred_path, gold_head, pred_head))
-                        if overlap is None:
-                            overlap = (self._overlap(gold_path, gold_only, gold_head)
-                                       + self._overlap(pred_path, pred_only, pred_head))
-                            overlaps[(gold_path, pred_path, gold_head, pred_head)] = overlap
-                        if overlap > unused:
-                            best, unused = (score, None, gold_path, pred_path), overlap
-                        elif sum(gold_path) + sum(pred_path) < sum(best[2]) + sum(best[3]):
-                            best = (score, None, gold_path, pred_path)
-                if best is not None:
-                    gold_nodes.add(gold_head)
-                    pred_nodes.add(pred_head)
-                    record = records[bucket[-1][0]]
-                    record.setdefault(pred_head, (True, best[3]))
-                    record.setdefault(gold_head, (False, best[2]))
-        return records
-
-    def _overlap(self, path, labels, head) -> int:
-        """max over the other labels of one side of |path ∩ probable(label)| (0 if none)."""
-        probable = self.probable
-        best = 0
-        for x in labels:
-            if x != head:
-                shared = probable[x].intersection(path)
-                if len(shared) > best:
-                    best = len(shared)
-        return best
+                        overlap = (_unused_overlap(gold_path, gold_only, probable, unused[0])
+                                   + _unused_overlap(pred_path, pred_only, probable, unused[1]))
+                        if overlap > best_unused:
+                            best, best_unused = (score, gold_path, pred_path, id_sum), overlap
+                        elif id_sum < best[3]:
+                            best = (score, gold_path, pred_path, id_sum)
+                record.setdefault(pred_head, (True, best[2]))
+                record.setdefault(gold_head, (False, best[1]))
+    return records
 
 
-class _MeetingIndex:
-    """Where the upward paths of one side's labels (in label order) hold each node."""
-
-    def __init__(self, labels, hierarchy: Hierarchy, steps, dummy):
-        self.tables = [hierarchy.path_positions(label, steps, dummy=dummy) for label in labels]
-        self.nodes = frozenset().union(*self.tables)
-        self._found: dict[int, tuple[int, list]] = {}
-
-    def get(self, node: int):
-        """``(smallest position, [(position, path), ...] in path order)``, or None when no
-        path holds ``node``."""
-        if node not in self.nodes:
-            return None
-        found = self._found.get(node)
-        if found is None:
-            places = [place for table in self.tables for place in table.get(node, ())]
-            found = self._found[node] = (min(m for m, _ in places), places)
-        return found
-
-
-def _shortest_pairs(own_paths, meeting) -> list[tuple[tuple, tuple, int]]:
-    """Step 3 for one label: candidates ``(own part, other part, meet)`` of minimal length.
-
-    For each own path, ``meet`` is its first node (position l) on any path of the other
-    side; every other path holding ``meet`` (at position m) gives the candidate (own path
-    up to meet, other path up to meet) of length l + m.  Candidates of the minimal length
-    are kept in visiting order, then stably sorted by the sum of the ids of both parts."""
-    best, hits = None, []
-    for own in own_paths:
-        for at, meet in enumerate(own):
-            entry = meeting.get(meet)
-            if entry is not None:
-                break
-        else:
-            continue
-        length = at + entry[0]
-        if best is None or length < best:
-            best, hits = length, [(own[:at + 1], at, meet, entry[1])]
-        elif length == best:
-            hits.append((own[:at + 1], at, meet, entry[1]))
-    found = [(own, theirs[:m + 1], meet) for own, at, meet, others in hits
-             for m, theirs in others if at + m == best]
-    if len(found) > 1:
-        found.sort(key=lambda c: sum(c[0]) + sum(c[1]))
-    return found
+def _unused_overlap(path, labels, probable, memo) -> int:
+    """max over the labels of one side other than the path's head of
+    |path ∩ probable(label)| (0 if none)."""
+    value = memo.get(path)
+    if value is None:
+        head = path[0]
+        value = memo[path] = max((len(probable[x].intersection(path)) for x in labels
+                                  if x != head and x in probable), default=0)
+    return value
 
 
 def _augment(gold_set, pred_set, common, chosen, records):
-    """Step 6: the augmented sets T', P' from the records of the chosen ancestors."""
+    """Step 6: the augmented sets T', P' from the records of the chosen ancestors.
+    Paths are simple (the hierarchy is acyclic), so a path's length is its number of
+    distinct nodes."""
     gold_aug, pred_aug = set(gold_set), set(pred_set)
     gold_done, pred_done = set(common), set(common)
     total = len(gold_set) + len(pred_set)
@@ -269,7 +297,7 @@ def _augment(gold_set, pred_set, common, chosen, records):
             done, augmented = (pred_done, pred_aug) if is_pred else (gold_done, gold_aug)
             if head in done:
                 current = spare[is_pred]
-                if current is None or (len(set(path)), path[0]) < (len(set(current)), current[0]):
+                if current is None or (len(path), path[0]) < (len(current), current[0]):
                     spare[is_pred] = path
             else:
                 augmented.update(path)
@@ -368,7 +396,30 @@ def lca_sizes(gold: LabelLists, pred: LabelLists, hierarchy: Hierarchy, *, steps
     processes; no effect where ``fork`` is unavailable).  The result does not depend on
     the split.
     """
-    job = (gold, pred, hierarchy, steps, dummy, excluded)
+    with _gc_paused():
+        return _lca_sizes(gold, pred, hierarchy, steps, dummy, excluded, workers)
+
+
+@contextmanager
+def _gc_paused():
+    """Pause the cyclic garbage collector: the LCA step allocates millions of small
+    objects and no reference cycles; the collector, triggered by allocation counts,
+    would walk the growing path tables (and every other live object) again and again
+    (40% of the LCA time on a 10,000-document run)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _lca_sizes(gold, pred, hierarchy, steps, dummy, excluded, workers):
+    gold_sets, pred_sets = most_specific(gold, hierarchy, steps), most_specific(pred, hierarchy, steps)
+    labels = np.concatenate([gold.labels, pred.labels])
+    job = (gold_sets, pred_sets, *hierarchy.lca_tables(sorted_unique(labels).tolist(), steps, dummy=dummy),
+           excluded)
     n = len(gold)
     workers = min(workers or os.cpu_count() or 1, max(1, n // (PARALLEL_MIN_DOCUMENTS // 2)))
     if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
@@ -392,11 +443,10 @@ def _lca_sizes_of_job(bounds):
 
 
 def _lca_sizes_range(job, start: int, stop: int):
-    gold, pred, hierarchy, steps, dummy, excluded = job
+    gold_sets, pred_sets, paths, meetings, excluded = job
     sizes = np.zeros((3, stop - start), dtype=np.int64)
     for k in range(start, stop):
-        gold_aug, pred_aug = lca_augmented_sets(frozenset(gold.row(k).tolist()), frozenset(pred.row(k).tolist()),
-                                                hierarchy, steps, dummy)
+        gold_aug, pred_aug = _augmented_sets(gold_sets[k], pred_sets[k], paths, meetings)
         gold_aug -= excluded
         pred_aug -= excluded
         sizes[:, k - start] = len(gold_aug & pred_aug), len(gold_aug), len(pred_aug)
