@@ -211,7 +211,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="BioASQ rules: 2 (BioASQ 1-2), 3 (3-4), 5 (5-7), 8 (8), 9 (9 and later; default)")
     p.add_argument("--flavor", choices=FLAVORS, default="official",
                    help="official = the official tools' numbers (default); reference = the published definitions")
-    p.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    p.add_argument("--format", choices=("table", "json", "csv"), default="table",
+                   help="table for reading (default), json (NaN as null, with per-question values) or csv")
     p.add_argument("--hierarchy", help="Task A: the MeSH hierarchy file (PARENT CHILD per line)")
     p.add_argument("--manual", metavar="FILE",
                    help="Phase B: the experts' scores of ideal answers (taskb-manual-scores.schema.json)")
