@@ -14,10 +14,8 @@ sizes).  See ``docs/measures-taska.md`` for every difference with an example.
 """
 from __future__ import annotations
 
-import gc
 import multiprocessing
 import os
-from contextlib import contextmanager
 from operator import itemgetter
 
 import numpy as np
@@ -233,7 +231,7 @@ def _choose_paths(buckets, chosen, gold_nodes, pred_nodes, gold_only, pred_only,
     grown sets already, so adding them changes nothing).  The tie-break value of a path
     depends on the path alone (its head is its first node) and is computed once."""
     records: dict[int, dict] = {}
-    unused = ({}, {})   # gold-side, predicted-side: path -> its tie-break overlap
+    gold_unused, pred_unused = {}, {}   # path -> its tie-break overlap
     for side, side_buckets in enumerate(buckets):
         for label, by_head in side_buckets:
             for head in sorted(by_head):
@@ -248,33 +246,40 @@ def _choose_paths(buckets, chosen, gold_nodes, pred_nodes, gold_only, pred_only,
                 elif gold_head in record and pred_head in record:
                     continue
                 best = None
-                for meet, gold_path, pred_path, id_sum in bucket:
-                    if meet not in chosen:
+                for candidate in bucket:
+                    if candidate[0] not in chosen:
                         continue
+                    if best is None:        # scored only when a second candidate competes
+                        best, best_score, best_unused = candidate, None, 0
+                        continue
+                    if best_score is None:
+                        best_score = len(pred_nodes.intersection(best[2])) + len(gold_nodes.intersection(best[1]))
+                    _, gold_path, pred_path, id_sum = candidate
                     score = len(pred_nodes.intersection(pred_path)) + len(gold_nodes.intersection(gold_path))
-                    if best is None or score > best[0]:
-                        best, best_unused = (score, gold_path, pred_path, id_sum), 0
-                    elif score == best[0]:
-                        overlap = (_unused_overlap(gold_path, gold_only, probable, unused[0])
-                                   + _unused_overlap(pred_path, pred_only, probable, unused[1]))
+                    if score > best_score:
+                        best, best_score, best_unused = candidate, score, 0
+                    elif score == best_score:
+                        overlap = gold_unused.get(gold_path)
+                        if overlap is None:
+                            overlap = gold_unused[gold_path] = _unused_overlap(gold_path, gold_only, probable)
+                        pred_overlap = pred_unused.get(pred_path)
+                        if pred_overlap is None:
+                            pred_overlap = pred_unused[pred_path] = _unused_overlap(pred_path, pred_only, probable)
+                        overlap += pred_overlap
                         if overlap > best_unused:
-                            best, best_unused = (score, gold_path, pred_path, id_sum), overlap
+                            best, best_unused = candidate, overlap
                         elif id_sum < best[3]:
-                            best = (score, gold_path, pred_path, id_sum)
+                            best = candidate
                 record.setdefault(pred_head, (True, best[2]))
                 record.setdefault(gold_head, (False, best[1]))
     return records
 
 
-def _unused_overlap(path, labels, probable, memo) -> int:
+def _unused_overlap(path, labels, probable) -> int:
     """max over the labels of one side other than the path's head of
     |path ∩ probable(label)| (0 if none)."""
-    value = memo.get(path)
-    if value is None:
-        head = path[0]
-        value = memo[path] = max((len(probable[x].intersection(path)) for x in labels
-                                  if x != head and x in probable), default=0)
-    return value
+    head = path[0]
+    return max([len(probable[x].intersection(path)) for x in labels if x != head and x in probable], default=0)
 
 
 def _augment(gold_set, pred_set, common, chosen, records):
@@ -396,26 +401,6 @@ def lca_sizes(gold: LabelLists, pred: LabelLists, hierarchy: Hierarchy, *, steps
     processes; no effect where ``fork`` is unavailable).  The result does not depend on
     the split.
     """
-    with _gc_paused():
-        return _lca_sizes(gold, pred, hierarchy, steps, dummy, excluded, workers)
-
-
-@contextmanager
-def _gc_paused():
-    """Pause the cyclic garbage collector: the LCA step allocates millions of small
-    objects and no reference cycles; the collector, triggered by allocation counts,
-    would walk the growing path tables (and every other live object) again and again
-    (40% of the LCA time on a 10,000-document run)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def _lca_sizes(gold, pred, hierarchy, steps, dummy, excluded, workers):
     gold_sets, pred_sets = most_specific(gold, hierarchy, steps), most_specific(pred, hierarchy, steps)
     labels = np.concatenate([gold.labels, pred.labels])
     job = (gold_sets, pred_sets, *hierarchy.lca_tables(sorted_unique(labels).tolist(), steps, dummy=dummy),
@@ -444,13 +429,14 @@ def _lca_sizes_of_job(bounds):
 
 def _lca_sizes_range(job, start: int, stop: int):
     gold_sets, pred_sets, paths, meetings, excluded = job
-    sizes = np.zeros((3, stop - start), dtype=np.int64)
+    sizes = []
     for k in range(start, stop):
         gold_aug, pred_aug = _augmented_sets(gold_sets[k], pred_sets[k], paths, meetings)
         gold_aug -= excluded
         pred_aug -= excluded
-        sizes[:, k - start] = len(gold_aug & pred_aug), len(gold_aug), len(pred_aug)
-    return sizes[0], sizes[1], sizes[2]
+        sizes.append((len(gold_aug & pred_aug), len(gold_aug), len(pred_aug)))
+    sizes = np.array(sizes, dtype=np.int64).reshape(-1, 3)
+    return sizes[:, 0], sizes[:, 1], sizes[:, 2]
 
 
 def _prefixed(family: str, values: dict) -> dict:
