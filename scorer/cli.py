@@ -55,22 +55,26 @@ def _summary(problems: list[Problem]) -> str:
     return f"{errors} error(s), {warnings} warning(s)"
 
 
-def _validate_file(path: str, task: str, role: str, gold: str | None, max_bytes: int):
-    """(problems, fixed value) of one file; loading problems come back as problems."""
+def _validate_file(path: str, task: str, role: str, gold: str | None, max_bytes: int, hierarchy: str | None = None):
+    """(problems, fixed value) of one file; loading problems come back as problems.
+    ``hierarchy`` (Task A): warn about labels that are not in this hierarchy file."""
     try:
         value, doc = load_json(path, max_bytes=max_bytes)
         gold_value = load_json(gold, max_bytes=None)[0] if gold else None
+        if task == "taskA":
+            from scorer.formats.hierarchy import load_hierarchy
+            labels = load_hierarchy(hierarchy).ids if hierarchy else None
     except ScorerError as exc:
         return exc.problems, None
     if task == "taskA":
         from scorer.formats.taska import validate_taska
-        return validate_taska(value, doc, role=role), None
+        return validate_taska(value, doc, role=role, labels=labels), None
     from scorer.formats.validation import validate_taskb
     return validate_taskb(value, doc, phase=task, role=role, gold_value=gold_value)
 
 
 def cmd_validate(args) -> int:
-    problems, _ = _validate_file(args.file, args.task, args.role, args.gold, args.max_bytes)
+    problems, _ = _validate_file(args.file, args.task, args.role, args.gold, args.max_bytes, args.hierarchy)
     if args.format == "json":
         print(json.dumps({"file": args.file, "valid": not any(p.severity == "error" for p in problems),
                           "problems": [p.to_dict() for p in problems]}, indent=2, sort_keys=True))
@@ -188,6 +192,8 @@ def build_parser() -> argparse.ArgumentParser:
     common(p)
     p.add_argument("--role", choices=("run", "gold"), default="run", help="check as a run (default) or a gold file")
     p.add_argument("--gold", help="also compare the run's question ids with this gold file")
+    p.add_argument("--hierarchy", help="Task A: also warn about labels that are not in this hierarchy file "
+                                       "(PARENT CHILD per line)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--all", action="store_true",
                    help=f"list every problem (default: at most {PROBLEMS_PER_KIND} of each kind)")

@@ -10,6 +10,7 @@ import pytest
 import scorer
 from scorer.formats.hierarchy import load_hierarchy, parse_hierarchy
 from scorer.formats.jsontext import load_input
+from scorer.cli import main
 from scorer.formats.taska import read_taska, validate_taska
 
 from conftest import shared_path
@@ -100,6 +101,19 @@ def test_validator_semantic_problems():
     assert ("no-labels", "warning", 3) in codes
     gold_problems = validate_taska(value, text, role="gold")
     assert any(p.code == "no-labels" and p.severity == "error" for p in gold_problems)
+
+
+def test_cli_validate_with_hierarchy_warns_about_unknown_labels(tree, tmp_path, capsys):
+    run_path = tmp_path / "run.json"
+    run_path.write_text(json.dumps(doc((1, ["A1", "D999999"])), indent=1))
+    assert main(["validate", str(run_path), "--task", "taskA"]) == 0
+    assert "unknown-label" not in capsys.readouterr().out
+    assert main(["validate", str(run_path), "--task", "taskA", "--hierarchy", str(tree), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["valid"] and [(p["code"], p["severity"], p["pointer"]) for p in report["problems"]] == [
+        ("unknown-label", "warning", "/documents/0/labels/1")]
+    assert main(["validate", str(run_path), "--task", "taskA", "--hierarchy", str(tmp_path / "absent.txt")]) == 1
+    assert "no such hierarchy file" in capsys.readouterr().out
 
 
 def test_reader_raises_the_validators_errors():
