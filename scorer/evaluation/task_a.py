@@ -38,12 +38,13 @@ PER_DOCUMENT = ("flat.accuracy", "flat.example_precision", "flat.example_recall"
 _LISTED = 5  # how many PMIDs/labels a summary warning names
 
 
-def evaluate_task_a(gold_loaded, run_loaded, *, edition, flavor, hierarchy=None, workers=None,
+def evaluate_task_a(gold_loaded, run_loaded, *, edition, flavor, hierarchy=None, workers=1,
                     **options) -> Result:
     """Score a Task A run; see the module doc for the treatment of irregular input.
 
     ``hierarchy``: path of a ``PARENT CHILD`` file or a loaded :class:`Hierarchy`.
-    ``workers``: processes for the LCA measures (default: all CPUs, 1 = none).
+    ``workers``: forked processes for the LCA measures (default 1: none; see
+    :func:`scorer.measures.hierarchical.lca_sizes`).
     ``edition`` has no effect (Task A rules did not change between editions).
     """
     if options:

@@ -15,7 +15,6 @@ sizes).  See ``docs/measures-taska.md`` for every difference with an example.
 from __future__ import annotations
 
 import multiprocessing
-import os
 from operator import itemgetter
 
 import numpy as np
@@ -319,7 +318,7 @@ HIER_MEASURES = ("hier.precision", "hier.recall", "hier.f1", "lca.precision", "l
 
 
 def official_hierarchical(gold: LabelLists, pred: LabelLists, hierarchy: Hierarchy,
-                          distance: int = OFFICIAL_DISTANCE, workers: int | None = None) -> tuple[dict, dict]:
+                          distance: int = OFFICIAL_DISTANCE, workers: int = 1) -> tuple[dict, dict]:
     """HEMKit ``HIER TRUE SYS distance 5``: ``(measures, per_document)``.
 
     Pairing: each non-empty gold line takes the next pred line (an empty set past the
@@ -344,7 +343,7 @@ def official_hierarchical(gold: LabelLists, pred: LabelLists, hierarchy: Hierarc
 
 
 def reference_hierarchical(gold: LabelLists, pred: LabelLists, hierarchy: Hierarchy,
-                           workers: int | None = None) -> tuple[dict, dict]:
+                           workers: int = 1) -> tuple[dict, dict]:
     """Kosmopoulos et al.: ``(measures, per_document)`` over pooled counts.
 
     T_k = gold labels of document k and all their ancestors, P_k likewise, the root(s)
@@ -392,21 +391,25 @@ PARALLEL_MIN_DOCUMENTS = 2000  #: below this, one process is faster than forking
 
 
 def lca_sizes(gold: LabelLists, pred: LabelLists, hierarchy: Hierarchy, *, steps, dummy, excluded,
-              workers: int | None = None):
+              workers: int = 1):
     """Per document ``(|T'∩P'|, |T'|, |P'|)`` of :func:`lca_augmented_sets`, ``excluded``
     nodes left out of the counts.
 
-    The documents are independent, so from :data:`PARALLEL_MIN_DOCUMENTS` on they are
-    split over ``workers`` forked processes (default: the number of CPUs; ``1`` = no
-    processes; no effect where ``fork`` is unavailable).  The result does not depend on
-    the split.
+    Step 1 runs vectorised over all documents and the path tables of every label are
+    built first (:meth:`Hierarchy.lca_tables`, cached); then each document runs steps
+    2-6.  The documents are independent: with ``workers`` > 1 and from
+    :data:`PARALLEL_MIN_DOCUMENTS` on, they are split over that many forked processes,
+    which share the tables (no effect where ``fork`` is unavailable).  The default is one
+    process: forking from a library is unsafe in threaded programs, and on 2 idle cores
+    two workers cut 10,000 documents from about 2.4 s to 2.0 s only.  The result does not
+    depend on the split.
     """
     gold_sets, pred_sets = most_specific(gold, hierarchy, steps), most_specific(pred, hierarchy, steps)
     labels = np.concatenate([gold.labels, pred.labels])
     job = (gold_sets, pred_sets, *hierarchy.lca_tables(sorted_unique(labels).tolist(), steps, dummy=dummy),
            excluded)
     n = len(gold)
-    workers = min(workers or os.cpu_count() or 1, max(1, n // (PARALLEL_MIN_DOCUMENTS // 2)))
+    workers = min(workers, max(1, n // (PARALLEL_MIN_DOCUMENTS // 2)))
     if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
         bounds = np.linspace(0, n, workers + 1).astype(int)
         global _JOB
