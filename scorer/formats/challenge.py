@@ -1,0 +1,412 @@
+"""``challenge.toml``, ``teams/*.toml`` and the repository layout -> typed records.
+
+Both TOML files are read with :mod:`tomllib` and checked against their JSON Schemas
+(``challenge.schema.json``, ``team.schema.json``); every problem is located by file, line
+and TOML path, with a one-line fix.  See ``docs/challenge.md``.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path, PurePosixPath
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+
+from scorer.errors import Problem, ScorerError
+from scorer.schemas import validator
+
+DEFAULT_MEASURES = {
+    "concepts": "concepts.map", "documents": "documents.map", "snippets": "snippets.map",
+    "triples": "triples.map", "yesno": "yesno.macro_f1", "factoid": "factoid.mrr", "list": "list.f1",
+    "ideal": "ideal.rougesu4.f1", "taskA": ["flat.micro_f1", "lca.f1"],
+}
+TASKB_PHASES = ("phaseA", "phaseB")
+
+
+@dataclass(frozen=True)
+class Window:
+    """A submission window, both ends in UTC; a run received after ``closes`` is late."""
+
+    opens: datetime
+    closes: datetime
+
+    def is_late(self, received: datetime | None) -> bool:
+        return received is not None and received > self.closes
+
+
+@dataclass(frozen=True)
+class TaskBBatch:
+    id: str
+    name: str
+    windows: dict[str, Window]  # "phaseA" / "phaseB" -> window
+
+
+@dataclass(frozen=True)
+class TaskABatch:
+    id: str
+    name: str
+    testsets: dict[str, Window]  # test set id -> window, in file order
+
+
+@dataclass(frozen=True)
+class Rules:
+    flavor: str = "official"
+    edition: int = 9
+    best_k: int = 4
+    rank_late_runs: bool = False
+    alpha: float = 0.05
+    trials: int = 10000
+    seed: int = 1
+
+
+@dataclass(frozen=True)
+class Limits:
+    systems_per_team: int = 5
+    max_run_bytes: int = 20_000_000
+
+
+@dataclass(frozen=True)
+class System:
+    id: str
+    name: str
+    description: str
+    url: str | None = None
+    baseline: bool = False
+
+
+@dataclass(frozen=True)
+class Team:
+    id: str
+    name: str
+    members: tuple[str, ...]
+    systems: dict[str, System]
+    url: str | None = None
+
+
+@dataclass(frozen=True)
+class RunRef:
+    """A run's identity, from its path ``submissions/<task>/<batch>/<phase>/<team>/<system>.json``.
+
+    ``phase`` is ``phaseA``/``phaseB`` for Task B and the test set id for Task A.
+    """
+
+    task: str
+    batch: str
+    phase: str
+    team: str
+    system: str
+
+    @property
+    def path(self) -> str:
+        return f"submissions/{self.task}/{self.batch}/{self.phase}/{self.team}/{self.system}.json"
+
+    @property
+    def scorer_task(self) -> str:
+        """The task name of :func:`scorer.evaluate`: phaseA, phaseB or taskA."""
+        return self.phase if self.task == "taskB" else "taskA"
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """A challenge repository: its rules, batches and teams."""
+
+    root: Path
+    name: str
+    description: str = ""
+    demo: bool = False
+    rules: Rules = field(default_factory=Rules)
+    limits: Limits = field(default_factory=Limits)
+    official_measures: dict = field(default_factory=lambda: dict(DEFAULT_MEASURES))
+    taskb_batches: dict[str, TaskBBatch] = field(default_factory=dict)
+    taska_batches: dict[str, TaskABatch] = field(default_factory=dict)
+    hierarchy: str | None = None
+    teams: dict[str, Team] = field(default_factory=dict)
+
+    def window(self, ref: RunRef) -> Window | None:
+        """The submission window of a run, None if its batch/phase is not in the rules."""
+        if ref.task == "taskB":
+            batch = self.taskb_batches.get(ref.batch)
+            return batch.windows.get(ref.phase) if batch else None
+        batch = self.taska_batches.get(ref.batch)
+        return batch.testsets.get(ref.phase) if batch else None
+
+    def gold_paths(self, ref: RunRef) -> dict[str, Path]:
+        """The gold files a run is scored against: ``gold`` (+ ``manual``, ``hierarchy``)."""
+        if ref.task == "taskB":
+            base = self.root / "gold" / "taskb" / ref.batch
+            paths = {"gold": base / f"{ref.phase}.json"}
+            if ref.phase == "phaseB" and (base / "manual.json").exists():
+                paths["manual"] = base / "manual.json"
+            return paths
+        return {"gold": self.root / "gold" / "taska" / ref.batch / f"{ref.phase}.json",
+                "hierarchy": self.root / (self.hierarchy or "gold/mesh/hierarchy.txt")}
+
+    def rules_digest(self, ref: RunRef) -> str:
+        """SHA-256 of the rules that decide a run's numbers (flavor, edition, measures)."""
+        relevant = {"flavor": self.rules.flavor, "task": ref.scorer_task,
+                    "edition": self.rules.edition if ref.task == "taskB" else None}
+        return hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest()
+
+    def to_json(self) -> dict:
+        """The rules as JSON (for provenance and the site); no local paths."""
+        return {
+            "name": self.name, "description": self.description, "demo": self.demo,
+            "rules": asdict(self.rules), "limits": asdict(self.limits),
+            "official_measures": self.official_measures,
+            "taskb": [{"id": b.id, "name": b.name,
+                       **{p: {"opens": _iso(w.opens), "closes": _iso(w.closes)} for p, w in b.windows.items()}}
+                      for b in self.taskb_batches.values()],
+            "taska": [{"id": b.id, "name": b.name,
+                       "testsets": [{"id": t, "opens": _iso(w.opens), "closes": _iso(w.closes)}
+                                    for t, w in b.testsets.items()]}
+                      for b in self.taska_batches.values()],
+        }
+
+
+def _iso(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+# --- reading -------------------------------------------------------------------------
+
+_TOML_ERROR_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
+
+
+def _read_toml(path: Path) -> tuple[dict, str]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScorerError(Problem(code="not-found", file=str(path), message="no such file",
+                                  fix=f"create {path.name} (see docs/challenge.md)")) from None
+    except UnicodeDecodeError as exc:
+        raise ScorerError(Problem(code="not-utf8", file=str(path), message=f"the file is not UTF-8 ({exc.reason})",
+                                  fix="save the file as UTF-8")) from None
+    try:
+        return tomllib.loads(text), text
+    except tomllib.TOMLDecodeError as exc:
+        where = _TOML_ERROR_AT.search(str(exc))
+        raise ScorerError(Problem(
+            code="invalid-toml", file=str(path),
+            line=int(where.group(1)) if where else None, column=int(where.group(2)) if where else None,
+            message=f"invalid TOML: {_TOML_ERROR_AT.sub('', str(exc)).strip()}",
+            fix="fix the TOML syntax at this place (a missing quote, bracket or '='?)")) from None
+
+
+def _as_json(value):
+    """TOML values as JSON values: date-times become ISO 8601 strings."""
+    if isinstance(value, dict):
+        return {k: _as_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_as_json(v) for v in value]
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            return value.isoformat()  # no offset: the schema's "Z" pattern rejects it
+        return _iso(value) if value.utcoffset().total_seconds() == 0 else value.isoformat()
+    return value
+
+
+def toml_path(parts) -> str:
+    """``["taskb", "batches", 1, "phaseA"]`` -> ``taskb.batches[1].phaseA``."""
+    out = ""
+    for part in parts:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def toml_line(text: str, parts) -> int | None:
+    """The line that defines the value at ``parts`` (best effort: the key's assignment or
+    table header, searched in order; array-of-tables indices count ``[[...]]`` headers)."""
+    lines = text.splitlines()
+    start, table = 0, []
+    found = None
+    for part in parts:
+        if isinstance(part, int):
+            header = re.compile(r"^\s*\[\[\s*" + re.escape(".".join(table)) + r"\s*\]\]")
+            hits = [i for i in range(start, len(lines)) if header.match(lines[i])]
+            if part < len(hits):
+                start = found = hits[part]
+            continue
+        table.append(part)
+        key = re.compile(r"^\s*(\[\[?\s*[\w.-]*\b" + re.escape(part) + r"\s*\]\]?|\"?" + re.escape(part)
+                         + r"\"?\s*=)|[{,]\s*" + re.escape(part) + r"\s*=")
+        for i in range(start, len(lines)):
+            if key.search(lines[i]):
+                start = found = i
+                break
+    return found + 1 if found is not None else None
+
+
+def _schema_problems(value, text: str, path: Path, schema: str) -> list[Problem]:
+    problems = []
+    for error in validator(schema).iter_errors(_as_json(value)):
+        parts = list(error.absolute_path)
+        fix = error.schema.get("x-fix", "") if isinstance(error.schema, dict) else ""
+        where = toml_path(parts) or "the top level"
+        if error.validator == "additionalProperties":
+            message = f"{where}: {error.message}"
+        elif error.validator == "required":
+            message = f"{where}: {error.message}"
+        else:
+            message = f"{where} = {error.instance!r}: {error.message}"
+        problems.append(Problem(code=f"config-{error.validator}", file=str(path), line=toml_line(text, parts),
+                                pointer=toml_path(parts), message=message, fix=fix))
+    return sorted(problems, key=lambda p: (p.line or 0, p.pointer or ""))
+
+
+def _window(value: dict) -> Window:
+    return Window(value["opens"].astimezone(timezone.utc), value["closes"].astimezone(timezone.utc))
+
+
+def _read_team(path: Path, problems: list[Problem], systems_per_team: int) -> Team | None:
+    try:
+        value, text = _read_toml(path)
+    except ScorerError as exc:
+        problems.extend(exc.problems)
+        return None
+    found = _schema_problems(value, text, path, "team.schema.json")
+    team_id = path.stem
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,63}", team_id):
+        found.append(Problem(code="bad-team-id", file=str(path), message=f"team id {team_id!r} is not a lowercase slug",
+                             fix="rename the file, e.g. teams/team-alpha.toml"))
+    systems = value.get("systems", []) if isinstance(value.get("systems"), list) else []
+    if len(systems) > systems_per_team:
+        found.append(Problem(code="too-many-systems", file=str(path), line=toml_line(text, ["systems", systems_per_team]),
+                             message=f"{len(systems)} systems; the limit is {systems_per_team} per team",
+                             fix="remove systems or ask the organizers"))
+    seen = set()
+    for i, system in enumerate(systems):
+        sid = system.get("id") if isinstance(system, dict) else None
+        if sid in seen:
+            found.append(Problem(code="duplicate-system", file=str(path), line=toml_line(text, ["systems", i]),
+                                 pointer=f"systems[{i}].id", message=f"system id {sid!r} appears twice",
+                                 fix="give every system its own id"))
+        seen.add(sid)
+    if found:
+        problems.extend(found)
+        return None
+    return Team(id=team_id, name=value["name"], members=tuple(value["members"]), url=value.get("url"),
+                systems={s["id"]: System(s["id"], s["name"], s["description"], s.get("url"),
+                                         s.get("baseline", False)) for s in systems})
+
+
+def load_challenge(root: str | Path = ".") -> Challenge:
+    """Read ``challenge.toml`` and ``teams/*.toml`` of a repository.
+
+    Raises :class:`ScorerError` with every problem (file, line, TOML path, fix).
+    """
+    root = Path(root)
+    path = root / "challenge.toml"
+    value, text = _read_toml(path)
+    problems = _schema_problems(value, text, path, "challenge.schema.json")
+    if not problems:
+        problems += _window_problems(value, text, path)
+    if problems:
+        raise ScorerError(problems)
+    rules = Rules(**value.get("rules", {}))
+    limits = Limits(**value.get("limits", {}))
+    teams, team_problems = {}, []
+    for team_file in sorted((root / "teams").glob("*.toml")):
+        team = _read_team(team_file, team_problems, limits.systems_per_team)
+        if team:
+            teams[team.id] = team
+    owner: dict[str, str] = {}
+    for team in teams.values():
+        for login in team.members:
+            if login.lower() in owner:
+                team_problems.append(Problem(
+                    code="member-of-two-teams", file=str(root / "teams" / f"{team.id}.toml"),
+                    message=f"GitHub login {login} is also a member of team {owner[login.lower()]}",
+                    fix="a login may submit for one team only"))
+            owner[login.lower()] = team.id
+    if team_problems:
+        raise ScorerError(team_problems)
+    taskb = value.get("taskb", {}).get("batches", [])
+    taska = value.get("taska", {})
+    return Challenge(
+        root=root, name=value["challenge"]["name"], description=value["challenge"].get("description", ""),
+        demo=value["challenge"].get("demo", False), rules=rules, limits=limits,
+        official_measures={**DEFAULT_MEASURES, **value.get("official_measures", {})},
+        taskb_batches={b["id"]: TaskBBatch(b["id"], b.get("name", b["id"]),
+                                           {p: _window(b[p]) for p in TASKB_PHASES}) for b in taskb},
+        taska_batches={b["id"]: TaskABatch(b["id"], b.get("name", b["id"]),
+                                           {t["id"]: _window(t) for t in b["testsets"]})
+                       for b in taska.get("batches", [])},
+        hierarchy=taska.get("hierarchy"), teams=teams)
+
+
+def _window_problems(value: dict, text: str, path: Path) -> list[Problem]:
+    """Windows that close before they open, and repeated batch or test set ids."""
+    problems = []
+
+    def check(window: dict, parts: list) -> None:
+        if window["closes"] <= window["opens"]:
+            problems.append(Problem(code="window-order", file=str(path), line=toml_line(text, parts),
+                                    pointer=toml_path(parts), message="the window closes before it opens",
+                                    fix="swap opens and closes"))
+
+    for task in ("taskb", "taska"):
+        seen = set()
+        for i, batch in enumerate(value.get(task, {}).get("batches", [])):
+            parts = [task, "batches", i]
+            if batch["id"] in seen:
+                problems.append(Problem(code="duplicate-batch", file=str(path), line=toml_line(text, parts),
+                                        pointer=toml_path(parts + ["id"]),
+                                        message=f"batch id {batch['id']!r} appears twice", fix="rename one batch"))
+            seen.add(batch["id"])
+            if task == "taskb":
+                for phase in TASKB_PHASES:
+                    check(batch[phase], parts + [phase])
+            else:
+                ids = set()
+                for j, testset in enumerate(batch["testsets"]):
+                    if testset["id"] in ids:
+                        problems.append(Problem(code="duplicate-testset", file=str(path),
+                                                line=toml_line(text, parts + ["testsets"]),
+                                                pointer=toml_path(parts + ["testsets", j, "id"]),
+                                                message=f"test set id {testset['id']!r} appears twice",
+                                                fix="rename one test set"))
+                    ids.add(testset["id"])
+                    check(testset, parts + ["testsets", j])
+    return problems
+
+
+_SUBMISSION = re.compile(r"submissions/(taskA|taskB)/([^/]+)/([^/]+)/([^/]+)/([^/]+)\.json")
+
+
+def run_ref(relative_path: str) -> RunRef | None:
+    """The identity of a run from its repository path, None if the path is not a run's."""
+    match = _SUBMISSION.fullmatch(str(PurePosixPath(relative_path)))
+    return RunRef(*match.groups()) if match else None
+
+
+def read_received(root: Path) -> dict[str, datetime]:
+    """``submissions/received.json``: run path -> UTC time its pull request was merged."""
+    path = root / "submissions" / "received.json"
+    if not path.exists():
+        return {}
+    from scorer.formats.jsontext import load_json
+    value, doc = load_json(path)
+    if not isinstance(value, dict):
+        raise ScorerError(Problem(code="wrong-type", file=str(path), pointer="",
+                                  message="received.json must be an object {run path: UTC time}",
+                                  fix='write {"submissions/...json": "2026-03-02T09:12:00Z"}'))
+    out, problems = {}, []
+    for run_path, moment in value.items():
+        try:
+            parsed = datetime.fromisoformat(str(moment).replace("Z", "+00:00"))
+            if parsed.tzinfo is None:
+                raise ValueError
+            out[run_path] = parsed.astimezone(timezone.utc)
+        except ValueError:
+            problems.append(doc.place(Problem(code="bad-time", pointer="/" + run_path.replace("~", "~0").replace("/", "~1"),
+                                              message=f"{moment!r} is not a UTC time",
+                                              fix='write "2026-03-02T09:12:00Z"')))
+    if problems:
+        raise ScorerError(problems)
+    return out
