@@ -80,3 +80,15 @@ def test_bad_arguments_are_scorer_errors():
     with pytest.raises(scorer.ScorerError, match="task"):
         scorer.evaluate({"questions": []}, {"questions": []}, task="phaseC")
     assert DATA  # the module imports cleanly without ../shared
+
+
+RUN_SCHEMAS = ["taskb-phaseA-run.schema.json", "taskb-phaseB-run.schema.json", "taskb-gold.schema.json",
+               "taska-run.schema.json", "taskb-manual-scores.schema.json"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(TASKB, TASKA), st.sampled_from(RUN_SCHEMAS))
+def test_fast_schema_check_agrees_with_jsonschema(value, name):
+    """The compiled gate (jsonschema-rs) and jsonschema judge every value alike."""
+    from scorer.schemas import _compiled, validator
+    assert _compiled(name).is_valid(value) == (not list(validator(name).iter_errors(value)))

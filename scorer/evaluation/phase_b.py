@@ -17,7 +17,7 @@ from scorer.formats.jsontext import load_input
 from scorer.formats.taskb import Question, TaskBFile, read_taskb
 from scorer.measures import abstention, adapted, exact, rouge
 from scorer.measures.retrieval import NAN, mean
-from scorer.schemas import validator
+from scorer.schemas import schema_errors
 
 #: The official tool's ``-verbose`` labels, in its output order, and our names.
 OFFICIAL_LABELS = {
@@ -337,7 +337,7 @@ def manual_measures(manual, system: str | None, gold: TaskBFile):
     value, doc = load_input(manual, name="manual")
     problems = [doc.place(Problem(code="manual-scores", message=e.message, pointer=json_pointer(*e.absolute_path),
                                   fix=e.schema.get("x-fix", "") if isinstance(e.schema, dict) else ""))
-                for e in validator(MANUAL_SCHEMA).iter_errors(value)]
+                for e in schema_errors(MANUAL_SCHEMA, value)]
     if problems:
         raise ScorerError(problems)
     systems = value["systems"]

@@ -19,7 +19,7 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 from scorer.errors import Problem, ScorerError
-from scorer.schemas import validator
+from scorer.schemas import schema_errors
 
 DEFAULT_MEASURES = {
     "concepts": "concepts.map", "documents": "documents.map", "snippets": "snippets.map",
@@ -244,7 +244,7 @@ def toml_line(text: str, parts) -> int | None:
 
 def _schema_problems(value, text: str, path: Path, schema: str) -> list[Problem]:
     problems = []
-    for error in validator(schema).iter_errors(_as_json(value)):
+    for error in schema_errors(schema, _as_json(value)):
         parts = list(error.absolute_path)
         fix = error.schema.get("x-fix", "") if isinstance(error.schema, dict) else ""
         where = toml_path(parts) or "the top level"

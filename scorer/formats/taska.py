@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from scorer.errors import Problem, ScorerError, json_pointer
 from scorer.formats.jsontext import JsonText
-from scorer.schemas import validator
+from scorer.schemas import schema_errors
 
 SCHEMAS = {"run": "taska-run.schema.json", "gold": "taska-gold.schema.json"}
 _INDEX = re.compile(r"^/documents/(\d+)")
@@ -43,7 +43,7 @@ def validate_taska(value, doc: JsonText | None = None, role: str = "run", *, lab
     DescriptorIDs, e.g. ``Hierarchy.ids``) is given, labels outside it.
     ``doc`` (from :func:`scorer.formats.jsontext.load_input`) adds file, line and column.
     """
-    problems = [_schema_problem(error) for error in validator(SCHEMAS[role]).iter_errors(value)]
+    problems = [_schema_problem(error) for error in schema_errors(SCHEMAS[role], value)]
     if not problems:
         problems = _semantic_problems(value, role, labels)
     problems = [_with_pmid(p, value) for p in problems]

@@ -22,7 +22,7 @@ from scorer.errors import Problem, json_pointer, some_of
 from scorer.formats.answers import fix_phase_b_question
 from scorer.formats.jsontext import JsonFloat, JsonText
 from scorer.formats.taskb import SNIPPET_KEY_VARIANTS, SNIPPET_KEYS
-from scorer.schemas import validator
+from scorer.schemas import schema_errors
 
 #: The document URL form of every BioASQ gold file; the official tool compares strings.
 PUBMED_URL = "http://www.ncbi.nlm.nih.gov/pubmed/{}"
@@ -296,8 +296,8 @@ def validate_taskb(value, doc: JsonText, *, phase: str = "phaseA", role: str = "
     fixed, found = normalize_taskb(value, phase, role)
     problems = [Problem(code=f.code, message=f.message, fix=f.fix, severity=f.severity,
                         pointer=base + f.pointer) for base, f in found]
-    schema = validator(PHASES[phase][1] if role == "run" else GOLD_SCHEMA)
-    problems += [_schema_problem(e) for e in schema.iter_errors(fixed)]
+    schema = PHASES[phase][1] if role == "run" else GOLD_SCHEMA
+    problems += [_schema_problem(e) for e in schema_errors(schema, fixed)]
     problems += _semantic_problems(fixed)
     if gold_value is not None:
         problems += _coverage_problems(fixed, gold_value, phase)
