@@ -129,6 +129,14 @@ def test_ideal_without_expert_scores_uses_rouge_su4_f1():
     assert records[0].used == ("ideal.rougesu4.f1",)
 
 
+def test_ideal_without_expert_scores_ranks_on_the_challenges_automatic_measure():
+    measures = {"a": {"ideal.rougesu4.f1": 0.2, "ideal.rouge2.f1": 0.9},
+                "b": {"ideal.rougesu4.f1": 0.3, "ideal.rouge2.f1": 0.1}}
+    records = ideal_ranking(measures, automatic="ideal.rouge2.f1")
+    assert table(records) == [("a", 1.0), ("b", 2.0)]
+    assert records[0].used == ("ideal.rouge2.f1",)
+
+
 def test_ideal_with_expert_scores_uses_the_four_manual_ranks_and_not_rouge():
     manual = ("ideal.manual.recall", "ideal.manual.precision", "ideal.manual.repetition",
               "ideal.manual.readability")

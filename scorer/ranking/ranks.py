@@ -162,16 +162,17 @@ def phase_b_exact_ranking(measures: Mapping[str, Mapping[str, float]],
 
 
 def ideal_ranking(measures: Mapping[str, Mapping[str, float]],
-                  baselines: Collection[str] = ()) -> list[RankedSystem]:
+                  baselines: Collection[str] = (), automatic: str = IDEAL_AUTOMATIC_MEASURE) -> list[RankedSystem]:
     """Ideal answers: the four expert scores when any system has one, else ROUGE-SU4 F1.
 
     With expert scores, the average rank is the mean of the ranks on recall, precision,
     repetition and readability (each 1-5, higher is better); systems without expert
     scores are then not ranked rather than mixed with automatic scores.  Without any
-    expert score, systems are ranked on ``ideal.rougesu4.f1`` alone.
+    expert score, systems are ranked on ``automatic`` alone (``ideal.rougesu4.f1`` by
+    default; a challenge may name another official measure).
     """
     manual = any(has_score(m.get(c)) for m in measures.values() for c in IDEAL_MANUAL_MEASURES)
-    components = IDEAL_MANUAL_MEASURES if manual else (IDEAL_AUTOMATIC_MEASURE,)
+    components = IDEAL_MANUAL_MEASURES if manual else (automatic,)
     return rank_on_components(measures, components, baselines)
 
 
