@@ -10,6 +10,7 @@ import argparse
 import csv
 import json
 import math
+import os
 import sys
 from pathlib import Path
 
@@ -172,6 +173,19 @@ def cmd_score(args) -> int:
     return EXIT_OK
 
 
+def cmd_score_all(args) -> int:
+    from scorer.store import score_all
+    summary = score_all(args.repo, jobs=args.jobs)
+    _print_problems(summary.warnings)
+    for path in summary.failed:
+        print(f"{path}: not scored", file=sys.stderr)
+        _print_problems([Problem(**p) for p in summary.problems[path]], per_code=PROBLEMS_PER_KIND)
+    print(f"score-all: {len(summary.scored)} scored, {len(summary.reused)} reused, {len(summary.failed)} failed, "
+          f"{len(summary.awaiting_gold)} awaiting gold, {len(summary.late)} late; "
+          f"{len(summary.tables_computed)} batch table(s) computed, {len(summary.tables_reused)} reused")
+    return EXIT_OK if summary.ok else EXIT_INVALID
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m scorer", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -226,6 +240,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lenient", action="store_true",
                    help="skip validation; score what the official evaluator can read")
     p.set_defaults(handler=cmd_score)
+
+    p = sub.add_parser("score-all", help="score every run of a challenge repository into results/",
+                       description="Validate and score every run under submissions/ that has gold, and write "
+                                   "results/ (see docs/results.md). Incremental: only runs whose file, gold, "
+                                   "rules or scorer version changed are rescored. Exit 1 if any run failed.")
+    p.add_argument("--repo", default=".", help="the challenge repository (default: the current folder)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                   help="processes for scoring runs (default: the number of CPUs)")
+    p.set_defaults(handler=cmd_score_all)
     return parser
 
 

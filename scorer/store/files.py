@@ -1,0 +1,90 @@
+"""The bytes of ``results/``: deterministic JSON, atomic writes, content hashes.
+
+Every results file is ``canonical_json`` of a value: sorted keys, one-space indent, floats
+as Python's shortest round-trip text, NaN and infinities as ``null``, UTF-8, a final
+newline.  The same value always gives the same bytes.  Files are replaced atomically
+(temporary file in the same directory, then :func:`os.replace`), so a reader or an
+interrupted run sees either the old file or the complete new one.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+#: Prefix of the temporary files of :func:`write_atomic` (left over only after a crash).
+TEMP_PREFIX = ".tmp-"
+
+
+def plain(value):
+    """``value`` with numpy scalars as Python numbers, tuples as lists and NaN/inf as None."""
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    return value
+
+
+def canonical_json(value) -> bytes:
+    """The deterministic bytes of ``value`` (see the module doc)."""
+    text = json.dumps(plain(value), sort_keys=True, indent=1, allow_nan=False, ensure_ascii=False)
+    return (text + "\n").encode("utf-8")
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def sha256_file(path: Path) -> str:
+    """SHA-256 of a file's bytes, read in 1 MiB blocks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def write_atomic(path: Path, data: bytes) -> bool:
+    """Replace ``path`` by ``data`` atomically; False (nothing written) if it already holds them."""
+    try:
+        if path.read_bytes() == data:
+            return False
+    except OSError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=TEMP_PREFIX + path.name + ".")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    return True
+
+
+def remove_stale(top: Path, keep: set[Path]) -> list[Path]:
+    """Delete the files under ``top`` not in ``keep`` (and then empty folders); return them."""
+    removed = []
+    if not top.is_dir():
+        return removed
+    for folder, dirs, files in os.walk(top, topdown=False):
+        for name in sorted(files):
+            path = Path(folder) / name
+            if path not in keep:
+                path.unlink()
+                removed.append(path)
+        if Path(folder) != top and not os.listdir(folder):
+            os.rmdir(folder)
+    return sorted(removed)

@@ -1,0 +1,345 @@
+"""``score-all``: every run under ``submissions/`` -> ``results/``, incrementally.
+
+1. Each run is checked (path, team, system, batch), its gold found and its provenance
+   computed: scorer version, SHA-256 of the run and of each gold file, the digest of the
+   rules that decide its numbers, the run size limit.
+2. A run whose provenance equals the one recorded in ``results/index.json`` (and whose
+   result file still has the recorded hash) is reused; the others are validated and
+   scored, in a process pool when there are several.  A run that cannot be scored gets
+   ``<system>.error.json`` and never stops the others.
+3. Each batch table is recomputed only when its inputs (the result files of its runs,
+   late flags, baselines, the challenge) changed; the overviews are rebuilt from the
+   tables; ``index.json`` is written last, then files of runs that no longer exist are
+   removed.
+
+Every file is written atomically as canonical JSON (``scorer.store.files``).
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from scorer import __version__
+from scorer.errors import Problem
+from scorer.formats.challenge import TASKB_PHASES, Challenge, RunRef, load_challenge, read_received
+from scorer.formats.hierarchy import load_hierarchy
+from scorer.formats.jsontext import load_json
+from scorer.store.files import canonical_json, remove_stale, sha256_bytes, sha256_file, write_atomic
+from scorer.store.runs import RunJob, discover_runs, identity_problems, score_run
+from scorer.store.tables import ScoredRun, overview, taska_table, taskb_table
+
+RESULTS = "results"
+INDEX = f"{RESULTS}/index.json"
+SCORED, ERROR, AWAITING_GOLD = "scored", "error", "awaiting gold"
+
+
+@dataclass
+class Summary:
+    """What one ``score_all`` call did; run and table paths are relative to the repository.
+
+    ``scored``: runs validated and scored now (successfully); ``reused``: runs whose stored
+    result (or error) still holds; ``failed``: runs with an error file (new or reused);
+    ``awaiting_gold``: runs whose gold is not there yet; ``late``: late runs (also in the
+    lists above).  ``tables_computed``/``tables_reused``: batch tables.
+    """
+
+    scored: list[str] = field(default_factory=list)
+    reused: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    awaiting_gold: list[str] = field(default_factory=list)
+    late: list[str] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+    problems: dict[str, list[dict]] = field(default_factory=dict)
+    tables_computed: list[str] = field(default_factory=list)
+    tables_reused: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed
+
+
+def score_all(root: str | Path = ".", jobs: int = 1, on_run: Callable[[str], None] | None = None) -> Summary:
+    """Score every run of the repository at ``root`` and write ``results/`` (see the module doc).
+
+    ``jobs``: processes used when several runs need scoring (1 = in this process; a pool
+    that cannot start falls back to 1).  ``on_run(path)`` is called after each run's
+    result is settled (progress).  Raises :class:`scorer.ScorerError` only for a broken
+    ``challenge.toml``, ``teams/`` or ``received.json``.
+    """
+    root = Path(root).resolve()
+    challenge = load_challenge(root)
+    state = _State(root, challenge, read_received(root), _read_index(root))
+    refs, state.summary.warnings = discover_runs(root)
+    pending = [planned for planned in map(state.plan, refs) if planned is not None]
+    ordered = sorted(pending, key=lambda p: -_size(root / p[0].ref.path))  # largest first: balanced workers
+    jobs_list = [job for job, _, _ in ordered]
+    _preload_hierarchy(jobs_list)
+    for (job, provenance, timing), body in zip(ordered, _score_many(jobs_list, jobs)):
+        state.settle(job.ref, provenance, timing, body)
+        if on_run:
+            on_run(job.ref.path)
+    state.write_tables()
+    state.write_index()
+    remove_stale(root / RESULTS, {root / p for p in state.keep})
+    for name in ("scored", "reused", "failed", "awaiting_gold", "late"):
+        getattr(state.summary, name).sort()
+    return state.summary
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _preload_hierarchy(jobs: list[RunJob]) -> None:
+    """Read the Task A hierarchy once here, so forked workers inherit it instead of each reading it."""
+    for job in jobs:
+        if job.ref.task == "taskA":
+            load_hierarchy(job.gold["hierarchy"])
+            return
+
+
+def _read_index(root: Path) -> dict:
+    """The previous ``results/index.json``, or {} when absent or unreadable (then all is rescored)."""
+    try:
+        value = json.loads((root / INDEX).read_bytes())
+    except (OSError, ValueError):
+        return {}
+    return value if isinstance(value, dict) and value.get("scorer_version") == __version__ else {}
+
+
+def _score_many(jobs: list[RunJob], workers: int) -> Iterator[dict]:
+    """``score_run`` of each job, in order; in a process pool when it is worth it and it starts."""
+    pool = None
+    if workers > 1 and len(jobs) > 1:
+        try:
+            pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)))
+        except (OSError, NotImplementedError, ImportError):
+            pool = None
+    if pool is None:
+        yield from map(score_run, jobs)
+        return
+    with pool:
+        yield from pool.map(score_run, jobs)
+
+
+def result_path(ref: RunRef, status: str) -> str:
+    """``results/runs/<task>/<batch>/<phase>/<team>/<system>.json`` (``.error.json`` for errors)."""
+    suffix = ".error.json" if status == ERROR else ".json"
+    return f"{RESULTS}/runs/{ref.task}/{ref.batch}/{ref.phase}/{ref.team}/{ref.system}{suffix}"
+
+
+class _State:
+    """The bookkeeping of one call: index entries, hashes, files to keep, the summary."""
+
+    def __init__(self, root: Path, challenge: Challenge, received: dict, previous: dict):
+        self.root, self.challenge, self.received = root, challenge, received
+        self.previous = previous.get("runs", {})
+        self.previous_tables = {t["table"]: t for t in previous.get("batches", [])}
+        self.entries: dict[str, dict] = {}
+        self.tables: list[dict] = []
+        self.overviews: dict[str, str] = {}
+        self.gold_hashes: dict[str, str] = {}
+        self.manual_keys: dict[Path, set[str] | None] = {}
+        self.keep: set[str] = {INDEX}
+        self.summary = Summary()
+
+    # --- runs ------------------------------------------------------------------------
+
+    def plan(self, ref: RunRef) -> tuple[RunJob, dict, dict] | None:
+        """Settle a run that needs no scoring (error of identity, awaiting gold, reuse), else
+        return its job, provenance and timing (late, received)."""
+        timing = self._timing(ref)
+        problems = identity_problems(self.challenge, ref)
+        gold = self.challenge.gold_paths(ref)
+        problems += [Problem(code="missing-hierarchy", file=ref.path, message=f"the hierarchy {_rel(self.root, p)} "
+                             "named by challenge.toml does not exist", fix="add it or fix taska.hierarchy")
+                     for name, p in gold.items() if name == "hierarchy" and not p.is_file()]
+        if problems:
+            self._write_error(ref, [p.to_dict() for p in problems], None, timing)
+            return None
+        if not gold["gold"].is_file():
+            self.entries[ref.path] = {**_identity(ref), "status": AWAITING_GOLD, **timing}
+            self.summary.awaiting_gold.append(ref.path)
+            return None
+        provenance = self._provenance(ref, gold)
+        if self._reuse(ref, provenance, timing):
+            return None
+        manual_system, notes = self._manual(ref, gold)
+        job = RunJob(ref=ref, root=str(self.root), gold={k: str(v) for k, v in gold.items()},
+                     edition=self.challenge.rules.edition, flavor=self.challenge.rules.flavor,
+                     max_bytes=self.challenge.limits.max_run_bytes, manual_system=manual_system, notes=notes)
+        return job, provenance, timing
+
+    def _timing(self, ref: RunRef) -> dict:
+        moment = self.received.get(ref.path)
+        window = self.challenge.window(ref)
+        late = bool(window and window.is_late(moment))
+        if late:
+            self.summary.late.append(ref.path)
+        return {"late": late, "received": _iso(moment)}
+
+    def _provenance(self, ref: RunRef, gold: dict[str, Path]) -> dict:
+        return {"scorer_version": __version__, "run_sha256": sha256_file(self.root / ref.path),
+                "gold_sha256": {name: self._gold_hash(p) for name, p in sorted(gold.items())},
+                "rules_sha256": self.challenge.rules_digest(ref),
+                "max_run_bytes": self.challenge.limits.max_run_bytes}
+
+    def _gold_hash(self, path: Path) -> str:
+        relative = _rel(self.root, path)
+        if relative not in self.gold_hashes:
+            self.gold_hashes[relative] = sha256_file(path)
+        return self.gold_hashes[relative]
+
+    def _reuse(self, ref: RunRef, provenance: dict, timing: dict) -> bool:
+        """Keep the stored result of a run whose provenance is unchanged (updating its late flag)."""
+        entry = self.previous.get(ref.path)
+        if not entry or entry.get("provenance") != provenance or entry.get("status") not in (SCORED, ERROR):
+            return False
+        path = self.root / entry["result"]
+        try:
+            if sha256_file(path) != entry["result_sha256"]:
+                return False
+        except OSError:
+            return False
+        if {k: entry.get(k) for k in timing} != timing:
+            self._write(ref, entry["status"], {**json.loads(path.read_bytes()), **timing}, provenance, timing)
+        else:
+            self.entries[ref.path] = entry
+            self.keep.add(entry["result"])
+        self.summary.reused.append(ref.path)
+        if entry["status"] == ERROR:
+            self.summary.failed.append(ref.path)
+            self.summary.problems[ref.path] = json.loads(path.read_bytes())["problems"]
+        return True
+
+    def _manual(self, ref: RunRef, gold: dict[str, Path]) -> tuple[str | None, list[Problem]]:
+        """The run's key in the batch's expert scores, or a warning when it has none there."""
+        if "manual" not in gold:
+            return None, []
+        key = f"{ref.team}/{ref.system}"
+        if gold["manual"] not in self.manual_keys:
+            try:
+                systems = load_json(gold["manual"])[0].get("systems")
+                self.manual_keys[gold["manual"]] = set(systems) if isinstance(systems, dict) else None
+            except (ValueError, AttributeError):  # unreadable: scoring reports the located problem
+                self.manual_keys[gold["manual"]] = None
+        keys = self.manual_keys[gold["manual"]]
+        if keys is None or key in keys:
+            return key, []
+        return None, [Problem(code="no-expert-scores", severity="warning", file=_rel(self.root, gold["manual"]),
+                              message=f"the expert scores have no entry {key!r}; ideal answers are scored "
+                                      "automatically only", fix="nothing to do if the experts did not score this run")]
+
+    def settle(self, ref: RunRef, provenance: dict, timing: dict, body: dict) -> None:
+        """Write the result (or error) file of a run scored now."""
+        if body["status"] == ERROR:
+            self._write_error(ref, body["problems"], provenance, timing)
+        else:
+            self._write(ref, SCORED, body, provenance, timing)
+            self.summary.scored.append(ref.path)
+
+    def _write_error(self, ref: RunRef, problems: list[dict], provenance: dict | None, timing: dict) -> None:
+        self._write(ref, ERROR, {"problems": problems}, provenance, timing)
+        self.summary.failed.append(ref.path)
+        self.summary.problems[ref.path] = problems
+
+    def _write(self, ref: RunRef, status: str, body: dict, provenance: dict | None, timing: dict) -> None:
+        """Write a run's file and record its index entry (the other status's file becomes stale)."""
+        relative = result_path(ref, status)
+        document = {**body, **_identity(ref), **timing, "status": status, "provenance": provenance}
+        data = canonical_json(document)
+        write_atomic(self.root / relative, data)
+        self.keep.add(relative)
+        self.entries[ref.path] = {**_identity(ref), **timing, "status": status, "result": relative,
+                                  "result_sha256": sha256_bytes(data), "provenance": provenance}
+
+    # --- tables, overview, index -------------------------------------------------------
+
+    def write_tables(self) -> None:
+        """Every batch table of the challenge (recomputed only when its inputs changed), then
+        the overview of each task."""
+        by_task: dict[str, list[dict]] = {}
+        for batch in self.challenge.taskb_batches:
+            for phase in TASKB_PHASES:
+                runs = self._runs(lambda r: r.task == "taskB" and r.batch == batch and r.phase == phase)
+                by_task.setdefault("taskB", []).append(self._table(
+                    f"{RESULTS}/batches/taskB/{batch}/{phase}.json", runs,
+                    lambda: taskb_table(self.challenge, batch, phase, self._loaded(runs))))
+        for batch in self.challenge.taska_batches:
+            runs = self._runs(lambda r: r.task == "taskA" and r.batch == batch)
+            by_task.setdefault("taskA", []).append(self._table(
+                f"{RESULTS}/batches/taskA/{batch}.json", runs,
+                lambda: taska_table(self.challenge, batch, self._loaded(runs))))
+        for task, tables in by_task.items():
+            relative = f"{RESULTS}/overview/{task}.json"
+            write_atomic(self.root / relative, canonical_json(overview(task, tables, self.challenge.rules.alpha)))
+            self.keep.add(relative)
+            self.overviews[task] = relative
+
+    def _runs(self, wanted: Callable[[RunRef], bool]) -> list[tuple[RunRef, dict]]:
+        """(ref, index entry) of the scored runs that ``wanted`` selects, by path."""
+        return [(ref, e) for ref, e in ((RunRef(e["task"], e["batch"], e["phase"], e["team"], e["system"]), e)
+                                        for _, e in sorted(self.entries.items()))
+                if e["status"] == SCORED and wanted(ref)]
+
+    def _loaded(self, runs: Iterable[tuple[RunRef, dict]]) -> list[ScoredRun]:
+        teams = self.challenge.teams
+        return [ScoredRun(ref=ref, result_path=e["result"], late=e["late"], received=e["received"],
+                          baseline=teams[ref.team].systems[ref.system].baseline,
+                          doc=json.loads((self.root / e["result"]).read_bytes()))
+                for ref, e in runs]
+
+    def _table(self, relative: str, runs: list[tuple[RunRef, dict]], compute: Callable[[], dict]) -> dict:
+        """A batch table: the stored one when its inputs digest and hash hold, else computed."""
+        teams = self.challenge.teams
+        inputs = sha256_bytes(canonical_json({
+            "scorer_version": __version__, "challenge": self.challenge.to_json(),
+            "runs": [[ref.path, e["result_sha256"], e["late"], e["received"],
+                      teams[ref.team].systems[ref.system].baseline] for ref, e in runs]}))
+        previous = self.previous_tables.get(relative)
+        path = self.root / relative
+        table = None
+        if previous and previous.get("inputs_sha256") == inputs and path.is_file():
+            data = path.read_bytes()
+            if sha256_bytes(data) == previous.get("sha256"):
+                table = json.loads(data)
+                self.summary.tables_reused.append(relative)
+        if table is None:
+            table = {**compute(), "inputs_sha256": inputs, "scorer_version": __version__}
+            data = canonical_json(table)
+            write_atomic(path, data)
+            self.summary.tables_computed.append(relative)
+        self.keep.add(relative)
+        self.tables.append({"table": relative, "task": table["task"], "batch": table["batch"],
+                            **({"phase": table["phase"]} if "phase" in table else {}),
+                            "runs": len(runs), "inputs_sha256": inputs, "sha256": sha256_bytes(data)})
+        return table
+
+    def write_index(self) -> None:
+        index = {"scorer_version": __version__, "challenge": self.challenge.to_json(),
+                 "gold_sha256": dict(sorted(self.gold_hashes.items())), "runs": self.entries,
+                 "batches": sorted(self.tables, key=lambda t: t["table"]), "overview": self.overviews,
+                 "warnings": [w.to_dict() for w in self.summary.warnings]}
+        write_atomic(self.root / INDEX, canonical_json(index))
+
+
+def _identity(ref: RunRef) -> dict:
+    return {"run": ref.path, "task": ref.task, "batch": ref.batch, "phase": ref.phase, "team": ref.team,
+            "system": ref.system}
+
+
+def _iso(moment) -> str | None:
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ") if moment else None
+
+
+def _rel(root: Path, path: Path) -> str:
+    try:
+        return path.resolve().relative_to(root).as_posix()
+    except ValueError:
+        return str(path)

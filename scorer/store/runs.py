@@ -1,0 +1,136 @@
+"""One run: find it, check who submitted it, and validate and score it.
+
+:func:`discover_runs` lists the run files under ``submissions/``; :func:`identity_problems`
+checks a run against the challenge (team, system, batch, phase); :func:`score_run` is the
+work of one run (validation with the validator of ``python -m scorer validate``, then
+:func:`scorer.evaluate`), a picklable function so a process pool can run it.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from scorer.errors import Problem, ScorerError
+from scorer.evaluation import evaluate
+from scorer.formats.challenge import Challenge, RunRef, run_ref
+from scorer.formats.jsontext import load_json
+from scorer.formats.taska import validate_taska
+from scorer.formats.validation import validate_taskb
+from scorer.ranking.ranks import PHASE_A_CATEGORIES
+
+LEDGER = "submissions/received.json"
+
+
+def discover_runs(root: Path) -> tuple[list[RunRef], list[Problem]]:
+    """The runs under ``submissions/`` (sorted by path) and a warning per other file.
+
+    Symbolic links are listed as runs (and rejected later); linked folders are not entered.
+    """
+    refs, warnings = [], []
+    top = root / "submissions"
+    for folder, dirs, files in os.walk(top):
+        dirs.sort()
+        for name in sorted(files):
+            relative = (Path(folder) / name).relative_to(root).as_posix()
+            if relative == LEDGER:
+                continue
+            ref = run_ref(relative)
+            if ref is None:
+                warnings.append(Problem(
+                    code="not-a-run", severity="warning", file=relative,
+                    message="not a run path, ignored",
+                    fix="runs go to submissions/<taskA|taskB>/<batch>/<phase or test set>/<team>/<system>.json"))
+            else:
+                refs.append(ref)
+    return sorted(refs, key=lambda r: r.path), warnings
+
+
+def identity_problems(challenge: Challenge, ref: RunRef) -> list[Problem]:
+    """Problems of a run's path: a symbolic link, an unknown batch/phase, team or system."""
+    problems = []
+    if (challenge.root / ref.path).is_symlink():
+        problems.append(Problem(code="symlink", file=ref.path, message="the run is a symbolic link",
+                                fix="commit the run file itself"))
+    if challenge.window(ref) is None:
+        where = "phase" if ref.task == "taskB" else "test set"
+        problems.append(Problem(code="unknown-batch", file=ref.path,
+                                message=f"batch {ref.batch!r} with {where} {ref.phase!r} is not in challenge.toml",
+                                fix="use a batch and phase (or test set) listed in challenge.toml"))
+    team = challenge.teams.get(ref.team)
+    if team is None:
+        problems.append(Problem(code="unknown-team", file=ref.path, message=f"no team {ref.team!r} in teams/",
+                                fix=f"add teams/{ref.team}.toml or move the run to your team's folder"))
+    elif ref.system not in team.systems:
+        problems.append(Problem(code="unknown-system", file=ref.path,
+                                message=f"team {ref.team!r} has no system {ref.system!r}",
+                                fix=f"add the system to teams/{ref.team}.toml or rename the run"))
+    return problems
+
+
+@dataclass(frozen=True)
+class RunJob:
+    """Everything :func:`score_run` needs, as plain data (absolute paths as strings)."""
+
+    ref: RunRef
+    root: str
+    gold: dict[str, str]
+    edition: int
+    flavor: str
+    max_bytes: int
+    manual_system: str | None = None
+    notes: list[Problem] = field(default_factory=list)
+
+
+def score_run(job: RunJob) -> dict:
+    """Validate and score one run: ``{"status": "scored", measures, ...}`` or
+    ``{"status": "error", "problems": [...]}``.  Never raises :class:`ScorerError`."""
+    try:
+        problems, answered = _validate(job)
+        if any(p.severity == "error" for p in problems):
+            return {"status": "error", "problems": _relative(problems, job.root)}
+        result = evaluate(job.gold["gold"], str(Path(job.root) / job.ref.path), task=job.ref.scorer_task,
+                          edition=job.edition, flavor=job.flavor, **_options(job))
+    except ScorerError as exc:
+        return {"status": "error", "problems": _relative(exc.problems, job.root)}
+    body = result.to_json()
+    body["warnings"] = _relative(problems + job.notes + result.warnings, job.root)
+    if answered is not None:
+        body["answered"] = answered
+    return {"status": "scored", **body}
+
+
+def _validate(job: RunJob) -> tuple[list[Problem], list[str] | None]:
+    """The validator's problems and, for Phase A, the categories the run answered."""
+    value, doc = load_json(Path(job.root) / job.ref.path, name=job.ref.path, max_bytes=job.max_bytes)
+    if job.ref.task == "taskA":
+        return validate_taska(value, doc, role="run"), None
+    problems, fixed = validate_taskb(value, doc, phase=job.ref.phase, role="run")
+    return problems, answered_categories(fixed) if job.ref.phase == "phaseA" else None
+
+
+def answered_categories(run_value) -> list[str]:
+    """Phase A categories with a non-empty list in at least one question of the run."""
+    questions = run_value.get("questions") if isinstance(run_value, dict) else None
+    questions = [q for q in questions if isinstance(q, dict)] if isinstance(questions, list) else []
+    return [c for c in PHASE_A_CATEGORIES if any(q.get(c) for q in questions)]
+
+
+def _options(job: RunJob) -> dict:
+    """The task-specific options of :func:`scorer.evaluate`."""
+    if job.ref.task == "taskA":
+        return {"hierarchy": job.gold["hierarchy"]}
+    if job.manual_system is not None:
+        return {"manual": job.gold["manual"], "system": job.manual_system}
+    return {}
+
+
+def _relative(problems: list[Problem], root: str) -> list[dict]:
+    """Problems as dicts with file names relative to the repository (no local paths)."""
+    prefix = root.rstrip(os.sep) + os.sep
+    out = []
+    for p in problems:
+        if p.file and p.file.startswith(prefix):
+            p = p.located(file=Path(p.file[len(prefix):]).as_posix())
+        out.append(p.to_dict())
+    return out

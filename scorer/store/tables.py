@@ -1,0 +1,229 @@
+"""Batch tables and the across-batch overview, from the run results of ``results/runs``.
+
+A batch table (``results/batches/<task>/<batch>/<phase>.json``) holds every scored
+system with all its measures, the BioASQ rankings of the batch (``scorer.ranking``), and
+per official measure the pairwise randomisation tests and letter groups.  The overview
+(``results/overview/<task>.json``) averages the per-batch ranks and adds the Friedman test
+and the Nemenyi critical difference.  The fields are described in ``docs/results.md``.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from scorer.formats.challenge import Challenge, RunRef
+from scorer.ranking import (RankedSystem, best_per_team, complete_rank_matrix, friedman_test, ideal_ranking,
+                            nemenyi_critical_difference, nemenyi_groups, per_question_arrays,
+                            rank_on_components, significance_groups, task_a_ranking)
+from scorer.ranking.ranks import PHASE_A_CATEGORIES
+
+PHASE_A_RULE = ("mean of the ranks of the categories the system answered; a category the run has no "
+                "answer of (no question with a non-empty list) is left out of its mean, not counted as last")
+PHASE_B_RULE = "mean of the ranks on the official yes/no, factoid and list measures"
+IDEAL_RULE = ("mean of the ranks on the four expert scores when the batch has expert scores "
+              "(systems without them are not ranked), else the rank on the official ideal measure")
+TASK_A_RULE = ("per test set, rank on {measure}; mean of the system's best {k} test-set ranks; "
+               "systems with fewer than {k} ranked test sets are listed, not ranked")
+LATE_REASON = "late run; late runs are not ranked (rules.rank_late_runs = false)"
+
+#: Per-question stand-ins for official measures that are not means of per-question values
+#: (see docs/ranking.md, "Which per-question values").
+_STAND_INS = ((re.compile(r"^(\w+)\.(map|gmap)$"), r"\1.ap"),
+              (re.compile(r"^yesno\..*$"), "yesno.accuracy"),
+              (re.compile(r"^flat\.(micro|macro)_(precision|recall|f1)$"), r"flat.example_\2"))
+
+
+@dataclass(frozen=True)
+class ScoredRun:
+    """A scored run as the tables see it: identity, flags and its result document."""
+
+    ref: RunRef
+    result_path: str
+    late: bool
+    received: str | None
+    baseline: bool
+    doc: dict
+
+    @property
+    def key(self) -> str:
+        """The system's id in tables: ``<team>/<system>``."""
+        return f"{self.ref.team}/{self.ref.system}"
+
+    def ranked_by_rules(self, challenge: Challenge) -> bool:
+        return not self.late or challenge.rules.rank_late_runs
+
+
+def per_question_measure(measure: str, available: set[str]) -> str | None:
+    """The per-question value the significance test uses for ``measure``, None if none."""
+    if measure in available:
+        return measure
+    for pattern, replacement in _STAND_INS:
+        if pattern.match(measure):
+            stand_in = pattern.sub(replacement, measure)
+            return stand_in if stand_in in available else None
+    return None
+
+
+# --- Task B ------------------------------------------------------------------------------
+
+def taskb_table(challenge: Challenge, batch: str, phase: str, runs: Sequence[ScoredRun]) -> dict:
+    """The table of one Task B batch and phase."""
+    eligible = [r for r in runs if r.ranked_by_rules(challenge)]
+    baselines = {r.key for r in runs if r.baseline}
+    measures = {r.key: _ranked_measures(r, phase) for r in eligible}
+    per_question = {r.key: r.doc.get("per_question", {}) for r in eligible}
+    om = challenge.official_measures
+    if phase == "phaseA":
+        rankings = {"phaseA": (rank_on_components(measures, [om[c] for c in PHASE_A_CATEGORIES], baselines),
+                               PHASE_A_RULE)}
+    else:
+        rankings = {"phaseB.exact": (rank_on_components(measures, [om["yesno"], om["factoid"], om["list"]],
+                                                        baselines), PHASE_B_RULE),
+                    "phaseB.ideal": (ideal_ranking(measures, baselines, automatic=om["ideal"]), IDEAL_RULE)}
+    return {
+        "task": "taskB", "batch": batch, "phase": phase, "name": challenge.taskb_batches[batch].name,
+        "systems": {r.key: _system_row(r) for r in runs},
+        "rankings": {name: _ranking_json(challenge, records, rule, runs, per_question)
+                     for name, (records, rule) in rankings.items()},
+    }
+
+
+def _ranked_measures(run: ScoredRun, phase: str) -> dict:
+    """The measures ranked for a run; Phase A categories the run did not answer are missing."""
+    measures = run.doc["measures"]
+    if phase != "phaseA":
+        return measures
+    answered = set(run.doc.get("answered", PHASE_A_CATEGORIES))
+    return {m: v for m, v in measures.items() if m.split(".")[0] in answered}
+
+
+def _system_row(run: ScoredRun) -> dict:
+    return {"team": run.ref.team, "system": run.ref.system, "baseline": run.baseline, "late": run.late,
+            "received": run.received, "result": run.result_path, "measures": run.doc["measures"],
+            "counts": run.doc.get("counts", {}), **({"answered": run.doc["answered"]} if "answered" in run.doc else {})}
+
+
+# --- Task A ------------------------------------------------------------------------------
+
+def taska_table(challenge: Challenge, batch: str, runs: Sequence[ScoredRun]) -> dict:
+    """The table of one Task A batch: per system its test sets, rankings on best k of n."""
+    testsets = list(challenge.taska_batches[batch].testsets)
+    eligible = [r for r in runs if r.ranked_by_rules(challenge)]
+    baselines = {r.key for r in runs if r.baseline}
+    per_testset = {t: {r.key: r.doc["measures"] for r in eligible if r.ref.phase == t} for t in testsets}
+    per_question: dict[str, dict] = {}
+    for r in eligible:  # documents of all test sets, as "<test set>/<pmid>"
+        per_question.setdefault(r.key, {}).update(
+            {f"{r.ref.phase}/{pmid}": v for pmid, v in r.doc.get("per_question", {}).items()})
+    k = challenge.rules.best_k
+    rankings = {m: _ranking_json(challenge, task_a_ranking(per_testset, m, k, baselines),
+                                 TASK_A_RULE.format(measure=m, k=k), runs, per_question, components=[m])
+                for m in challenge.official_measures["taskA"]}
+    systems: dict[str, dict] = {}
+    for r in runs:
+        row = systems.setdefault(r.key, {"team": r.ref.team, "system": r.ref.system, "baseline": r.baseline,
+                                         "testsets": {}})
+        row["testsets"][r.ref.phase] = {"late": r.late, "received": r.received, "result": r.result_path,
+                                        "measures": r.doc["measures"], "counts": r.doc.get("counts", {})}
+    return {"task": "taskA", "batch": batch, "name": challenge.taska_batches[batch].name, "testsets": testsets,
+            "best_k": k, "systems": systems, "rankings": rankings}
+
+
+# --- rankings and significance -------------------------------------------------------------
+
+def _ranking_json(challenge: Challenge, records: list[RankedSystem], rule: str, runs: Sequence[ScoredRun],
+                  per_question: Mapping[str, Mapping], components: Sequence[str] | None = None) -> dict:
+    """A ranking with its significance tests; late systems that are not ranked are listed last.
+
+    Task B (``components`` None: the measures the records used) tests, per measure, the
+    ranked systems with a score in it; Task A (``components`` = the ranked measure) tests
+    all ranked systems on their documents of every test set.
+    """
+    by_component = components is None  # Task B: the components are measures; Task A: test sets
+    components = list(components or dict.fromkeys(c for r in records for c in r.used))
+    tests = {m: _significance(challenge, m, [r.system for r in records
+                                             if r.ranked and (not by_component or m in r.component_ranks)],
+                              per_question)
+             for m in components}
+    rows = [_record_json(r, {m: t["letters"][r.system] for m, t in tests.items() if r.system in t.get("letters", {})})
+            for r in records]
+    listed = {r.system for r in records}
+    rows += [{"system": key, "rank": None, "average_rank": None, "ranked": False, "reason": LATE_REASON,
+              "baseline": any(r.baseline for r in runs if r.key == key), "component_ranks": {}, "scores": {},
+              "used": [], "significance": {}}
+             for key in sorted({r.key for r in runs if r.late} - listed)]
+    team_of = {r.key: r.ref.team for r in runs}
+    return {"rule": rule, "components": components, "records": rows,
+            "best_per_team": [r.system for r in best_per_team(records, team_of)], "significance": tests}
+
+
+def _record_json(record: RankedSystem, letters: dict[str, str]) -> dict:
+    return {"system": record.system, "rank": record.rank, "average_rank": record.average_rank,
+            "ranked": record.ranked, "reason": record.reason, "baseline": record.baseline,
+            "component_ranks": record.component_ranks, "scores": record.scores, "used": list(record.used),
+            "significance": letters}
+
+
+def _significance(challenge: Challenge, measure: str, systems: list[str], per_question: Mapping[str, Mapping]) -> dict:
+    """Pairwise randomisation tests (Holm) and letter groups of ``systems`` on one measure."""
+    rules = challenge.rules
+    available = {name for s in systems for values in per_question.get(s, {}).values() for name in values}
+    tested_on = per_question_measure(measure, available)
+    out = {"measure": measure, "tested_on": tested_on, "alpha": rules.alpha, "trials": rules.trials,
+           "seed": rules.seed, "correction": "holm"}
+    if tested_on is None or len(systems) < 2:
+        return {**out, "reason": "no per-question values for this measure" if tested_on is None and systems
+                else "fewer than two ranked systems"}
+    _, arrays = per_question_arrays({s: per_question[s] for s in systems}, tested_on)
+    groups = significance_groups(arrays, alpha=rules.alpha, trials=rules.trials, seed=rules.seed)
+    pairs = [{"systems": list(pair), "p": groups.p_values[pair], "p_adjusted": groups.adjusted[pair]}
+             for pair in sorted(groups.p_values)]
+    return {**out, "order": list(groups.order), "letters": groups.letters, "pairs": pairs}
+
+
+# --- overview ----------------------------------------------------------------------------
+
+def overview(task: str, tables: Sequence[dict], alpha: float) -> dict:
+    """Across the batch tables of a task: per ranking, each system's per-batch ranks and
+    their mean, the Friedman test over the systems ranked in every batch, the Nemenyi CD."""
+    names = sorted({name for table in tables for name in table["rankings"]})
+    return {"task": task, "batches": list(dict.fromkeys(t["batch"] for t in tables)),
+            "rankings": {name: _overview_ranking({t["batch"]: t["rankings"][name]["records"] for t in tables
+                                                  if name in t["rankings"]}, alpha)
+                         for name in names}}
+
+
+def _overview_ranking(records_by_batch: Mapping[str, list[dict]], alpha: float) -> dict:
+    ranks: dict[str, dict[str, float]] = {}
+    for batch, records in records_by_batch.items():
+        for r in records:
+            if r["ranked"]:
+                ranks.setdefault(r["system"], {})[batch] = r["rank"]
+    systems = {s: {"ranks": per_batch, "batches_ranked": len(per_batch),
+                   "average_rank": float(np.mean(list(per_batch.values())))} for s, per_batch in sorted(ranks.items())}
+    return {"batches": list(records_by_batch), "systems": systems,
+            **_friedman_json({b: [_record(r) for r in rs] for b, rs in records_by_batch.items()}, alpha)}
+
+
+def _record(row: dict) -> RankedSystem:
+    return RankedSystem(system=row["system"], rank=row["rank"], average_rank=row["average_rank"],
+                        component_ranks=row["component_ranks"], scores=row["scores"], used=tuple(row["used"]),
+                        reason=row["reason"], baseline=row["baseline"])
+
+
+def _friedman_json(rankings: Mapping[str, list[RankedSystem]], alpha: float) -> dict:
+    """Friedman and Nemenyi over the systems ranked in every batch, or why not computed."""
+    batches, systems, matrix = complete_rank_matrix(rankings)
+    if len(batches) < 2 or len(systems) < 2:
+        return {"friedman": None, "nemenyi": None,
+                "reason": f"needs at least 2 batches and 2 systems ranked in all of them "
+                          f"({len(batches)} batch(es), {len(systems)} such system(s))"}
+    result = friedman_test(matrix)
+    averages = dict(zip(systems, result.average_ranks.tolist()))
+    return {"friedman": {"systems": systems, "average_ranks": averages, "statistic": result.statistic,
+                         "df": result.df, "p_value": result.p_value, "n_batches": result.n_batches},
+            "nemenyi": {"alpha": alpha, "critical_difference": nemenyi_critical_difference(len(systems), len(batches), alpha),
+                        "letters": nemenyi_groups(averages, len(batches), alpha)}}
