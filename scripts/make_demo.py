@@ -28,27 +28,27 @@ REPO = Path(__file__).resolve().parent.parent
 
 # --- the made-up world -------------------------------------------------------------------
 
-GENES = [  # symbol, full name (synonym), function
-    ("VELK1", "velkin 1", "regulates mitochondrial fission in response to oxidative stress"),
-    ("ZORP3", "zorpin 3", "anchors ciliary dynein arms to the axoneme"),
-    ("QTRN2", "quatrin 2", "acts as a scaffold for the assembly of stress granules"),
-    ("MYRB8", "myrobin 8", "controls calcium release from the sarcoplasmic reticulum"),
-    ("HLXN5", "helixin 5", "stabilises tight junctions between epithelial cells"),
-    ("TAVN4", "tavnin 4", "degrades misfolded proteins in the endoplasmic reticulum"),
-    ("PRYL6", "pyrelin 6", "transports long-chain fatty acids into peroxisomes"),
-    ("GOLQ2", "golquin 2", "sorts cargo proteins at the trans-Golgi network"),
-    ("NEXR9", "nexorin 9", "represses the transcription of inflammatory cytokines"),
-    ("LUMD3", "lumidin 3", "maintains the outer segments of photoreceptor cells"),
-    ("FARB7", "farbin 7", "phosphorylates ribosomal proteins during cell growth"),
-    ("KESH1", "keshin 1", "repairs double-strand DNA breaks by end joining"),
-    ("WOLT2", "woltrin 2", "guides axon growth during cerebellar development"),
-    ("BRYX9", "bryxin 9", "clears iron from senescent red blood cells"),
-    ("OSMQ4", "osmoquin 4", "senses extracellular osmolarity in the renal tubule"),
-    ("CALV6", "calvorin 6", "promotes insulin granule exocytosis in beta cells"),
-    ("DUNK3", "dunkin 3", "modulates the activity of voltage-gated sodium channels"),
-    ("PELM5", "pelmin 5", "controls the differentiation of haematopoietic stem cells"),
-    ("RIVO8", "rivotin 8", "links the actin cytoskeleton to focal adhesions"),
-    ("SARN1", "sarnexin 1", "exports messenger RNA from the nucleus"),
+GENES = [  # symbol, full name (synonym), function, the tissue that mainly expresses it
+    ("VELK1", "velkin 1", "regulates mitochondrial fission in response to oxidative stress", "skeletal muscle"),
+    ("ZORP3", "zorpin 3", "anchors ciliary dynein arms to the axoneme", "lung"),
+    ("QTRN2", "quatrin 2", "acts as a scaffold for the assembly of stress granules", "liver"),
+    ("MYRB8", "myrobin 8", "controls calcium release from the sarcoplasmic reticulum", "skeletal muscle"),
+    ("HLXN5", "helixin 5", "stabilises tight junctions between epithelial cells", "lung"),
+    ("TAVN4", "tavnin 4", "degrades misfolded proteins in the endoplasmic reticulum", "liver"),
+    ("PRYL6", "pyrelin 6", "transports long-chain fatty acids into peroxisomes", "liver"),
+    ("GOLQ2", "golquin 2", "sorts cargo proteins at the trans-Golgi network", "pancreatic islets"),
+    ("NEXR9", "nexorin 9", "represses the transcription of inflammatory cytokines", "bone marrow"),
+    ("LUMD3", "lumidin 3", "maintains the outer segments of photoreceptor cells", "retina"),
+    ("FARB7", "farbin 7", "phosphorylates ribosomal proteins during cell growth", "skeletal muscle"),
+    ("KESH1", "keshin 1", "repairs double-strand DNA breaks by end joining", "bone marrow"),
+    ("WOLT2", "woltrin 2", "guides axon growth during cerebellar development", "cerebellum"),
+    ("BRYX9", "bryxin 9", "clears iron from senescent red blood cells", "bone marrow"),
+    ("OSMQ4", "osmoquin 4", "senses extracellular osmolarity in the renal tubule", "kidney"),
+    ("CALV6", "calvorin 6", "promotes insulin granule exocytosis in beta cells", "pancreatic islets"),
+    ("DUNK3", "dunkin 3", "modulates the activity of voltage-gated sodium channels", "cerebellum"),
+    ("PELM5", "pelmin 5", "controls the differentiation of haematopoietic stem cells", "bone marrow"),
+    ("RIVO8", "rivotin 8", "links the actin cytoskeleton to focal adhesions", "kidney"),
+    ("SARN1", "sarnexin 1", "exports messenger RNA from the nucleus", "retina"),
 ]
 DRUGS = [  # name, development code, drug class
     ("zorvatinib", "ZRV-101", "small-molecule kinase inhibitor"),
@@ -174,7 +174,7 @@ TEAMS = {
             {"id": "nb-flat", "name": "Flat multi-label",
              "description": "One-vs-rest linear classifiers with a tuned threshold per label."},
             {"id": "nb-qa", "name": "Retrieval side project",
-             "description": "An experimental Phase A retriever, entered in one batch."},
+             "description": "An experimental Phase A document retriever (no snippets), entered in one batch."},
         ],
     },
     "quokka": {
@@ -212,7 +212,7 @@ SYSTEMS = {
                                               taskb=[("batch2", "phaseB"), ("batch3", "phaseB")]),
     ("northbridge", "nb-hier"): dict(quality=0.85, taska=_ALL_A),
     ("northbridge", "nb-flat"): dict(quality=0.6, taska=[e for e in _ALL_A if e != ("batch2", 3)]),
-    ("northbridge", "nb-qa"): dict(quality=0.5, concepts=True, skip=0.0, taskb=[("batch2", "phaseA")]),
+    ("northbridge", "nb-qa"): dict(quality=0.5, concepts=True, snippets=False, skip=0.0, taskb=[("batch2", "phaseA")]),
     ("quokka", "quokka-1"): dict(
         quality=0.2, concepts=False, skip=0.2,
         taskb=[(b, "phaseA") for b, _, _ in TASKB_BATCHES] + [("batch1", "phaseB"), ("batch2", "phaseB")]),
@@ -259,7 +259,8 @@ class World:
     """Facts of the made-up biomedicine, drawn once from the seed."""
 
     def __init__(self, rng: random.Random):
-        self.gene_tissue = {g[0]: rng.choice(TISSUES) for g in GENES}
+        tissues = {t[0]: t for t in TISSUES}
+        self.gene_tissue = {g[0]: tissues[g[3]] for g in GENES}
         genes = [g[0] for g in GENES]
         self.drug_target = {d[0]: rng.choice(genes) for d in DRUGS}
         self.drug_effects = {d[0]: rng.sample(EFFECTS, rng.randint(3, 5)) for d in DRUGS}
@@ -405,7 +406,7 @@ def make_question(kind: str, rng: random.Random, world: World, used: set) -> dic
             template = rng.choice(["gene", "drug", "disease"])
             if template == "gene":
                 gene = rng.choice(genes)
-                symbol, name, function = world.gene[gene]
+                symbol, name, function, _ = world.gene[gene]
                 key = (template, gene)
                 body = f"What is the function of {gene}?"
                 facts = [f"{symbol} ({name}) {function}.",
@@ -546,8 +547,9 @@ def phase_a_run(rng: random.Random, library: Library, questions: list[dict], spe
                 begin = rng.randrange(max(1, len(text) - 60))
                 snippets.append((rng.random(), library.span(pmid, "abstract", begin, min(len(text), begin + rng.randint(40, 120)))))
         snippets = [s for _, s in sorted(snippets, key=lambda x: -x[0])][:10]
-        question = {"id": q["id"], "type": q["type"], "body": q["body"], "documents": [PUBMED + d for d in ranked],
-                    "snippets": snippets}
+        question = {"id": q["id"], "type": q["type"], "body": q["body"], "documents": [PUBMED + d for d in ranked]}
+        if spec.get("snippets", True):
+            question["snippets"] = snippets
         if spec.get("concepts") and q["concepts"] is not None:
             concepts = [c for c in q["concepts"] if rng.random() < 0.3 + 0.6 * q_level]
             concepts += [MESH_URI + d for d in rng.sample(descriptors, rng.randint(1, 4))]
