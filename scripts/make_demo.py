@@ -767,7 +767,7 @@ def build() -> dict[str, str]:
     for team_id, team in TEAMS.items():
         files[f"teams/{team_id}.toml"] = team_toml(team)
 
-    edges, parents, descriptors = make_hierarchy(random.Random(rng.random()))
+    edges, parents, descriptors = make_hierarchy(random.Random(rng.getrandbits(64)))
     files["gold/mesh/hierarchy.txt"] = "".join(f"{p} {c}\n" for p, c in edges)
 
     received: dict[str, str] = {}
@@ -782,11 +782,11 @@ def build() -> dict[str, str]:
         received[path] = utc(moment)
 
     # Task B
-    world = World(random.Random(rng.random()))
-    library = Library(random.Random(rng.random()))
+    world = World(random.Random(rng.getrandbits(64)))
+    library = Library(random.Random(rng.getrandbits(64)))
     used: set = set()
     for batch_no, (batch, opens, with_concepts) in enumerate(TASKB_BATCHES, 1):
-        brng = random.Random(rng.random())
+        brng = random.Random(rng.getrandbits(64))
         first = len(library.articles)
         questions = make_taskb_batch(brng, world, library, batch_no, batch, with_concepts, descriptors, used)
         batch_pmids = list(library.articles)[first:]
@@ -810,7 +810,7 @@ def build() -> dict[str, str]:
             files[f"gold/taskb/{batch}/manual.json"] = dump_json(manual_scores(brng, questions, phase_b_runs))
 
     # Task A
-    arng = random.Random(rng.random())
+    arng = random.Random(rng.getrandbits(64))
     weights = [1.0 / (1 + r) ** 0.9 for r in range(len(descriptors))]
     popular = descriptors[:]
     arng.shuffle(popular)
