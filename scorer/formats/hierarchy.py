@@ -30,8 +30,12 @@ _FIX_LINE = "write one edge per line: the parent DescriptorID, a space, the chil
 
 def sorted_unique(values: np.ndarray) -> np.ndarray:
     """The distinct values, sorted (``np.unique`` by sorting: numpy 2's hash-based
-    ``np.unique`` is ~15x slower on the large id codes used here)."""
-    values = np.sort(values)
+    ``np.unique`` is ~15x slower on the large id codes used here).  The sort is numpy's
+    stable one (timsort for 64-bit integers), which uses the sorted runs of its input:
+    ``document * width + label`` codes come in document order, each document's block made
+    of a few sorted rows, and sorting them costs about a third of numpy's default sort
+    (and grows linearly with the number of documents; the default sort does not)."""
+    values = np.sort(values, kind="stable")
     return values[np.concatenate(([True], values[1:] != values[:-1]))] if len(values) else values
 
 
