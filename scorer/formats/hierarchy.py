@@ -17,6 +17,7 @@ computed lazily and cached on the :class:`Hierarchy` object, so it is shared by 
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import itemgetter
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +26,7 @@ from scorer.errors import Problem, ScorerError
 
 ROOT = 0      #: HEMKit's artificial root, parent of every parentless node
 DUMMY = -1    #: HEMKit's dummy common ancestor appended to every upward path
+_second = itemgetter(1)
 _FIX_LINE = "write one edge per line: the parent DescriptorID, a space, the child DescriptorID"
 
 
@@ -143,7 +145,7 @@ class Hierarchy:
         ``paths[v]``: the :meth:`upward_paths` of ``v``.  ``meetings[v]``: for every node
         ``u`` on these paths, ``(d, v, places)`` with d the smallest position of u on them
         and places the ``(path[:d+1], sum of its ids)`` of the paths holding u at position
-        d, in path order.
+        d, in path order, then stably sorted by id sum.
         """
         paths = self._paths.setdefault((steps, dummy), {})
         meetings = self._meetings.setdefault((steps, dummy), {})
@@ -157,9 +159,13 @@ class Hierarchy:
                     id_sum += member
                     current = table.get(member)
                     if current is None or position < current[0]:
-                        table[member] = (position, node, ((path[:position + 1], id_sum),))
+                        table[member] = (position, node, [(path[:position + 1], id_sum)])
                     elif position == current[0]:
-                        table[member] = (position, node, current[2] + ((path[:position + 1], id_sum),))
+                        current[2].append((path[:position + 1], id_sum))
+            for member, (position, _, places) in table.items():
+                if len(places) > 1:
+                    places.sort(key=_second)
+                table[member] = (position, node, tuple(places))
             meetings[node] = table
         return paths, meetings
 

@@ -126,8 +126,11 @@ def _search(labels, other, gold_side, paths, meetings, linked, ancestors, probab
     As a candidate of minimal length needs m = the smallest position of ``meet`` on the
     other side, only those places are looked at.  An other-side path starts at its label,
     so the candidates of one (label, other label) bucket are the sorted subsequence of that
-    other label; each is ``(meet, gold part, predicted part, id sum)``.  Returns the
-    buckets as ``[(label, {other label: candidates}), ...]`` in label order."""
+    other label.  A bucket is kept unexpanded, as its groups ``(meet, own part, own id
+    sum, places)`` in visiting order, places being the other label's ``(part, id sum)``
+    at meet, already sorted by id sum (:meth:`Hierarchy.lca_tables`); :func:`_candidates`
+    expands it.  Returns the buckets as ``[(label, {other label: groups}), ...]`` in
+    label order."""
     tables = [meetings[label] for label in other]
     on_other = frozenset().union(*tables)
     merged: dict[int, tuple] = {}    # meet -> (m, [(m, other label, places at m), ...])
@@ -171,23 +174,43 @@ def _search(labels, other, gold_side, paths, meetings, linked, ancestors, probab
                     ancestors[head] = {meet}
                 else:
                     meets.add(meet)
-                if gold_side:
-                    candidates = [(meet, own, theirs, own_sum + their_sum) for theirs, their_sum in places]
-                else:
-                    candidates = [(meet, theirs, own, own_sum + their_sum) for theirs, their_sum in places]
                 bucket = by_head.get(head)
                 if bucket is None:
-                    by_head[head] = candidates
+                    by_head[head] = [(meet, own, own_sum, places)]
                 else:
-                    bucket.extend(candidates)
-        for bucket in by_head.values():
-            if len(bucket) > 1:
-                bucket.sort(key=_id_sum)
+                    bucket.append((meet, own, own_sum, places))
         buckets.append((label, by_head))
     return buckets
 
 
+def _candidates(groups: list, gold_side: bool) -> list:
+    """The candidates ``(meet, gold part, predicted part, id sum)`` of a bucket of
+    :func:`_search`, in step-3 order: each group's places are sorted by id sum already,
+    so only a bucket of several groups is sorted (stably)."""
+    if gold_side:
+        candidates = [(meet, own, theirs, own_sum + their_sum)
+                      for meet, own, own_sum, places in groups for theirs, their_sum in places]
+    else:
+        candidates = [(meet, theirs, own, own_sum + their_sum)
+                      for meet, own, own_sum, places in groups for theirs, their_sum in places]
+    if len(groups) > 1:
+        candidates.sort(key=_id_sum)
+    return candidates
+
+
+def _last_meet(groups: list) -> int:
+    """The ancestor of the last of :func:`_candidates` without expanding the bucket: the
+    last place of the group with the largest id sum there, the later group on ties."""
+    if len(groups) == 1:
+        return groups[0][0]
+    return max(reversed(groups), key=_group_top)[0]
+
+
 _id_sum = itemgetter(3)
+
+
+def _group_top(group) -> int:
+    return group[2] + group[3][-1][1]
 
 
 def _choose_ancestors(linked, ancestors, gold_set, pred_set, common):
@@ -234,8 +257,8 @@ def _choose_paths(buckets, chosen, gold_nodes, pred_nodes, gold_only, pred_only,
     for side, side_buckets in enumerate(buckets):
         for label, by_head in side_buckets:
             for head in sorted(by_head):
-                bucket = by_head[head]
-                last = bucket[-1][0]
+                groups = by_head[head]
+                last = _last_meet(groups)
                 if last not in chosen:
                     continue
                 gold_head, pred_head = (label, head) if side == 0 else (head, label)
@@ -245,7 +268,7 @@ def _choose_paths(buckets, chosen, gold_nodes, pred_nodes, gold_only, pred_only,
                 elif gold_head in record and pred_head in record:
                     continue
                 best = None
-                for candidate in bucket:
+                for candidate in _candidates(groups, side == 0):
                     if candidate[0] not in chosen:
                         continue
                     if best is None:        # scored only when a second candidate competes
