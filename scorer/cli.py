@@ -186,6 +186,36 @@ def cmd_score_all(args) -> int:
     return EXIT_OK if summary.ok else EXIT_INVALID
 
 
+def cmd_build(args) -> int:
+    from scorer.site import build_site
+    failed = False
+    if not args.no_score:
+        failed = cmd_score_all(argparse.Namespace(repo=args.repo, jobs=args.jobs)) != EXIT_OK
+    summary = build_site(args.repo, args.out, templates=args.templates, docs=args.docs)
+    print(f"build: {summary.pages} pages, {len(summary.files)} files in {summary.out}; "
+          f"open {summary.out / 'index.html'} (or: python -m scorer serve --out {summary.out})")
+    if failed:
+        print("build: some runs could not be scored; their pages say why", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_serve(args) -> int:
+    import functools
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+    folder = Path(args.out) if args.out else Path(args.repo) / "_site"
+    if not (folder / "index.html").is_file():
+        print(f"serve: {folder} has no index.html; run python -m scorer build first", file=sys.stderr)
+        return EXIT_INVALID
+    handler = functools.partial(SimpleHTTPRequestHandler, directory=str(folder))
+    with ThreadingHTTPServer(("127.0.0.1", args.port), handler) as server:
+        print(f"serving {folder} at http://127.0.0.1:{server.server_address[1]}/ (Ctrl+C stops)")
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m scorer", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -249,6 +279,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                    help="processes for scoring runs (default: the number of CPUs)")
     p.set_defaults(handler=cmd_score_all)
+
+    p = sub.add_parser("build", help="score what changed, then render the leaderboard site",
+                       description="Bring results/ up to date (score-all, incremental: cheap when nothing "
+                                   "changed; --no-score skips it), then render site_templates/ and docs/ with "
+                                   "the results into a static site. The build is deterministic: window status "
+                                   "and the footer use the commit date of HEAD, never the clock, so two builds "
+                                   "of one commit are byte-identical. Open OUT/index.html or run serve.")
+    p.add_argument("--repo", default=".", help="the challenge repository (default: the current folder)")
+    p.add_argument("--out", help="the site folder (default: REPO/_site); replaced if it holds a previous build")
+    p.add_argument("--no-score", action="store_true", help="use results/ as it is, do not run score-all first")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                   help="processes for scoring runs (default: the number of CPUs)")
+    p.add_argument("--templates", help="Jinja2 templates (default: REPO/site_templates, else the scorer's)")
+    p.add_argument("--docs", help="Markdown pages (default: REPO/docs, else the scorer's)")
+    p.set_defaults(handler=cmd_build)
+
+    p = sub.add_parser("serve", help="preview the built site on http://127.0.0.1 (local only)",
+                       description="Serve the built site folder over HTTP on the loopback interface only.")
+    p.add_argument("--repo", default=".", help="the challenge repository (default: the current folder)")
+    p.add_argument("--out", help="the site folder (default: REPO/_site)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    p.set_defaults(handler=cmd_serve)
     return parser
 
 

@@ -1,0 +1,158 @@
+"""Per-run and head-to-head tables from the run result files (``results/runs/*.json``).
+
+* :func:`run_views`: a run's measures and its per-question (Task A: per-document) values;
+* :func:`pairs_to_render`: which head-to-head pages are pre-rendered (every system against
+  the top systems of each ranking, so each system has at least one without JavaScript);
+* :func:`taskb_pair_views` / :func:`taska_pair_view`: one pair, on the per-question values
+  the significance tests use (``tested_on``), with the tests' p-values.
+"""
+from __future__ import annotations
+
+import math
+
+from scorer.site import labels
+from scorer.site.results import RunEntry, Table
+from scorer.site.tables import Cell, Column, TableView, count_cell, is_number, rank_cell, score_cell, text_cell
+
+#: How many top systems of each ranking every system is compared with on pre-rendered pages.
+TOP = 3
+
+
+def run_slug(entry: RunEntry) -> str:
+    return f"run-{entry.task}-{entry.batch}-{entry.phase}-{entry.team}-{entry.system}"
+
+
+def run_views(entry: RunEntry, doc: dict, official: set) -> tuple[TableView, TableView]:
+    """(measures, per-question values) of a scored run."""
+    measures = TableView(slug=f"{run_slug(entry)}-measures", caption="Measures of this run",
+                         columns=[Column("measure", "Measure", row_header=True), Column("label", "Name"),
+                                  Column("value", "Value", numeric=True), Column("official", "Official")])
+    for name, value in sorted(doc.get("measures", {}).items()):
+        measures.add([text_cell(name), text_cell(labels.measure_label(name)), score_cell(value),
+                      text_cell("official" if name in official else "")], "official" if name in official else "")
+    per_question = doc.get("per_question", {})
+    names = sorted({m for values in per_question.values() for m in values})
+    unit = "Document" if entry.task == "taskA" else "Question"
+    questions = TableView(slug=f"{run_slug(entry)}-questions", caption=f"Per-{unit.lower()} values",
+                          columns=[Column("id", unit, row_header=True)]
+                          + [Column(m, labels.measure_label(m), numeric=True, title=m) for m in names],
+                          note="A blank (-) means the measure is not defined for this question "
+                               "(e.g. a factoid measure on a yes/no question).",
+                          empty="The result file has no per-question values.")
+    for qid in sorted(per_question):
+        values = per_question[qid]
+        questions.add([text_cell(qid)] + [score_cell(values.get(m)) for m in names])
+    return measures, questions
+
+
+def pairs_to_render(table: Table, keys: list[str], top: int = TOP) -> list[tuple[str, str]]:
+    """Pairs (better-ranked first) of every system in ``keys`` with each of the ``top``
+    ranked systems of each ranking of ``table``; sorted, no duplicates."""
+    position = {}
+    for ranking in table.rankings.values():
+        for i, record in enumerate(ranking.records):
+            position.setdefault(record["system"], i)
+    pairs = set()
+    for ranking in table.rankings.values():
+        leaders = [r["system"] for r in ranking.records if r["ranked"]][:top]
+        for leader in leaders:
+            for key in keys:
+                if key != leader and key in position:
+                    pair = tuple(sorted((leader, key), key=lambda k: (position[k], k)))
+                    pairs.add(pair)
+    return sorted(pairs, key=lambda p: (position[p[0]], position[p[1]], p))
+
+
+def _p_values(significance: dict, a: str, b: str) -> tuple:
+    for pair in significance.get("pairs", []):
+        if set(pair["systems"]) == {a, b}:
+            return pair["p"], pair["p_adjusted"]
+    return None, None
+
+
+def _compare(xs: list, ys: list) -> tuple:
+    """(mean a, mean b, n, a better, ties, b better) over the positions where both are numbers."""
+    both = [(x, y) for x, y in zip(xs, ys) if is_number(x) and is_number(y)]
+    if not both:
+        return None, None, 0, 0, 0, 0
+    n = len(both)
+    wins = sum(x > y for x, y in both)
+    losses = sum(x < y for x, y in both)
+    return (math.fsum(x for x, _ in both) / n, math.fsum(y for _, y in both) / n, n, wins, n - wins - losses, losses)
+
+
+def _p_cell(p) -> Cell:
+    return Cell(p, "-" if p is None else (f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"))
+
+
+SUMMARY_COLUMNS = [Column("measure", "Measure", row_header=True), Column("tested_on", "Per-question values"),
+                   Column("mean_a", "Mean A", numeric=True), Column("mean_b", "Mean B", numeric=True),
+                   Column("n", "Compared", numeric=True, title="questions or documents where both have a value"),
+                   Column("a_better", "A better", numeric=True), Column("ties", "Ties", numeric=True),
+                   Column("b_better", "B better", numeric=True),
+                   Column("p", "p", numeric=True, title="paired randomisation test"),
+                   Column("p_holm", "p (Holm)", numeric=True, title="Holm-adjusted over all pairs of the batch")]
+
+
+def _summary_cells(label: str, tested_on: str, stats: tuple, p: tuple) -> list[Cell]:
+    mean_a, mean_b, n, wins, ties, losses = stats
+    return ([text_cell(label), text_cell(tested_on), score_cell(mean_a), score_cell(mean_b)]
+            + [count_cell(v) for v in (n, wins, ties, losses)] + [_p_cell(p[0]), _p_cell(p[1])])
+
+
+def _components(table: Table) -> list[tuple[str, dict]]:
+    """(official measure, its significance record) of every ranking, in order, once each."""
+    seen = {}
+    for ranking in table.rankings.values():
+        for measure in ranking.components:
+            seen.setdefault(measure, ranking.significance.get(measure, {}))
+    return [(m, s) for m, s in seen.items() if s.get("tested_on")]
+
+
+def taskb_pair_views(table: Table, a: str, b: str, per_question: dict, slug: str) -> tuple[TableView, TableView]:
+    """(summary per official measure, per-question values) of systems ``a`` and ``b``."""
+    components = _components(table)
+    qa, qb = per_question.get(a, {}), per_question.get(b, {})
+    questions = sorted(set(qa) | set(qb))
+    summary = TableView(slug=f"{slug}-summary", caption="A against B on each official measure",
+                        columns=SUMMARY_COLUMNS, empty="No official measure has per-question values.")
+    for measure, sig in components:
+        on = sig["tested_on"]
+        stats = _compare([qa.get(q, {}).get(on) for q in questions], [qb.get(q, {}).get(on) for q in questions])
+        summary.add(_summary_cells(labels.measure_label(measure), on, stats, _p_values(sig, a, b)))
+    detail = TableView(slug=f"{slug}-questions", caption="Per-question values",
+                       columns=[Column("question", "Question", row_header=True)]
+                       + [Column(f"{side}.{sig['tested_on']}", f"{side} {labels.measure_label(sig['tested_on'])}",
+                                 numeric=True) for _, sig in components for side in ("A", "B")],
+                       empty="No per-question values.")
+    for q in questions:
+        detail.add([text_cell(q)] + [score_cell(values.get(q, {}).get(sig["tested_on"]))
+                                     for _, sig in components for values in (qa, qb)])
+    return summary, detail
+
+
+def taska_pair_view(table: Table, a: str, b: str, per_document: dict, slug: str) -> list[TableView]:
+    """Per batch ranking: the pair on each test set (ranks, mean per-document values, wins)."""
+    views = []
+    for ranking in table.rankings.values():
+        sig = ranking.significance.get(ranking.name, {})
+        on = sig.get("tested_on") or ranking.name
+        ranks = {r["system"]: r.get("component_ranks", {}) for r in ranking.records}
+        view = TableView(slug=f"{slug}-{ranking.name.replace('.', '-')}",
+                         caption=f"{labels.ranking_label(ranking.name)}: A against B per test set",
+                         columns=[Column("testset", "Test set", row_header=True),
+                                  Column("rank_a", "Rank A", numeric=True), Column("rank_b", "Rank B", numeric=True)]
+                         + SUMMARY_COLUMNS[2:8],
+                         note=f"Per-document values: {on}. Over all test sets of the batch, p = "
+                              f"{_p_cell(_p_values(sig, a, b)[0]).text}, Holm-adjusted "
+                              f"{_p_cell(_p_values(sig, a, b)[1]).text}.")
+        for testset in table.testsets:
+            da = per_document.get(a, {}).get(testset, {})
+            db = per_document.get(b, {}).get(testset, {})
+            docs = sorted(set(da) | set(db))
+            stats = _compare([da.get(d, {}).get(on) for d in docs], [db.get(d, {}).get(on) for d in docs])
+            view.add([text_cell(testset), rank_cell(ranks.get(a, {}).get(testset)),
+                      rank_cell(ranks.get(b, {}).get(testset)), score_cell(stats[0]), score_cell(stats[1])]
+                     + [count_cell(v) for v in stats[2:]])
+        views.append(view)
+    return views

@@ -1,0 +1,186 @@
+"""The one reader of ``results/`` for the site: the files of ``score-all`` -> plain records.
+
+Every other module of :mod:`scorer.site` sees only the records defined here, so a change
+of the results format (``docs/challenge.md``, "results/") touches this module alone.
+Nothing here formats or renders; lists come out in a fixed order (file order of the
+challenge, then sorted ids) so that the site is deterministic.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+RESULTS = "results"
+
+
+@dataclass(frozen=True)
+class RunEntry:
+    """A run of ``results/index.json``: identity, status and where its result file is."""
+
+    path: str            # submissions/<task>/<batch>/<phase>/<team>/<system>.json
+    task: str            # taskA / taskB
+    batch: str
+    phase: str           # phaseA / phaseB, or the Task A test set id
+    team: str
+    system: str
+    status: str          # scored / error / awaiting gold
+    late: bool
+    received: str | None
+    result: str | None   # results/runs/...json (None while awaiting gold)
+    provenance: dict
+
+    @property
+    def key(self) -> str:
+        return f"{self.team}/{self.system}"
+
+
+@dataclass(frozen=True)
+class Row:
+    """One system's line of a leaderboard (a Task B phase or a Task A test set)."""
+
+    key: str
+    team: str
+    system: str
+    baseline: bool
+    late: bool
+    received: str | None
+    result: str
+    measures: dict        # measure -> float or None
+    counts: dict
+    answered: tuple | None  # Phase A: the categories the run answered; None elsewhere
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """A ranking of a table: its rule, components and records (best first), significance."""
+
+    name: str
+    rule: str
+    components: tuple
+    records: tuple        # dicts: system, rank, average_rank, ranked, reason, baseline,
+                          # component_ranks, scores, used, significance (measure -> letters)
+    significance: dict    # measure -> {tested_on, letters, pairs, reason, ...}
+    best_per_team: tuple
+
+
+@dataclass(frozen=True)
+class Table:
+    """A leaderboard: a Task B batch phase, a Task A test set (rows only) or a Task A batch
+    (rankings over its test sets; ``rows`` empty, ``testsets`` set)."""
+
+    task: str
+    batch: str
+    phase: str | None
+    name: str
+    rows: dict            # key -> Row, sorted by key
+    rankings: dict        # name -> Ranking
+    testsets: tuple = ()
+    best_k: int | None = None
+
+
+@dataclass(frozen=True)
+class Overview:
+    """Across the batches of a task, per ranking name: the raw overview record."""
+
+    task: str
+    batches: tuple
+    rankings: dict        # name -> {systems: {key: {ranks, average_rank, batches_ranked}},
+                          #          friedman, nemenyi, reason}
+
+
+@dataclass
+class Results:
+    """Everything the site shows from ``results/``."""
+
+    root: Path
+    scorer_version: str | None
+    gold_sha256: dict
+    runs: dict            # run path -> RunEntry, sorted by path
+    tables: dict          # (task, batch, phase or None) -> Table
+    overviews: dict       # task -> Overview
+    _docs: dict = field(default_factory=dict, repr=False)
+
+    def run_document(self, entry: RunEntry) -> dict:
+        """The result (or error) file of a run, read once."""
+        if entry.result not in self._docs:
+            self._docs[entry.result] = _read(self.root / entry.result)
+        return self._docs[entry.result]
+
+    def forget(self, entry: RunEntry) -> None:
+        """Drop a run's cached document (the drill-down pages read each run once)."""
+        self._docs.pop(entry.result, None)
+
+
+def _read(path: Path):
+    return json.loads(path.read_bytes())
+
+
+def load_results(root: str | Path) -> Results:
+    """Read ``results/index.json`` and the batch tables and overviews it lists.
+
+    A repository without ``results/index.json`` gives empty results (the site then says
+    that nothing is scored yet).
+    """
+    root = Path(root)
+    index_path = root / RESULTS / "index.json"
+    if not index_path.is_file():
+        return Results(root, None, {}, {}, {}, {})
+    index = _read(index_path)
+    runs = {path: _run_entry(path, e) for path, e in sorted(index.get("runs", {}).items())}
+    tables: dict = {}
+    for listed in index.get("batches", []):
+        raw = _read(root / listed["table"])
+        if raw["task"] == "taskA":
+            tables.update(_taska_tables(raw))
+        else:
+            tables[("taskB", raw["batch"], raw["phase"])] = _taskb_table(raw)
+    overviews = {task: _overview(_read(root / path)) for task, path in sorted(index.get("overview", {}).items())}
+    return Results(root, index.get("scorer_version"), dict(sorted(index.get("gold_sha256", {}).items())),
+                   runs, tables, overviews)
+
+
+def _run_entry(path: str, e: dict) -> RunEntry:
+    return RunEntry(path=path, task=e["task"], batch=e["batch"], phase=e["phase"], team=e["team"],
+                    system=e["system"], status=e["status"], late=bool(e.get("late")), received=e.get("received"),
+                    result=e.get("result"), provenance=e.get("provenance") or {})
+
+
+def _ranking(name: str, raw: dict) -> Ranking:
+    return Ranking(name=name, rule=raw["rule"], components=tuple(raw["components"]), records=tuple(raw["records"]),
+                   significance=raw.get("significance", {}), best_per_team=tuple(raw.get("best_per_team", ())))
+
+
+def _rankings(raw: dict) -> dict:
+    return {name: _ranking(name, r) for name, r in raw["rankings"].items()}
+
+
+def _row(key: str, s: dict, result: dict) -> Row:
+    answered = s.get("answered", result.get("answered"))
+    return Row(key=key, team=s["team"], system=s["system"], baseline=bool(s.get("baseline")),
+               late=bool(result.get("late")), received=result.get("received"), result=result["result"],
+               measures=result["measures"], counts=result.get("counts", {}),
+               answered=tuple(answered) if answered is not None else None)
+
+
+def _taskb_table(raw: dict) -> Table:
+    rows = {key: _row(key, s, s) for key, s in sorted(raw["systems"].items())}
+    return Table(task="taskB", batch=raw["batch"], phase=raw["phase"], name=raw.get("name", raw["batch"]),
+                 rows=rows, rankings=_rankings(raw))
+
+
+def _taska_tables(raw: dict) -> dict:
+    """The batch table (rankings) and one table of rows per test set."""
+    batch, testsets = raw["batch"], tuple(raw["testsets"])
+    out = {("taskA", batch, None): Table(task="taskA", batch=batch, phase=None, name=raw.get("name", batch), rows={},
+                                         rankings=_rankings(raw), testsets=testsets, best_k=raw.get("best_k"))}
+    for testset in testsets:
+        rows = {key: _row(key, s, s["testsets"][testset]) for key, s in sorted(raw["systems"].items())
+                if testset in s["testsets"]}
+        out[("taskA", batch, testset)] = Table(task="taskA", batch=batch, phase=testset,
+                                               name=raw.get("name", batch), rows=rows, rankings={})
+    return out
+
+
+def _overview(raw: dict) -> Overview:
+    return Overview(task=raw["task"], batches=tuple(raw.get("batches", ())), rankings=raw.get("rankings", {}))

@@ -1,0 +1,65 @@
+/* Progressive enhancement only: every page is complete without JavaScript.
+   1. Tables with class "sortable": a button in each header sorts by that column
+      (numbers by data-sort; missing values last), aria-sort tells assistive technology.
+   2. The head-to-head picker: opens the pre-rendered page of the chosen pair. */
+(function () {
+  "use strict";
+
+  function cellKey(row, index, numeric) {
+    var cell = row.cells[index];
+    if (!cell) { return null; }
+    if (numeric) {
+      var raw = cell.getAttribute("data-sort");
+      return raw === null || raw === "" ? null : parseFloat(raw);
+    }
+    return cell.textContent.trim().toLowerCase();
+  }
+
+  function sortTable(table, index, numeric, header) {
+    var body = table.tBodies[0];
+    var ascending = header.getAttribute("aria-sort") !== "ascending";
+    var rows = Array.prototype.slice.call(body.rows);
+    rows.sort(function (a, b) {
+      var x = cellKey(a, index, numeric), y = cellKey(b, index, numeric);
+      if (x === null || y === null) { return x === y ? 0 : (x === null ? 1 : -1); }
+      var order = x < y ? -1 : (x > y ? 1 : 0);
+      return ascending ? order : -order;
+    });
+    rows.forEach(function (row) { body.appendChild(row); });
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th) { th.removeAttribute("aria-sort"); });
+    header.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+  }
+
+  function makeSortable(table) {
+    if (!table.tHead || !table.tBodies.length) { return; }
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, index) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "sort";
+      while (th.firstChild) { button.appendChild(th.firstChild); }
+      th.appendChild(button);
+      button.addEventListener("click", function () {
+        sortTable(table, index, th.getAttribute("data-kind") === "number", th);
+      });
+    });
+  }
+
+  function setUpPicker(form) {
+    var pairs = (form.getAttribute("data-pairs") || "").split(",").filter(Boolean);
+    var message = form.querySelector(".picker-message");
+    form.hidden = false;
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var a = form.elements.a.value, b = form.elements.b.value;
+      var file = function (x, y) { return x.replace("/", ".") + "__" + y.replace("/", ".") + ".html"; };
+      if (a === b) { message.textContent = "Pick two different systems."; return; }
+      if (pairs.indexOf(a + " " + b) >= 0) { window.location.href = file(a, b); return; }
+      if (pairs.indexOf(b + " " + a) >= 0) { window.location.href = file(b, a); return; }
+      message.textContent = "This pair has no pre-computed page; compare each with a top system below, " +
+        "or download the per-question values from the two runs' pages.";
+    });
+  }
+
+  document.querySelectorAll("table.sortable").forEach(makeSortable);
+  document.querySelectorAll("form.picker").forEach(setUpPicker);
+}());
