@@ -132,11 +132,40 @@ class Hierarchy:
         ``0``) or after ``steps`` steps; with ``dummy`` the node ``-1`` is appended to
         every path.  ``steps=None``: no limit."""
         cache = self._paths.setdefault((steps, dummy), {})
-        found = cache.get(node)
-        if found is None:
-            found = tuple(self._walk_up(node, steps, dummy))
-            cache[node] = found
-        return found
+        if node not in cache:
+            self._fill_paths([node], steps, dummy, cache)
+        return cache[node]
+
+    def _fill_paths(self, nodes, steps, dummy, cache) -> None:
+        """``cache[v] = upward_paths(v)`` for the nodes of ``nodes``.  The paths of a node
+        with ``k`` steps left are ``(node,) +`` those of its first parent with ``k - 1``
+        steps left, then of its second parent, ... (the depth-first order); they are built
+        bottom-up from an explicit stack and shared through ``(node, steps left)`` within
+        the call, so a hierarchy of any depth builds each such set once."""
+        tail = (DUMMY,) if dummy else ()
+        memo: dict[tuple, tuple] = {}
+        for node in nodes:
+            stack = [(node, steps)]
+            while stack:
+                key = stack[-1]
+                if key in memo:
+                    stack.pop()
+                    continue
+                at, left = key
+                parents = self._parents[at]
+                if not parents or left == 0:
+                    memo[key] = ((at, *tail),)
+                    stack.pop()
+                    continue
+                below = None if left is None else left - 1
+                missing = [(parent, below) for parent in parents if (parent, below) not in memo]
+                if missing:
+                    stack.extend(missing)
+                    continue
+                head = (at,)
+                memo[key] = tuple([head + path for parent in parents for path in memo[parent, below]])
+                stack.pop()
+            cache[node] = memo[node, steps]
 
     def lca_tables(self, nodes, steps: int | None, *, dummy: bool) -> tuple[dict, dict]:
         """``(paths, meetings)``: the path tables of the LCA measures, filled for every node
@@ -149,11 +178,11 @@ class Hierarchy:
         """
         paths = self._paths.setdefault((steps, dummy), {})
         meetings = self._meetings.setdefault((steps, dummy), {})
+        nodes = [node for node in nodes if node not in meetings]
+        self._fill_paths([node for node in nodes if node not in paths], steps, dummy, paths)
         for node in nodes:
-            if node in meetings:
-                continue
             table: dict[int, tuple] = {}
-            for path in self.upward_paths(node, steps, dummy=dummy):
+            for path in paths[node]:
                 id_sum = 0
                 for position, member in enumerate(path):
                     id_sum += member
@@ -168,17 +197,6 @@ class Hierarchy:
                 table[member] = (position, node, tuple(places))
             meetings[node] = table
         return paths, meetings
-
-    def _walk_up(self, node, steps, dummy):
-        tail = (DUMMY,) if dummy else ()
-        stack = [(node,)]
-        while stack:
-            path = stack.pop()
-            parents = self._parents[path[-1]]
-            if not parents or (steps is not None and len(path) > steps):
-                yield path + tail
-            else:
-                stack.extend(path + (p,) for p in reversed(parents))
 
 
 def parse_hierarchy(text: str, name: str = "<hierarchy>") -> Hierarchy:
