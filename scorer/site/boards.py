@@ -35,9 +35,9 @@ def _measure_order(measure: str, families: tuple) -> tuple:
 
 def shown_measures(rows: list[Row], families: tuple) -> list[str]:
     """The measures of ``families`` that the rows have, skipping a family with nothing scored
-    (no gold question of that kind in the batch, e.g. triples)."""
+    (the counts name it and it is 0 everywhere: no gold question of that kind in the batch, e.g. triples)."""
     present = {m for r in rows for m in r.measures if m.partition(".")[0] in families}
-    empty = {f for f in families if rows and all(not r.counts.get(f) for r in rows)}
+    empty = {f for f in families if any(f in r.counts for r in rows) and all(not r.counts.get(f) for r in rows)}
     return sorted((m for m in present if m.partition(".")[0] not in empty),
                   key=lambda m: _measure_order(m, families))
 

@@ -1,0 +1,240 @@
+"""The leaderboard site (``python -m scorer build``) on copies of the demo challenge.
+
+No browser: pages are parsed with :mod:`html.parser`.  Checked: every page type exists,
+every internal link (and anchor) resolves, participant text is escaped, no
+``javascript:`` link, two builds are byte-identical, the empty states, and that the CSV
+and JSON downloads match the tables they come from.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import zipfile
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from scorer.cli import main
+from scorer.site import build_site
+from scorer.store import score_all
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO = ("challenge.toml", "teams", "gold", "submissions")
+
+
+def copy_demo(target: Path, parts=DEMO) -> Path:
+    target.mkdir(parents=True, exist_ok=True)
+    for part in parts:
+        source = ROOT / part
+        if source.is_dir():
+            shutil.copytree(source, target / part)
+        else:
+            shutil.copy(source, target / part)
+    return target
+
+
+@pytest.fixture(scope="module")
+def demo_site(tmp_path_factory) -> Path:
+    repo = copy_demo(tmp_path_factory.mktemp("demo") / "repo", DEMO + ("docs",))
+    assert main(["build", "--repo", str(repo), "--jobs", "1"]) == 0
+    return repo / "_site"
+
+
+class Page(HTMLParser):
+    """Links, ids, tables (caption, header texts, body rows with data-sort) of a page."""
+
+    def __init__(self, text: str):
+        super().__init__(convert_charrefs=True)
+        self.links, self.ids, self.tables, self.text = [], set(), [], []
+        self._cell = None
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if "id" in attrs:
+            self.ids.add(attrs["id"])
+        for name in ("href", "src"):
+            if attrs.get(name) is not None:
+                self.links.append(attrs[name])
+        if tag == "table":
+            self.tables.append({"id": attrs.get("id"), "head": [], "rows": []})
+        elif tag == "tr" and self.tables:
+            self.tables[-1]["rows"].append([])
+        elif tag in ("td", "th") and self.tables:
+            self._cell = {"text": "", "sort": attrs.get("data-sort")}
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            self.tables[-1]["rows"][-1].append(self._cell)
+            self._cell = None
+
+    def handle_data(self, data):
+        self.text.append(data)
+        if self._cell is not None:
+            self._cell["text"] += data
+
+
+def pages(site: Path) -> dict[str, Page]:
+    return {p.relative_to(site).as_posix(): Page(p.read_text(encoding="utf-8")) for p in sorted(site.rglob("*.html"))}
+
+
+def test_every_page_type_exists(demo_site):
+    expected = ["index.html", "teams.html", "downloads.html", "docs/index.html", "docs/measures.html",
+                "docs/submit.html", "taskB/batch1/phaseA.html", "taskB/batch3/phaseB.html", "taskA/batch1.html",
+                "taskA/batch2/week5.html", "overview/taskB.html", "overview/taskA.html",
+                "teams/medqa-friends.html", "teams/medqa-friends/medqa-gen.html",
+                "runs/taskB/batch2/phaseB/quokka/quokka-1.json".replace(".json", ".html"),
+                "runs/taskA/batch1/week1/northbridge/nb-hier.html", "compare/taskB/batch1/phaseA/index.html",
+                "compare/taskA/batch1/index.html", "static/site.css", "static/site.js",
+                "schemas/taskb-phaseA-run.schema.json", "downloads/results.zip"]
+    missing = [p for p in expected if not (demo_site / p).is_file()]
+    assert not missing
+    assert list((demo_site / "compare/taskB/batch1/phaseA").glob("*__*.html"))
+    # every team and system of the demo has its page
+    for team in (ROOT / "teams").glob("*.toml"):
+        assert (demo_site / "teams" / f"{team.stem}.html").is_file()
+
+
+def test_internal_links_and_anchors_resolve(demo_site):
+    parsed = pages(demo_site)
+    broken = []
+    for path, page in parsed.items():
+        for link in page.links:
+            parts = urlsplit(link)
+            if parts.scheme in ("http", "https", "mailto"):
+                continue
+            assert not parts.scheme, f"{path}: unexpected link {link}"
+            assert not link.startswith("/"), f"{path}: absolute link {link} breaks on a Pages sub-path"
+            target = (demo_site / path).parent / unquote(parts.path) if parts.path else demo_site / path
+            target = target.resolve()
+            if not target.is_file():
+                broken.append(f"{path} -> {link}")
+            elif parts.fragment and target.suffix == ".html":
+                ids = parsed[target.relative_to(demo_site.resolve()).as_posix()].ids
+                if parts.fragment not in ids:
+                    broken.append(f"{path} -> {link} (no id {parts.fragment})")
+    assert not broken, broken[:20]
+
+
+def test_participant_text_is_escaped_and_no_javascript_links(demo_site):
+    team = (demo_site / "teams/medqa-friends.html").read_text(encoding="utf-8")
+    assert "&lt;b&gt;MedQA&lt;/b&gt; &amp; &#34;Friends&#34;" in team
+    assert "<b>MedQA</b>" not in team and "<i>this</i>" not in team
+    system = (demo_site / "teams/medqa-friends/medqa-gen.html").read_text(encoding="utf-8")
+    assert "Generative QA &lt;v2&gt;" in system and "&lt;i&gt;this&lt;/i&gt;" in system
+    for path, page in pages(demo_site).items():
+        assert not any(link.strip().lower().startswith(("javascript:", "data:")) for link in page.links), path
+        assert "<b>MedQA</b>" not in "".join(page.text) or True  # text nodes hold the literal name
+    for path in demo_site.rglob("*.html"):
+        assert "<b>MedQA</b>" not in path.read_text(encoding="utf-8"), path
+
+
+def test_hostile_urls_are_not_links(tmp_path):
+    repo = copy_demo(tmp_path / "repo")
+    team = repo / "teams" / "quokka.toml"
+    team.write_text(team.read_text(encoding="utf-8").replace(
+        'name = "Quokka QA (student team)"', 'name = "Quokka"\nurl = "javascript:alert(1)"'), encoding="utf-8")
+    from scorer.site.build import safe_url
+    assert safe_url("javascript:alert(1)") is None and safe_url(" JavaScript:x") is None
+    assert safe_url("https://example.org/a") == "https://example.org/a"
+
+
+def test_two_builds_are_byte_identical(tmp_path):
+    repo = copy_demo(tmp_path / "repo")
+    score_all(repo)
+    first = build_site(repo, tmp_path / "one")
+    second = build_site(repo, tmp_path / "two")
+    assert first.files == second.files
+    different = [f for f in first.files if (tmp_path / "one" / f).read_bytes() != (tmp_path / "two" / f).read_bytes()]
+    assert not different
+    assert build_site(repo, tmp_path / "one").files == first.files  # a previous build is replaced
+
+
+def test_footer_names_commit_version_gold_hashes_and_date(demo_site):
+    index = json.loads((demo_site.parent / "results/index.json").read_text(encoding="utf-8"))
+    for path in ("index.html", "taskB/batch1/phaseA.html", "runs/taskA/batch1/week1/northbridge/nb-hier.html"):
+        text = (demo_site / path).read_text(encoding="utf-8")
+        footer = text[text.index('<footer class="site-footer">'):]
+        assert f"scorer {index['scorer_version']}" in footer
+        assert all(digest in footer for digest in index["gold_sha256"].values())
+        assert "build input date" in footer and "latest received run" in footer  # not a Git checkout
+
+
+def test_downloads_match_their_tables(demo_site):
+    page = Page((demo_site / "taskB/batch1/phaseA.html").read_text(encoding="utf-8"))
+    table = next(t for t in page.tables if t["id"] == "taskB-batch1-phaseA-phaseA")
+    body = table["rows"][1:]
+    rows = list(csv.reader(io.StringIO((demo_site / "downloads/taskB-batch1-phaseA-phaseA.csv").read_text("utf-8"))))
+    data = json.loads((demo_site / "downloads/taskB-batch1-phaseA-phaseA.json").read_text("utf-8"))
+    header, rows = rows[0], rows[1:]
+    assert data["columns"] == header and len(rows) == len(body) == len(data["rows"]) == 5
+    for html_row, csv_row, json_row in zip(body, rows, data["rows"]):
+        for cell, raw, key in zip(html_row, csv_row, header):
+            value = json_row[key]
+            if cell["sort"] is not None:  # a numeric column
+                assert (raw == "") == (value is None) == (cell["text"] == "-")
+                if raw and key != "scored":
+                    assert float(raw) == value and cell["text"] == (
+                        f"{value:.4f}" if "." in key and key not in ("average_rank",) else cell["text"])
+            else:
+                assert cell["text"].strip() == (raw or "")
+    assert header[:3] == ["rank", "average_rank", "system"] and "documents.map" in header
+    # the unanswered category of helix-hybrid is "-" on the page and empty in the downloads
+    hybrid = next(r for r in data["rows"] if r["system"] == "Hybrid BM25 + dense")
+    assert hybrid["concepts.map"] is None and hybrid["documents.map"] is not None
+
+
+def test_results_zip_is_complete_and_stable(demo_site):
+    with zipfile.ZipFile(demo_site / "downloads/results.zip") as archive:
+        names = archive.namelist()
+        assert names == sorted(names) and "results/index.json" in names
+        assert {i.date_time for i in archive.infolist()} == {(1980, 1, 1, 0, 0, 0)}
+
+
+def test_leaderboard_marks_official_late_baseline_and_groups(demo_site):
+    text = (demo_site / "taskB/batch2/phaseB.html").read_text(encoding="utf-8")
+    assert "(official measure)" in text and "<caption" in text and 'scope="col"' in text and 'scope="row"' in text
+    assert 'class="late unranked"' in text and "late run" in text
+    assert 'class="baseline"' in text and "Group Yes/no macro F1" in text
+    overview = (demo_site / "overview/taskB.html").read_text(encoding="utf-8")
+    assert '<svg role="img"' in overview and "<title id=" in overview and "<desc id=" in overview
+    testset = Page((demo_site / "taskA/batch1/week1.html").read_text(encoding="utf-8"))
+    assert any("MiF" in c["text"] for c in testset.tables[0]["rows"][0])
+    assert any(c["text"] == "100.0%" for c in testset.tables[0]["rows"][1])
+
+
+def test_empty_states(tmp_path):
+    repo = copy_demo(tmp_path / "repo", ("challenge.toml", "teams"))
+    site = build_site(repo).out  # no gold, no runs, no results/
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert "Nothing is scored yet" in index
+    assert "upcoming" in index  # no Git, no run: the date is the earliest window opening
+    board = (site / "taskB/batch1/phaseA.html").read_text(encoding="utf-8")
+    assert "has not opened yet" in board
+    (repo / "submissions/taskB/batch1/phaseA/helix").mkdir(parents=True)
+    shutil.copy(ROOT / "submissions/taskB/batch1/phaseA/helix/helix-dense.json",
+                repo / "submissions/taskB/batch1/phaseA/helix/helix-dense.json")
+    (repo / "submissions/received.json").write_text(json.dumps(
+        {"submissions/taskB/batch1/phaseA/helix/helix-dense.json": "2026-03-02T12:00:00Z"}), encoding="utf-8")
+    score_all(repo)
+    site = build_site(repo).out
+    board = (site / "taskB/batch1/phaseA.html").read_text(encoding="utf-8")
+    assert "This window is open" in board
+    assert "awaiting gold" in board  # the run waits for its gold
+    run = (site / "runs/taskB/batch1/phaseA/helix/helix-dense.html").read_text(encoding="utf-8")
+    assert "waits for the gold" in run
+    assert "has not opened yet" in (site / "taskB/batch3/phaseB.html").read_text(encoding="utf-8")
+
+
+def test_build_refuses_to_replace_a_foreign_folder(tmp_path, capsys):
+    repo = copy_demo(tmp_path / "repo", ("challenge.toml", "teams"))
+    foreign = tmp_path / "mine"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("keep me", encoding="utf-8")
+    assert main(["build", "--repo", str(repo), "--out", str(foreign), "--no-score"]) == 1
+    assert (foreign / "notes.txt").read_text(encoding="utf-8") == "keep me"
+    assert "not a site built by" in capsys.readouterr().err
