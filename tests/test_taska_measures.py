@@ -12,6 +12,7 @@ import pytest
 
 from scorer.formats.hierarchy import parse_hierarchy
 from scorer.measures.flat import LabelLists, official_flat, reference_flat
+from scorer.measures import hierarchical
 from scorer.measures.hierarchical import lca_augmented_sets, official_hierarchical, reference_hierarchical
 
 TREE = parse_hierarchy("R A\nR B\nA A1\nA A2\nA1 A11\nB B1\n")
@@ -154,3 +155,14 @@ def test_parallel_workers_give_the_same_numbers():
     one, _ = official_hierarchical(lists(*docs), lists(*runs), TREE, workers=1)
     two, _ = official_hierarchical(lists(*docs), lists(*runs), TREE, workers=2)
     assert one == two
+
+
+def test_hierarchical_counts_do_not_depend_on_the_document_blocks(monkeypatch):
+    docs = [["A1", "B"], ["A11"], ["A2", "B1"], ["B"], ["R"]] * 7
+    runs = [["A2"], ["A1", "B1"], ["A2"], ["A11", "B"], ["B1"]] * 7
+    closure = TREE.closure(5, with_root=True)
+    whole = hierarchical.closure_counts(lists(*docs), lists(*runs), closure, len(TREE))
+    monkeypatch.setattr(hierarchical, "HIER_BLOCK", 3)
+    blocks = hierarchical.closure_counts(lists(*docs), lists(*runs), closure, len(TREE))
+    assert [x.tolist() for x in blocks] == [x.tolist() for x in whole]
+    assert [x[:5].tolist() for x in whole] == [[5, 5, 6, 3, 2], [4, 6, 4, 6, 4], [3, 4, 4, 3, 2]]  # |T|, |P|, |T∩P|
