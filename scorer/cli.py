@@ -34,7 +34,7 @@ Typical dry run before a submission:
 
 #: How many problems of one kind the text output shows (--all shows every one).
 PROBLEMS_PER_KIND = 10
-TASK_HELP = "phaseA, phaseB (BioASQ Task B phases) or taskA (MeSH indexing)"
+TASK_HELP = "phaseA, phaseB (BioASQ Task B phases), taskA (MeSH indexing) or mcqa (multiple-choice reading tests)"
 
 
 def _print_problems(problems: list[Problem], stream=None, per_code: int | None = None) -> None:
@@ -67,6 +67,9 @@ def _validate_file(path: str, task: str, role: str, gold: str | None, max_bytes:
             labels = load_hierarchy(hierarchy).ids if hierarchy else None
     except ScorerError as exc:
         return exc.problems, None
+    if task == "mcqa":
+        from scorer.formats.mcqa import validate_mcqa
+        return validate_mcqa(value, doc, role=role, gold_value=gold_value), None
     if task == "taskA":
         from scorer.formats.taska import validate_taska
         return validate_taska(value, doc, role=role, labels=labels), None
@@ -84,7 +87,7 @@ def cmd_validate(args) -> int:
         fixable = [p for p in problems if p.code not in NOT_FIXABLE]
         ok = not any(p.severity == "error" for p in problems)
         print(f"{args.file}: {'valid' if ok else 'INVALID'} ({_summary(problems)})")
-        if fixable and args.task != "taskA":
+        if fixable and args.task not in ("taskA", "mcqa"):
             print(f"  {len(fixable)} of these are fixed by: python -m scorer normalize {args.file} FIXED.json "
                   f"--task {args.task}")
     return EXIT_OK if not any(p.severity == "error" for p in problems) else EXIT_INVALID
@@ -98,8 +101,8 @@ NOT_FIXABLE = {"invalid-json", "empty-file", "not-utf8", "duplicate-key", "non-f
 
 
 def cmd_normalize(args) -> int:
-    if args.task == "taskA":
-        print("normalize: Task A files have no documented variants to fix; use validate", file=sys.stderr)
+    if args.task in ("taskA", "mcqa"):
+        print(f"normalize: {args.task} files have no documented variants to fix; use validate", file=sys.stderr)
         return EXIT_USAGE
     problems, fixed = _validate_file(args.input, args.task, "run", None, args.max_bytes)
     if fixed is None:
@@ -139,7 +142,7 @@ def cmd_score(args) -> int:
         if errors:
             _print_problems(errors, per_code=PROBLEMS_PER_KIND)
             hint = ""
-            if any(p.code not in NOT_FIXABLE for p in errors):
+            if args.task != "mcqa" and any(p.code not in NOT_FIXABLE for p in errors):
                 hint = (f" python -m scorer normalize {args.run} FIXED.json --task {args.task} fixes the "
                         f"variants; --lenient scores what the official evaluator can read")
             print(f"{args.run}: INVALID ({_summary(problems)}); nothing scored.{hint}", file=sys.stderr)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from scorer.errors import Problem, ScorerError
 from scorer.formats.jsontext import JsonText, load_input
 
-TASKS = ("phaseA", "phaseB", "taskA")
+TASKS = ("phaseA", "phaseB", "taskA", "mcqa")
 EDITIONS = (2, 3, 5, 8, 9)
 FLAVORS = ("official", "reference")
 
@@ -77,8 +77,9 @@ def evaluate(gold, run, task: str = "phaseA", edition: int = 9, flavor: str = "o
     """Score ``run`` against ``gold``.
 
     ``gold``, ``run``: a path, JSON text/bytes, or an already parsed dict/list.
-    ``task``: ``"phaseA"``, ``"phaseB"`` (BioASQ Task B) or ``"taskA"`` (needs
-    ``hierarchy=PATH``).  ``edition``: BioASQ rules 2, 3, 5, 8 or 9.  ``flavor``:
+    ``task``: ``"phaseA"``, ``"phaseB"`` (BioASQ Task B), ``"taskA"`` (needs
+    ``hierarchy=PATH``) or ``"mcqa"`` (multiple-choice reading tests, QA4MRE style).
+    ``edition``: BioASQ rules 2, 3, 5, 8 or 9.  ``flavor``:
     ``"official"`` (the official tools' numbers, quirks included) or ``"reference"``
     (the published definitions).  Raises :class:`scorer.ScorerError` for any input that
     cannot be scored, with a located message.
@@ -101,6 +102,8 @@ def _dispatch(gold, run, task: str, edition: int, flavor: str, options: dict) ->
         from scorer.evaluation.phase_a import evaluate_phase_a as evaluator
     elif task == "phaseB":
         from scorer.evaluation.phase_b import evaluate_phase_b as evaluator
+    elif task == "mcqa":
+        from scorer.evaluation.mcqa import evaluate_mcqa as evaluator
     else:
         from scorer.evaluation.task_a import evaluate_task_a as evaluator
     return evaluator(gold_loaded, run_loaded, edition=edition, flavor=flavor, **options)

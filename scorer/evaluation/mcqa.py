@@ -1,0 +1,98 @@
+"""Multiple-choice reading tests (QA4MRE style): gold + run -> c@1 and the QA4MRE numbers.
+
+One definition (``docs/measures-mcqa.md``): there is no official tool to reproduce, so
+the flavors ``official`` and ``reference`` give the same numbers; the edition has no
+effect.  Measures (formulas in :mod:`scorer.measures.mcqa`):
+
+- ``mcqa.c_at_1`` (ranking measure), ``mcqa.accuracy``, ``mcqa.accuracy_with_candidates``;
+- counts ``mcqa.answered_right``, ``mcqa.answered_wrong``, ``mcqa.unanswered_right``,
+  ``mcqa.unanswered_wrong``, ``mcqa.unanswered_empty``; ``mcqa.correctly_discarded``;
+- reading perspective: ``mcqa.reading.median``, ``.mean``, ``.std`` of the c@1 of each
+  reading test (sample standard deviation), and per topic
+  ``mcqa.topic.<topic>.c_at_1`` (over the topic's questions) and
+  ``mcqa.topic.<topic>.reading.median/mean/std``; each test's
+  ``mcqa.reading_test.<test>.c_at_1``;
+- ``mcqa.random_baseline``: the expected c@1 of a uniform random guesser that answers
+  everything (mean of 1/number of candidates; 0.2 with five candidates).
+
+``per_question`` (every gold question): ``mcqa.correct`` (1 answered right, else 0),
+``mcqa.unanswered`` (1/0) and ``mcqa.correct_with_candidates`` (1 if answered right or
+unanswered with the right candidate).  A gold question missing from the run is
+unanswered with no candidate (warning); unknown questions, repeated answers and answers
+that are not candidates are located errors.
+"""
+from __future__ import annotations
+
+from scorer.errors import Problem, ScorerError
+from scorer.evaluation import Result
+from scorer.formats.mcqa import McqaGold, McqaRun, read_mcqa_gold, read_mcqa_run
+from scorer.measures import mcqa as m
+
+SUMMARY = ("mcqa.c_at_1", "mcqa.accuracy", "mcqa.accuracy_with_candidates", "mcqa.answered_right",
+           "mcqa.answered_wrong", "mcqa.unanswered_right", "mcqa.unanswered_wrong", "mcqa.unanswered_empty",
+           "mcqa.correctly_discarded", "mcqa.reading.median", "mcqa.reading.mean", "mcqa.reading.std",
+           "mcqa.random_baseline")
+
+
+def evaluate_mcqa(gold_loaded, run_loaded, *, edition: int = 9, flavor: str = "official", **options) -> Result:
+    """Score a run; see the module doc.  ``gold_loaded``/``run_loaded`` are
+    ``(value, JsonText)`` pairs from :func:`scorer.formats.jsontext.load_input`."""
+    if options:
+        raise ScorerError(Problem(code="bad-argument", message=f"unknown option(s) {', '.join(sorted(options))}",
+                                  fix="the mcqa task takes no options"))
+    gold = read_mcqa_gold(*gold_loaded)
+    run = read_mcqa_run(*run_loaded, gold=gold)
+    measures, per_question, counts = score_mcqa(gold, run)
+    warnings = list(gold.warnings) + list(run.warnings)  # n = 0 is one of the gold's warnings
+    return Result(task="mcqa", edition=edition, flavor=flavor, measures=measures,
+                  per_question=per_question, counts=counts, warnings=warnings)
+
+
+def _rates(counts: m.OutcomeCounts) -> dict[str, float]:
+    return {"c_at_1": m.c_at_1_of(counts), "accuracy": m.accuracy(counts),
+            "accuracy_with_candidates": m.accuracy_with_candidates(counts)}
+
+
+def score_mcqa(gold: McqaGold, run: McqaRun):
+    """``(measures, per_question, counts)`` of a run already checked against the gold."""
+    outcomes: dict[str, str] = {}
+    per_question: dict[str, dict[str, float]] = {}
+    for qid, question in gold.questions.items():
+        answer = run.answers.get(qid)
+        result = m.outcome(question.correct, answer.answer if answer else None,
+                           answer.candidate if answer else None)
+        outcomes[qid] = result
+        per_question[qid] = {
+            "mcqa.correct": float(result == m.ANSWERED_RIGHT),
+            "mcqa.unanswered": float(answer is None or answer.answer is None),
+            "mcqa.correct_with_candidates": float(result in (m.ANSWERED_RIGHT, m.UNANSWERED_RIGHT)),
+        }
+    total = m.count_outcomes(outcomes.values())
+    measures = {f"mcqa.{k}": v for k, v in _rates(total).items()}
+    for name in m.OUTCOMES:
+        measures[f"mcqa.{name}"] = float(getattr(total, name))
+    measures["mcqa.correctly_discarded"] = m.correctly_discarded(total)
+
+    test_c_at_1: dict[str, float] = {}
+    for test in gold.reading_tests:
+        test_c_at_1[test.id] = m.c_at_1_of(m.count_outcomes(outcomes[q] for q in test.questions))
+    for stat, value in m.reading_summary(list(test_c_at_1.values())).items():
+        measures[f"mcqa.reading.{stat}"] = value
+    measures["mcqa.random_baseline"] = m.random_baseline(len(q.candidates) for q in gold.questions.values())
+
+    for topic in gold.topics:
+        questions = [q for t in gold.reading_tests if t.topic == topic.id for q in t.questions]
+        measures[f"mcqa.topic.{topic.id}.c_at_1"] = m.c_at_1_of(m.count_outcomes(outcomes[q] for q in questions))
+        summary = m.reading_summary([test_c_at_1[t] for t in topic.reading_tests])
+        for stat, value in summary.items():
+            measures[f"mcqa.topic.{topic.id}.reading.{stat}"] = value
+    for test in gold.reading_tests:
+        measures[f"mcqa.reading_test.{test.id}.c_at_1"] = test_c_at_1[test.id]
+
+    counts = {"questions": total.n, "answered": total.answered_right + total.answered_wrong,
+              "unanswered": total.unanswered, "reading_tests": len(gold.reading_tests),
+              "topics": len(gold.topics), "run_answers": len(run.answers)}
+    return measures, per_question, counts
+
+
+__all__ = ["evaluate_mcqa", "score_mcqa", "SUMMARY"]
