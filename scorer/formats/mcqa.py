@@ -401,7 +401,7 @@ def read_mcqa_run(value, doc: JsonText | None = None, gold: McqaGold | None = No
     a warning kept in ``warnings``.
     """
     problems = validate_mcqa(value, doc, role="run")
-    if gold is not None and not any(p.severity == "error" for p in problems):
+    if gold is not None:
         found = run_problems_against_gold(_answers_of(value), gold)
         found = [p if p.question_id is not None else p.located(question_id=_question_at(value, p.pointer))
                  for p in found]
