@@ -69,7 +69,7 @@ def test_mixed_case_by_hand():
     assert same_value(0.56, got["mcqa.c_at_1"])                       # (4 + 4 x 4/10) / 10 = 5.6 / 10
     assert same_value(0.4, got["mcqa.accuracy"])                      # 4 / 10
     assert same_value(0.5, got["mcqa.accuracy_with_candidates"])      # (4 + 1) / 10
-    assert same_value(2 / 3, got["mcqa.correctly_discarded"])         # n_UW / (n_UR + n_UW) = 2 / 3
+    assert same_value(0.75, got["mcqa.correctly_discarded"])          # (n_UW + n_UE) / n_U = (2 + 1) / 4
     assert same_value(0.2, got["mcqa.random_baseline"])               # five candidates everywhere
     # per reading test: rt1 n=4, R=2, U=1: (2 + 1 x 2/4) / 4 = 0.625; rt2 R=0: 0;
     # rt3 n=3, R=2, U=1: (2 + 1 x 2/3) / 3 = 8/9
@@ -117,7 +117,7 @@ def test_all_unanswered_gives_zero():
     assert got["mcqa.c_at_1"] == 0.0                                  # (0 + 3 x 0/3) / 3
     assert got["mcqa.accuracy"] == 0.0
     assert same_value(1 / 3, got["mcqa.accuracy_with_candidates"])    # (0 + 1) / 3
-    assert got["mcqa.correctly_discarded"] == 0.5                     # n_UW / (n_UR + n_UW) = 1 / 2
+    assert same_value(2 / 3, got["mcqa.correctly_discarded"])         # (n_UW + n_UE) / n_U = (1 + 1) / 3
     assert (got["mcqa.unanswered_right"], got["mcqa.unanswered_wrong"], got["mcqa.unanswered_empty"]) == (1, 1, 1)
 
 
@@ -272,7 +272,7 @@ def test_flavors_agree_and_random_baseline_follows_candidates():
 def test_measure_functions():
     counts = m.count_outcomes([m.ANSWERED_RIGHT, m.UNANSWERED_EMPTY])
     assert counts.n == 2 and counts.unanswered == 1
-    assert math.isnan(m.correctly_discarded(counts))                   # n_UR + n_UW = 0
+    assert m.correctly_discarded(counts) == 1.0                        # (0 + 1) / 1: an empty candidate
     assert m.median([3, 1, 2]) == 2 and m.median([4, 1, 2, 3]) == 2.5 and math.isnan(m.median([]))
     assert same_value(1.0, m.sample_std([1, 2, 3])) and math.isnan(m.sample_std([1.0]))
     assert m.reading_summary([math.nan, 0.5])["mean"] == 0.5           # reading tests without question left out

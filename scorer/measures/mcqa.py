@@ -20,13 +20,12 @@ and::
     c@1                       = (n_R + n_U * n_R / n) / n          (abstention.c_at_1)
     accuracy                  = n_R / n
     accuracy with candidates  = (n_R + n_UR) / n                   (NoA candidates count)
-    correctly discarded       = n_UW / (n_UR + n_UW)
+    correctly discarded       = (n_UW + n_UE) / n_U
 
-"Correctly discarded" is the share of the answers a system held back (an unanswered
-question with a candidate) that would have been wrong; an unanswered question without
-a candidate discarded no answer and is not counted.  Every rate with a zero denominator
-has no value: NaN, never an exception (``n = 0``; no unanswered question with a
-candidate).  Pure functions: no files, no I/O.
+"Correctly discarded" (QA4MRE, as ``shared/docs/adapted-metrics.md`` states it) is the
+share of the unanswered questions that did not hide a right answer: their candidate was
+wrong or there was none.  Every rate with a zero denominator has no value: NaN, never an
+exception (``n = 0``; nothing unanswered).  Pure functions: no files, no I/O.
 """
 from __future__ import annotations
 
@@ -111,11 +110,9 @@ def accuracy_with_candidates(counts: OutcomeCounts) -> float:
 
 
 def correctly_discarded(counts: OutcomeCounts) -> float:
-    """n_UW / (n_UR + n_UW): of the unanswered questions that name a candidate, the share
-    whose candidate was wrong (the answer was rightly held back).  NaN when no unanswered
-    question names a candidate.  Unanswered questions without candidate (n_UE) are in
-    neither part."""
-    return _ratio(counts.unanswered_wrong, counts.unanswered_right + counts.unanswered_wrong)
+    """(n_UW + n_UE) / n_U: of the unanswered questions, the share whose candidate was wrong
+    or empty, i.e. that did not hold back a right answer.  NaN when nothing is unanswered."""
+    return _ratio(counts.unanswered_wrong + counts.unanswered_empty, counts.unanswered)
 
 
 def median(values: Sequence[float]) -> float:
