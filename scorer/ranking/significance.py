@@ -31,6 +31,14 @@ _CHUNK_CELLS = 1 << 22  # random signs generated per block (4M doubles = 32 MB)
 _LABELS = string.ascii_lowercase + string.ascii_uppercase
 
 
+def _random_signs(rng: np.random.Generator, rows: int, columns: int) -> np.ndarray:
+    """A rows x columns matrix of independent fair signs (+1.0 / -1.0), from random bytes:
+    each byte gives eight signs (about five times faster than one float draw per sign)."""
+    bits = np.unpackbits(rng.integers(0, 256, size=(rows, (columns + 7) // 8), dtype=np.uint8),
+                         axis=1, count=columns)
+    return np.multiply(bits, 2.0, dtype=np.float64) - 1.0
+
+
 def _sign_flip_p_values(differences: np.ndarray, trials: int, seed: int) -> np.ndarray:
     """p-values of the sign-flip test for each column of ``differences`` (questions x pairs).
 
@@ -48,8 +56,8 @@ def _sign_flip_p_values(differences: np.ndarray, trials: int, seed: int) -> np.n
     chunk = max(1, _CHUNK_CELLS // max(1, n_questions))
     extreme = np.zeros(differences.shape[1], dtype=np.int64)
     for start in range(0, trials, chunk):
-        signs = np.where(rng.random((min(chunk, trials - start), n_questions)) < 0.5, -1.0, 1.0)
-        extreme += (np.abs(signs @ differences) >= threshold).sum(axis=0)
+        extreme += (np.abs(_random_signs(rng, min(chunk, trials - start), n_questions) @ differences)
+                    >= threshold).sum(axis=0)
     return (extreme + 1) / (trials + 1)
 
 
