@@ -91,8 +91,10 @@ class SiteWriter:
 
     def downloads(self, *views: TableView) -> None:
         for view in views:
-            self.write(view.csv_path, view.to_csv().encode("utf-8"))
-            self.write(view.json_path, view.to_json().encode("utf-8"))
+            if "csv" in view.formats:
+                self.write(view.csv_path, view.to_csv().encode("utf-8"))
+            if "json" in view.formats:
+                self.write(view.json_path, view.to_json().encode("utf-8"))
 
 
 # --- the build -----------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 * :func:`run_views`: a run's measures and its per-question (Task A: per-document) values;
 * :func:`pairs_to_render`: which head-to-head pages are pre-rendered (every system against
-  the top systems of each ranking, so each system has at least one without JavaScript);
+  the top system of each ranking, so each system has at least one without JavaScript);
 * :func:`taskb_pair_views` / :func:`taska_pair_view`: one pair, on the per-question values
   the significance tests use (``tested_on``), with the tests' p-values.
 """
@@ -14,8 +14,10 @@ from scorer.site import labels
 from scorer.site.results import RunEntry, Table
 from scorer.site.tables import Cell, Column, TableView, count_cell, is_number, rank_cell, score_cell, text_cell
 
+#: Task A run pages show this many documents, the worst on this measure first (the CSV has all).
+TASK_A_SHOWN, TASK_A_ORDER = 50, "lca.f1"
 #: How many top systems of each ranking every system is compared with on pre-rendered pages.
-TOP = 3
+TOP = 1
 
 
 def run_slug(entry: RunEntry) -> str:
@@ -32,16 +34,23 @@ def run_views(entry: RunEntry, doc: dict, official: set) -> tuple[TableView, Tab
                       text_cell("official" if name in official else "")], "official" if name in official else "")
     per_question = doc.get("per_question", {})
     names = sorted({m for values in per_question.values() for m in values})
-    unit = "Document" if entry.task == "taskA" else "Question"
-    questions = TableView(slug=f"{run_slug(entry)}-questions", caption=f"Per-{unit.lower()} values",
+    task_a = entry.task == "taskA"
+    unit = "Document" if task_a else "Question"
+    questions = TableView(slug=f"{run_slug(entry)}-questions", caption=f"Per-{unit.lower()} values"
+                          + (f", worst {TASK_A_SHOWN} by {TASK_A_ORDER} first" if task_a else ""),
                           columns=[Column("id", unit, row_header=True)]
                           + [Column(m, labels.measure_label(m), numeric=True, title=m) for m in names],
                           note="A blank (-) means the measure is not defined for this question "
                                "(e.g. a factoid measure on a yes/no question).",
-                          empty="The result file has no per-question values.")
-    for qid in sorted(per_question):
+                          empty="The result file has no per-question values.", formats=("csv",),
+                          limit=TASK_A_SHOWN if task_a else None)
+    order = sorted(per_question)
+    if task_a:  # thousands of documents: the page shows the worst, the CSV has all
+        order.sort(key=lambda q: (per_question[q].get(TASK_A_ORDER) is None, per_question[q].get(TASK_A_ORDER) or 0))
+    for qid in order[:questions.limit]:
         values = per_question[qid]
         questions.add([text_cell(qid)] + [score_cell(values.get(m)) for m in names])
+    questions.raw_rows = [[qid] + [per_question[qid].get(m) for m in names] for qid in order]
     return measures, questions
 
 
@@ -120,7 +129,7 @@ def taskb_pair_views(table: Table, a: str, b: str, per_question: dict, slug: str
         on = sig["tested_on"]
         stats = _compare([qa.get(q, {}).get(on) for q in questions], [qb.get(q, {}).get(on) for q in questions])
         summary.add(_summary_cells(labels.measure_label(measure), on, stats, _p_values(sig, a, b)))
-    detail = TableView(slug=f"{slug}-questions", caption="Per-question values",
+    detail = TableView(slug=f"{slug}-questions", caption="Per-question values", formats=("csv",),
                        columns=[Column("question", "Question", row_header=True)]
                        + [Column(f"{side}.{sig['tested_on']}", f"{side} {labels.measure_label(sig['tested_on'])}",
                                  numeric=True) for _, sig in components for side in ("A", "B")],

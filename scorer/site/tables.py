@@ -45,6 +45,22 @@ class TableView:
     row_css: list[str] = field(default_factory=list)
     note: str = ""           # a sentence under the caption (rules, legends)
     empty: str = "No rows."  # shown instead of an empty table
+    formats: tuple = ("csv", "json")  # downloads written
+    limit: int | None = None  # the page shows at most this many rows (the downloads all)
+    raw_rows: list | None = None  # the downloads' values when the page holds only some rows
+
+    @property
+    def shown_rows(self) -> list:
+        return self.rows if self.limit is None else self.rows[:self.limit]
+
+    @property
+    def total_rows(self) -> int:
+        return len(self.raw_rows) if self.raw_rows is not None else len(self.rows)
+
+    def _values(self) -> list[list]:
+        if self.raw_rows is not None:
+            return self.raw_rows
+        return [[cell.value for cell in row] for row in self.rows]
 
     def add(self, cells: list[Cell], css: str = "") -> None:
         assert len(cells) == len(self.columns), (self.slug, len(cells), len(self.columns))
@@ -63,13 +79,12 @@ class TableView:
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow([c.key for c in self.columns])
-        for row in self.rows:
-            writer.writerow([_csv_value(cell.value) for cell in row])
+        writer.writerows([_csv_value(v) for v in row] for row in self._values())
         return out.getvalue()
 
     def to_json(self) -> str:
         value = {"table": self.slug, "caption": self.caption, "columns": [c.key for c in self.columns],
-                 "rows": [{c.key: cell.value for c, cell in zip(self.columns, row)} for row in self.rows]}
+                 "rows": [dict(zip((c.key for c in self.columns), row)) for row in self._values()]}
         return json.dumps(value, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
 
 
