@@ -219,6 +219,65 @@ def cmd_serve(args) -> int:
     return EXIT_OK
 
 
+def cmd_ci_check(args) -> int:
+    from datetime import datetime, timezone
+
+    from scorer.gitrepo import GitError
+    from scorer.prcheck import check_pull_request, event_actor, event_time, parse_time, write_json
+    event, event_file = None, args.event or os.environ.get("GITHUB_EVENT_PATH")
+    if event_file:
+        try:
+            event = json.loads(Path(event_file).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            print(f"ci check: cannot read the event file {event_file}: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+    if args.actor:
+        actor, actor_source = args.actor, "--actor"
+    elif event_actor(event):
+        actor, actor_source = event_actor(event), "event"
+    elif os.environ.get("GITHUB_ACTOR"):
+        actor, actor_source = os.environ["GITHUB_ACTOR"], "GITHUB_ACTOR"
+    else:
+        actor, actor_source = None, None
+    if args.now:
+        try:
+            now, time_source = parse_time(args.now), "--now"
+        except ValueError:
+            print(f"ci check: --now {args.now!r} is not a UTC time such as 2026-03-02T10:00:00Z", file=sys.stderr)
+            return EXIT_USAGE
+    elif event_time(event) is not None:
+        now, time_source = event_time(event), "event"
+    else:
+        now, time_source = datetime.now(timezone.utc), "clock"
+    try:
+        report = check_pull_request(args.repo, args.base, args.head, actor=actor, actor_source=actor_source,
+                                    now=now, time_source=time_source)
+    except GitError as exc:
+        print(f"ci check: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except ScorerError as exc:  # the base branch's challenge.toml or teams/ is broken
+        if args.report:
+            write_json({"version": 1, "verdict": "error", "accepted": False, "changes": [],
+                        "errors": [p.to_dict() for p in exc.problems]}, args.report)
+        _print_problems(exc.problems, per_code=PROBLEMS_PER_KIND)
+        print("ci check: the base branch's configuration is invalid; nothing decided", file=sys.stderr)
+        return EXIT_INVALID
+    body = report.to_json()
+    if args.report:
+        write_json(body, args.report)
+    summary = args.summary or (str(Path(args.report).with_suffix(".md")) if args.report else None)
+    if summary:
+        Path(summary).write_text(report.to_markdown(), encoding="utf-8")
+    for change in body["changes"]:
+        print(f"{change['path']}: {change['reason']}")
+        errors = [Problem(**p) for p in change["problems"] if p.get("severity", "error") == "error"]
+        _print_problems(errors, sys.stdout, per_code=PROBLEMS_PER_KIND)
+    print(f"ci check: {body['verdict']} ({body['summary']['accepted']} of {body['summary']['changes']} change(s) "
+          f"accepted, {body['summary']['late']} late; actor {actor or 'unknown'} ({actor_source or 'none'}), "
+          f"time {body['time']} ({time_source}))")
+    return EXIT_OK if report.accepted else EXIT_INVALID
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m scorer", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -304,6 +363,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="the site folder (default: REPO/_site)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
     p.set_defaults(handler=cmd_serve)
+
+    ci = sub.add_parser("ci", help="the pull-request workflow's commands (check, ...)",
+                        description="Commands run by the GitHub workflows; see docs/pull-requests.md.")
+    ci_sub = ci.add_subparsers(dest="ci_command", metavar="CI_COMMAND")
+    ci_sub.required = True
+    p = ci_sub.add_parser(
+        "check", help="decide whether a pull request's changes are acceptable submissions",
+        description="Look only at what the pull request changes (git diff BASE...HEAD, read from Git objects; "
+                    "nothing is checked out or run) and decide on each change: a pull request may only add or "
+                    "replace runs of a team the actor is a member of, for a registered system, while the window "
+                    "is open. Runs are validated, their ids compared with the test set, and scored when gold "
+                    "exists (a dry run). challenge.toml, teams/, test sets and gold are read from BASE. "
+                    "Exit 0 if every change is accepted, 1 if not, 2 for usage errors.")
+    p.add_argument("--base", required=True, help="the branch the pull request targets (a ref or commit)")
+    p.add_argument("--head", required=True, help="the pull request's head (a ref or commit)")
+    p.add_argument("--repo", default=".", help="the challenge repository (default: the current folder)")
+    p.add_argument("--actor", help="the GitHub login that submits (default: the event's pull_request.user.login, "
+                                   "else $GITHUB_ACTOR)")
+    p.add_argument("--event", metavar="FILE", help="the GitHub event payload (default: $GITHUB_EVENT_PATH); its "
+                                                   "pull_request.updated_at is the time the windows are checked at")
+    p.add_argument("--now", metavar="TIME", help="for tests and organizers: check the windows at this UTC time "
+                                                 "(2026-03-02T10:00:00Z) instead of the event's time")
+    p.add_argument("--report", metavar="FILE.json", help="write the JSON report here (and the Markdown summary "
+                                                         "next to it as FILE.md unless --summary is given)")
+    p.add_argument("--summary", metavar="FILE.md", help="write the Markdown summary (the pull-request comment) here")
+    p.set_defaults(handler=cmd_ci_check)
     return parser
 
 

@@ -505,6 +505,30 @@ def make_taskb_batch(rng: random.Random, world: World, library: Library, batch_n
     return questions
 
 
+def testset_question(q: dict, phase: str) -> dict:
+    """A question as the participants receive it: Phase A id, type and body; Phase B also
+    the gold documents and snippets (as BioASQ's Phase B test sets)."""
+    out = {"id": q["id"], "type": q["type"], "body": q["body"]}
+    if phase == "phaseB":
+        out["documents"], out["snippets"] = q["documents"], q["snippets"]
+    return out
+
+
+def taska_testset(gold: list[dict], rng: random.Random) -> list[dict]:
+    """A Task A test set: the gold's PMIDs with a synthetic title and abstract, no labels
+    (BioASQ's field names: pmid, title, abstractText, journal, year)."""
+    documents = []
+    for doc in gold:
+        gene, model, method = rng.choice(GENES), rng.choice(MODELS), rng.choice(METHODS)
+        title = f"{cap(method)} of {gene[0]} ({gene[1]}) in {model}"
+        sentences = [f"{gene[0]} {gene[2]}."] + [
+            filler.format(n=rng.randint(12, 480), w=rng.randint(2, 52), model=model, method=method)
+            for filler in rng.sample(FILLERS, rng.randint(2, 4))]
+        documents.append({"pmid": doc["pmid"], "title": title, "abstractText": " ".join(sentences),
+                          "journal": "Journal of Synthetic Biomedicine", "year": 2026})
+    return documents
+
+
 def gold_question(q: dict, phase: str) -> dict:
     out = {"id": q["id"], "type": q["type"], "body": q["body"], "documents": q["documents"]}
     if q["concepts"] is not None:
@@ -714,6 +738,7 @@ def challenge_toml() -> str:
         "edition = 9",
         f"best_k = {BEST_K}",
         "rank_late_runs = false",
+        "accept_late_runs = false",
         "alpha = 0.05",
         "trials = 10000",
         "seed = 1",
@@ -792,6 +817,8 @@ def build() -> dict[str, str]:
         batch_pmids = list(library.articles)[first:]
         for phase in ("phaseA", "phaseB"):
             files[f"gold/taskb/{batch}/{phase}.json"] = dump_json({"questions": [gold_question(q, phase) for q in questions]})
+            files[f"testsets/taskb/{batch}/{phase}.json"] = dump_json(
+                {"questions": [testset_question(q, phase) for q in questions]})
         windows = taskb_windows(opens)
         phase_b_runs = {}
         for (team, system), spec in SYSTEMS.items():
@@ -827,6 +854,8 @@ def build() -> dict[str, str]:
         for t, testset in enumerate(windows, 1):
             gold = taska_gold(arng, parents, popular, weights, check_tags, next_pmid)
             files[f"gold/taska/{batch}/{testset}.json"] = dump_taska(gold)
+            text_rng = random.Random(f"{SEED}/taskA-testset/{batch}/{testset}")  # its own stream: gold and runs unchanged
+            files[f"testsets/taska/{batch}/{testset}.json"] = dump_taska(taska_testset(gold, text_rng))
             counts: dict[str, int] = {}
             for label in seen_labels or check_tags:
                 counts[label] = counts.get(label, 0) + 1

@@ -24,7 +24,7 @@ from scorer.schemas import validator
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "make_demo.py"
-DEMO_DIRS = ("teams", "gold", "submissions")
+DEMO_DIRS = ("teams", "gold", "submissions", "testsets")
 
 
 def _load_script():
@@ -153,6 +153,32 @@ def test_gold_is_realistic(challenge):
                 assert s["beginSection"] in ("abstract", "title")
 
 
+def test_test_sets_match_the_gold_without_answers(challenge):
+    """testsets/: what participants receive; the pull-request check compares run ids with it."""
+    from scorer.policy import testset_ids, testset_path
+    for batch in challenge.taskb_batches:
+        for phase in ("phaseA", "phaseB"):
+            gold = json.loads((ROOT / f"gold/taskb/{batch}/{phase}.json").read_text())["questions"]
+            given = json.loads((ROOT / f"testsets/taskb/{batch}/{phase}.json").read_text())["questions"]
+            keys = ["id", "type", "body"] + (["documents", "snippets"] if phase == "phaseB" else [])
+            assert [list(q) for q in given] == [keys] * len(gold)
+            assert given == [{k: q[k] for k in keys} for q in gold]
+    for batch, spec in challenge.taska_batches.items():
+        for testset in spec.testsets:
+            gold = json.loads((ROOT / f"gold/taska/{batch}/{testset}.json").read_text())["documents"]
+            given = json.loads((ROOT / f"testsets/taska/{batch}/{testset}.json").read_text())["documents"]
+            assert [d["pmid"] for d in given] == [d["pmid"] for d in gold]
+            assert all(sorted(d) == ["abstractText", "journal", "pmid", "title", "year"] and d["title"]
+                       and d["abstractText"] for d in given)
+    for path in _runs(challenge):  # every demo run answers only ids of its test set
+        ref = run_ref(path)
+        known = set(testset_ids(ref, json.loads((ROOT / testset_path(ref)).read_text())))
+        value = json.loads((ROOT / path).read_text())
+        ids = ([str(d["pmid"]) for d in value["documents"]] if ref.task == "taskA"
+               else [q["id"] for q in value["questions"]])
+        assert ids and set(ids) <= known, path
+
+
 def test_hierarchy_is_a_small_dag_holding_every_label(challenge):
     parents: dict[str, set] = {}
     for line in (ROOT / "gold/mesh/hierarchy.txt").read_text().splitlines():
@@ -221,6 +247,7 @@ def test_clean_removes_only_the_demo_and_keeps_edited_files(challenge, tmp_path)
     shutil.copytree(ROOT / "gold", tmp_path / "gold")
     shutil.copytree(ROOT / "teams", tmp_path / "teams")
     shutil.copytree(ROOT / "submissions", tmp_path / "submissions")
+    shutil.copytree(ROOT / "testsets", tmp_path / "testsets")
     shutil.copy(ROOT / "challenge.toml", tmp_path / "challenge.toml")
     (tmp_path / "gold" / "mine.txt").write_text("organizers' own file\n")
     (tmp_path / "teams" / "organizers.toml").write_text("# edited by hand\n")

@@ -60,6 +60,7 @@ class Rules:
     edition: int = 9
     best_k: int = 4
     rank_late_runs: bool = False
+    accept_late_runs: bool = False  # the pull-request check accepts runs after the window (marked late)
     alpha: float = 0.05
     trials: int = 10000
     seed: int = 1

@@ -1,0 +1,148 @@
+"""The Git edge of the pull-request check: what a pull request changes, read from objects.
+
+Everything here reads Git objects by commit or blob id with plumbing commands
+(``git merge-base``, ``git diff --raw -z``, ``git cat-file``, ``git ls-tree``): the pull
+request's files are never checked out and nothing of the pull request is executed.
+``git diff --raw`` runs no diff drivers, text conversions or filters, so a
+``.gitattributes`` in the pull request has no effect either.  Git's own configuration is
+neutralised where it could change the output (rename detection is asked for explicitly,
+external diff tools are off).
+
+``changes(base, head)`` is ``git diff base...head``: the changes of the head since its
+merge base with the base, with renames detected (``-M``), so a pull request that moves
+another team's file is seen as a rename, not as an unrelated addition.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+from scorer.policy import Change
+
+#: Environment of every git call: no pager, no prompts, no system/global config surprises
+#: in the output formats we parse.
+_ENV = {"GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", "GIT_OPTIONAL_LOCKS": "0"}
+
+
+class GitError(RuntimeError):
+    """A git command failed (unknown revision, not a repository, ...)."""
+
+
+class GitRepo:
+    """Read-only access to the objects of one repository."""
+
+    def __init__(self, root: str | Path = "."):
+        self.root = Path(root)
+
+    def _git(self, *args: str, input: bytes | None = None) -> bytes:
+        env = {**os.environ, **_ENV}
+        try:
+            done = subprocess.run(["git", "-C", str(self.root), "-c", "core.quotePath=false", *args],
+                                  input=input, capture_output=True, env=env, check=False)
+        except FileNotFoundError:
+            raise GitError("git is not installed") from None
+        if done.returncode != 0:
+            message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+            raise GitError(f"git {args[0]}: {message[-1] if message else f'exit code {done.returncode}'}")
+        return done.stdout
+
+    def commit(self, rev: str) -> str:
+        """The full commit id of a revision (branch, tag, SHA, ``refs/pull/1/head``)."""
+        if rev.startswith("-"):
+            raise GitError(f"{rev!r} is not a revision")
+        return self._git("rev-parse", "--verify", "--end-of-options", f"{rev}^{{commit}}").decode().strip()
+
+    def merge_base(self, base: str, head: str) -> str:
+        """The best common ancestor of two commits (what ``base...head`` diffs from)."""
+        try:
+            return self._git("merge-base", base, head).decode().strip()
+        except GitError:
+            raise GitError(f"{base[:12]} and {head[:12]} have no common history") from None
+
+    def changes(self, base: str, head: str) -> list[Change]:
+        """The changes of ``git diff base...head`` (commit ids), with blob sizes."""
+        since = self.merge_base(base, head)
+        raw = self._git("diff", "--raw", "-z", "--no-abbrev", "--no-ext-diff", "--no-textconv",
+                        "--find-renames", "--no-relative", "--ignore-submodules=none", since, head, "--")
+        entries = _parse_raw(raw)
+        sizes = self.sizes([e["new_blob"] for e in entries if e["new_mode"] not in ("000000", "160000")])
+        return [Change(status=e["status"], path=e["path"], old_path=e["old_path"], mode=e["new_mode"],
+                       old_mode=e["old_mode"], blob=None if e["new_mode"] == "000000" else e["new_blob"],
+                       size=sizes.get(e["new_blob"]))
+                for e in entries]
+
+    def sizes(self, blobs: list[str]) -> dict[str, int]:
+        """Object sizes in bytes, without reading the objects (``cat-file --batch-check``)."""
+        unique = sorted(set(blobs))
+        if not unique:
+            return {}
+        out = self._git("cat-file", "--batch-check=%(objectname) %(objecttype) %(objectsize)",
+                        input="".join(b + "\n" for b in unique).encode())
+        sizes = {}
+        for line in out.decode().splitlines():
+            parts = line.split()
+            if len(parts) == 3 and parts[1] == "blob":
+                sizes[parts[0]] = int(parts[2])
+        return sizes
+
+    def blob(self, blob: str) -> bytes:
+        """The bytes of a blob, by id (no filters, no checkout)."""
+        return self._git("cat-file", "blob", blob)
+
+    def read(self, commit: str, path: str) -> bytes | None:
+        """The bytes of the regular file at ``path`` in ``commit``; None if there is none
+        (absent, a folder, a symbolic link or a submodule)."""
+        entry = self._git("ls-tree", "-z", "--full-tree", commit, "--", path).rstrip(b"\0")
+        if not entry:
+            return None
+        meta, _, name = entry.partition(b"\t")
+        mode, kind, blob = meta.decode().split()
+        if kind != "blob" or mode not in ("100644", "100755") or name.decode("utf-8", "surrogateescape") != path:
+            return None
+        return self.blob(blob)
+
+    def files(self, commit: str, folder: str) -> list[str]:
+        """The paths of every file under ``folder`` in ``commit`` (recursive, sorted)."""
+        out = self._git("ls-tree", "-r", "-z", "--name-only", "--full-tree", commit, "--", folder)
+        return sorted(p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p)
+
+    def export(self, commit: str, paths: list[str], folder: Path) -> list[str]:
+        """Write the regular files ``paths`` of ``commit`` under ``folder``; the ones written."""
+        written = []
+        for path in paths:
+            data = self.read(commit, path)
+            if data is None:
+                continue
+            target = folder / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+            written.append(path)
+        return written
+
+
+def _parse_raw(raw: bytes) -> list[dict]:
+    """``git diff --raw -z`` records: ``:old_mode new_mode old_blob new_blob STATUS\\0path\\0``
+    (renames and copies: ``...R<score>\\0old path\\0new path\\0``)."""
+    fields = raw.split(b"\0")
+    entries, i = [], 0
+    while i < len(fields) and fields[i]:
+        meta = fields[i].decode()
+        if not meta.startswith(":"):
+            raise GitError(f"unexpected git diff output: {meta[:60]!r}")
+        old_mode, new_mode, old_blob, new_blob, status = meta[1:].split(" ")
+        letter = status[0]
+        if letter in "RC":
+            old_path, path = _name(fields[i + 1]), _name(fields[i + 2])
+            i += 3
+        else:
+            old_path, path = None, _name(fields[i + 1])
+            i += 2
+        entries.append({"status": letter, "path": path, "old_path": old_path, "old_mode": old_mode,
+                        "new_mode": new_mode, "old_blob": old_blob, "new_blob": new_blob})
+    return entries
+
+
+def _name(raw: bytes) -> str:
+    """A path as text; bytes that are not UTF-8 survive as surrogates (and are rejected)."""
+    return raw.decode("utf-8", "surrogateescape")

@@ -1,0 +1,437 @@
+"""Submission rules of a pull request: what it may change, decided change by change.
+
+Pure functions, no Git and no file access: the caller (``scorer.prcheck``) reads the
+changes with :mod:`scorer.gitrepo`, and passes the challenge *of the base branch*, the
+actor, the server-side time of the pull-request event, and, for the content rules, the
+run's bytes and the test set's bytes.  See ``docs/pull-requests.md``.
+
+A pull request may only **add or replace run files of a team the actor is a member of**,
+under ``submissions/<task>/<batch>/<phase or test set>/<team>/<system>.json``, for a
+system registered in the team file, while the window of that batch phase (test set) is
+open, or after it closed if ``rules.accept_late_runs`` (then marked late).  Everything else
+is rejected, each with its reason:
+
+===========================  ==============================================================
+code                         when
+===========================  ==============================================================
+``bad-path``                 a path that is not UTF-8 or holds control characters
+``protected-path``           any path outside ``submissions/`` (gold, results, code,
+                             workflows, teams, configuration, test sets) and
+                             ``submissions/received.json`` (written by the workflow)
+``not-a-run-path``           a file under ``submissions/`` that is not at a run's path
+``deletion``                 a deleted run, or a renamed one (its old path disappears)
+``moves-other-teams-file``   a rename whose old path is another team's run
+``unsupported-change``       git statuses other than add, modify, rename, copy, type change
+``symlink`` / ``submodule``  a symbolic link (mode 120000), a gitlink (mode 160000)
+``bad-mode``                 any other non-regular file
+``unknown-batch``            a batch and phase (test set) that ``challenge.toml`` lacks
+``unknown-team``             a team without ``teams/<team>.toml`` on the base branch
+``no-actor``                 nobody to check membership for
+``not-a-member``             the actor is not a member of the run's team
+``unregistered-system``      a system not in the team file
+``too-many-systems``         the team would have runs of more systems than the limit
+``window-not-open``          the event happened before the window opened
+``window-closed``            after it closed, and late runs are not accepted
+``too-large``                the file is larger than ``limits.max_run_bytes``
+``unreadable``               git could not give the file's size
+``invalid-run``              the run does not validate (every problem, with its line)
+``no-testset``               the test set file the ids are compared with is missing
+``bad-testset``              the test set file cannot be read (an organizers' problem)
+``unknown-questions``        question ids (Task A: PMIDs) that are not in the test set
+===========================  ==============================================================
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+
+from scorer.errors import Problem, ScorerError, some_of
+from scorer.formats.challenge import Challenge, RunRef, run_ref
+from scorer.formats.jsontext import load_json
+
+#: git file modes
+REGULAR_MODES = ("100644", "100755")
+SYMLINK_MODE, GITLINK_MODE, ABSENT_MODE = "120000", "160000", "000000"
+LEDGER = "submissions/received.json"
+RUN_FORM = "submissions/<taskA|taskB>/<batch>/<phaseA|phaseB or test set>/<team>/<system>.json"
+
+#: What a protected top-level path is, for the message (first matching prefix wins).
+PROTECTED = (
+    ("gold/", "the organizers' gold"),
+    ("results/", "results, written only by the scoring workflow"),
+    ("teams/", "a team record (teams are registered and changed by the organizers)"),
+    ("testsets/", "a test set, published by the organizers"),
+    (".github/", "a workflow or repository setting"),
+    ("challenge.toml", "the challenge configuration"),
+    ("scorer/", "the scorer's code"),
+    ("site_templates/", "the site's templates"),
+    ("scripts/", "code"),
+    ("tests/", "code"),
+    ("docs/", "documentation, maintained by the organizers"),
+    (".", "a repository setting file"),
+)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One entry of ``git diff --raw base...head``.
+
+    ``status``: ``A`` added, ``M`` modified, ``D`` deleted, ``R`` renamed, ``C`` copied,
+    ``T`` type changed (e.g. file -> symbolic link), ``U``/``X`` unmerged/unknown.
+    ``mode``: the git mode at head (``100644`` file, ``100755`` executable, ``120000``
+    symbolic link, ``160000`` submodule, ``000000`` absent); ``old_path``: the source of
+    a rename or copy; ``blob``: the object id at head; ``size``: its size in bytes.
+    """
+
+    status: str
+    path: str
+    old_path: str | None = None
+    mode: str = "100644"
+    old_mode: str = ABSENT_MODE
+    blob: str | None = None
+    size: int | None = None
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why a change is rejected: a stable ``code``, a sentence, and how to fix it."""
+
+    code: str
+    message: str
+    fix: str = ""
+
+    def to_json(self) -> dict:
+        return {"code": self.code, "message": self.message, "fix": self.fix}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The decision on one change: accepted when there is no reason against it.
+
+    ``late``: accepted after its window closed (``rules.accept_late_runs``).
+    ``problems``: the validator's problems of the run (errors and warnings, located).
+    ``needs_content``: the run's bytes are to be checked (:func:`judge_content`).
+    """
+
+    change: Change
+    ref: RunRef | None = None
+    reasons: tuple[Reason, ...] = ()
+    late: bool = False
+    problems: tuple[Problem, ...] = ()
+    needs_content: bool = False
+
+    @property
+    def accepted(self) -> bool:
+        return not self.reasons
+
+    @property
+    def reason(self) -> str:
+        """One line: why it is rejected, or how it is accepted."""
+        if self.reasons:
+            return "; ".join(r.message for r in self.reasons)
+        return "accepted as a late run" if self.late else "accepted"
+
+
+@dataclass(frozen=True)
+class Context:
+    """What the decisions depend on besides the change.
+
+    ``challenge``: read from the BASE branch (so a pull request cannot register its own
+    members or systems); ``actor``: the GitHub login that submits (None: unknown);
+    ``now``: the server-side time of the pull-request event (never a commit date);
+    ``existing_runs``: the run paths on the base branch (for the systems limit).
+    """
+
+    challenge: Challenge
+    actor: str | None
+    now: datetime
+    existing_runs: tuple[str, ...] = ()
+
+
+@dataclass
+class _Systems:
+    """The systems each team has runs of: on the base branch, plus accepted additions."""
+
+    in_use: dict[str, set[str]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, paths) -> "_Systems":
+        out = cls()
+        for path in paths:
+            ref = run_ref(path)
+            if ref is not None:
+                out.in_use.setdefault(ref.team, set()).add(ref.system)
+        return out
+
+
+def judge_changes(changes: list[Change], context: Context) -> list[Decision]:
+    """A decision per change (in path order), by the path, mode, status, size, ownership,
+    window and system rules.  Content rules come after, with :func:`judge_content`."""
+    systems = _Systems.of(context.existing_runs)
+    return [judge_change(c, context, systems) for c in sorted(changes, key=lambda c: (c.path, c.old_path or ""))]
+
+
+def judge_change(change: Change, context: Context, systems: _Systems | None = None) -> Decision:
+    """The decision on one change (see the module doc for the rules)."""
+    systems = systems if systems is not None else _Systems.of(context.existing_runs)
+    reasons: list[Reason] = []
+    for path in filter(None, (change.path, change.old_path)):
+        bad = _bad_path(path)
+        if bad:
+            return Decision(change, reasons=(bad,))
+    if change.status == "D":
+        return Decision(change, ref=run_ref(change.path), reasons=(_protected(change.path) or _deletion(change.path),))
+    if change.status not in "AMRCT" or len(change.status) != 1:
+        return Decision(change, reasons=(Reason(
+            "unsupported-change", f"git reports the change as {change.status!r} (not an addition or replacement)",
+            "add or replace the run file in a plain commit"),))
+    if change.status == "R":
+        reasons.append(_rename_source(change, context))
+    decision = _judge_new(change, context, systems)
+    if reasons:
+        decision = replace(decision, reasons=tuple(reasons) + decision.reasons)
+    return decision
+
+
+def _bad_path(path: str) -> Reason | None:
+    if any(0xDC80 <= ord(ch) <= 0xDCFF for ch in path):
+        return Reason("bad-path", "a file name that is not UTF-8", "rename the file (ASCII letters, digits, -)")
+    if any(unicodedata.category(ch).startswith("C") for ch in path):
+        return Reason("bad-path", "a file name with control or invisible format characters",
+                      "rename the file (ASCII letters, digits, -)")
+    return None
+
+
+def _protected(path: str) -> Reason | None:
+    """The reason against a path outside ``submissions/`` (or the ledger), None for the others."""
+    if path == LEDGER:
+        return Reason("protected-path", f"{path} is written by the workflow when a pull request is merged",
+                      "remove this change from the pull request")
+    if path.startswith("submissions/"):
+        return None
+    what = next((label for prefix, label in PROTECTED if path.startswith(prefix)), "a file outside submissions/")
+    return Reason("protected-path",
+                  f"{path} is {what}; a pull request may only add or replace run files under submissions/",
+                  "remove this change from the pull request (organizers: change it in a separate pull request "
+                  "and merge it by hand)")
+
+
+def _deletion(path: str) -> Reason:
+    return Reason("deletion", f"deletes {path}; a pull request may only add or replace runs",
+                  "restore the file (to withdraw a run, ask the organizers)")
+
+
+def _rename_source(change: Change, context: Context) -> Reason:
+    """A rename removes its old path: another team's file, a protected file or an own run."""
+    old = change.old_path or ""
+    protected = _protected(old)
+    if protected:
+        return Reason("protected-path", f"moves {old} to {change.path}; " + protected.message.split("; ", 1)[-1],
+                      protected.fix)
+    old_ref, new_ref = run_ref(old), run_ref(change.path)
+    if old_ref is not None and (new_ref is None or old_ref.team != new_ref.team or not _is_member(context, old_ref.team)):
+        return Reason("moves-other-teams-file", f"moves {old}, a run of team {old_ref.team}, to {change.path}",
+                      "restore the other team's file; add your run as a new file")
+    return Reason("deletion", f"renames {old} to {change.path}, which removes the run at {old}; "
+                              "a pull request may only add or replace runs",
+                  "keep the old file and add the new one as a copy (to withdraw a run, ask the organizers)")
+
+
+def _is_member(context: Context, team_id: str) -> bool:
+    team = context.challenge.teams.get(team_id)
+    actor = (context.actor or "").lower()
+    return bool(team and actor and actor in {m.lower() for m in team.members})
+
+
+def _judge_new(change: Change, context: Context, systems: _Systems) -> Decision:
+    """The rules on the file a change leaves at ``change.path``."""
+    path = change.path
+    protected = _protected(path)
+    if protected:
+        return Decision(change, reasons=(protected,))
+    if change.mode == SYMLINK_MODE:
+        return Decision(change, reasons=(Reason("symlink", f"{path} is a symbolic link",
+                                                "commit the run file itself, not a link"),))
+    if change.mode == GITLINK_MODE:
+        return Decision(change, reasons=(Reason("submodule", f"{path} is a submodule (a link to another repository)",
+                                                "remove the submodule; commit the run file itself"),))
+    if change.mode not in REGULAR_MODES:
+        return Decision(change, reasons=(Reason("bad-mode", f"{path} is not a regular file (git mode {change.mode})",
+                                                "commit a plain JSON file"),))
+    ref = run_ref(path)
+    if ref is None:
+        return Decision(change, reasons=(Reason("not-a-run-path", f"{path} is not at a run's path",
+                                                f"put each run at {RUN_FORM}"),))
+    challenge, reasons, late = context.challenge, [], False
+    window = challenge.window(ref)
+    if window is None:
+        where = "phase" if ref.task == "taskB" else "test set"
+        reasons.append(Reason("unknown-batch", f"challenge.toml has no batch {ref.batch} with {where} {ref.phase} "
+                                               f"in {ref.task}",
+                              "use a batch and phase (Task A: test set) listed in challenge.toml"))
+    team = challenge.teams.get(ref.team)
+    if team is None:
+        reasons.append(Reason("unknown-team", f"there is no team {ref.team} (teams/{ref.team}.toml on the base branch)",
+                              "register the team with the organizers first, or use your team's folder"))
+    else:
+        if not context.actor:
+            reasons.append(Reason("no-actor", "the check does not know who submits (no --actor, event or GITHUB_ACTOR)",
+                                  "pass --actor LOGIN"))
+        elif not _is_member(context, ref.team):
+            reasons.append(Reason("not-a-member", f"{context.actor} is not a member of team {ref.team} "
+                                                  f"(teams/{ref.team}.toml on the base branch)",
+                                  "submit from an account listed in the team's members, or ask the organizers "
+                                  "to add yours"))
+        if ref.system not in team.systems:
+            reasons.append(Reason("unregistered-system", f"team {ref.team} has no system {ref.system} "
+                                                         f"(registered: {some_of(sorted(team.systems)) or 'none'})",
+                                  "use a registered system id as the file name, or ask the organizers to register "
+                                  "the system"))
+        else:
+            used = systems.in_use.setdefault(ref.team, set())
+            limit = challenge.limits.systems_per_team
+            if ref.system not in used and len(used) >= limit:
+                reasons.append(Reason("too-many-systems",
+                                      f"team {ref.team} already has runs of {len(used)} systems "
+                                      f"({some_of(sorted(used))}); the limit is {limit} per team",
+                                      "submit with a system your team already has runs of, or ask the organizers"))
+    if window is not None:
+        if context.now < window.opens:
+            reasons.append(Reason("window-not-open", f"the window of {ref.batch}/{ref.phase} opens at "
+                                                     f"{_iso(window.opens)}; the pull request is from {_iso(context.now)}",
+                                  "submit again when the window is open"))
+        elif context.now > window.closes:
+            if challenge.rules.accept_late_runs:
+                late = True
+            else:
+                reasons.append(Reason("window-closed", f"the window of {ref.batch}/{ref.phase} closed at "
+                                                       f"{_iso(window.closes)}; the pull request is from "
+                                                       f"{_iso(context.now)}, and this challenge accepts no late runs",
+                                      "none: the window is closed (ask the organizers)"))
+    limit = challenge.limits.max_run_bytes
+    if change.size is None:
+        reasons.append(Reason("unreadable", f"the size of {path} cannot be read", "push the file again"))
+    elif change.size > limit:
+        reasons.append(Reason("too-large", f"{path} has {change.size:,} bytes; the limit is {limit:,}",
+                              "remove unneeded fields (e.g. snippet texts), or ask the organizers"))
+    if not reasons:
+        systems.in_use.setdefault(ref.team, set()).add(ref.system)
+    needs = window is not None and change.size is not None and change.size <= limit
+    return Decision(change, ref=ref, reasons=tuple(reasons), late=late, needs_content=needs)
+
+
+def _iso(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+# --- content ---------------------------------------------------------------------------
+
+def testset_path(ref: RunRef) -> str:
+    """The public test set a run answers: its question ids (Task A: PMIDs) are checked."""
+    if ref.task == "taskB":
+        return f"testsets/taskb/{ref.batch}/{ref.phase}.json"
+    return f"testsets/taska/{ref.batch}/{ref.phase}.json"
+
+
+def judge_content(decision: Decision, data: bytes, testset: bytes | None, max_bytes: int) -> tuple[Decision, object]:
+    """Validate a run's bytes and compare its ids with the test set's.
+
+    Returns the decision with the validator's problems (and the reasons they give) and the
+    run's parsed, normalized value (None when it cannot be read or is invalid).
+    """
+    ref = decision.ref
+    reasons, value = list(decision.reasons), None
+    try:
+        parsed, doc = load_json(data, name=ref.path, max_bytes=max_bytes)
+    except ScorerError as exc:
+        problems = list(exc.problems)
+    else:
+        if ref.task == "taskA":
+            from scorer.formats.taska import validate_taska
+            problems, fixed = validate_taska(parsed, doc, role="run"), parsed
+        else:
+            from scorer.formats.validation import validate_taskb
+            problems, fixed = validate_taskb(parsed, doc, phase=ref.phase, role="run")
+        if not any(p.severity == "error" for p in problems):
+            value = fixed
+            problems += _id_problems(ref, fixed, doc, testset, reasons, max_bytes)
+    errors = [p for p in problems if p.severity == "error"]
+    invalid = [p for p in errors if p.code != "unknown-question"]
+    if invalid:
+        reasons.append(Reason("invalid-run", f"the run has {len(invalid)} error(s)",
+                              f"python -m scorer validate RUN.json --task {ref.scorer_task} lists them with "
+                              "their fixes; python -m scorer normalize fixes the documented variants"))
+        value = None
+    unknown = [p for p in errors if p.code == "unknown-question"]
+    if unknown:
+        what = "PMID(s)" if ref.task == "taskA" else "question id(s)"
+        reasons.append(Reason("unknown-questions",
+                              f"{len(unknown)} {what} are not in the test set {testset_path(ref)}: "
+                              + some_of(p.question_id for p in unknown),
+                              "answer the questions of this batch's test set (check the batch and phase)"))
+        value = None
+    return replace(decision, reasons=tuple(reasons), problems=tuple(problems), needs_content=False), value
+
+
+def _id_problems(ref: RunRef, fixed, doc, testset: bytes | None, reasons: list[Reason], max_bytes: int) -> list[Problem]:
+    """Ids of the run not in the test set (errors, located) and test set ids the run lacks
+    (one warning); a missing or unreadable test set is a reason."""
+    path = testset_path(ref)
+    if testset is None:
+        reasons.append(Reason("no-testset", f"the test set {path} is missing on the base branch, so the question "
+                                            "ids cannot be checked",
+                              f"organizers: publish {path} when the window opens"))
+        return []
+    try:
+        expected = testset_ids(ref, load_json(testset, name=path, max_bytes=None)[0])
+    except ScorerError as exc:
+        expected = None
+        detail = exc.problems[0].format().splitlines()[0]
+    else:
+        detail = "no question ids found"
+    if not expected:
+        reasons.append(Reason("bad-testset", f"the test set {path} cannot be read ({detail})",
+                              "organizers: fix the test set file"))
+        return []
+    known = set(expected)
+    if ref.task == "taskA":
+        found = [(f"/documents/{i}/pmid", str(d["pmid"])) for i, d in enumerate(fixed["documents"])]
+        noun, fix = "PMID", "answer the documents of the test set only"
+    else:
+        found = [(f"/questions/{i}/id", q["id"]) for i, q in enumerate(fixed["questions"])]
+        noun, fix = "question", "answer the questions of the test set only (check the batch and phase)"
+    problems = [doc.place(Problem(code="unknown-question", pointer=pointer, question_id=qid,
+                                  message=f"{noun} {qid} is not in the test set {path}", fix=fix))
+                for pointer, qid in found if qid not in known]
+    answered = {qid for _, qid in found}
+    missing = [q for q in expected if q not in answered]
+    if missing:
+        problems.append(Problem(code="missing-questions", severity="warning", file=ref.path,
+                                message=f"{len(missing)} {noun}(s) of the test set are not answered: {some_of(missing)}",
+                                fix="an empty answer is allowed, but the run is scored on every question"))
+    return problems
+
+
+def testset_ids(ref: RunRef, value) -> list[str]:
+    """The question ids (Task A: PMIDs, as text) of a test set, in file order."""
+    key, member = ("documents", "pmid") if ref.task == "taskA" else ("questions", "id")
+    entries = value.get(key) if isinstance(value, dict) else None
+    if not isinstance(entries, list):
+        return []
+    out = []
+    for entry in entries:
+        qid = entry.get(member) if isinstance(entry, dict) else None
+        if isinstance(qid, (str, int)) and not isinstance(qid, bool):
+            out.append(str(qid))
+    return list(dict.fromkeys(out))
+
+
+def verdict(decisions: list[Decision]) -> bool:
+    """True when every change is accepted (an empty pull request is accepted)."""
+    return all(d.accepted for d in decisions)
+
+
+__all__ = ["Change", "Reason", "Decision", "Context", "judge_changes", "judge_change", "judge_content",
+           "testset_path", "testset_ids", "verdict", "RUN_FORM"]

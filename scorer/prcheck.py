@@ -1,0 +1,356 @@
+"""``python -m scorer ci check``: decide on a pull request from Git objects, and report.
+
+1. The base and head revisions are resolved to commits; the changes are those of
+   ``git diff base...head`` (since the merge base), renames detected (:mod:`scorer.gitrepo`).
+2. The challenge (``challenge.toml``, ``teams/*.toml``), the test sets, the gold and the
+   list of existing runs are read from the BASE commit, never from the pull request.
+3. :func:`scorer.policy.judge_changes` decides on each change's path, mode, status,
+   size, owner, system and window; each run's bytes (read by blob id, never checked out)
+   are then validated and their ids compared with the test set
+   (:func:`scorer.policy.judge_content`).
+4. A valid run whose gold is on the base branch is scored (a dry run, with the rules'
+   flavor and edition); otherwise the check is validation only.
+
+The result is a :class:`CheckReport`: JSON for the reporter workflow (stable keys, see
+``docs/pull-requests.md``) and a Markdown summary for the pull-request comment, in which
+every string that comes from the pull request (paths, ids, messages quoting the run) is
+shown as code, so it cannot become a link, an image, a mention or HTML.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+import tempfile
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from scorer import __version__
+from scorer.errors import Problem, ScorerError
+from scorer.formats.challenge import Challenge, load_challenge, run_ref
+from scorer.gitrepo import GitRepo
+from scorer.policy import Context, Decision, judge_changes, judge_content, testset_path, verdict
+
+REPORT_VERSION = 1
+#: The event field that gives the time of a pull-request event (see docs/pull-requests.md).
+EVENT_TIME_FIELD = "pull_request.updated_at"
+#: Markdown limits: problems shown per run, and the whole comment (GitHub allows 65,536).
+PROBLEMS_SHOWN = 20
+MARKDOWN_LIMIT = 60_000
+#: The measures the Markdown summary shows, per task (the JSON report has them all).
+SUMMARY_CATEGORIES = {"phaseA": ("concepts", "documents", "snippets", "triples"),
+                      "phaseB": ("yesno", "factoid", "list", "ideal")}
+
+
+@dataclass
+class RunCheck:
+    """A decision and, for a valid run with gold, its dry-run scores."""
+
+    decision: Decision
+    scores: dict | None = None
+    scored_against: str | None = None
+    score_problems: list[Problem] = field(default_factory=list)
+    categories: list[str] | None = None  # Phase A: the categories the run answers (shown in the summary)
+
+
+@dataclass
+class CheckReport:
+    base: str
+    head: str
+    merge_base: str
+    actor: str | None
+    actor_source: str | None
+    time: datetime
+    time_source: str
+    checks: list[RunCheck] = field(default_factory=list)
+    official_measures: dict = field(default_factory=dict)
+    rules: dict = field(default_factory=dict)
+
+    @property
+    def accepted(self) -> bool:
+        return verdict([c.decision for c in self.checks])
+
+    def to_json(self) -> dict:
+        changes = [_change_json(c) for c in self.checks]
+        return {
+            "version": REPORT_VERSION, "scorer_version": __version__,
+            "verdict": "accepted" if self.accepted else "rejected", "accepted": self.accepted,
+            "base": self.base, "head": self.head, "merge_base": self.merge_base,
+            "actor": self.actor, "actor_source": self.actor_source,
+            "time": _iso(self.time), "time_source": self.time_source,
+            "rules": self.rules,
+            "summary": {"changes": len(changes), "accepted": sum(c["accepted"] for c in changes),
+                        "rejected": sum(not c["accepted"] for c in changes), "late": sum(c["late"] for c in changes),
+                        "scored": sum(c["scores"] is not None for c in changes)},
+            "changes": changes,
+        }
+
+    def to_markdown(self) -> str:
+        return render_markdown(self)
+
+
+def _change_json(check: RunCheck) -> dict:
+    d, c = check.decision, check.decision.change
+    return {
+        "path": c.path, "old_path": c.old_path, "status": c.status, "mode": c.mode, "size": c.size,
+        "blob": c.blob, "accepted": d.accepted, "late": d.late, "reason": d.reason,
+        "reasons": [r.to_json() for r in d.reasons],
+        "run": None if d.ref is None else {"task": d.ref.task, "batch": d.ref.batch, "phase": d.ref.phase,
+                                           "team": d.ref.team, "system": d.ref.system},
+        "problems": [p.to_dict() for p in d.problems],
+        "scores": None if check.scores is None else {k: _finite(v) for k, v in check.scores.items()},
+        "scored_against": check.scored_against,
+        "score_problems": [p.to_dict() for p in check.score_problems],
+    }
+
+
+def _finite(value):
+    return None if isinstance(value, float) and math.isnan(value) else value
+
+
+def _iso(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+# --- who and when ----------------------------------------------------------------------
+
+def parse_time(text: str) -> datetime:
+    """An ISO 8601 time with an offset (``2026-03-02T10:00:00Z``) as UTC; ValueError else."""
+    moment = datetime.fromisoformat(str(text).strip().replace("Z", "+00:00"))
+    if moment.tzinfo is None:
+        raise ValueError(f"{text!r} has no UTC offset")
+    return moment.astimezone(timezone.utc)
+
+
+def event_actor(event: dict | None) -> str | None:
+    """The pull request's author (``pull_request.user.login``), else the event's sender."""
+    if not isinstance(event, dict):
+        return None
+    pull = event.get("pull_request")
+    for holder in ((pull or {}).get("user"), event.get("sender")):
+        if isinstance(holder, dict) and isinstance(holder.get("login"), str) and holder["login"]:
+            return holder["login"]
+    return None
+
+
+def event_time(event: dict | None) -> datetime | None:
+    """``pull_request.updated_at`` of the event payload: written by GitHub's servers when the
+    pull request was opened, reopened or received commits; None when absent."""
+    pull = event.get("pull_request") if isinstance(event, dict) else None
+    moment = pull.get("updated_at") if isinstance(pull, dict) else None
+    if not isinstance(moment, str):
+        return None
+    try:
+        return parse_time(moment)
+    except ValueError:
+        return None
+
+
+# --- the check -------------------------------------------------------------------------
+
+def check_pull_request(repo: str | Path, base: str, head: str, *, actor: str | None, actor_source: str | None,
+                       now: datetime, time_source: str) -> CheckReport:
+    """Decide on every change of ``base...head`` (see the module doc).
+
+    Raises :class:`scorer.gitrepo.GitError` for revisions that do not resolve and
+    :class:`ScorerError` when the base branch's ``challenge.toml`` or ``teams/`` is broken.
+    """
+    git = repo if isinstance(repo, GitRepo) else GitRepo(repo)
+    base_commit, head_commit = git.commit(base), git.commit(head)
+    since = git.merge_base(base_commit, head_commit)
+    with tempfile.TemporaryDirectory(prefix="scorer-ci-") as folder:
+        trusted = Path(folder)
+        team_files = [p for p in git.files(base_commit, "teams") if p.endswith(".toml") and p.count("/") == 1]
+        git.export(base_commit, ["challenge.toml", *team_files], trusted)
+        challenge = load_challenge(trusted)
+        existing = tuple(p for p in git.files(base_commit, "submissions") if run_ref(p) is not None)
+        context = Context(challenge=challenge, actor=actor, now=now.astimezone(timezone.utc), existing_runs=existing)
+        report = CheckReport(base=base_commit, head=head_commit, merge_base=since, actor=actor,
+                             actor_source=actor_source, time=context.now, time_source=time_source,
+                             official_measures=challenge.official_measures,
+                             rules={"flavor": challenge.rules.flavor, "edition": challenge.rules.edition,
+                                    "accept_late_runs": challenge.rules.accept_late_runs,
+                                    "systems_per_team": challenge.limits.systems_per_team,
+                                    "max_run_bytes": challenge.limits.max_run_bytes})
+        for decision in judge_changes(git.changes(base_commit, head_commit), context):
+            check = RunCheck(decision)
+            if decision.needs_content:
+                data = git.blob(decision.change.blob)
+                testset = git.read(base_commit, testset_path(decision.ref))
+                check.decision, value = judge_content(decision, data, testset, challenge.limits.max_run_bytes)
+                if value is not None:
+                    _dry_run(check, value, challenge, git, base_commit, trusted)
+            report.checks.append(check)
+    return report
+
+
+def _dry_run(check: RunCheck, value, challenge: Challenge, git: GitRepo, base: str, trusted: Path) -> None:
+    """Score a valid run against the base branch's gold, when there is gold."""
+    from scorer.evaluation import evaluate
+    ref = check.decision.ref
+    paths = {k: p.relative_to(challenge.root).as_posix() for k, p in challenge.gold_paths(ref).items()
+             if k != "manual"}
+    if git.export(base, sorted(paths.values()), trusted) != sorted(paths.values()):
+        return  # no gold yet (or no hierarchy): validation only
+    options = {"hierarchy": str(trusted / paths["hierarchy"])} if ref.task == "taskA" else {}
+    try:
+        result = evaluate(str(trusted / paths["gold"]), value, task=ref.scorer_task, edition=challenge.rules.edition,
+                          flavor=challenge.rules.flavor, **options)
+    except ScorerError as exc:
+        check.score_problems = list(exc.problems)
+        return
+    check.scores = dict(result.measures)
+    check.scored_against = paths["gold"]
+    if ref.scorer_task == "phaseA":
+        from scorer.store.runs import answered_categories
+        check.categories = answered_categories(value)
+    check.score_problems = [p for p in result.warnings if p.severity == "error"]
+
+
+# --- Markdown --------------------------------------------------------------------------
+
+def md_code(text: str, table: bool = False) -> str:
+    r"""``text`` as an inline code span: shown literally (no link, image, mention or HTML).
+
+    Control characters and line breaks become spaces; the fence is longer than any run of
+    backticks inside; in a table cell ``|`` becomes ``¦`` (GitHub splits table cells before
+    it parses code spans, and a backslash before the escape would undo ``\|``).
+    """
+    text = "".join(" " if (ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 or ch in "\u2028\u2029") else ch
+                   for ch in str(text))
+    fence = "`" * (max((len(run) for run in _backtick_runs(text)), default=0) + 1)
+    if text.startswith("`") or text.endswith("`") or (text.startswith(" ") and text.endswith(" ") and text.strip()):
+        text = f" {text} "  # CommonMark strips one space from each side
+    out = f"{fence}{text or ' '}{fence}"
+    return out.replace("|", "\u00a6") if table else out
+
+
+def _backtick_runs(text: str) -> list[str]:
+    runs, current = [], ""
+    for ch in text:
+        if ch == "`":
+            current += ch
+        elif current:
+            runs.append(current)
+            current = ""
+    if current:
+        runs.append(current)
+    return runs
+
+
+def md_block(lines: list[str]) -> list[str]:
+    """Lines as a fenced code block whose fence no line can close."""
+    clean = ["".join(" " if (ord(ch) < 32 and ch != "\t") or ch in "\u2028\u2029" else ch for ch in line)
+             for line in lines]
+    longest = max((len(run) for line in clean for run in _backtick_runs(line)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [fence + "text", *clean, fence]
+
+
+def _value(value) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "n/a"
+    return f"{value:.4f}" if isinstance(value, float) else str(value)
+
+
+def render_markdown(report: CheckReport) -> str:
+    """The sticky pull-request comment: verdict, one row per change, details per run.
+
+    Every string that comes from the pull request is a code span or sits in a code block;
+    only the check's own words are Markdown.
+    """
+    ok = report.accepted
+    late = sum(c.decision.late for c in report.checks)
+    lines = [f"### Submission check: {'✅ accepted' if ok else '❌ rejected'}", ""]
+    who = md_code(report.actor) if report.actor else "an unknown account"
+    lines.append(f"Checked commit {md_code(report.head[:12])} against {md_code(report.base[:12])} for {who}, "
+                 f"at {_iso(report.time)} ({_time_words(report.time_source)}).")
+    if not report.checks:
+        lines += ["", "The pull request changes no file."]
+    else:
+        rejected = sum(not c.decision.accepted for c in report.checks)
+        lines += ["", f"{len(report.checks)} changed file(s): {len(report.checks) - rejected} accepted"
+                      f"{f' ({late} late)' if late else ''}, {rejected} rejected.", ""]
+        for c in report.checks:
+            d = c.decision
+            mark = "✅" if d.accepted else "❌"
+            word = ("accepted, late" if d.late else "accepted") if d.accepted else "rejected: " + \
+                ", ".join(dict.fromkeys(r.code for r in d.reasons))
+            path = d.change.path if d.change.old_path is None else f"{d.change.old_path} -> {d.change.path}"
+            lines.append(f"- {mark} {md_code(path)}: {md_code(word)}")
+        for c in report.checks:
+            lines += _details(c, report)
+    if not ok:
+        lines += ["", "A pull request may only add or replace run files of your own team under `submissions/`, "
+                      "while the window is open; see the participants' guide (docs/pull-requests.md)."]
+    lines = [line for i, line in enumerate(lines) if line or (i and lines[i - 1])]  # no double blank lines
+    return _cut(lines, MARKDOWN_LIMIT)
+
+
+def _cut(lines: list[str], limit: int) -> str:
+    """The lines as text of at most ``limit`` characters: cut at a line, an open code block
+    closed, and a note saying so."""
+    note = "*(The summary is cut here; the JSON report of the check has every detail.)*"
+    out, size, fence = [], 0, None
+    for line in lines:
+        if size + len(line) + 1 > limit - len(note) - 20:
+            if fence:
+                out.append(fence)
+            out += ["", note]
+            break
+        out.append(line)
+        size += len(line) + 1
+        if fence is None and re.fullmatch(r"`{3,}text", line):
+            fence = line[:-4]
+        elif fence is not None and line == fence:
+            fence = None
+    return "\n".join(out) + "\n"
+
+
+def _time_words(source: str) -> str:
+    return {"event": f"the time GitHub recorded for the pull-request event, {EVENT_TIME_FIELD}",
+            "--now": "a time given with --now", "clock": "the clock of the machine that ran the check"}.get(source, source)
+
+
+def _details(check: RunCheck, report: CheckReport) -> list[str]:
+    d = check.decision
+    if d.accepted and not d.problems and check.scores is None and not check.score_problems:
+        return []
+    out = ["", f"#### {md_code(d.change.path)}", ""]
+    for r in d.reasons:
+        out.append(f"- {md_code(r.message)}" + (f" — fix: {md_code(r.fix)}" if r.fix else ""))
+    if d.problems:
+        errors = sum(p.severity == "error" for p in d.problems)
+        shown = list(d.problems[:PROBLEMS_SHOWN])
+        out += ["", f"Validation: {errors} error(s), {len(d.problems) - errors} warning(s)"
+                    + (f" (the first {PROBLEMS_SHOWN} shown; the JSON report lists all)"
+                       if len(d.problems) > PROBLEMS_SHOWN else "") + ":", ""]
+        out += md_block([line for p in shown for line in p.format().splitlines()])
+    if check.scores is not None:
+        ref = d.ref
+        names = _summary_measures(ref.scorer_task, report.official_measures, check.categories)
+        out += ["", f"Dry-run scores against {md_code(check.scored_against)} (flavor {report.rules['flavor']}"
+                    + (f", edition {report.rules['edition']}" if ref.task == "taskB" else "") + "):", "",
+                "| measure | value |", "|---|---|"]
+        out += [f"| {md_code(name, table=True)} | {_value(check.scores.get(name))} |" for name in names]
+    elif d.accepted or d.problems:
+        if d.ref is not None and not any(p.severity == "error" for p in d.problems) and not check.score_problems:
+            out += ["", "No gold for this batch yet: validation only."]
+    if check.score_problems:
+        out += ["", "The dry run could not score the run:", ""]
+        out += md_block([line for p in check.score_problems[:PROBLEMS_SHOWN] for line in p.format().splitlines()])
+    return out
+
+
+def _summary_measures(task: str, official: dict, categories: list[str] | None = None) -> list[str]:
+    if task == "taskA":
+        return list(official.get("taskA", []))
+    shown = [c for c in SUMMARY_CATEGORIES[task] if c in official and (categories is None or c in categories)]
+    return [official[c] for c in shown]
+
+
+def write_json(report: dict, path: str | Path) -> None:
+    """The report as JSON with sorted keys (NaN never appears: measures map it to null)."""
+    Path(path).write_text(json.dumps(report, indent=2, sort_keys=True, allow_nan=False, ensure_ascii=False) + "\n",
+                          encoding="utf-8")
