@@ -278,6 +278,53 @@ def cmd_ci_check(args) -> int:
     return EXIT_OK if report.accepted else EXIT_INVALID
 
 
+def cmd_ci_report(args) -> int:
+    from scorer import github
+    from scorer.gitrepo import GitError
+    from scorer.prcheck import parse_time, write_json
+    token = os.environ.get("GITHUB_TOKEN")
+    if not token:
+        print("ci report: set GITHUB_TOKEN (a token allowed to comment and to set commit statuses)", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        now = parse_time(args.time)
+    except ValueError:
+        print(f"ci report: --time {args.time!r} is not a UTC time such as 2026-03-02T10:00:00Z", file=sys.stderr)
+        return EXIT_USAGE
+    repo = github.connect(token, args.api_url).get_repo(args.repository)
+    try:
+        outcome = github.report(repo, args.sha, head_label=args.head_label, now=now, time_source=args.time_source,
+                                run_url=args.run_url, bot_login=args.bot_login)
+    except GitError as exc:
+        print(f"ci report: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    if outcome.pull is None:
+        print(f"ci report: no open pull request has {args.sha} as its head; nothing reported")
+        return EXIT_OK
+    if args.report:
+        write_json(outcome.check.to_json(), args.report)
+    print(f"ci report: pull request #{outcome.pull}: comment {outcome.comment}, status {github.STATUS_CONTEXT} "
+          f"{outcome.state}")
+    return EXIT_OK
+
+
+def cmd_ci_publish(args) -> int:
+    from scorer.gitrepo import GitError
+    from scorer.publish import PublishError, publish
+    try:
+        out = publish(args.repo, remote=args.remote, branch=args.branch, attempts=args.attempts, jobs=args.jobs,
+                      token=os.environ.get("GITHUB_TOKEN"),
+                      server=os.environ.get("GITHUB_SERVER_URL", "https://github.com"))
+    except (PublishError, GitError) as exc:
+        print(f"ci publish: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    s = out.summary
+    print(f"ci publish: {'pushed' if out.pushed else 'nothing new at'} {out.commit} after {out.attempts} attempt(s); "
+          f"{len(s.scored)} scored, {len(s.reused)} reused, {len(s.failed)} failed, "
+          f"{len(s.awaiting_gold)} awaiting gold")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m scorer", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -389,6 +436,42 @@ def build_parser() -> argparse.ArgumentParser:
                                                          "next to it as FILE.md unless --summary is given)")
     p.add_argument("--summary", metavar="FILE.md", help="write the Markdown summary (the pull-request comment) here")
     p.set_defaults(handler=cmd_ci_check)
+
+    p = ci_sub.add_parser(
+        "report", help="judge a pull request again through the GitHub API, comment and set its status",
+        description="For the workflow_run reporter: find the open pull request whose head is SHA, read its changed "
+                    "files by commit id through the REST API (nothing is checked out or run), run the whole check "
+                    "again on them, then create or update one comment on the pull request and set the commit "
+                    "status leaderboard/check. The token comes from $GITHUB_TOKEN. See docs/organizers.md.")
+    p.add_argument("--repository", required=True, metavar="OWNER/NAME", help="the challenge repository")
+    p.add_argument("--sha", required=True, help="the head commit the check ran on (workflow_run.head_sha)")
+    p.add_argument("--head-label", metavar="OWNER:BRANCH",
+                   help="the pull request's head (for forks, whose commits GitHub does not map to pull requests)")
+    p.add_argument("--time", required=True, metavar="TIME",
+                   help="the server-side UTC time the windows are checked at (workflow_run.created_at)")
+    p.add_argument("--time-source", default="the time GitHub started the check, workflow_run.created_at",
+                   help="where --time comes from (shown in the comment)")
+    p.add_argument("--run-url", help="the link of the commit status (the reporter's run)")
+    p.add_argument("--api-url", default=os.environ.get("GITHUB_API_URL", "https://api.github.com"),
+                   help="the REST API (default: $GITHUB_API_URL, else https://api.github.com)")
+    p.add_argument("--bot-login", default="github-actions[bot]",
+                   help="the account whose marked comment is updated (default github-actions[bot])")
+    p.add_argument("--report", metavar="FILE.json", help="also write the JSON report here")
+    p.set_defaults(handler=cmd_ci_report)
+
+    p = ci_sub.add_parser(
+        "publish", help="score the tip of the branch and push results/ (retrying when others push first)",
+        description="Fetch BRANCH, record when new runs arrived (submissions/received.json, from the commit "
+                    "times of the branch), run score-all, commit results/ and push without force. When the push "
+                    "is refused because another publisher pushed first, start again from the new tip (see "
+                    "scorer/publish.py). The clone must be clean; it is moved to the remote tip.")
+    p.add_argument("--repo", default=".", help="a clean clone of the challenge repository (default: here)")
+    p.add_argument("--remote", default="origin", help="the remote to fetch from and push to (default origin)")
+    p.add_argument("--branch", default="main", help="the branch to publish (default main)")
+    p.add_argument("--attempts", type=int, default=5, help="pushes to try before giving up (default 5)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                   help="processes for scoring runs (default: the number of CPUs)")
+    p.set_defaults(handler=cmd_ci_publish)
     return parser
 
 
