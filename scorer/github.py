@@ -27,8 +27,10 @@ from datetime import datetime
 
 from github import Auth, Github, GithubException
 
+from scorer.errors import ScorerError
 from scorer.gitrepo import GitError, GitRepo
 from scorer.policy import ABSENT_MODE, REGULAR_MODES, Change
+from scorer.prcheck import CheckReport, check_pull_request
 
 #: The hidden line that marks the reporter's comment (kept as the comment's first line).
 MARKER = "<!-- bioasq-leaderboard-report -->"
@@ -181,7 +183,7 @@ class Outcome:
     pull: int | None
     comment: str | None = None
     state: str | None = None
-    check: object = None
+    check: CheckReport | None = None
 
 
 def report(repo, sha: str, *, head_label: str | None, now: datetime, time_source: str,
@@ -192,8 +194,6 @@ def report(repo, sha: str, *, head_label: str | None, now: datetime, time_source
     ``error``) when the check cannot run: the base branch's configuration is broken, or
     the API cannot serve the files.
     """
-    from scorer.errors import ScorerError
-    from scorer.prcheck import check_pull_request
     pull = find_pull_request(repo, sha, head_label)
     if pull is None:
         return Outcome(pull=None)

@@ -106,12 +106,12 @@ def main_state(origin: Path) -> dict:
             "conflicts": [p.name for p in files if b"<<<<<<<" in p.read_bytes()]}
 
 
-def expect_published(origin: Path, keys: list[str]) -> None:
+def expect_published(origin: Path, keys: list[str], merges: str = "0") -> None:
     state = main_state(origin)
     assert state["status"] == {RUNS[k]: "scored" for k in keys}
     assert all(state["results"].values())
     assert state["received"] == {RUNS[k]: UTC[k] for k in keys}
-    assert state["merges"] == "0" and state["conflicts"] == []
+    assert state["merges"] == merges and state["conflicts"] == []
 
 
 def test_publishes_results_and_arrival_times(origin):
@@ -119,6 +119,22 @@ def test_publishes_results_and_arrival_times(origin):
     out = publish(clone(origin, "pub"))
     assert out.pushed and out.attempts == 1
     expect_published(origin, ["R1"])
+
+
+def test_arrival_time_is_the_merge_not_the_participants_commit(origin):
+    """The pull request's own commit carries a forged early date; the merge commit on main
+    (GitHub's) gives the arrival time."""
+    work = clone(origin, "maintainer")
+    git(work, "checkout", "--quiet", "-b", "pr")
+    (work / RUNS["R1"]).parent.mkdir(parents=True)
+    shutil.copy(ROOT / RUNS["R1"], work / RUNS["R1"])
+    git(work, "add", RUNS["R1"])
+    git(work, "commit", "--quiet", "-m", "my run", date="2020-01-01T00:00:00+00:00")
+    git(work, "checkout", "--quiet", "main")
+    git(work, "merge", "--quiet", "--no-ff", "-m", "Merge pull request #1", "pr", date=DATES["R1"])
+    git(work, "push", "--quiet", "origin", "main")
+    assert publish(clone(origin, "pub")).pushed
+    expect_published(origin, ["R1"], merges="1")
 
 
 def test_nothing_to_publish_pushes_nothing(origin):
