@@ -225,6 +225,7 @@ _id_sum = itemgetter(3)
 
 
 def _group_top(group) -> int:
+    """A group's largest candidate id sum (that of its last place)."""
     return group[2] + group[3][-1][1]
 
 
