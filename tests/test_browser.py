@@ -1,0 +1,703 @@
+"""The built demo site in a real browser: headless Chromium driven by Selenium.
+
+Needs Debian's ``chromium`` and ``chromium-driver`` (``/usr/bin/chromium``,
+``/usr/bin/chromedriver``; ``.ci/run`` installs them when it runs as root) and the
+``selenium`` package (the ``test`` extras).  Without them every test here skips and says
+why.  Selenium Manager is never used: the driver and the browser are given by path and
+``SE_OFFLINE=true`` keeps it from reaching the network.
+
+Checked: every page loads from file:// without a console error and every internal link
+and anchor of every page resolves (the hrefs as the browser resolves them); the same
+site served from a sub-path over HTTP; sorting (aria-sort, missing values last, both
+directions, keyboard); the skip link and a visible focus outline; the head-to-head picker
+(only with JavaScript, opens the pre-rendered pair); wide tables scroll inside their box
+at a 390 px wide viewport while the page itself does not; the footer's ``<details>``;
+participant names with markup shown as text; WCAG AA contrast of every text on the main
+page types from computed styles.  Screenshots go to ``test-artifacts/screenshots/``
+(ignored by Git) for a person to review.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+# Debian's packages; the variables only point elsewhere (or, set to a missing path, show the skip)
+CHROMIUM = Path(os.environ.get("BROWSER_TEST_CHROMIUM", "/usr/bin/chromium"))
+CHROMEDRIVER = Path(os.environ.get("BROWSER_TEST_CHROMEDRIVER", "/usr/bin/chromedriver"))
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+DEMO = ("challenge.toml", "teams", "gold", "submissions", "testsets", "docs")
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--hide-scrollbars", "--force-device-scale-factor=1", "--lang=en-US")
+DESKTOP = (1280, 900)
+LEADERBOARD = "taskB/batch2/phaseB.html"  # baseline, late and unranked rows, missing values
+PHASE_A = "taskB/batch1/phaseA.html"      # a system that did not answer one category ("-")
+TEAM_WITH_MARKUP = "teams/medqa-friends.html"
+TEAM_NAME = '<b>MedQA</b> & "Friends"'
+
+# --- fixtures ----------------------------------------------------------------------------
+
+
+def _browser_missing() -> str | None:
+    for path, package in ((CHROMIUM, "chromium"), (CHROMEDRIVER, "chromium-driver")):
+        if not path.is_file():
+            return (f"{path} is missing: install Debian's {package} "
+                    "(apt-get install chromium chromium-driver; .ci/run does it as root)")
+    return None
+
+
+@pytest.fixture(scope="session")
+def webdriver_module():
+    try:
+        from selenium import webdriver
+    except ImportError:
+        pytest.skip("selenium is not installed (pip install -e '.[test]')")
+    reason = _browser_missing()
+    if reason:
+        pytest.skip(reason)
+    return webdriver
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory, webdriver_module) -> Path:
+    """The demo challenge built once per session, from a copy of its files."""
+    from scorer.cli import main
+
+    repo = tmp_path_factory.mktemp("browser-demo") / "repo"
+    repo.mkdir()
+    for part in DEMO:
+        source = ROOT / part
+        if source.is_dir():
+            shutil.copytree(source, repo / part)
+        elif source.is_file():
+            shutil.copy(source, repo / part)
+    assert main(["build", "--repo", str(repo), "--jobs", "1"]) == 0
+    return (repo / "_site").resolve()
+
+
+@pytest.fixture(scope="session")
+def driver(webdriver_module, tmp_path_factory):
+    os.environ["SE_OFFLINE"] = "true"  # Selenium Manager: no network, no download
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver_module.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
+    options.add_argument(f"--window-size={DESKTOP[0]},{DESKTOP[1]}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    browser = webdriver_module.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    browser.set_page_load_timeout(20)
+    browser.set_script_timeout(10)
+    try:
+        yield browser
+    finally:
+        browser.quit()
+
+
+@pytest.fixture
+def page(driver, site):
+    """Opens a page of the site (file://) at desktop size; console errors fail the test."""
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+    # no smooth scrolling: a click lands where the element is, not where it was
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                           {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    driver.get_log("browser")  # forget what earlier tests logged
+
+    def open_page(path: str):
+        driver.get((site / path).as_uri())
+        return driver
+
+    yield open_page
+    errors = severe(driver.get_log("browser"))
+    assert not errors, errors
+
+
+def severe(entries) -> list[str]:
+    return [e["message"] for e in entries if e.get("level") == "SEVERE"]
+
+
+def by_css(driver, selector):
+    from selenium.webdriver.common.by import By
+    return driver.find_element(By.CSS_SELECTOR, selector)
+
+
+def all_by_css(driver, selector):
+    from selenium.webdriver.common.by import By
+    return driver.find_elements(By.CSS_SELECTOR, selector)
+
+
+def press(driver, *keys):
+    from selenium.webdriver.common.action_chains import ActionChains
+    chain = ActionChains(driver)
+    for key in keys:
+        chain.send_keys(key)
+    chain.perform()
+
+
+# --- every page: console, links, anchors --------------------------------------------------
+
+PAGE_FACTS = """
+return {
+  links: Array.from(document.querySelectorAll('a[href]'), a => a.href),
+  resources: Array.from(document.querySelectorAll('link[href], script[src], img[src]'),
+                        e => e.href || e.src),
+  ids: Array.from(document.querySelectorAll('[id]'), e => e.id),
+  title: document.title,
+  h1: Array.from(document.querySelectorAll('h1'), h => h.textContent.trim()),
+  styled: getComputedStyle(document.querySelector('.site-header')).display === 'flex',
+  scripted: document.querySelectorAll('table.sortable').length ===
+            document.querySelectorAll('table.sortable thead th:first-child button.sort').length,
+};
+"""
+
+
+def test_every_page_loads_without_console_errors_and_every_link_resolves(driver, site):
+    """A crawl of every HTML page of the site from file://, as the browser resolves hrefs."""
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    driver.get_log("browser")
+    html = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
+    assert len(html) > 50
+    facts, problems = {}, []
+    for path in html:
+        driver.get((site / path).as_uri())
+        facts[path] = driver.execute_script(PAGE_FACTS)
+        problems += [f"{path}: console: {m}" for m in severe(driver.get_log("browser"))]
+    base = site.as_uri() + "/"
+    for path, f in facts.items():
+        if not f["title"] or len(f["h1"]) != 1 or not f["h1"][0]:
+            problems.append(f"{path}: title {f['title']!r}, h1 {f['h1']!r}")
+        if not f["styled"] or not f["scripted"]:
+            problems.append(f"{path}: site.css applied {f['styled']}, site.js ran {f['scripted']}")
+        for url in f["links"] + f["resources"]:
+            parts = urlsplit(url)
+            if parts.scheme in ("http", "https", "mailto"):
+                continue
+            if parts.scheme != "file" or not url.startswith(base):
+                problems.append(f"{path}: link outside the site: {url}")
+                continue
+            target = Path(unquote(parts.path))
+            if not target.is_file():
+                problems.append(f"{path}: broken link {url[len(base):]}")
+            elif parts.fragment and target.suffix == ".html":
+                ids = facts[target.relative_to(site).as_posix()]["ids"]
+                if unquote(parts.fragment) not in ids:
+                    problems.append(f"{path}: no id {parts.fragment!r} on {target.relative_to(site)}")
+    assert not problems, f"{len(problems)} problem(s): " + "\n".join(problems[:30])
+
+
+# --- participant text ---------------------------------------------------------------------
+
+
+def test_a_name_with_markup_shows_as_text(page):
+    driver = page(TEAM_WITH_MARKUP)
+    assert by_css(driver, "h1").text == TEAM_NAME
+    assert not all_by_css(driver, "main b, main i, h1 *"), "participant markup became elements"
+    system = by_css(driver, ".system-card h3 a")
+    description = by_css(driver, ".system-card .participant-text").text
+    assert "<v2>" in system.text and "<i>this</i>" in description
+    driver = page("teams.html")
+    row = by_css(driver, "a[href='teams/medqa-friends.html']")
+    assert row.text == TEAM_NAME and not all_by_css(driver, "main b")
+    driver = page(LEADERBOARD)
+    assert TEAM_NAME in by_css(driver, "main table").text
+    assert not all_by_css(driver, "main b")
+
+
+# --- sorting --------------------------------------------------------------------------------
+
+COLUMN = """
+const [table, index] = arguments;
+return Array.from(table.tBodies[0].rows, r => {
+  const c = r.cells[index];
+  return [c.getAttribute('data-sort'), c.textContent.trim()];
+});
+"""
+
+
+def _column_index(table, label: str) -> int:
+    heads = [th.text for th in table.find_elements("css selector", "thead th")]
+    return next(i for i, text in enumerate(heads) if text.startswith(label))
+
+
+def _check_sorted(values, ascending: bool, numeric: bool):
+    keys = [(float(s) if s not in (None, "") else None) if numeric else t.lower() for s, t in values]
+    present = [k for k in keys if k is not None]
+    missing_at = [i for i, k in enumerate(keys) if k is None]
+    assert missing_at == list(range(len(present), len(keys))), f"missing values not last: {values}"
+    assert present == sorted(present, reverse=not ascending), values
+
+
+def test_sorting_numbers_and_text_with_aria_sort_and_missing_values_last(page):
+    driver = page(PHASE_A)
+    table = all_by_css(driver, "table.sortable")[0]
+    heads = table.find_elements("css selector", "thead th")
+    assert all(th.find_elements("css selector", "button.sort") for th in heads)
+    assert not [th for th in heads if th.get_attribute("aria-sort")]
+    # a numeric column where one system has no value
+    values = driver.execute_script(COLUMN, table, _column_index(table, "Concepts MAP"))
+    assert any(s in (None, "") for s, _ in values), "the demo should have a missing value here"
+    index = _column_index(table, "Concepts MAP")
+    button = heads[index].find_element("css selector", "button.sort")
+    for ascending in (True, False, True):
+        button.click()
+        assert heads[index].get_attribute("aria-sort") == ("ascending" if ascending else "descending")
+        assert [th.get_attribute("aria-sort") for th in heads].count(None) == len(heads) - 1
+        _check_sorted(driver.execute_script(COLUMN, table, index), ascending, numeric=True)
+    # a text column, from the keyboard
+    name = _column_index(table, "System")
+    heads[name].find_element("css selector", "button.sort").send_keys("\n")
+    assert heads[name].get_attribute("aria-sort") == "ascending"
+    assert heads[index].get_attribute("aria-sort") is None
+    _check_sorted(driver.execute_script(COLUMN, table, name), True, numeric=False)
+    press(driver, " ")
+    assert heads[name].get_attribute("aria-sort") == "descending"
+    _check_sorted(driver.execute_script(COLUMN, table, name), False, numeric=False)
+
+
+# --- keyboard: skip link and focus ----------------------------------------------------------
+
+FOCUS = """
+const e = document.activeElement, s = getComputedStyle(e), r = e.getBoundingClientRect();
+return {tag: e.tagName, cls: e.className, id: e.id, text: e.textContent.trim().slice(0, 60),
+        outline: s.outlineStyle, width: parseFloat(s.outlineWidth), colour: s.outlineColor,
+        left: r.left, top: r.top, right: r.right, bottom: r.bottom,
+        matches: e.matches(':focus-visible')};
+"""
+
+
+def test_skip_link_and_visible_focus(page):
+    from selenium.webdriver.common.keys import Keys
+    driver = page(LEADERBOARD)
+    press(driver, Keys.TAB)
+    focus = driver.execute_script(FOCUS)
+    assert focus["cls"] == "skip-link" and focus["text"] == "Skip to the content"
+    assert focus["left"] >= 0 and focus["top"] >= 0 and focus["right"] <= DESKTOP[0], "skip link off screen"
+    assert focus["outline"] == "solid" and focus["width"] >= 2, focus
+    press(driver, Keys.ENTER)
+    assert driver.current_url.endswith("#main")
+    assert driver.execute_script(FOCUS)["id"] == "main"
+    # the next Tab stop after the skip target is inside main, with a visible outline
+    press(driver, Keys.TAB)
+    focus = driver.execute_script(FOCUS)
+    assert driver.execute_script("return document.querySelector('main').contains(document.activeElement)")
+    assert focus["outline"] == "solid" and focus["width"] >= 2 and focus["matches"], focus
+    # every Tab stop on the page shows an outline (links, sort buttons, scrolling regions)
+    driver.get(driver.current_url.split("#")[0])
+    seen, unstyled = set(), []
+    for _ in range(60):
+        press(driver, Keys.TAB)
+        focus = driver.execute_script(FOCUS)
+        key = (focus["tag"], focus["cls"], focus["text"], focus["top"])
+        if key in seen:
+            break
+        seen.add(key)
+        if focus["outline"] in ("none", "") or focus["width"] < 2:
+            unstyled.append(focus)
+    assert len(seen) > 10 and not unstyled, unstyled[:5]
+
+
+# --- head-to-head picker --------------------------------------------------------------------
+
+
+def test_head_to_head_picker_needs_javascript_and_opens_a_prerendered_pair(page, driver, site):
+    from selenium.webdriver.support.select import Select
+    index = "compare/taskB/batch1/phaseA/index.html"
+    driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+    try:
+        page(index)
+        assert not by_css(driver, "form.picker").is_displayed(), "the picker shows without JavaScript"
+        assert not all_by_css(driver, "button.sort")
+        assert all_by_css(driver, "main ul.columns a"), "the pre-computed pairs are listed without JS"
+    finally:
+        driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+    page(index)
+    form = by_css(driver, "form.picker")
+    assert form.is_displayed()
+    pairs = [p.split(" ") for p in form.get_attribute("data-pairs").split(",")]
+    first, second = pairs[0]
+    message = by_css(driver, ".picker-message")
+    Select(by_css(driver, "#pick-a")).select_by_value(first)
+    Select(by_css(driver, "#pick-b")).select_by_value(first)
+    by_css(driver, "form.picker button[type=submit]").click()
+    assert message.text == "Pick two different systems."
+    # the reverse order opens the same pre-rendered page
+    Select(by_css(driver, "#pick-a")).select_by_value(second)
+    Select(by_css(driver, "#pick-b")).select_by_value(first)
+    by_css(driver, "form.picker button[type=submit]").click()
+    expected = f"{first.replace('/', '.')}__{second.replace('/', '.')}.html"
+    assert driver.current_url.endswith("/compare/taskB/batch1/phaseA/" + expected)
+    assert (site / "compare/taskB/batch1/phaseA" / expected).is_file()
+    assert by_css(driver, "h1").text.startswith("Head to head:")
+    assert not severe(driver.get_log("browser"))
+    # a pair with no page says so instead of opening a missing file
+    page(index)
+    systems = [o.get_attribute("value") for o in all_by_css(driver, "#pick-a option")]
+    listed = {tuple(p) for p in pairs} | {tuple(reversed(p)) for p in pairs}
+    missing = next(((a, b) for a in systems for b in systems if a != b and (a, b) not in listed), None)
+    if missing:
+        Select(by_css(driver, "#pick-a")).select_by_value(missing[0])
+        Select(by_css(driver, "#pick-b")).select_by_value(missing[1])
+        by_css(driver, "form.picker button[type=submit]").click()
+        assert driver.current_url.endswith(index)
+        assert "no pre-computed page" in by_css(driver, ".picker-message").text
+
+
+# --- narrow viewport ------------------------------------------------------------------------
+
+NARROW = """
+const doc = document.documentElement;
+return {
+  page: [doc.scrollWidth, doc.clientWidth],
+  wraps: Array.from(document.querySelectorAll('.table-wrap'), w => {
+    const before = w.scrollLeft; w.scrollLeft = 80; const moved = w.scrollLeft; w.scrollLeft = before;
+    return {id: (w.querySelector('table') || {}).id || '', scroll: w.scrollWidth, client: w.clientWidth,
+            overflow: getComputedStyle(w).overflowX, moved: moved,
+            right: w.getBoundingClientRect().right};
+  }),
+  wide: Array.from(document.querySelectorAll('main *'))
+    .filter(e => !e.closest('.table-wrap') && e.getBoundingClientRect().right > doc.clientWidth + 1
+                 && getComputedStyle(e).position !== 'absolute')
+    .map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))
+    .slice(0, 5),
+};
+"""
+NARROW_PAGES = ("index.html", LEADERBOARD, PHASE_A, "taskA/batch1.html", "overview/taskB.html",
+                "teams.html", TEAM_WITH_MARKUP, "teams/medqa-friends/medqa-gen.html",
+                "runs/taskA/batch1/week1/northbridge/nb-hier.html", "compare/taskB/batch1/phaseA/index.html",
+                "downloads.html", "docs/measures.html", "docs/submit.html")
+
+
+def test_wide_tables_scroll_in_their_box_at_390px(page, driver):
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    problems = []
+    for path in NARROW_PAGES:
+        page(path)
+        facts = driver.execute_script(NARROW)
+        if facts["page"][0] > facts["page"][1]:
+            problems.append(f"{path}: the page scrolls sideways ({facts['page']}): {facts['wide']}")
+        for w in facts["wraps"]:
+            if w["right"] > 391:
+                problems.append(f"{path}: table box {w['id']} is wider than the screen ({w['right']})")
+            if w["scroll"] > w["client"] and (w["overflow"] != "auto" or w["moved"] <= 0):
+                problems.append(f"{path}: table {w['id']} does not scroll ({w})")
+    page(LEADERBOARD)
+    facts = driver.execute_script(NARROW)
+    assert any(w["scroll"] > w["client"] and w["moved"] > 0 for w in facts["wraps"]), \
+        "a leaderboard at 390 px should have a table that scrolls inside its box"
+    assert not problems, "\n".join(problems)
+
+
+CHART_TEXT = """
+const width = document.documentElement.clientWidth, out = [];
+for (const svg of document.querySelectorAll('.chart svg')) {
+  const box = svg.getBoundingClientRect(), clips = getComputedStyle(svg).overflow !== 'visible';
+  for (const t of svg.querySelectorAll('text')) {
+    const r = t.getBoundingClientRect();
+    const outside = r.left < -0.5 || r.right > width + 0.5 ||
+      (clips && (r.left < box.left - 0.5 || r.right > box.right + 0.5));
+    if (outside) out.push(t.textContent + ' [' + Math.round(r.left) + ', ' + Math.round(r.right) + '] in [' +
+                          Math.round(box.left) + ', ' + Math.round(box.right) + ']' + (clips ? ' clipped' : ''));
+  }
+}
+return out;
+"""
+
+
+@pytest.mark.parametrize("width", [DESKTOP[0], 390])
+def test_chart_labels_are_not_cut_off(page, driver, width):
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600})
+    cut = []
+    for path in ("overview/taskB.html", "overview/taskA.html", "teams/medqa-friends/medqa-gen.html"):
+        page(path)
+        assert all_by_css(driver, ".chart svg text"), path
+        cut += [f"{path}: {t}" for t in driver.execute_script(CHART_TEXT)]
+    assert not cut, cut
+
+
+# --- footer ----------------------------------------------------------------------------------
+
+
+def test_footer_details_opens_and_closes(page):
+    from selenium.webdriver.common.keys import Keys
+    driver = page(LEADERBOARD)
+    details = by_css(driver, ".site-footer details")
+    summary = details.find_element("css selector", "summary")
+    hashes = details.find_element("css selector", "ul.hashes")
+    assert details.get_attribute("open") is None and not hashes.is_displayed()
+    driver.execute_script("arguments[0].scrollIntoView()", summary)
+    summary.click()
+    assert details.get_attribute("open") is not None and hashes.is_displayed()
+    assert len(hashes.find_elements("css selector", "code.hash")) >= 1
+    summary.send_keys(Keys.ENTER)  # the keyboard closes it again
+    assert details.get_attribute("open") is None and not hashes.is_displayed()
+
+
+# --- navigation: file:// and a served sub-path ------------------------------------------------
+
+
+def _click_through(driver, start: str):
+    """Home -> Teams -> a team -> a system -> a run -> its leaderboard -> Docs -> home."""
+    def click(selector):
+        target = by_css(driver, selector)
+        href = target.get_attribute("href")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", target)
+        target.click()
+        assert driver.current_url == href, (driver.current_url, href)
+        assert not severe(driver.get_log("browser")), driver.current_url
+        return driver.current_url
+
+    driver.get(start + "index.html")
+    assert by_css(driver, "h1").text
+    visited = [click("nav a[href$='teams.html']")]
+    visited.append(click("a[href='teams/medqa-friends.html']"))
+    assert by_css(driver, "h1").text == TEAM_NAME
+    visited.append(click(".system-card h3 a"))
+    visited.append(click("main table a[href*='runs/']"))
+    visited.append(click("dd a[href$='.html']"))  # the run's leaderboard
+    assert all_by_css(driver, "table.sortable button.sort")
+    visited.append(click("nav a[href$='docs/index.html']"))
+    visited.append(click(".site-name a"))
+    assert driver.current_url == start + "index.html"
+    assert all(u.startswith(start) for u in visited), visited
+    return visited
+
+
+def test_navigation_from_file_url(page, driver, site):
+    page("index.html")
+    _click_through(driver, site.as_uri() + "/")
+
+
+@pytest.fixture
+def served(site, tmp_path):
+    """The site under /some/sub-path/ of ``python -m http.server`` on a free loopback port."""
+    root = tmp_path / "www"
+    (root / "bioasq").mkdir(parents=True)
+    (root / "bioasq" / "leaderboard").symlink_to(site, target_is_directory=True)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
+                               "--directory", str(root)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"python -m http.server did not start on port {port}")
+                time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}/bioasq/leaderboard/"
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait(timeout=5)
+
+
+def test_navigation_from_a_served_sub_path(page, driver, served):
+    page("index.html")
+    visited = _click_through(driver, served)
+    # every link of the pages visited resolves over HTTP, inside the sub-path
+    checked, broken = set(), []
+    for url in visited:
+        driver.get(url)
+        for link in driver.execute_script(PAGE_FACTS)["links"]:
+            target = link.split("#")[0]
+            if not target.startswith("http://127.0.0.1") or target in checked:
+                continue
+            checked.add(target)
+            if not target.startswith(served):
+                broken.append(f"{url}: leaves the sub-path: {link}")
+                continue
+            try:
+                with urllib.request.urlopen(urllib.request.Request(target, method="HEAD"), timeout=5) as r:
+                    assert r.status == 200
+            except (urllib.error.URLError, AssertionError) as err:
+                broken.append(f"{url}: {link}: {err}")
+        assert not severe(driver.get_log("browser")), url
+    assert len(checked) > 20 and not broken, broken[:10]
+
+
+# --- colour contrast --------------------------------------------------------------------------
+
+CONTRAST = """
+function parse(c) {
+  const m = c.match(/rgba?\\(([^)]+)\\)/);
+  if (!m) return null;
+  const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(parseFloat);
+  return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+}
+function lum(c) {
+  const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+  return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+}
+function ratio(a, b) { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); }
+function over(top, bottom) {  // alpha compositing of top over an opaque bottom
+  const a = top[3];
+  return [0, 1, 2].map(i => top[i] * a + bottom[i] * (1 - a)).concat([1]);
+}
+function background(e) {
+  const layers = [];
+  for (let n = e; n; n = n.parentElement) {
+    const c = parse(getComputedStyle(n).backgroundColor);
+    if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
+  }
+  let bg = [255, 255, 255, 1];
+  for (let i = layers.length - 1; i >= 0; i--) bg = over(layers[i], bg);
+  return bg;
+}
+const out = [];
+for (const e of document.querySelectorAll('body *')) {
+  if (!Array.from(e.childNodes).some(n => n.nodeType === 3 && n.textContent.trim())) continue;
+  if (e.closest('.visually-hidden, .skip-link, script, style, title, desc')) continue;
+  if (!e.getClientRects().length) continue;
+  const s = getComputedStyle(e);
+  if (s.visibility === 'hidden') continue;
+  const svg = e instanceof SVGElement;
+  const fg = parse(svg ? s.fill : s.color);
+  if (!fg) continue;
+  const bg = background(svg ? e.closest('figure') : e);
+  const size = parseFloat(s.fontSize), bold = parseInt(s.fontWeight) >= 700;
+  const large = size >= 24 || (bold && size >= 18.66);
+  const r = ratio(over(fg, bg), bg);
+  out.push({el: e.tagName.toLowerCase() + (e.className && e.className.baseVal === undefined && e.className ?
+            '.' + e.className.split(' ').join('.') : ''),
+            text: e.textContent.trim().slice(0, 40), ratio: Math.round(r * 100) / 100,
+            need: large ? 3 : 4.5, fg: s.color, bg: 'rgb(' + bg.slice(0, 3).join(',') + ')'});
+}
+return out;
+"""
+CONTRAST_PAGES = ("index.html", LEADERBOARD, PHASE_A, "taskA/batch1/week1.html", "overview/taskA.html",
+                  TEAM_WITH_MARKUP, "teams/medqa-friends/medqa-gen.html",
+                  "runs/taskB/batch2/phaseB/quokka/quokka-1.html",
+                  "compare/taskB/batch1/phaseA/index.html", "docs/measures.html", "downloads.html")
+
+
+def test_text_contrast_meets_wcag_aa(page, driver):
+    """Every visible text on the main page types, with the highlight rows and the footer open."""
+    failures, kinds = [], set()
+    for path in CONTRAST_PAGES:
+        page(path)
+        driver.execute_script("document.querySelectorAll('details').forEach(d => d.open = true)")
+        for item in driver.execute_script(CONTRAST):
+            kinds.add(item["bg"])
+            if item["ratio"] < item["need"]:
+                failures.append(f"{path}: {item}")
+    # the row and column highlights (official, baseline, late), panels and the banner were seen
+    assert len(kinds) >= 5, kinds
+    assert not failures, "\n".join(failures[:20])
+
+
+HIGHLIGHTS = """
+const probe = document.createElement('table');
+probe.className = 'data';
+probe.innerHTML = '<tbody><tr class="baseline"><td>x</td></tr><tr class="late"><td>x</td></tr>' +
+                  '<tr><td class="official">x</td></tr></tbody>';
+document.querySelector('main').appendChild(probe);
+const cells = probe.querySelectorAll('td');
+const bgs = Array.from(cells, c => getComputedStyle(c).backgroundColor);
+const text = getComputedStyle(cells[0]).color;
+const link = getComputedStyle(document.querySelector('main a')).color;
+const status = {};
+for (const v of ['open', 'closed', 'upcoming', 'scored']) {  // the demo shows only "scored"
+  const span = document.createElement('span');
+  span.className = 'status status-' + v;
+  probe.querySelector('td').appendChild(span);
+  status[v] = getComputedStyle(span).color;
+}
+const focus = getComputedStyle(document.documentElement).getPropertyValue('--focus').trim();
+const panel = getComputedStyle(document.querySelector('.site-header')).backgroundColor;
+probe.remove();
+return {bgs: bgs.concat([panel, getComputedStyle(document.documentElement).backgroundColor]),
+        text: text, link: link, focus: focus, status: status};
+"""
+
+
+def _rgb(text: str) -> tuple[float, ...]:
+    text = text.strip()
+    if text.startswith("#"):
+        return tuple(int(text[i:i + 2], 16) for i in (1, 3, 5))
+    inner = text[text.index("(") + 1:text.index(")")].replace(",", " ").split()
+    return tuple(float(v) for v in inner[:3])
+
+
+def _contrast(a, b) -> float:
+    def lum(c):
+        ch = [(v / 255) / 12.92 if v / 255 <= 0.03928 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in c]
+        return 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2]
+    x, y = sorted((lum(a), lum(b)), reverse=True)
+    return (x + 0.05) / (y + 0.05)
+
+
+def test_highlight_colours_keep_text_and_links_readable(page, driver):
+    """Text and links on the official, baseline and late highlights and the panel: 4.5:1;
+    the focus outline against every background: 3:1 (WCAG 1.4.11)."""
+    page(LEADERBOARD)
+    colours = driver.execute_script(HIGHLIGHTS)
+    backgrounds = colours["bgs"]  # baseline, late, official, panel, page
+    assert len(set(backgrounds)) == 5 and not any(b.startswith("rgba") for b in backgrounds), colours
+    low = []
+    for bg in backgrounds:
+        for name, min_ratio in (("text", 4.5), ("link", 4.5), ("focus", 3.0)):
+            r = _contrast(_rgb(colours[name]), _rgb(bg))
+            if r < min_ratio:
+                low.append(f"{name} {colours[name]} on {bg}: {r:.2f} < {min_ratio}")
+    for value, colour in colours["status"].items():  # window status words, on white and the panel
+        for bg in backgrounds[-2:]:
+            r = _contrast(_rgb(colour), _rgb(bg))
+            if r < 4.5:
+                low.append(f"status {value} {colour} on {bg}: {r:.2f} < 4.5")
+    assert not low, low
+
+
+# --- screenshots for review -------------------------------------------------------------------
+
+
+def _shoot(driver, name: str, width: int, full: bool = True) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / name
+    height = driver.execute_script("return document.documentElement.scrollHeight") if full else 900
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": min(int(height), 6000), "deviceScaleFactor": 1,
+                            "mobile": width < 600})
+    assert driver.save_screenshot(str(path))
+    return path
+
+
+def test_screenshots_for_review(page, driver, capsys):
+    saved = []
+    for path, name, width in (("index.html", "home.png", DESKTOP[0]),
+                              (LEADERBOARD, "leaderboard.png", DESKTOP[0]),
+                              (LEADERBOARD, "leaderboard-390px.png", 390),
+                              ("overview/taskB.html", "overview.png", DESKTOP[0]),
+                              ("runs/taskA/batch1/week1/northbridge/nb-hier.html", "run-390px.png", 390)):
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600})
+        page(path)
+        saved.append(_shoot(driver, name, width))
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    for p in saved:
+        assert p.stat().st_size > 10_000, f"{p} looks empty"
+    with capsys.disabled():
+        print("\nscreenshots for review: " + ", ".join(str(p.relative_to(ROOT)) for p in saved))
