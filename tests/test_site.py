@@ -146,8 +146,8 @@ def test_hostile_urls_are_not_links(tmp_path):
 def test_two_builds_are_byte_identical(tmp_path):
     repo = copy_demo(tmp_path / "repo")
     score_all(repo)
-    first = build_site(repo, tmp_path / "one")
-    second = build_site(repo, tmp_path / "two")
+    first = build_site(repo, tmp_path / "one", jobs=1)
+    second = build_site(repo, tmp_path / "two", jobs=2)  # the drill-down in 2 worker processes
     assert first.files == second.files
     different = [f for f in first.files if (tmp_path / "one" / f).read_bytes() != (tmp_path / "two" / f).read_bytes()]
     assert not different
@@ -186,6 +186,51 @@ def test_downloads_match_their_tables(demo_site):
     # the unanswered category of helix-hybrid is "-" on the page and empty in the downloads
     hybrid = next(r for r in data["rows"] if r["system"] == "Hybrid BM25 + dense")
     assert hybrid["concepts.map"] is None and hybrid["documents.map"] is not None
+
+
+def test_per_question_downloads_hold_every_value_of_the_result_file(demo_site):
+    results = demo_site.parent / "results/runs"
+    for run, limit in (("taskB/batch1/phaseB/helix/helix-dense", None), ("taskA/batch1/week1/northbridge/nb-hier", 50)):
+        per_question = json.loads((results / f"{run}.json").read_text("utf-8"))["per_question"]
+        slug = "run-" + run.replace("/", "-")
+        rows = list(csv.reader(io.StringIO((demo_site / f"downloads/{slug}-questions.csv").read_text("utf-8"))))
+        header, rows = rows[0], rows[1:]
+        assert sorted(r[0] for r in rows) == sorted(per_question)
+        for row in rows:
+            assert [float(v) if v else None for v in row[1:]] == [per_question[row[0]].get(m) for m in header[1:]]
+        page = Page((demo_site / f"runs/{run}.html").read_text(encoding="utf-8"))
+        body = next(t for t in page.tables if t["id"] == f"{slug}-questions")["rows"][1:]
+        assert len(body) == min(len(rows), limit or len(rows))
+        for html_row, csv_row in zip(body, rows):  # the page shows the download's first rows
+            assert html_row[0]["text"] == csv_row[0]
+            assert [c["sort"] for c in html_row[1:]] == csv_row[1:]
+            assert [c["text"] for c in html_row[1:]] == [f"{float(v):.4f}" if v else "-" for v in csv_row[1:]]
+
+
+def test_raw_values_render_as_their_cells_and_are_escaped():
+    from scorer.site.tables import Column, TableView, rows_html, score_cell, text_cell
+    columns = [Column("id", "Question", row_header=True), Column("a", "A", numeric=True),
+               Column("b", "B", numeric=True), Column("c", "C")]
+    values = [["<b>q1</b> & \"x\"", 0.123456789, None, "<i>t</i>"], ["q2", 1e-07, float("nan"), "plain"],
+              ["q3", 3, True, ""]]
+    raw, cells = (TableView("raw", "c", columns), TableView("cells", "c", columns))
+    for row in values:
+        raw.add(row, "late" if row[0] == "q2" else "")
+        cells.add([text_cell(row[0]), score_cell(row[1]), score_cell(row[2]), text_cell(row[3])],
+                  "late" if row[0] == "q2" else "")
+    html = rows_html(raw, "../")
+    assert html == rows_html(cells, "../")
+    assert "&lt;b&gt;q1&lt;/b&gt; &amp; &#34;x&#34;" in html and "<b>" not in html and "<i>" not in html
+    assert '<tr class="late">' in html and 'data-sort="1e-07">0.0000<' in html
+    # the downloads hold the raw values (a cell keeps None for NaN or a bool; results have neither)
+    assert raw.to_csv().splitlines()[:2] == cells.to_csv().splitlines()[:2]
+    assert raw.to_csv().splitlines()[3] == "q3,3,true,"
+    with pytest.raises(ValueError):
+        raw.to_json()  # NaN is not JSON: never written silently
+    raw.rows[1][2] = None
+    text = raw.to_json()
+    assert json.loads(text)["rows"][0] == {"id": values[0][0], "a": 0.123456789, "b": None, "c": "<i>t</i>"}
+    assert len(text.splitlines()) == 1 + len(values) + 1  # the head, one line per row, the end
 
 
 def test_results_zip_is_complete_and_stable(demo_site):

@@ -8,6 +8,8 @@ timestamps; two builds of one commit give the same bytes.
 """
 from __future__ import annotations
 
+import multiprocessing
+import os
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -25,7 +27,7 @@ from scorer.site.docs import DocPage, load_docs, render_markdown
 from scorer.site.drilldown import pairs_to_render, run_slug, run_views, taska_pair_view, taskb_pair_views
 from scorer.site.inputs import BuildInputs, has_gold, iso, read_inputs, window_status
 from scorer.site.results import Results, Table, load_results
-from scorer.site.tables import TableView, cell_html
+from scorer.site.tables import TableView, rows_html
 
 PROJECT = Path(__file__).resolve().parent.parent.parent
 #: Written into every built site; a folder holding it may be replaced by the next build.
@@ -52,7 +54,7 @@ def environment(templates: Path) -> Environment:
     env = Environment(loader=FileSystemLoader(str(templates)), autoescape=True, keep_trailing_newline=True,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["safe_url"] = safe_url
-    env.globals.update(labels=labels, paths=paths, cell_html=cell_html)
+    env.globals.update(labels=labels, paths=paths, rows_html=rows_html)
     return env
 
 
@@ -76,12 +78,21 @@ class SiteWriter:
         self.env, self.out, self.common = env, out, common
         self.written: list[str] = []
         self.pages = 0
+        self._folders: set[str] = set()
 
     def write(self, path: str, data: bytes) -> None:
-        target = self.out / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+        folder = path.rpartition("/")[0]
+        if folder not in self._folders:
+            (self.out / folder).mkdir(parents=True, exist_ok=True)
+            self._folders.add(folder)
+        with open(self.out / path, "wb") as f:
+            f.write(data)
         self.written.append(path)
+
+    def merge(self, written: list[str], pages: int) -> None:
+        """Record what a worker process wrote under the same folder."""
+        self.written += written
+        self.pages += pages
 
     def page(self, path: str, template: str, title: str, **context) -> None:
         html = self.env.get_template(template).render(root=paths.root_of(path), page_path=path, title=title,
@@ -100,12 +111,14 @@ class SiteWriter:
 # --- the build -----------------------------------------------------------------------------
 
 def build_site(repo: str | Path = ".", out: str | Path | None = None, templates: str | Path | None = None,
-               docs: str | Path | None = None) -> BuildSummary:
+               docs: str | Path | None = None, jobs: int | None = None) -> BuildSummary:
     """Build the site of the challenge at ``repo`` into ``out`` (default ``<repo>/_site``).
 
     ``results/`` must be up to date (``score_all``; the CLI runs it first).  The site is
     written to a temporary folder and then moved into place; an existing ``out`` is
     replaced only if it is a site built here (it holds ``.scorer-site``) or empty.
+    ``jobs`` (default: the number of CPUs) processes render the run and head-to-head
+    pages, one batch at a time; the bytes written do not depend on it.
     """
     repo = Path(repo).resolve()
     out = Path(out).resolve() if out else repo / "_site"
@@ -120,7 +133,7 @@ def build_site(repo: str | Path = ".", out: str | Path | None = None, templates:
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
     try:
         writer = SiteWriter(environment(templates), staging, _common(challenge, inputs, doc_pages))
-        _Builder(challenge, results, inputs, writer, doc_pages).build(templates)
+        _Builder(challenge, results, inputs, writer, doc_pages).build(templates, jobs or os.cpu_count() or 1)
         writer.write(MARKER, b"Built by python -m scorer build; this folder is replaced by the next build.\n")
         if out.exists():
             shutil.rmtree(out)
@@ -160,15 +173,33 @@ class _Builder:
         self.views: list[tuple[str, TableView]] = []  # (page, view) for the downloads page
         om = challenge.official_measures
         self.official = {v for k, v in om.items() if k != "taskA"} | set(om.get("taskA", []))
-        self._taska_docs: dict = {}  # Task A batch -> system -> test set -> document -> values
+        self._taska_docs: dict = {}  # Task A batch -> _collect_taska's values
         self._pair_list: list | None = None
 
-    def build(self, templates: Path) -> None:
+    def build(self, templates: Path, jobs: int) -> None:
+        """Every page; the drill-down of each batch (most of the work) in ``jobs`` processes."""
+        units = self._drilldown_units()
+        self._pairs()  # computed once, before any fork
+        if jobs > 1 and len(units) > 1 and "fork" in multiprocessing.get_all_start_methods():
+            for name in ("run.html", "compare.html", "compare_index.html"):
+                self.w.env.get_template(name)  # compiled once, before the fork
+            with multiprocessing.get_context("fork").Pool(min(jobs, len(units)), _adopt, (self,)) as pool:
+                done = pool.map_async(_drilldown_in_worker, units, chunksize=1)
+                self._summary_pages(templates)
+                for written, pages in done.get():
+                    self.w.merge(written, pages)
+        else:
+            for unit in units:
+                self._drilldown(*unit)
+            self._summary_pages(templates)
+
+    def _summary_pages(self, templates: Path) -> None:
+        """Everything but the drill-down of the batches."""
         self._static(templates)
         self._boards()
         self._overviews()
         self._teams()
-        self._runs_and_compare()
+        self._unlisted_runs()
         self._docs()
         self._home()
         self._downloads()
@@ -317,40 +348,61 @@ class _Builder:
 
     # --- runs and head-to-head ----------------------------------------------------------------
 
-    def _runs_and_compare(self) -> None:
-        """Run pages and comparisons, one table at a time (its run files are read once)."""
-        for (task, batch, phase), table in sorted(self.results.tables.items(), key=lambda kv: _key(kv[0])):
-            if task == "taskA" and phase is None:
+    def _drilldown_units(self) -> list[tuple[str, str]]:
+        """(task, batch) of every batch with a table, the most bytes of run results first."""
+        size: dict = {}
+        for task, batch, _ in self.results.tables:
+            size.setdefault((task, batch), 0)
+        for entry in self.results.runs.values():
+            if (entry.task, entry.batch) in size and entry.result:
+                result = self.results.root / entry.result
+                size[entry.task, entry.batch] += result.stat().st_size if result.is_file() else 0
+        return sorted(size, key=lambda unit: (-size[unit], unit))
+
+    def _drilldown(self, task: str, batch: str) -> None:
+        """Run pages and head-to-head pages of one batch (each run file is read once)."""
+        tables = sorted(((k, t) for k, t in self.results.tables.items() if k[:2] == (task, batch)),
+                        key=lambda kv: _key(kv[0]))
+        for (_, _, phase), table in tables:
+            if phase is None:
                 continue
-            entries = self._table_runs(task, batch, phase)
-            per_question = {}
-            for entry in entries:
-                doc = self.results.run_document(entry) if entry.result else None
-                self._run_page(entry, doc, table)
-                if doc and entry.status == "scored":
-                    per_question[entry.key] = doc.get("per_question", {})
-                self.results.forget(entry)
+            per_question = self._run_pages(table)
             if task == "taskB":
                 self._compare_pages(table, {"taskB": per_question})
             else:
                 self._collect_taska(batch, phase, per_question)
-        for (task, batch, phase), table in sorted(self.results.tables.items(), key=lambda kv: _key(kv[0])):
-            if task == "taskA" and phase is None:
-                self._compare_pages(table, {"taskA": self._taska_docs.get(batch, {})})
+        batch_table = self.results.tables.get(("taskA", batch, None)) if task == "taskA" else None
+        if batch_table is not None:
+            self._compare_pages(batch_table, {"taskA": self._taska_docs.pop(batch, {})})
+
+    def _run_pages(self, table: Table) -> dict:
+        """The pages of the runs of a table; -> system -> per-question values of its scored run."""
+        per_question = {}
+        for entry in self._table_runs(table.task, table.batch, table.phase):
+            doc = self.results.run_document(entry) if entry.result else None
+            self._run_page(entry, doc, table)
+            if doc and entry.status == "scored":
+                per_question[entry.key] = doc.get("per_question", {})
+            self.results.forget(entry)
+        return per_question
+
+    def _unlisted_runs(self) -> None:
+        """Pages of the runs of no table (awaiting gold, unknown batch)."""
         listed = {e.path for (task, batch, phase) in self.results.tables
                   if not (task == "taskA" and phase is None) for e in self._table_runs(task, batch, phase)}
-        for entry in self.results.runs.values():  # runs of no table: awaiting gold, unknown batch
+        for entry in self.results.runs.values():
             if entry.path not in listed:
                 self._run_page(entry, self.results.run_document(entry) if entry.result else None, None)
                 self.results.forget(entry)
 
     def _collect_taska(self, batch: str, testset: str, per_question: dict) -> None:
-        """Keep, per Task A batch, the per-document values the comparisons use (tested_on only)."""
+        """Keep, per Task A batch, the per-document values the comparisons use (tested_on only):
+        system -> test set -> measure -> document -> value."""
         table = self.results.tables.get(("taskA", batch, None))
-        wanted = {(r.significance.get(r.name, {}).get("tested_on") or r.name) for r in table.rankings.values()}
+        wanted = sorted({(r.significance.get(r.name, {}).get("tested_on") or r.name) for r in table.rankings.values()})
         store = self._taska_docs.setdefault(batch, {})
         for key, docs in per_question.items():
-            store.setdefault(key, {})[testset] = {d: {m: v[m] for m in wanted if m in v} for d, v in docs.items()}
+            store.setdefault(key, {})[testset] = {m: {d: v[m] for d, v in docs.items() if m in v} for m in wanted}
 
     def _run_page(self, entry, doc: dict | None, table: Table | None) -> None:
         path = paths.run(entry.task, entry.batch, entry.phase, entry.key)
@@ -432,6 +484,22 @@ class _Builder:
     def _downloads(self) -> None:
         self.w.write("downloads/results.zip", results_zip(self.results.root))
         self.w.page("downloads.html", "downloads.html", "Downloads", views=self.views)
+
+
+_WORKER: list = []  # in a worker process: the builder it was forked with
+
+
+def _adopt(builder: _Builder) -> None:
+    """Pool initializer: keep the (forked, not pickled) builder of the parent."""
+    _WORKER.append(builder)
+
+
+def _drilldown_in_worker(unit: tuple[str, str]) -> tuple[list[str], int]:
+    """One batch's drill-down in a worker: (paths written, pages rendered)."""
+    writer = _WORKER[0].w
+    writer.written, writer.pages = [], 0
+    _WORKER[0]._drilldown(*unit)
+    return writer.written, writer.pages
 
 
 def _key(table_key: tuple) -> tuple:

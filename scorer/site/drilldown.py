@@ -47,10 +47,8 @@ def run_views(entry: RunEntry, doc: dict, official: set) -> tuple[TableView, Tab
     order = sorted(per_question)
     if task_a:  # thousands of documents: the page shows the worst, the CSV has all
         order.sort(key=lambda q: (per_question[q].get(TASK_A_ORDER) is None, per_question[q].get(TASK_A_ORDER) or 0))
-    for qid in order[:questions.limit]:
-        values = per_question[qid]
-        questions.add([text_cell(qid)] + [score_cell(values.get(m)) for m in names])
-    questions.raw_rows = [[qid] + [per_question[qid].get(m) for m in names] for qid in order]
+    for qid in order:
+        questions.add([qid, *map(per_question[qid].get, names)])
     return measures, questions
 
 
@@ -134,14 +132,16 @@ def taskb_pair_views(table: Table, a: str, b: str, per_question: dict, slug: str
                        + [Column(f"{side}.{sig['tested_on']}", f"{side} {labels.measure_label(sig['tested_on'])}",
                                  numeric=True) for _, sig in components for side in ("A", "B")],
                        empty="No per-question values.")
+    measures = [sig["tested_on"] for _, sig in components]
     for q in questions:
-        detail.add([text_cell(q)] + [score_cell(values.get(q, {}).get(sig["tested_on"]))
-                                     for _, sig in components for values in (qa, qb)])
+        va, vb = qa.get(q, {}), qb.get(q, {})
+        detail.add([q] + [v for m in measures for v in (va.get(m), vb.get(m))])
     return summary, detail
 
 
 def taska_pair_view(table: Table, a: str, b: str, per_document: dict, slug: str) -> list[TableView]:
-    """Per batch ranking: the pair on each test set (ranks, mean per-document values, wins)."""
+    """Per batch ranking: the pair on each test set (ranks, mean per-document values, wins);
+    ``per_document``: system -> test set -> measure -> document -> value."""
     views = []
     for ranking in table.rankings.values():
         sig = ranking.significance.get(ranking.name, {})
@@ -156,10 +156,10 @@ def taska_pair_view(table: Table, a: str, b: str, per_document: dict, slug: str)
                               f"{_p_cell(_p_values(sig, a, b)[0]).text}, Holm-adjusted "
                               f"{_p_cell(_p_values(sig, a, b)[1]).text}.")
         for testset in table.testsets:
-            da = per_document.get(a, {}).get(testset, {})
-            db = per_document.get(b, {}).get(testset, {})
-            docs = sorted(set(da) | set(db))
-            stats = _compare([da.get(d, {}).get(on) for d in docs], [db.get(d, {}).get(on) for d in docs])
+            da = per_document.get(a, {}).get(testset, {}).get(on, {})
+            db = per_document.get(b, {}).get(testset, {}).get(on, {})
+            docs = sorted(da.keys() | db.keys())
+            stats = _compare(list(map(da.get, docs)), list(map(db.get, docs)))
             view.add([text_cell(testset), rank_cell(ranks.get(a, {}).get(testset)),
                       rank_cell(ranks.get(b, {}).get(testset)), score_cell(stats[0]), score_cell(stats[1])]
                      + [count_cell(v) for v in stats[2:]])

@@ -1,8 +1,10 @@
 """Table views: the one shape every table of the site has, rendered as HTML, CSV and JSON.
 
-A :class:`TableView` holds columns and rows of :class:`Cell` (a raw value for the
-downloads, a display text for the page, an optional link).  The HTML table, its CSV and
-its JSON are all written from the same view, so the downloads always match the page.
+A :class:`TableView` holds columns and rows.  An item of a row is a :class:`Cell` (a raw
+value for the downloads, a display text for the page, an optional link) or, for the large
+tables of per-question values, the raw value itself, shown as :func:`score_cell` (numeric
+column) or :func:`text_cell` (other columns) would show it.  The HTML rows, the CSV and
+the JSON are all written from the same view, so the downloads always match the page.
 """
 from __future__ import annotations
 
@@ -41,13 +43,12 @@ class TableView:
     slug: str                # unique in the site; names the downloads
     caption: str
     columns: list[Column]
-    rows: list[list[Cell]] = field(default_factory=list)
+    rows: list[list] = field(default_factory=list)  # items: Cell, or a raw value (see the module)
     row_css: list[str] = field(default_factory=list)
     note: str = ""           # a sentence under the caption (rules, legends)
     empty: str = "No rows."  # shown instead of an empty table
     formats: tuple = ("csv", "json")  # downloads written
     limit: int | None = None  # the page shows at most this many rows (the downloads all)
-    raw_rows: list | None = None  # the downloads' values when the page holds only some rows
 
     @property
     def shown_rows(self) -> list:
@@ -55,14 +56,14 @@ class TableView:
 
     @property
     def total_rows(self) -> int:
-        return len(self.raw_rows) if self.raw_rows is not None else len(self.rows)
+        return len(self.rows)
 
     def _values(self) -> list[list]:
-        if self.raw_rows is not None:
-            return self.raw_rows
-        return [[cell.value for cell in row] for row in self.rows]
+        """The raw values of every row (rows without a Cell are used as they are)."""
+        return [[c.value if type(c) is Cell else c for c in row] if Cell in map(type, row) else row
+                for row in self.rows]
 
-    def add(self, cells: list[Cell], css: str = "") -> None:
+    def add(self, cells: list, css: str = "") -> None:
         assert len(cells) == len(self.columns), (self.slug, len(cells), len(self.columns))
         self.rows.append(cells)
         self.row_css.append(css)
@@ -76,16 +77,23 @@ class TableView:
         return f"downloads/{self.slug}.json"
 
     def to_csv(self) -> str:
+        """The CSV (the csv module writes None as "" and floats as ``repr``; booleans are mapped)."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow([c.key for c in self.columns])
-        writer.writerows([_csv_value(v) for v in row] for row in self._values())
+        writer.writerows([_csv_value(v) for v in row] if bool in map(type, row) else row for row in self._values())
         return out.getvalue()
 
     def to_json(self) -> str:
-        value = {"table": self.slug, "caption": self.caption, "columns": [c.key for c in self.columns],
-                 "rows": [dict(zip((c.key for c in self.columns), row)) for row in self._values()]}
-        return json.dumps(value, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+        """``{table, caption, columns, rows}``, one row object per line (the C encoder: fast)."""
+        keys = [c.key for c in self.columns]
+        head = _JSON.encode({"table": self.slug, "caption": self.caption, "columns": keys})
+        rows = [_JSON.encode(dict(zip(keys, row))) for row in self._values()]
+        body = "[\n" + ",\n".join(rows) + "\n]" if rows else "[]"
+        return f'{head[:-1]}, "rows": {body}}}\n'
+
+
+_JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
 
 
 def _csv_value(value) -> str:
@@ -101,6 +109,9 @@ def _csv_value(value) -> str:
 # --- formatting ---------------------------------------------------------------------------
 
 def is_number(value) -> bool:
+    """A finite int or float, not a bool (the float test first: called per value)."""
+    if value.__class__ is float:
+        return math.isfinite(value)
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
@@ -131,20 +142,44 @@ def count_cell(value) -> Cell:
     return Cell(value, str(value)) if value is not None else Cell(None, MISSING)
 
 
-# --- HTML of one cell (called for every cell of every table: kept in Python for speed) -----
+# --- HTML of the rows (about a million cells a season: kept in Python, one join) ------------
 
-def cell_html(column: Column, cell: Cell, root: str) -> Markup:
+def cell_html(column: Column, cell: Cell, root: str) -> str:
     """``<td>`` (or ``<th scope="row">``) of a cell: escaped text, optional link, sort key."""
     tag = "th" if column.row_header else "td"
     attrs = [' scope="row"'] if column.row_header else []
     css = " ".join(c for c in ("num" if column.numeric else "", cell.css) if c)
     if css:
-        attrs.append(f' class="{css}"')
+        attrs.append(f' class="{escape(css)}"')
     if column.numeric:
         attrs.append(f' data-sort="{repr(cell.value) if is_number(cell.value) else ""}"')
     if cell.title:
         attrs.append(f' title="{escape(cell.title)}"')
     text = escape(cell.text)
     if cell.href:
-        text = Markup(f'<a href="{escape(root + cell.href)}">{text}</a>')
-    return Markup(f"<{tag}{''.join(attrs)}>{text}</{tag}>")
+        text = f'<a href="{escape(root + cell.href)}">{text}</a>'
+    return f"<{tag}{''.join(attrs)}>{text}</{tag}>"
+
+
+def _raw_html(column: Column):
+    """The HTML of a raw value in ``column``: as :func:`cell_html` of :func:`score_cell`
+    (numeric) or :func:`text_cell` (other) of it, without building the cell."""
+    tag = "th" if column.row_header else "td"
+    start = f'<{tag} scope="row"' if column.row_header else f"<{tag}"
+    if not column.numeric:
+        return lambda value: f"{start}>{escape(MISSING if value is None else value)}</{tag}>"
+    missing = f'{start} class="num" data-sort="" title="no score">{MISSING}</{tag}>'
+    return lambda value: (f'{start} class="num" data-sort="{value!r}">{value:.4f}</{tag}>' if is_number(value)
+                          else missing)
+
+
+def rows_html(view: TableView, root: str) -> Markup:
+    """The ``<tr>`` of every row the page shows; every text escaped (participants' too)."""
+    raw = [_raw_html(c) for c in view.columns]
+    out = []
+    for row, css in zip(view.shown_rows, view.row_css):
+        out.append(f'<tr class="{escape(css)}">\n' if css else "<tr>\n")
+        out += [cell_html(c, item, root) if type(item) is Cell else show(item)
+                for c, show, item in zip(view.columns, raw, row)]
+        out.append("</tr>\n")
+    return Markup("".join(out))
