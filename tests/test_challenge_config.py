@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 import pytest
 
 from scorer.errors import ScorerError
-from scorer.formats.challenge import load_challenge, run_ref, toml_line
+from scorer.formats.challenge import MCQA_PHASE, load_challenge, run_ref, toml_line
 
 CHALLENGE = """\
 [challenge]
@@ -133,3 +133,62 @@ def test_toml_line_finds_array_tables():
     text = "[[a.b]]\nx = 1\n[[a.b]]\nx = 2\ny = { z = 3 }\n"
     assert toml_line(text, ["a", "b", 1, "x"]) == 4
     assert toml_line(text, ["a", "b", 1, "y", "z"]) == 5
+
+
+MCQA = """
+[official_measures]
+mcqa = "mcqa.c_at_1"
+
+[mcqa]
+[[mcqa.batches]]
+id = "batch1"
+name = "Reading tests 1"
+window = { opens = 2026-04-01T10:00:00Z, closes = 2026-04-03T10:00:00Z }
+[[mcqa.batches]]
+id = "batch2"
+window = { opens = 2026-04-10T10:00:00Z, closes = 2026-04-12T10:00:00Z }
+"""
+
+
+def test_an_mcqa_table(tmp_path):
+    c = load_challenge(repo(tmp_path, CHALLENGE + MCQA))
+    assert list(c.mcqa_batches) == ["batch1", "batch2"]
+    assert c.mcqa_batches["batch1"].name == "Reading tests 1" and c.mcqa_batches["batch2"].name == "batch2"
+    assert c.official_measures["mcqa"] == "mcqa.c_at_1"
+    ref = run_ref("submissions/mcqa/batch1/alpha/a1.json")
+    assert (ref.task, ref.batch, ref.phase, ref.team, ref.system) == ("mcqa", "batch1", MCQA_PHASE, "alpha", "a1")
+    assert ref.path == "submissions/mcqa/batch1/alpha/a1.json" and ref.scorer_task == "mcqa"
+    assert c.window(ref).closes == datetime(2026, 4, 3, 10, tzinfo=timezone.utc)
+    assert c.gold_paths(ref) == {"gold": tmp_path / "gold/mcqa/batch1/gold.json"}
+    assert c.window(run_ref("submissions/mcqa/batch9/alpha/a1.json")) is None
+    assert c.rules_digest(ref) != c.rules_digest(run_ref("submissions/taskA/batch1/week1/alpha/a1.json"))
+    assert c.to_json()["mcqa"][1] == {"id": "batch2", "name": "batch2", "opens": "2026-04-10T10:00:00Z",
+                                      "closes": "2026-04-12T10:00:00Z"}
+    # without the table: no mcqa batches, the default official measure
+    (tmp_path / "plain").mkdir()
+    plain = load_challenge(repo(tmp_path / "plain"))
+    assert plain.mcqa_batches == {} and plain.official_measures["mcqa"] == "mcqa.c_at_1"
+
+
+@pytest.mark.parametrize("change, code, pointer", [
+    (("closes = 2026-04-03T10:00:00Z", "closes = 2026-03-30T10:00:00Z"), "window-order", "mcqa.batches[0].window"),
+    (('id = "batch2"', 'id = "batch1"'), "duplicate-batch", "mcqa.batches[1].id"),
+    (('mcqa = "mcqa.c_at_1"', 'mcqa = "mcqa.reading.mean"'), "config-enum", "official_measures.mcqa"),
+    (("window = { opens = 2026-04-10T10:00:00Z, closes = 2026-04-12T10:00:00Z }", 'name = "x"'),
+     "config-required", "mcqa.batches[1]"),
+])
+def test_mcqa_problems_are_located(tmp_path, change, code, pointer):
+    with pytest.raises(ScorerError) as info:
+        load_challenge(repo(tmp_path, CHALLENGE + MCQA.replace(*change)))
+    problem = next(p for p in info.value.problems if p.code == code)
+    assert problem.pointer == pointer and problem.line and problem.fix
+
+
+def test_mcqa_run_paths_leave_the_others_unchanged():
+    for path in ("submissions/taskB/b1/phaseA/t/s.json", "submissions/taskA/b1/week1/t/s.json",
+                 "submissions/mcqa/b1/t/s.json"):
+        assert run_ref(path).path == path
+    assert run_ref("submissions/taskB/b1/phaseA/t/s.json").phase == "phaseA"
+    assert run_ref("submissions/mcqa/b1/x/t/s.json") is None  # no phase level under mcqa
+    assert run_ref("submissions/mcqa/b1/s.json") is None
+    assert run_ref("submissions/taskA/b1/t/s.json") is None

@@ -24,9 +24,12 @@ from scorer.schemas import schema_errors
 DEFAULT_MEASURES = {
     "concepts": "concepts.map", "documents": "documents.map", "snippets": "snippets.map",
     "triples": "triples.map", "yesno": "yesno.macro_f1", "factoid": "factoid.mrr", "list": "list.f1",
-    "ideal": "ideal.rougesu4.f1", "taskA": ["flat.micro_f1", "lca.f1"],
+    "ideal": "ideal.rougesu4.f1", "taskA": ["flat.micro_f1", "lca.f1"], "mcqa": "mcqa.c_at_1",
 }
 TASKB_PHASES = ("phaseA", "phaseB")
+#: The ``phase`` of every mcqa run: its path has no phase or test set
+#: (``submissions/mcqa/<batch>/<team>/<system>.json``), a batch has one window.
+MCQA_PHASE = "run"
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,15 @@ class TaskABatch:
     id: str
     name: str
     testsets: dict[str, Window]  # test set id -> window, in file order
+
+
+@dataclass(frozen=True)
+class McqaBatch:
+    """A batch of multiple-choice reading tests: one test set, one window."""
+
+    id: str
+    name: str
+    window: Window
 
 
 @dataclass(frozen=True)
@@ -92,9 +104,11 @@ class Team:
 
 @dataclass(frozen=True)
 class RunRef:
-    """A run's identity, from its path ``submissions/<task>/<batch>/<phase>/<team>/<system>.json``.
+    """A run's identity, from its path ``submissions/<task>/<batch>/<phase>/<team>/<system>.json``
+    (mcqa: ``submissions/mcqa/<batch>/<team>/<system>.json``).
 
-    ``phase`` is ``phaseA``/``phaseB`` for Task B and the test set id for Task A.
+    ``phase`` is ``phaseA``/``phaseB`` for Task B, the test set id for Task A and
+    :data:`MCQA_PHASE` for mcqa (whose path has no phase).
     """
 
     task: str
@@ -105,11 +119,15 @@ class RunRef:
 
     @property
     def path(self) -> str:
+        if self.task == "mcqa":
+            return f"submissions/mcqa/{self.batch}/{self.team}/{self.system}.json"
         return f"submissions/{self.task}/{self.batch}/{self.phase}/{self.team}/{self.system}.json"
 
     @property
     def scorer_task(self) -> str:
-        """The task name of :func:`scorer.evaluate`: phaseA, phaseB or taskA."""
+        """The task name of :func:`scorer.evaluate`: phaseA, phaseB, taskA or mcqa."""
+        if self.task == "mcqa":
+            return "mcqa"
         return self.phase if self.task == "taskB" else "taskA"
 
 
@@ -126,6 +144,7 @@ class Challenge:
     official_measures: dict = field(default_factory=lambda: dict(DEFAULT_MEASURES))
     taskb_batches: dict[str, TaskBBatch] = field(default_factory=dict)
     taska_batches: dict[str, TaskABatch] = field(default_factory=dict)
+    mcqa_batches: dict[str, McqaBatch] = field(default_factory=dict)
     hierarchy: str | None = None
     teams: dict[str, Team] = field(default_factory=dict)
 
@@ -134,6 +153,9 @@ class Challenge:
         if ref.task == "taskB":
             batch = self.taskb_batches.get(ref.batch)
             return batch.windows.get(ref.phase) if batch else None
+        if ref.task == "mcqa":
+            batch = self.mcqa_batches.get(ref.batch)
+            return batch.window if batch and ref.phase == MCQA_PHASE else None
         batch = self.taska_batches.get(ref.batch)
         return batch.testsets.get(ref.phase) if batch else None
 
@@ -145,6 +167,8 @@ class Challenge:
             if ref.phase == "phaseB" and (base / "manual.json").exists():
                 paths["manual"] = base / "manual.json"
             return paths
+        if ref.task == "mcqa":
+            return {"gold": self.root / "gold" / "mcqa" / ref.batch / "gold.json"}
         return {"gold": self.root / "gold" / "taska" / ref.batch / f"{ref.phase}.json",
                 "hierarchy": self.root / (self.hierarchy or "gold/mesh/hierarchy.txt")}
 
@@ -167,6 +191,8 @@ class Challenge:
                        "testsets": [{"id": t, "opens": _iso(w.opens), "closes": _iso(w.closes)}
                                     for t, w in b.testsets.items()]}
                       for b in self.taska_batches.values()],
+            "mcqa": [{"id": b.id, "name": b.name, "opens": _iso(b.window.opens), "closes": _iso(b.window.closes)}
+                     for b in self.mcqa_batches.values()],
         }
 
 
@@ -329,6 +355,7 @@ def load_challenge(root: str | Path = ".") -> Challenge:
         raise ScorerError(team_problems)
     taskb = value.get("taskb", {}).get("batches", [])
     taska = value.get("taska", {})
+    mcqa = value.get("mcqa", {}).get("batches", [])
     return Challenge(
         root=root, name=value["challenge"]["name"], description=value["challenge"].get("description", ""),
         demo=value["challenge"].get("demo", False), rules=rules, limits=limits,
@@ -338,6 +365,7 @@ def load_challenge(root: str | Path = ".") -> Challenge:
         taska_batches={b["id"]: TaskABatch(b["id"], b.get("name", b["id"]),
                                            {t["id"]: _window(t) for t in b["testsets"]})
                        for b in taska.get("batches", [])},
+        mcqa_batches={b["id"]: McqaBatch(b["id"], b.get("name", b["id"]), _window(b["window"])) for b in mcqa},
         hierarchy=taska.get("hierarchy"), teams=teams)
 
 
@@ -351,7 +379,7 @@ def _window_problems(value: dict, text: str, path: Path) -> list[Problem]:
                                     pointer=toml_path(parts), message="the window closes before it opens",
                                     fix="swap opens and closes"))
 
-    for task in ("taskb", "taska"):
+    for task in ("taskb", "taska", "mcqa"):
         seen = set()
         for i, batch in enumerate(value.get(task, {}).get("batches", [])):
             parts = [task, "batches", i]
@@ -363,6 +391,8 @@ def _window_problems(value: dict, text: str, path: Path) -> list[Problem]:
             if task == "taskb":
                 for phase in TASKB_PHASES:
                     check(batch[phase], parts + [phase])
+            elif task == "mcqa":
+                check(batch["window"], parts + ["window"])
             else:
                 ids = set()
                 for j, testset in enumerate(batch["testsets"]):
@@ -378,12 +408,21 @@ def _window_problems(value: dict, text: str, path: Path) -> list[Problem]:
 
 
 _SUBMISSION = re.compile(r"submissions/(taskA|taskB)/([^/]+)/([^/]+)/([^/]+)/([^/]+)\.json")
+_MCQA_SUBMISSION = re.compile(r"submissions/mcqa/([^/]+)/([^/]+)/([^/]+)\.json")
 
 
 def run_ref(relative_path: str) -> RunRef | None:
-    """The identity of a run from its repository path, None if the path is not a run's."""
-    match = _SUBMISSION.fullmatch(str(PurePosixPath(relative_path)))
-    return RunRef(*match.groups()) if match else None
+    """The identity of a run from its repository path, None if the path is not a run's.
+
+    ``submissions/<taskA|taskB>/<batch>/<phase or test set>/<team>/<system>.json`` or
+    ``submissions/mcqa/<batch>/<team>/<system>.json`` (phase :data:`MCQA_PHASE`).
+    """
+    path = str(PurePosixPath(relative_path))
+    match = _SUBMISSION.fullmatch(path)
+    if match:
+        return RunRef(*match.groups())
+    match = _MCQA_SUBMISSION.fullmatch(path)
+    return RunRef("mcqa", match.group(1), MCQA_PHASE, match.group(2), match.group(3)) if match else None
 
 
 def read_received(root: Path) -> dict[str, datetime]:
