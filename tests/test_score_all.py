@@ -376,6 +376,107 @@ def test_overview_has_average_ranks_friedman_and_nemenyi(scored):
     assert load(repo, "results/overview/taskB.json")["rankings"]["phaseB.exact"]["friedman"] is None
 
 
+# --- mcqa (multiple-choice reading tests) -------------------------------------------------
+
+MCQA_TABLE = """
+[mcqa]
+[[mcqa.batches]]
+id = "m1"
+name = "Reading tests 1"
+window = { opens = 2026-05-01T10:00:00Z, closes = 2026-05-03T10:00:00Z }
+[[mcqa.batches]]
+id = "m2"
+window = { opens = 2026-05-10T10:00:00Z, closes = 2026-05-12T10:00:00Z }
+"""
+MCQA_QUESTIONS = [f"rt{1 + i // 4}-q{i % 4 + 1}" for i in range(6)]  # rt1: 4 questions, rt2: 2
+
+
+def gold_mcqa() -> dict:
+    def question(qid):
+        return {"id": qid, "candidates": [{"id": str(c)} for c in range(1, 6)], "correct": "1"}
+    return {"topics": [{"id": "t1", "reading_tests": [{"id": "rt1", "questions": [question(q) for q in MCQA_QUESTIONS[:4]]}]},
+                       {"id": "t2", "reading_tests": [{"id": "rt2", "questions": [question(q) for q in MCQA_QUESTIONS[4:]]}]}]}
+
+
+def run_mcqa(outcomes: str) -> dict:
+    """One letter per question: R right, W wrong, U unanswered (no candidate), - left out."""
+    answers = {"R": "1", "W": "2", "U": None}
+    return {"answers": [{"question": q, "answer": answers[o]} for q, o in zip(MCQA_QUESTIONS, outcomes) if o != "-"]}
+
+
+MCQA_RUNS = {"alpha/a1": "RRRRRR", "alpha/a2": "RRRRWW", "beta/b1": "RRRWUU", "org/base": "RWWWWW"}
+
+
+def make_mcqa_repo(root: Path) -> Path:
+    make_repo(root)
+    with open(root / "challenge.toml", "a", encoding="utf-8") as out:
+        out.write(MCQA_TABLE)
+    for batch in ("m1", "m2"):
+        write(root, f"gold/mcqa/{batch}/gold.json", gold_mcqa())
+        for key, outcomes in MCQA_RUNS.items():
+            write(root, f"submissions/mcqa/{batch}/{key}.json", run_mcqa(outcomes))
+    return root
+
+
+def test_mcqa_batches_end_to_end_ranked_by_c_at_1_with_a_tie(tmp_path):
+    repo = make_mcqa_repo(tmp_path / "repo")
+    write(repo, "submissions/mcqa/m2/beta/b1.json", run_mcqa("RRRWU-"))  # a left-out question: unanswered
+    write(repo, "submissions/mcqa/m9/beta/b1.json", run_mcqa("RRRRRR"))  # no such batch
+    summary = score_all(repo)
+    assert summary.failed == ["submissions/mcqa/m9/beta/b1.json"]
+    assert summary.problems["submissions/mcqa/m9/beta/b1.json"][0]["code"] == "unknown-batch"
+    assert "submissions/mcqa/m1/alpha/a1.json" in summary.scored
+    result = load(repo, "results/runs/mcqa/m1/beta/b1.json")  # no phase level, as in submissions/
+    assert (result["task"], result["phase"], result["measures"]["mcqa.answered_right"]) == ("mcqa", "run", 3.0)
+    assert load(repo, "results/runs/mcqa/m2/beta/b1.json")["warnings"][0]["code"] == "missing-questions"
+    table = load(repo, "results/batches/mcqa/m1.json")
+    assert table["name"] == "Reading tests 1" and table["random_baseline"] == 0.2
+    ranking = table["rankings"]["mcqa"]
+    assert ranking["components"] == ["mcqa.c_at_1"]
+    # c@1 = (n_R + n_U n_R / n) / n with n = 6: a1 6/6 = 1; a2 4 right, 2 wrong: 4/6;
+    # b1 3 right, 1 wrong, 2 unanswered: (3 + 2 * 3/6) / 6 = 4/6, the same as a2 although its
+    # accuracy is 3/6 < 4/6: a tie sharing ranks 2 and 3; base 1/6
+    assert record(table, "mcqa", "beta/b1")["scores"]["mcqa.c_at_1"] == pytest.approx(4 / 6)
+    assert table["systems"]["beta/b1"]["measures"]["mcqa.accuracy"] == 0.5
+    assert [(r["system"], r["rank"]) for r in ranking["records"]] == [
+        ("alpha/a1", 1.0), ("alpha/a2", 2.5), ("beta/b1", 2.5), ("org/base", 4.0)]
+    assert record(table, "mcqa", "org/base")["baseline"] is True
+    test = ranking["significance"]["mcqa.c_at_1"]
+    assert test["tested_on"] == "mcqa.c_at_1" and test["method"].startswith("outcome swap")
+    assert test["order"][0] == "alpha/a1" and test["trials"] == 200 and test["seed"] == 3
+    pair = next(p for p in test["pairs"] if p["systems"] == ["alpha/a2", "beta/b1"])
+    assert pair["p"] == 1.0  # equal c@1: every permuted difference reaches |0|
+    # reproducible: the same inputs scored from scratch elsewhere give the same bytes
+    again = make_mcqa_repo(tmp_path / "again")
+    write(again, "submissions/mcqa/m2/beta/b1.json", run_mcqa("RRRWU-"))
+    write(again, "submissions/mcqa/m9/beta/b1.json", run_mcqa("RRRRRR"))
+    score_all(again, jobs=2)
+    assert snapshot(again) == snapshot(repo)
+    view = load(repo, "results/overview/mcqa.json")["rankings"]["mcqa"]
+    assert view["batches"] == ["m1", "m2"] and view["systems"]["alpha/a1"]["average_rank"] == 1.0
+    assert view["friedman"] is not None
+    index = load(repo, "results/index.json")
+    assert {"table": "results/batches/mcqa/m1.json", "task": "mcqa", "batch": "m1"}.items() <= next(
+        t for t in index["batches"] if t["table"] == "results/batches/mcqa/m1.json").items()
+    assert index["overview"]["mcqa"] == "results/overview/mcqa.json"
+    # a change of one mcqa run rescores it and recomputes only its batch table
+    write(repo, "submissions/mcqa/m1/org/base.json", run_mcqa("RRWWWW"))
+    summary = score_all(repo)
+    assert summary.scored == ["submissions/mcqa/m1/org/base.json"]
+    assert summary.tables_computed == ["results/batches/mcqa/m1.json"]
+
+
+def test_an_mcqa_batch_without_runs_has_an_empty_table(tmp_path):
+    repo = make_repo(tmp_path / "repo")
+    with open(repo / "challenge.toml", "a", encoding="utf-8") as out:
+        out.write(MCQA_TABLE)
+    score_all(repo)
+    table = load(repo, "results/batches/mcqa/m1.json")
+    assert table["systems"] == {} and table["random_baseline"] is None
+    assert table["rankings"]["mcqa"]["records"] == []
+    assert table["rankings"]["mcqa"]["significance"] == {}
+
+
 # --- atomicity ---------------------------------------------------------------------------
 
 def test_an_interrupted_call_leaves_every_file_old_or_complete(scored, monkeypatch):

@@ -209,3 +209,71 @@ def test_complete_rank_matrix_keeps_systems_ranked_in_every_batch():
     batches, systems, matrix = complete_rank_matrix({"b2": batch2, "b1": batch1})
     assert batches == ["b1", "b2"] and systems == ["x", "y"]
     assert matrix.tolist() == [[1.0, 3.0], [2.0, 1.0]]  # b1: x 1, z 2, y 3; b2: y 1, x 2
+
+
+# --- measures of per-question counts (c@1) ----------------------------------------------
+
+def _c_at_1(right, unanswered):
+    n = len(right)
+    return (sum(right) + sum(unanswered) * sum(right) / n) / n
+
+
+def _exact_swap_p(a, b):
+    """Exact p of the swap test by enumerating all 2^n swap patterns (a, b: lists of (R, U))."""
+    import itertools
+    n = len(a)
+    observed = abs(_c_at_1(*zip(*a)) - _c_at_1(*zip(*b)))
+    extreme = 0
+    for swaps in itertools.product((0, 1), repeat=n):
+        sa = [b[q] if s else a[q] for q, s in enumerate(swaps)]
+        sb = [a[q] if s else b[q] for q, s in enumerate(swaps)]
+        extreme += abs(_c_at_1(*zip(*sa)) - _c_at_1(*zip(*sb))) >= observed - 1e-12
+    return extreme / 2 ** n
+
+
+def test_c_at_1_swap_test_by_hand():
+    from scorer.ranking import c_at_1_from_counts, count_statistic_p_values
+    # A answers three questions right, B leaves all three unanswered: c@1 1 vs 0.  Swapping k
+    # questions gives A* (3-k right, k unanswered) and B* (k right): |c@1 difference| is
+    # 1, 1/3, 1/3, 1 for k = 0..3, so 2 of the 8 patterns reach T = 1 and p -> 0.25
+    a, b = np.array([[1, 0]] * 3), np.array([[0, 1]] * 3)
+    assert _exact_swap_p([(1, 0)] * 3, [(0, 1)] * 3) == 0.25
+    p = count_statistic_p_values({"A": a, "B": b}, c_at_1_from_counts, trials=TRIALS, seed=5)[("A", "B")]
+    assert close_to_exact(p, 0.25)
+
+
+def test_c_at_1_swap_test_matches_full_enumeration():
+    from scorer.ranking import c_at_1_from_counts, count_statistic_p_values
+    rng = np.random.default_rng(12)
+    outcomes = [(1, 0), (0, 0), (0, 1)]  # right, wrong, unanswered
+    a = [outcomes[i] for i in rng.choice(3, 12, p=[0.7, 0.2, 0.1])]
+    b = [outcomes[i] for i in rng.choice(3, 12, p=[0.3, 0.2, 0.5])]
+    exact = _exact_swap_p(a, b)  # 2^12 patterns
+    assert exact == 0.13671875
+    p = count_statistic_p_values({"a": np.array(a), "b": np.array(b)}, c_at_1_from_counts,
+                                 trials=TRIALS, seed=11)[("a", "b")]
+    assert close_to_exact(p, exact)
+
+
+def test_swap_test_of_a_mean_is_the_sign_flip_test():
+    from scorer.ranking import count_statistic_p_values
+    rng = np.random.default_rng(3)
+    a, b = (rng.random(40) < 0.6).astype(float), (rng.random(40) < 0.45).astype(float)
+    accuracy = lambda sums, n: sums[..., 0] / n  # noqa: E731
+    swap = count_statistic_p_values({"a": a[:, None], "b": b[:, None]}, accuracy, trials=3000, seed=9)[("a", "b")]
+    assert swap == paired_randomization_test(a, b, trials=3000, seed=9)
+
+
+def test_c_at_1_groups_are_reproducible_and_identical_systems_share_a_letter():
+    from scorer.ranking import c_at_1_from_counts, count_statistic_groups
+    strong = np.array([[1, 0]] * 25 + [[0, 1]] * 5)
+    weak = np.array([[1, 0]] * 5 + [[0, 0]] * 20 + [[0, 1]] * 5)
+    counts = {"strong": strong, "twin": strong.copy(), "weak": weak}
+    first = count_statistic_groups(counts, c_at_1_from_counts, trials=2000, seed=4)
+    again = count_statistic_groups(counts, c_at_1_from_counts, trials=2000, seed=4)
+    assert first == again
+    assert first.p_values[("strong", "twin")] == 1.0
+    assert first.order == ("strong", "twin", "weak")
+    assert first.letters == {"strong": "a", "twin": "a", "weak": "b"}
+    with pytest.raises(ValueError):
+        count_statistic_groups({"a": strong, "b": strong[:3]}, c_at_1_from_counts)

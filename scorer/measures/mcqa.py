@@ -30,6 +30,7 @@ exception (``n = 0``; nothing unanswered).  Pure functions: no files, no I/O.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -151,9 +152,10 @@ def random_baseline(candidate_counts: Iterable[int]) -> float:
     """Expected c@1 of a system that answers every question with a candidate drawn
     uniformly at random: with nothing unanswered c@1 = accuracy, and question i is right
     with probability 1 / k_i (k_i candidates), so E[c@1] = mean_i(1 / k_i) (0.2 for five
-    candidates each).  NaN for no question."""
-    inverse = [1 / k for k in candidate_counts]
-    return mean(inverse)
+    candidates each, exactly: the sum is taken in fractions, so six questions of five
+    candidates give 0.2, not 0.20000000000000004).  NaN for no question."""
+    inverse = [Fraction(1, k) for k in candidate_counts]
+    return float(sum(inverse) / len(inverse)) if inverse else NAN
 
 
 __all__ = ["OUTCOMES", "OutcomeCounts", "outcome", "count_outcomes", "c_at_1_of", "accuracy",

@@ -2,7 +2,8 @@
 
 * :mod:`scorer.ranking.ranks`: per-batch BioASQ rankings (ties share the average rank,
   averaged component ranks, Task A's best k of n test sets, best system per team).
-* :mod:`scorer.ranking.significance`: paired randomisation tests over questions and
+* :mod:`scorer.ranking.significance`: paired randomisation tests over questions (of a
+  mean of per-question values, or of a measure of per-question counts such as c@1) and
   letter groups of systems that are not significantly different.
 * :mod:`scorer.ranking.friedman`: across batches, the Friedman test and the Nemenyi
   critical difference.
@@ -14,14 +15,17 @@ from scorer.ranking.friedman import (FriedmanResult, complete_rank_matrix, fried
 from scorer.ranking.ranks import (RankedSystem, average_ranks, best_per_team, ideal_ranking,
                                   phase_a_ranking, phase_b_exact_ranking, rank_on_components,
                                   task_a_ranking)
-from scorer.ranking.significance import (SignificanceGroups, compact_letters, paired_randomization_test,
-                                         pairwise_p_values, per_question_arrays, significance_groups)
+from scorer.ranking.significance import (SignificanceGroups, c_at_1_from_counts, compact_letters,
+                                         count_statistic_groups, count_statistic_p_values, letter_groups,
+                                         paired_randomization_test, pairwise_p_values, per_question_arrays,
+                                         significance_groups)
 
 __all__ = [
     "RankedSystem", "average_ranks", "rank_on_components", "phase_a_ranking",
     "phase_b_exact_ranking", "ideal_ranking", "task_a_ranking", "best_per_team",
     "paired_randomization_test", "pairwise_p_values", "significance_groups",
-    "SignificanceGroups", "compact_letters", "per_question_arrays",
+    "SignificanceGroups", "compact_letters", "per_question_arrays", "count_statistic_p_values",
+    "count_statistic_groups", "c_at_1_from_counts", "letter_groups",
     "FriedmanResult", "friedman_test", "nemenyi_critical_difference", "nemenyi_groups",
     "complete_rank_matrix",
 ]

@@ -13,11 +13,18 @@ valid at every trial count).  A question where either system has NaN is left out
 that pair (its difference is 0, which no sign flip changes).  Identical systems give
 p = 1 exactly.  The random signs come from ``numpy.random.default_rng(seed)``: the same
 inputs, trial count and seed give the same p-values on every machine.
+
+Measures that are not a mean of per-question values but a function of per-question
+*counts* (c@1 = (n_R + n_U n_R / n) / n of the mcqa task) get the same test in its general
+form, :func:`count_statistic_p_values`: each trial swaps the two systems' per-question
+outcomes on a random half of the questions (the same random signs: swap where the sign is
+-1) and recomputes the measure of each side; T is |measure(A) - measure(B)|.  For a mean
+(accuracy = n_R / n) it gives exactly the p-value of the sign-flip test.
 """
 from __future__ import annotations
 
 import string
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -91,6 +98,67 @@ def pairwise_p_values(per_question: Mapping[str, np.ndarray], trials: int = DEFA
     return dict(zip(pairs, _sign_flip_p_values(np.column_stack(columns), trials, seed).tolist()))
 
 
+def count_statistic_p_values(counts: Mapping[str, np.ndarray], statistic: Callable[[np.ndarray, int], np.ndarray],
+                             trials: int = DEFAULT_TRIALS, seed: int = DEFAULT_SEED) -> dict[tuple[str, str], float]:
+    """(system, other) -> p-value of the paired randomisation test of a measure computed
+    from per-question counts, for every pair (system < other by id), one shared draw.
+
+    ``counts``: system -> a questions x k array; row q holds what question q adds to each
+    of the k counts the measure is computed from (e.g. c@1: [answered right, unanswered],
+    each 0 or 1), the same questions in the same order for every system.
+    ``statistic(sums, n)``: the measure from column sums (``sums[..., j]`` is count j,
+    any leading shape) and the number of questions n.
+
+    Under the null hypothesis the two systems' outcomes on each question are exchangeable.
+    Each trial swaps them on the questions where a random sign is -1 (the signs of
+    :func:`_random_signs`, drawn from ``default_rng(seed)`` as in the sign-flip test), and
+    recomputes the measure of both sides from the swapped counts:
+
+        sums_A* = sums_A + S @ (B - A),   sums_B* = sums_A + sums_B - sums_A*
+        p = (1 + #{trials: |statistic(sums_A*) - statistic(sums_B*)| >= T}) / (trials + 1)
+
+    with S the trials x questions 0/1 swap matrix and T the observed |difference| (minus
+    1e-9, so floating-point rounding cannot hide a tie).  Identical systems give p = 1.
+    Vectorised: one matrix product per block of trials for all pairs.
+    """
+    if trials < 1:
+        raise ValueError(f"trials must be at least 1, got {trials}")
+    systems = sorted(counts)
+    pairs = list(combinations(systems, 2))
+    if not pairs:
+        return {}
+    arrays = {s: np.asarray(counts[s], dtype=float) for s in systems}
+    shape = arrays[systems[0]].shape
+    if len(shape) != 2 or any(a.shape != shape for a in arrays.values()):
+        raise ValueError("per-question counts must be questions x k arrays of one shape")
+    if any(np.isnan(a).any() for a in arrays.values()):
+        raise ValueError("per-question counts must not be NaN (every system needs every question)")
+    n_questions, k = shape
+    a_sums = np.stack([arrays[a].sum(axis=0) for a, _ in pairs])          # pairs x k
+    total = a_sums + np.stack([arrays[b].sum(axis=0) for _, b in pairs])
+    differences = np.concatenate([arrays[b] - arrays[a] for a, b in pairs], axis=1)  # questions x (pairs k)
+    observed = np.abs(statistic(a_sums, n_questions) - statistic(total - a_sums, n_questions))
+    threshold = observed - 1e-9
+    rng = np.random.default_rng(seed)
+    chunk = max(1, _CHUNK_CELLS // max(1, n_questions, differences.shape[1]))
+    extreme = np.zeros(len(pairs), dtype=np.int64)
+    for start in range(0, trials, chunk):
+        swaps = (1.0 - _random_signs(rng, min(chunk, trials - start), n_questions)) / 2.0
+        swapped = a_sums + (swaps @ differences).reshape(-1, len(pairs), k)   # trials x pairs x k
+        permuted = np.abs(statistic(swapped, n_questions) - statistic(total - swapped, n_questions))
+        extreme += (permuted >= threshold).sum(axis=0)
+    return dict(zip(pairs, ((extreme + 1) / (trials + 1)).tolist()))
+
+
+def c_at_1_from_counts(sums: np.ndarray, n: int) -> np.ndarray:
+    """c@1 = (n_R + n_U n_R / n) / n from ``sums[..., 0]`` = n_R and ``sums[..., 1]`` = n_U
+    (the statistic of :func:`count_statistic_p_values` for the mcqa task); NaN for n = 0."""
+    right, unanswered = sums[..., 0], sums[..., 1]
+    if n == 0:
+        return np.full(right.shape, np.nan)
+    return (right + unanswered * right / n) / n
+
+
 def holm_adjust(p_values: Mapping[tuple[str, str], float]) -> dict[tuple[str, str], float]:
     """Holm's step-down adjustment: controls the chance of any false "different" at alpha.
 
@@ -158,12 +226,38 @@ def significance_groups(per_question: Mapping[str, np.ndarray], alpha: float = 0
     p-values are Holm-adjusted over all pairs of the batch, so the chance of reporting
     any false difference stays below ``alpha``; ``"none"`` compares raw p-values.
     """
-    if correction not in ("holm", "none"):
-        raise ValueError(f"correction must be 'holm' or 'none', got {correction!r}")
+    _check_correction(correction)
     means = {s: float(np.nanmean(v)) if np.any(~np.isnan(np.asarray(v, dtype=float))) else -np.inf
              for s, v in per_question.items()}
-    order = tuple(sorted(means, key=lambda s: (-means[s], s)))
-    raw = pairwise_p_values(per_question, trials, seed)
+    return letter_groups(means, pairwise_p_values(per_question, trials, seed), alpha, correction)
+
+
+def count_statistic_groups(counts: Mapping[str, np.ndarray], statistic: Callable[[np.ndarray, int], np.ndarray],
+                           alpha: float = 0.05, trials: int = DEFAULT_TRIALS, seed: int = DEFAULT_SEED,
+                           correction: str = "holm") -> SignificanceGroups:
+    """:func:`significance_groups` for a measure computed from per-question counts (c@1):
+    the pairs are tested with :func:`count_statistic_p_values`; ``order`` is by the measure."""
+    _check_correction(correction)
+    scores = {}
+    for system, values in counts.items():
+        values = np.asarray(values, dtype=float)
+        score = float(statistic(values.sum(axis=0), values.shape[0]))
+        scores[system] = score if not np.isnan(score) else -np.inf
+    return letter_groups(scores, count_statistic_p_values(counts, statistic, trials, seed), alpha, correction)
+
+
+def _check_correction(correction: str) -> None:
+    if correction not in ("holm", "none"):
+        raise ValueError(f"correction must be 'holm' or 'none', got {correction!r}")
+
+
+def letter_groups(scores: Mapping[str, float], raw: Mapping[tuple[str, str], float], alpha: float,
+                  correction: str = "holm") -> SignificanceGroups:
+    """Letters from raw pairwise p-values: ``order`` by ``scores`` (best first, ties by id),
+    p-values adjusted by ``correction``, a pair different when its adjusted p < alpha."""
+    _check_correction(correction)
+    order = tuple(sorted(scores, key=lambda s: (-scores[s], s)))
+    raw = dict(raw)
     adjusted = holm_adjust(raw) if correction == "holm" else dict(raw)
     different = {frozenset(pair) for pair, p in adjusted.items() if p < alpha}
     return SignificanceGroups(order, raw, adjusted, compact_letters(order, different), alpha, correction)

@@ -29,7 +29,7 @@ from scorer.formats.hierarchy import load_hierarchy
 from scorer.formats.jsontext import load_json
 from scorer.store.files import canonical_json, remove_stale, sha256_bytes, sha256_file, write_atomic
 from scorer.store.runs import RunJob, discover_runs, identity_problems, score_run
-from scorer.store.tables import ScoredRun, overview, taska_table, taskb_table
+from scorer.store.tables import ScoredRun, mcqa_table, overview, taska_table, taskb_table
 
 RESULTS = "results"
 INDEX = f"{RESULTS}/index.json"
@@ -129,9 +129,10 @@ def _score_many(jobs: list[RunJob], workers: int) -> Iterator[dict]:
 
 
 def result_path(ref: RunRef, status: str) -> str:
-    """``results/runs/<task>/<batch>/<phase>/<team>/<system>.json`` (``.error.json`` for errors)."""
+    """The run's path with ``submissions/`` -> ``results/runs/`` (``.error.json`` for errors):
+    ``results/runs/<task>/<batch>/<phase>/<team>/<system>.json``, mcqa without the phase."""
     suffix = ".error.json" if status == ERROR else ".json"
-    return f"{RESULTS}/runs/{ref.task}/{ref.batch}/{ref.phase}/{ref.team}/{ref.system}{suffix}"
+    return f"{RESULTS}/runs/{ref.path.removeprefix('submissions/').removesuffix('.json')}{suffix}"
 
 
 class _State:
@@ -276,6 +277,11 @@ class _State:
             by_task.setdefault("taskA", []).append(self._table(
                 f"{RESULTS}/batches/taskA/{batch}.json", runs,
                 lambda: taska_table(self.challenge, batch, self._loaded(runs))))
+        for batch in self.challenge.mcqa_batches:
+            runs = self._runs(lambda r: r.task == "mcqa" and r.batch == batch)
+            by_task.setdefault("mcqa", []).append(self._table(
+                f"{RESULTS}/batches/mcqa/{batch}.json", runs,
+                lambda: mcqa_table(self.challenge, batch, self._loaded(runs))))
         for task, tables in by_task.items():
             relative = f"{RESULTS}/overview/{task}.json"
             write_atomic(self.root / relative, canonical_json(overview(task, tables, self.challenge.rules.alpha)))

@@ -15,6 +15,7 @@ from scorer.errors import Problem, ScorerError
 from scorer.evaluation import evaluate
 from scorer.formats.challenge import Challenge, RunRef, run_ref
 from scorer.formats.jsontext import load_json
+from scorer.formats.mcqa import validate_mcqa
 from scorer.formats.taska import validate_taska
 from scorer.formats.validation import validate_taskb
 from scorer.ranking.ranks import PHASE_A_CATEGORIES
@@ -40,7 +41,8 @@ def discover_runs(root: Path) -> tuple[list[RunRef], list[Problem]]:
                 warnings.append(Problem(
                     code="not-a-run", severity="warning", file=relative,
                     message="not a run path, ignored",
-                    fix="runs go to submissions/<taskA|taskB>/<batch>/<phase or test set>/<team>/<system>.json"))
+                    fix="runs go to submissions/<taskA|taskB>/<batch>/<phase or test set>/<team>/<system>.json "
+                        "or submissions/mcqa/<batch>/<team>/<system>.json"))
             else:
                 refs.append(ref)
     return sorted(refs, key=lambda r: r.path), warnings
@@ -53,9 +55,12 @@ def identity_problems(challenge: Challenge, ref: RunRef) -> list[Problem]:
         problems.append(Problem(code="symlink", file=ref.path, message="the run is a symbolic link",
                                 fix="commit the run file itself"))
     if challenge.window(ref) is None:
-        where = "phase" if ref.task == "taskB" else "test set"
-        problems.append(Problem(code="unknown-batch", file=ref.path,
-                                message=f"batch {ref.batch!r} with {where} {ref.phase!r} is not in challenge.toml",
+        if ref.task == "mcqa":
+            message = f"mcqa batch {ref.batch!r} is not in challenge.toml"
+        else:
+            where = "phase" if ref.task == "taskB" else "test set"
+            message = f"batch {ref.batch!r} with {where} {ref.phase!r} is not in challenge.toml"
+        problems.append(Problem(code="unknown-batch", file=ref.path, message=message,
                                 fix="use a batch and phase (or test set) listed in challenge.toml"))
     team = challenge.teams.get(ref.team)
     if team is None:
@@ -105,6 +110,8 @@ def _validate(job: RunJob) -> tuple[list[Problem], list[str] | None]:
     value, doc = load_json(Path(job.root) / job.ref.path, name=job.ref.path, max_bytes=job.max_bytes)
     if job.ref.task == "taskA":
         return validate_taska(value, doc, role="run"), None
+    if job.ref.task == "mcqa":  # compared with the gold by the evaluation (located errors)
+        return validate_mcqa(value, doc, role="run"), None
     problems, fixed = validate_taskb(value, doc, phase=job.ref.phase, role="run")
     return problems, answered_categories(fixed) if job.ref.phase == "phaseA" else None
 

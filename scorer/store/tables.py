@@ -15,9 +15,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from scorer.formats.challenge import Challenge, RunRef
-from scorer.ranking import (RankedSystem, best_per_team, complete_rank_matrix, friedman_test, ideal_ranking,
-                            nemenyi_critical_difference, nemenyi_groups, per_question_arrays,
-                            rank_on_components, significance_groups, task_a_ranking)
+from scorer.ranking import (RankedSystem, best_per_team, c_at_1_from_counts, complete_rank_matrix,
+                            count_statistic_groups, friedman_test, ideal_ranking, nemenyi_critical_difference,
+                            nemenyi_groups, per_question_arrays, rank_on_components, significance_groups,
+                            task_a_ranking)
 from scorer.ranking.ranks import PHASE_A_CATEGORIES
 
 PHASE_A_RULE = ("mean of the ranks of the categories the system answered; a category the run has no "
@@ -27,7 +28,17 @@ IDEAL_RULE = ("mean of the ranks on the four expert scores when the batch has ex
               "(systems without them are not ranked), else the rank on the official ideal measure")
 TASK_A_RULE = ("per test set, rank on {measure}; mean of the system's best {k} test-set ranks; "
                "systems with fewer than {k} ranked test sets are listed, not ranked")
+MCQA_RULE = "rank on {measure}; ties share the average rank"
 LATE_REASON = "late run; late runs are not ranked (rules.rank_late_runs = false)"
+
+#: mcqa measures that are functions of per-question counts, tested by swapping the two
+#: systems' outcomes per question and recomputing the measure (docs/ranking.md): measure ->
+#: (per-question values whose sums are the counts, the measure from the counts).
+_COUNT_MEASURES = {
+    "mcqa.c_at_1": (("mcqa.correct", "mcqa.unanswered"), c_at_1_from_counts),
+    "mcqa.accuracy": (("mcqa.correct",), lambda sums, n: sums[..., 0] / n),
+    "mcqa.accuracy_with_candidates": (("mcqa.correct_with_candidates",), lambda sums, n: sums[..., 0] / n),
+}
 
 #: Per-question stand-ins for official measures that are not means of per-question values
 #: (see docs/ranking.md, "Which per-question values").
@@ -132,6 +143,26 @@ def taska_table(challenge: Challenge, batch: str, runs: Sequence[ScoredRun]) -> 
             "best_k": k, "systems": systems, "rankings": rankings}
 
 
+# --- mcqa --------------------------------------------------------------------------------
+
+def mcqa_table(challenge: Challenge, batch: str, runs: Sequence[ScoredRun]) -> dict:
+    """The table of one mcqa batch: every system's measures, one ranking on the official
+    measure (c@1 by default; ties share the average rank), its significance tests, and the
+    expected c@1 of a uniform random guesser (``random_baseline``, the same for every run:
+    it depends on the gold only; None without scored runs or questions)."""
+    eligible = [r for r in runs if r.ranked_by_rules(challenge)]
+    baselines = {r.key for r in runs if r.baseline}
+    measure = challenge.official_measures["mcqa"]
+    records = rank_on_components({r.key: r.doc["measures"] for r in eligible}, [measure], baselines)
+    per_question = {r.key: r.doc.get("per_question", {}) for r in eligible}
+    random_baseline = next((r.doc["measures"].get("mcqa.random_baseline") for r in runs), None)
+    return {"task": "mcqa", "batch": batch, "name": challenge.mcqa_batches[batch].name,
+            "random_baseline": random_baseline,
+            "systems": {r.key: _system_row(r) for r in runs},
+            "rankings": {"mcqa": _ranking_json(challenge, records, MCQA_RULE.format(measure=measure), runs,
+                                               per_question)}}
+
+
 # --- rankings and significance -------------------------------------------------------------
 
 def _ranking_json(challenge: Challenge, records: list[RankedSystem], rule: str, runs: Sequence[ScoredRun],
@@ -170,6 +201,8 @@ def _record_json(record: RankedSystem, letters: dict[str, str]) -> dict:
 def _significance(challenge: Challenge, measure: str, systems: list[str], per_question: Mapping[str, Mapping]) -> dict:
     """Pairwise randomisation tests (Holm) and letter groups of ``systems`` on one measure."""
     rules = challenge.rules
+    if measure in _COUNT_MEASURES:
+        return _count_significance(challenge, measure, systems, per_question)
     available = {name for s in systems for values in per_question.get(s, {}).values() for name in values}
     tested_on = per_question_measure(measure, available)
     out = {"measure": measure, "tested_on": tested_on, "alpha": rules.alpha, "trials": rules.trials,
@@ -179,6 +212,29 @@ def _significance(challenge: Challenge, measure: str, systems: list[str], per_qu
                 else "fewer than two ranked systems"}
     _, arrays = per_question_arrays({s: per_question[s] for s in systems}, tested_on)
     groups = significance_groups(arrays, alpha=rules.alpha, trials=rules.trials, seed=rules.seed)
+    pairs = [{"systems": list(pair), "p": groups.p_values[pair], "p_adjusted": groups.adjusted[pair]}
+             for pair in sorted(groups.p_values)]
+    return {**out, "order": list(groups.order), "letters": groups.letters, "pairs": pairs}
+
+
+def _count_significance(challenge: Challenge, measure: str, systems: list[str],
+                        per_question: Mapping[str, Mapping]) -> dict:
+    """The randomisation test of a measure of per-question counts (c@1): the systems'
+    outcomes are swapped per question and the measure itself recomputed (no stand-in)."""
+    rules = challenge.rules
+    columns, statistic = _COUNT_MEASURES[measure]
+    out = {"measure": measure, "tested_on": measure, "method": "outcome swap: " + ", ".join(columns),
+           "alpha": rules.alpha, "trials": rules.trials, "seed": rules.seed, "correction": "holm"}
+    if len(systems) < 2:
+        return {**out, "reason": "fewer than two ranked systems"}
+    questions = sorted({q for s in systems for q in per_question.get(s, {})})
+    counts = {}
+    for s in systems:
+        values = per_question.get(s, {})
+        if any(q not in values for q in questions):  # cannot happen within a batch: one gold
+            return {**out, "reason": "the systems were scored on different questions"}
+        counts[s] = np.array([[values[q].get(c) for c in columns] for q in questions], dtype=float)
+    groups = count_statistic_groups(counts, statistic, alpha=rules.alpha, trials=rules.trials, seed=rules.seed)
     pairs = [{"systems": list(pair), "p": groups.p_values[pair], "p_adjusted": groups.adjusted[pair]}
              for pair in sorted(groups.p_values)]
     return {**out, "order": list(groups.order), "letters": groups.letters, "pairs": pairs}
