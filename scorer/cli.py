@@ -308,16 +308,32 @@ def cmd_ci_report(args) -> int:
     return EXIT_OK
 
 
+def _check_times(args):
+    """The GitHub API reader of check-run times for ``ci publish``, None without a repository or token."""
+    from scorer import github
+    token = os.environ.get("API_TOKEN") or os.environ.get("GITHUB_TOKEN")
+    if not (args.repository and token):
+        return None
+    return github.CheckTimes(github.connect(token, args.api_url).get_repo(args.repository), args.branch)
+
+
 def cmd_ci_publish(args) -> int:
+    from github import GithubException
+
     from scorer.gitrepo import GitError
     from scorer.publish import PublishError, publish
     try:
         out = publish(args.repo, remote=args.remote, branch=args.branch, attempts=args.attempts, jobs=args.jobs,
                       token=os.environ.get("GITHUB_TOKEN"),
-                      server=os.environ.get("GITHUB_SERVER_URL", "https://github.com"))
+                      server=os.environ.get("GITHUB_SERVER_URL", "https://github.com"), checks=_check_times(args))
     except (PublishError, GitError) as exc:
         print(f"ci publish: {exc}", file=sys.stderr)
         return EXIT_INVALID
+    except GithubException as exc:
+        print(f"ci publish: the GitHub API failed ({exc.status}); nothing was pushed, run again", file=sys.stderr)
+        return EXIT_INVALID
+    for path, arrival in sorted(out.received.items()):
+        print(f"ci publish: received {path} at {arrival.time} ({arrival.source})")
     s = out.summary
     print(f"ci publish: {'pushed' if out.pushed else 'nothing new at'} {out.commit} after {out.attempts} attempt(s); "
           f"{len(s.scored)} scored, {len(s.reused)} reused, {len(s.failed)} failed, "
@@ -461,16 +477,22 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = ci_sub.add_parser(
         "publish", help="score the tip of the branch and push results/ (retrying when others push first)",
-        description="Fetch BRANCH, record when new runs arrived (submissions/received.json, from the commit "
-                    "times of the branch), run score-all, commit results/ and push without force. When the push "
-                    "is refused because another publisher pushed first, start again from the new tip (see "
-                    "scorer/publish.py). The clone must be clean; it is moved to the remote tip.")
+        description="Fetch BRANCH, record when new runs arrived (submissions/received.json: when GitHub created "
+                    "the pull_request run of the check workflow for the merged pull request's head, read through "
+                    "the API with $API_TOKEN or $GITHUB_TOKEN; else the commit's committer time), run score-all, "
+                    "commit results/ and push without force. When the push is refused because another publisher "
+                    "pushed first, start again from the new tip (see scorer/publish.py). The clone must be clean; "
+                    "it is moved to the remote tip.")
     p.add_argument("--repo", default=".", help="a clean clone of the challenge repository (default: here)")
     p.add_argument("--remote", default="origin", help="the remote to fetch from and push to (default origin)")
     p.add_argument("--branch", default="main", help="the branch to publish (default main)")
     p.add_argument("--attempts", type=int, default=5, help="pushes to try before giving up (default 5)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                    help="processes for scoring runs (default: the number of CPUs)")
+    p.add_argument("--repository", default=os.environ.get("GITHUB_REPOSITORY"), metavar="OWNER/NAME",
+                   help="where the check runs are read (default: $GITHUB_REPOSITORY; none: commit times are used)")
+    p.add_argument("--api-url", default=os.environ.get("GITHUB_API_URL", "https://api.github.com"),
+                   help="the REST API (default: $GITHUB_API_URL, else https://api.github.com)")
     p.set_defaults(handler=cmd_ci_publish)
     return parser
 

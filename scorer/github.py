@@ -11,6 +11,11 @@ request.  It trusts only:
 * the base branch, read through the same API (``challenge.toml``, ``teams/``, test sets,
   gold), and the scorer installed from the default branch.
 
+The time the windows are checked at is ``workflow_run.created_at``: when GitHub created the
+``pull_request`` run of the check workflow for the head commit.  It is the one time of a
+submission: ``ci publish`` records the same time in ``submissions/received.json``
+through :class:`CheckTimes`.
+
 It does not read the check job's report artifact: that job ran the pull request's
 workflow file, so its artifact can say anything.  Instead :class:`ApiRepo` serves the
 same read-only interface as :class:`scorer.gitrepo.GitRepo` from the API, and the whole
@@ -24,6 +29,7 @@ from __future__ import annotations
 import base64
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Callable
 
 from github import Auth, Github, GithubException
 
@@ -42,6 +48,8 @@ DEFAULT_API = "https://api.github.com"
 #: GitHub limits: a compare lists at most 300 files; a status description 140 characters.
 COMPARE_FILES_LIMIT = 300
 DESCRIPTION_LIMIT = 140
+#: The workflow whose ``pull_request`` runs time a submission (its ``created_at``).
+CHECK_WORKFLOW = ".github/workflows/check.yml"
 #: The compare API's file statuses, as ``git diff --raw`` letters.
 STATUS_LETTERS = {"added": "A", "removed": "D", "modified": "M", "renamed": "R", "copied": "C", "changed": "T"}
 
@@ -132,6 +140,17 @@ class ApiRepo(GitRepo):
             raise GitError(f"{message} (GitHub API: {exc.status})") from None
 
 
+def _listed(request: Callable[[], object]) -> list:
+    """The items of the paginated list ``request()`` returns; [] when GitHub answers 404 or
+    422 (an unknown commit).  Other API errors are raised."""
+    try:
+        return list(request())
+    except GithubException as exc:
+        if exc.status not in (404, 422):
+            raise
+        return []
+
+
 def _open_pull_with_head(pulls, sha: str):
     return next((p for p in pulls if p.state == "open" and p.head.sha == sha), None)
 
@@ -144,15 +163,38 @@ def find_pull_request(repo, sha: str, head_label: str | None = None):
     event.  Only a pull request whose head is still ``sha`` counts: a report on an older
     commit is left to the run of the newer one.
     """
-    try:
-        found = _open_pull_with_head(repo.get_commit(sha).get_pulls(), sha)
-    except GithubException as exc:
-        if exc.status not in (404, 422):
-            raise
-        found = None
+    found = _open_pull_with_head(_listed(lambda: repo.get_commit(sha).get_pulls()), sha)
     if found is None and head_label:
         found = _open_pull_with_head(repo.get_pulls(state="open", head=head_label), sha)
     return found
+
+
+class CheckTimes:
+    """When GitHub created the ``pull_request`` run of the check workflow for a head
+    commit: the server-side time of a submission (the reporter's ``workflow_run.created_at``).
+
+    ``repo`` is a PyGithub repository, ``branch`` the branch pull requests are merged into,
+    ``workflow`` the check workflow's file.  Each lookup returns None when GitHub lists
+    nothing; other API errors are raised.
+    """
+
+    def __init__(self, repo, branch: str, workflow: str = CHECK_WORKFLOW):
+        self.repo, self.branch, self.workflow = repo, branch, workflow
+
+    def pull_head(self, sha: str) -> str | None:
+        """The head commit of the pull request merged into the branch that made commit
+        ``sha`` (a squash or rebase merge): ``GET commits/{sha}/pulls``."""
+        pulls = _listed(lambda: self.repo.get_commit(sha).get_pulls())
+        return next((p.head.sha for p in pulls if p.merged_at is not None and p.base.ref == self.branch), None)
+
+    def created(self, head: str) -> datetime | None:
+        """The creation time of the check workflow's ``pull_request`` run for ``head``
+        (``GET actions/runs?head_sha=...&event=pull_request``); the earliest when there are
+        several (a pull request closed and reopened: the commit was submitted at the first)."""
+        runs = _listed(lambda: self.repo.get_workflow_runs(event="pull_request", head_sha=head))
+        # A run's path may carry the ref it ran from (".github/workflows/check.yml@main").
+        mine = [r.created_at for r in runs if r.head_sha == head and r.path.split("@", 1)[0] == self.workflow]
+        return min(mine, default=None)
 
 
 def upsert_comment(pull, body: str, bot_login: str = DEFAULT_BOT):

@@ -16,10 +16,18 @@ files conflicts (both sides rewrite ``results/index.json``), while scoring the n
 again is cheap and cannot drop a run.  No result is lost, no conflict is left, and the
 history stays linear.
 
-Arrival times come from Git, never from the clock: a run's time is the committer time of
-the first-parent commit of the branch that last changed it, since the ledger last
-changed.  With a protected main, that commit is the one GitHub made when it merged the
-pull request (merge, squash or rebase), so the time is GitHub's.
+A run's arrival time is server-side, never a commit date a participant wrote: for each run
+changed on the branch's first-parent line since the ledger last changed, the first-parent
+commit that last changed it is mapped to the pull request it merged (a merge commit's
+second parent is the pull request's head; for a squash or rebase merge GitHub lists the
+pull request of the commit), and the time is when GitHub created the ``pull_request`` run
+of the check workflow for that head commit (:class:`scorer.github.CheckTimes`): the
+``workflow_run.created_at`` the reporter judged the windows at.  A pull request checked
+before a deadline and merged after it is therefore on time.  Without the API (a local
+publish) or when GitHub lists no such run (a commit pushed to the branch directly), the
+time is the committer time of that first-parent commit (with a protected main, the time
+GitHub merged).  Each recorded time's source goes to the results commit's message and to
+:attr:`Published.received`; the ledger keeps plain UTC strings.
 """
 from __future__ import annotations
 
@@ -34,6 +42,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from scorer.formats.challenge import run_ref
+from scorer.github import CheckTimes
 from scorer.gitrepo import GitError
 from scorer.policy import LEDGER
 from scorer.store import Summary, score_all
@@ -47,15 +56,34 @@ class PublishError(RuntimeError):
     """The clone is not in a state to publish from, or every attempt was refused."""
 
 
+@dataclass(frozen=True)
+class Arrival:
+    """When a run arrived (UTC, ``2026-03-02T10:00:00Z``) and where that time comes from."""
+
+    time: str
+    source: str
+
+
+@dataclass(frozen=True)
+class _Landing:
+    """A first-parent commit of the branch: its id, committer time (UTC) and parents."""
+
+    commit: str
+    committed: str
+    parents: tuple[str, ...]
+
+
 @dataclass
 class Published:
     """The outcome: the commit now at the tip (``pushed``: a results commit of this call),
-    the attempts it took, and the last ``score_all`` summary."""
+    the attempts it took, the last ``score_all`` summary, and the arrival times the last
+    attempt added to the ledger (run path -> :class:`Arrival`)."""
 
     commit: str
     pushed: bool
     attempts: int
     summary: Summary
+    received: dict[str, Arrival]
 
 
 class _Clone:
@@ -88,8 +116,11 @@ class _Clone:
 
 
 def publish(root: str | Path = ".", *, remote: str = "origin", branch: str = "main", attempts: int = 5,
-            jobs: int = 1, token: str | None = None, server: str = "https://github.com") -> Published:
+            jobs: int = 1, token: str | None = None, server: str = "https://github.com",
+            checks: CheckTimes | None = None) -> Published:
     """Score the tip of ``remote``/``branch`` and push the results (see the module doc).
+
+    ``checks`` reads the check runs' times from the GitHub API; None: commit times only.
 
     The clone must have no changes to tracked files and no commit the remote lacks: each
     attempt moves it to the remote tip (``git reset --hard``), which is safe only then.
@@ -107,41 +138,76 @@ def publish(root: str | Path = ".", *, remote: str = "origin", branch: str = "ma
             tip = git.fetch(remote, branch)
         git("reset", "--quiet", "--hard", tip)
         git("clean", "--quiet", "-fd", "--", "results")
-        record_received(git)
+        received = record_received(git, checks)
         summary = score_all(git.root, jobs=jobs)
         git("add", "--all", "--", *PUBLISHED)
         if git.run("diff", "--cached", "--quiet", check=False).returncode == 0:
-            return Published(commit=tip, pushed=False, attempts=attempt, summary=summary)
+            return Published(commit=tip, pushed=False, attempts=attempt, summary=summary, received=received)
         git("-c", f"user.name={BOT_NAME}", "-c", f"user.email={BOT_EMAIL}", "commit", "--quiet", "--no-verify",
-            "-m", f"Publish results of {tip[:12]}")
+            "-m", commit_message(tip, received))
         if git.run("push", "--quiet", remote, f"HEAD:refs/heads/{branch}", check=False).returncode == 0:
-            return Published(commit=git("rev-parse", "HEAD"), pushed=True, attempts=attempt, summary=summary)
+            return Published(commit=git("rev-parse", "HEAD"), pushed=True, attempts=attempt, summary=summary,
+                             received=received)
     raise PublishError(f"{attempts} pushes to {remote}/{branch} were refused (others kept publishing first); "
                        "run again")
 
 
-def arrivals(git: _Clone) -> dict[str, str]:
-    """Run path -> UTC arrival time, for the runs changed on the branch's first-parent line
-    since the commit that last changed the ledger (all of history if none did)."""
+def _utc(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def landings(git: _Clone) -> dict[str, _Landing]:
+    """Run path -> the first-parent commit that last changed it, for the runs changed on the
+    branch's first-parent line since the commit that last changed the ledger (all of
+    history if none did)."""
     since = git("log", "--first-parent", "-1", "--format=%H", "--", LEDGER)
-    out = git("log", "--first-parent", "--diff-merges=first-parent", "--name-only", "--format=@%cI",
+    out = git("log", "--first-parent", "--diff-merges=first-parent", "--name-only", "--format=@%H %cI %P",
               f"{since}..HEAD" if since else "HEAD", "--", "submissions")
-    found, moment = {}, None
+    found, landing = {}, None
     for line in out.splitlines():
         if line.startswith("@"):
-            moment = datetime.fromisoformat(line[1:]).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+            commit, committed, *parents = line[1:].split()
+            landing = _Landing(commit, _utc(datetime.fromisoformat(committed)), tuple(parents))
         elif line and line not in found and run_ref(line) is not None and (git.root / line).is_file():
-            found[line] = moment  # newest first: the first time a path is seen is its last change
+            found[line] = landing  # newest first: the first time a path is seen is its last change
     return found
 
 
-def record_received(git: _Clone) -> bool:
-    """Add the arrival times of new and replaced runs to ``submissions/received.json``;
-    True if the file changed.  Entries of other runs are kept as they are."""
+def arrival(landing: _Landing, checks: CheckTimes | None) -> Arrival:
+    """When the run(s) of first-parent commit ``landing`` arrived: the creation time of the
+    check run of the pull request's head (a merge commit's second parent, else the head of
+    the pull request GitHub lists for the commit), else the commit's committer time."""
+    if checks is not None:
+        head = landing.parents[1] if len(landing.parents) > 1 else checks.pull_head(landing.commit)
+        created = checks.created(head) if head else None
+        if created is not None:
+            return Arrival(_utc(created), f"check run created for pull request head {head[:12]}")
+    return Arrival(landing.committed, f"committer time of {landing.commit[:12]} (no check run found)"
+                   if checks is not None else f"committer time of {landing.commit[:12]} (no GitHub API)")
+
+
+def arrivals(git: _Clone, checks: CheckTimes | None = None) -> dict[str, Arrival]:
+    """Run path -> :class:`Arrival`, for the runs of :func:`landings` (one lookup per commit)."""
+    found = landings(git)
+    times = {landing: arrival(landing, checks) for landing in set(found.values())}
+    return {path: times[landing] for path, landing in found.items()}
+
+
+def record_received(git: _Clone, checks: CheckTimes | None = None) -> dict[str, Arrival]:
+    """Add the arrival times of new and replaced runs to ``submissions/received.json``
+    (plain UTC strings); the entries it added or changed.  Other entries are kept."""
     path = git.root / LEDGER
     ledger = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    updated = {**ledger, **arrivals(git)}
-    if updated == ledger:
-        return False
-    path.write_text(json.dumps(dict(sorted(updated.items())), indent=1) + "\n", encoding="utf-8")
-    return True
+    added = {p: a for p, a in arrivals(git, checks).items() if ledger.get(p) != a.time}
+    if added:
+        updated = {**ledger, **{p: a.time for p, a in added.items()}}
+        path.write_text(json.dumps(dict(sorted(updated.items())), indent=1) + "\n", encoding="utf-8")
+    return added
+
+
+def commit_message(tip: str, received: dict[str, Arrival]) -> str:
+    """The results commit's message: the tip it scores, then each arrival time it records
+    and its source (the ledger itself holds only the times)."""
+    lines = [f"{path} {a.time} ({a.source})" for path, a in sorted(received.items())]
+    return f"Publish results of {tip[:12]}" + (f"\n\nArrival times ({LEDGER}):\n" + "\n".join(lines)
+                                                  if lines else "")

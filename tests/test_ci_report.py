@@ -2,7 +2,8 @@
 
 The stand-in (``http.server`` on 127.0.0.1, in a thread, stopped after each test) answers
 the endpoints PyGithub calls from a real Git repository: commits, the pull requests of a
-commit, pull requests by head, compare, trees, blobs, issue comments and statuses.  Every
+commit, pull requests by head, compare, trees, blobs, issue comments, statuses and workflow
+runs (``tests/test_publish_times.py`` serves ``ci publish`` with it).  Every
 request is recorded, so the tests check what the reporter asked for and what it wrote.
 The repositories are those of ``tests/test_ci_check.py``: the report read through the API
 must equal the check read from Git.
@@ -40,6 +41,8 @@ class FakeGitHub:
         self.comments: list[dict] = []
         self.statuses: list[dict] = []
         self.pull = None
+        self.merged: dict[str, dict] = {}  # commit on main -> the merged pull request GitHub lists for it
+        self.runs: list[dict] = []
         self.base_url = ""
 
     def open_pull(self, head: str, author: str = "alice") -> None:
@@ -48,6 +51,20 @@ class FakeGitHub:
                      "head": {"sha": head, "ref": "my-run", "label": f"{author}:my-run"},
                      "base": {"sha": self.git("rev-parse", "main"), "ref": "main", "label": f"{OWNER}:main"},
                      "url": self.api(f"pulls/{NUMBER}"), "issue_url": self.api(f"issues/{NUMBER}")}
+
+    def merge_pull(self, commit: str, head: str, number: int = NUMBER + 1) -> None:
+        """GitHub lists the merged pull request #``number`` (head ``head``) for ``commit`` on
+        main: a squash or rebase merge."""
+        self.merged[commit] = {"number": number, "state": "closed", "merged_at": "2026-03-03T12:00:00Z",
+                               "user": {"login": "alice", "type": "User"}, "head": {"sha": head, "ref": "my-run"},
+                               "base": {"ref": "main"}, "url": self.api(f"pulls/{number}")}
+
+    def add_run(self, head: str, created_at: str, path: str = ".github/workflows/check.yml",
+                event: str = "pull_request") -> None:
+        """A workflow run of ``path`` for ``head``, created at ``created_at``."""
+        run_id = 500 + len(self.runs)
+        self.runs.append({"id": run_id, "head_sha": head, "event": event, "path": path, "created_at": created_at,
+                          "url": self.api(f"actions/runs/{run_id}")})
 
     def api(self, tail: str) -> str:
         return f"{self.base_url}/repos/{OWNER}/{NAME}/{tail}"
@@ -85,7 +102,11 @@ class FakeGitHub:
 
     def commit_pulls(self, sha, query, body):
         listed = self.pull is not None and self.pull["head"]["sha"] == sha and sha != self.fork_head
-        return 200, [self.pull] if listed else []
+        return 200, [self.pull] if listed else [self.merged[sha]] if sha in self.merged else []
+
+    def list_runs(self, query, body):
+        runs = [r for r in self.runs if [r["head_sha"]] == query.get("head_sha") and [r["event"]] == query.get("event")]
+        return 200, {"total_count": len(runs), "workflow_runs": runs}
 
     def list_pulls(self, query, body):
         pull = self.pull
@@ -138,6 +159,7 @@ class FakeGitHub:
         (r"/commits/([^/]+)/pulls", "GET", commit_pulls),
         (r"/commits/([^/]+)", "GET", get_commit),
         (r"/pulls", "GET", list_pulls),
+        (r"/actions/runs", "GET", list_runs),
         (r"/compare/(.+)\.\.\.(.+)", "GET", compare),
         (r"/git/trees/([0-9a-f]{40})", "GET", tree),
         (r"/git/blobs/([0-9a-f]{40})", "GET", blob),
@@ -169,21 +191,29 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
 
-@pytest.fixture
-def github(repo, monkeypatch):
-    """A FakeGitHub for the test's repository, served on 127.0.0.1 until the test ends."""
-    app = FakeGitHub(repo)
+@contextlib.contextmanager
+def serve(app: FakeGitHub):
+    """Serve ``app`` on 127.0.0.1 (its ``base_url``) until the block ends."""
     server = HTTPServer(("127.0.0.1", 0), _Handler)
     server.timeout = 5
     server.app = app
     app.base_url = f"http://127.0.0.1:{server.server_address[1]}"
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
+    try:
+        yield app
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture
+def github(repo, monkeypatch):
+    """A FakeGitHub for the test's repository, served on 127.0.0.1 until the test ends."""
     monkeypatch.setenv("GITHUB_TOKEN", "test-token")
-    yield app
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=5)
+    with serve(FakeGitHub(repo)) as app:
+        yield app
 
 
 def report(app: FakeGitHub, sha: str, *extra: str) -> tuple[int, str, dict]:
