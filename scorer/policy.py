@@ -6,8 +6,8 @@ actor, the server-side time of the pull-request event, and, for the content rule
 run's bytes and the test set's bytes.  See ``docs/pull-requests.md``.
 
 A pull request may only **add or replace run files of a team the actor is a member of**,
-under ``submissions/<task>/<batch>/<phase or test set>/<team>/<system>.json``, for a
-system registered in the team file, while the window of that batch phase (test set) is
+under ``submissions/<task>/<batch>/<phase or test set>/<team>/<system>.json`` (mcqa:
+``submissions/mcqa/<batch>/<team>/<system>.json``), for a system registered in the team file, while the window of that batch phase (test set) is
 open, or after it closed if ``rules.accept_late_runs`` (then marked late).  Everything else
 is rejected, each with its reason:
 
@@ -55,7 +55,8 @@ from scorer.formats.jsontext import load_json
 REGULAR_MODES = ("100644", "100755")
 SYMLINK_MODE, GITLINK_MODE, ABSENT_MODE = "120000", "160000", "000000"
 LEDGER = "submissions/received.json"
-RUN_FORM = "submissions/<taskA|taskB>/<batch>/<phaseA|phaseB or test set>/<team>/<system>.json"
+RUN_FORM = ("submissions/<taskA|taskB>/<batch>/<phaseA|phaseB or test set>/<team>/<system>.json "
+            "or submissions/mcqa/<batch>/<team>/<system>.json")
 
 #: What a protected top-level path is, for the message (first matching prefix wins).
 PROTECTED = (
@@ -267,9 +268,12 @@ def _judge_new(change: Change, context: Context, systems: _Systems) -> Decision:
     challenge, reasons, late = context.challenge, [], False
     window = challenge.window(ref)
     if window is None:
-        where = "phase" if ref.task == "taskB" else "test set"
-        reasons.append(Reason("unknown-batch", f"challenge.toml has no batch {ref.batch} with {where} {ref.phase} "
-                                               f"in {ref.task}",
+        if ref.task == "mcqa":
+            message = f"challenge.toml has no mcqa batch {ref.batch}"
+        else:
+            where = "phase" if ref.task == "taskB" else "test set"
+            message = f"challenge.toml has no batch {ref.batch} with {where} {ref.phase} in {ref.task}"
+        reasons.append(Reason("unknown-batch", message,
                               "use a batch and phase (Task A: test set) listed in challenge.toml"))
     team = challenge.teams.get(ref.team)
     if team is None:
@@ -297,16 +301,17 @@ def _judge_new(change: Change, context: Context, systems: _Systems) -> Decision:
                                       f"team {ref.team} already has runs of {len(used)} systems "
                                       f"({some_of(sorted(used))}); the limit is {limit} per team",
                                       "submit with a system your team already has runs of, or ask the organizers"))
+    where = _window_name(ref)
     if window is not None:
         if context.now < window.opens:
-            reasons.append(Reason("window-not-open", f"the window of {ref.batch}/{ref.phase} opens at "
+            reasons.append(Reason("window-not-open", f"the window of {where} opens at "
                                                      f"{_iso(window.opens)}; the pull request is from {_iso(context.now)}",
                                   "submit again when the window is open"))
         elif context.now > window.closes:
             if challenge.rules.accept_late_runs:
                 late = True
             else:
-                reasons.append(Reason("window-closed", f"the window of {ref.batch}/{ref.phase} closed at "
+                reasons.append(Reason("window-closed", f"the window of {where} closed at "
                                                        f"{_iso(window.closes)}; the pull request is from "
                                                        f"{_iso(context.now)}, and this challenge accepts no late runs",
                                       "none: the window is closed (ask the organizers)"))
@@ -322,6 +327,11 @@ def _judge_new(change: Change, context: Context, systems: _Systems) -> Decision:
     return Decision(change, ref=ref, reasons=tuple(reasons), late=late, needs_content=needs)
 
 
+def _window_name(ref: RunRef) -> str:
+    """``batch1/phaseA``, ``batch1/week1``; mcqa (one window per batch): ``mcqa batch1``."""
+    return f"mcqa {ref.batch}" if ref.task == "mcqa" else f"{ref.batch}/{ref.phase}"
+
+
 def _iso(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -332,6 +342,8 @@ def testset_path(ref: RunRef) -> str:
     """The public test set a run answers: its question ids (Task A: PMIDs) are checked."""
     if ref.task == "taskB":
         return f"testsets/taskb/{ref.batch}/{ref.phase}.json"
+    if ref.task == "mcqa":
+        return f"testsets/mcqa/{ref.batch}/testset.json"
     return f"testsets/taska/{ref.batch}/{ref.phase}.json"
 
 
@@ -351,6 +363,9 @@ def judge_content(decision: Decision, data: bytes, testset: bytes | None, max_by
         if ref.task == "taskA":
             from scorer.formats.taska import validate_taska
             problems, fixed = validate_taska(parsed, doc, role="run"), parsed
+        elif ref.task == "mcqa":
+            from scorer.formats.mcqa import validate_mcqa
+            problems, fixed = validate_mcqa(parsed, doc, role="run"), parsed
         else:
             from scorer.formats.validation import validate_taskb
             problems, fixed = validate_taskb(parsed, doc, phase=ref.phase, role="run")
@@ -385,7 +400,8 @@ def _id_problems(ref: RunRef, fixed, doc, testset: bytes | None, reasons: list[R
                               f"organizers: publish {path} when the window opens"))
         return []
     try:
-        expected = testset_ids(ref, load_json(testset, name=path, max_bytes=None)[0])
+        testset_value = load_json(testset, name=path, max_bytes=None)[0]
+        expected = testset_ids(ref, testset_value)
     except ScorerError as exc:
         expected = None
         detail = exc.problems[0].format().splitlines()[0]
@@ -396,15 +412,20 @@ def _id_problems(ref: RunRef, fixed, doc, testset: bytes | None, reasons: list[R
                               "organizers: fix the test set file"))
         return []
     known = set(expected)
+    problems = []
     if ref.task == "taskA":
         found = [(f"/documents/{i}/pmid", str(d["pmid"])) for i, d in enumerate(fixed["documents"])]
         noun, fix = "PMID", "answer the documents of the test set only"
+    elif ref.task == "mcqa":
+        found = [(f"/answers/{i}/question", a["question"]) for i, a in enumerate(fixed["answers"])]
+        noun, fix = "question", "answer the questions of this batch's test set only"
+        problems += _mcqa_candidate_problems(fixed, testset_candidates(testset_value), doc, path)
     else:
         found = [(f"/questions/{i}/id", q["id"]) for i, q in enumerate(fixed["questions"])]
         noun, fix = "question", "answer the questions of the test set only (check the batch and phase)"
-    problems = [doc.place(Problem(code="unknown-question", pointer=pointer, question_id=qid,
-                                  message=f"{noun} {qid} is not in the test set {path}", fix=fix))
-                for pointer, qid in found if qid not in known]
+    problems += [doc.place(Problem(code="unknown-question", pointer=pointer, question_id=qid,
+                                   message=f"{noun} {qid} is not in the test set {path}", fix=fix))
+                 for pointer, qid in found if qid not in known]
     answered = {qid for _, qid in found}
     missing = [q for q in expected if q not in answered]
     if missing:
@@ -414,8 +435,42 @@ def _id_problems(ref: RunRef, fixed, doc, testset: bytes | None, reasons: list[R
     return problems
 
 
+def testset_candidates(value) -> dict[str, tuple[str, ...]]:
+    """An mcqa test set (the gold without ``correct``): question id -> its candidate ids,
+    in file order; whatever is not shaped as topics/reading tests/questions is skipped."""
+    def items(parent, key):
+        entries = parent.get(key) if isinstance(parent, dict) else None
+        return [e for e in entries if isinstance(e, dict)] if isinstance(entries, list) else []
+    out: dict[str, tuple[str, ...]] = {}
+    for topic in items(value, "topics"):
+        for test in items(topic, "reading_tests"):
+            for question in items(test, "questions"):
+                if isinstance(question.get("id"), str):
+                    out.setdefault(question["id"], tuple(str(c.get("id")) for c in items(question, "candidates")))
+    return out
+
+
+def _mcqa_candidate_problems(fixed, candidates: dict[str, tuple[str, ...]], doc, path: str) -> list[Problem]:
+    """Answers and NoA candidates of an mcqa run that are not candidates of their question
+    in the test set (errors, located); unknown questions are reported apart."""
+    problems = []
+    for i, entry in enumerate(fixed["answers"]):
+        known = candidates.get(entry["question"])
+        for member in ("answer", "candidate"):
+            chosen = entry.get(member)
+            if known is not None and chosen is not None and chosen not in known:
+                problems.append(doc.place(Problem(
+                    code="not-a-candidate", pointer=f"/answers/{i}/{member}", question_id=entry["question"],
+                    message=f'"{chosen}" is not a candidate of question {entry["question"]} in the test set {path} '
+                            f"(its candidates: {some_of(known, 10)})",
+                    fix="write the id of one of the question's candidates, exactly as in the test set")))
+    return problems
+
+
 def testset_ids(ref: RunRef, value) -> list[str]:
     """The question ids (Task A: PMIDs, as text) of a test set, in file order."""
+    if ref.task == "mcqa":
+        return list(testset_candidates(value))
     key, member = ("documents", "pmid") if ref.task == "taskA" else ("questions", "id")
     entries = value.get(key) if isinstance(value, dict) else None
     if not isinstance(entries, list):
@@ -434,4 +489,4 @@ def verdict(decisions: list[Decision]) -> bool:
 
 
 __all__ = ["Change", "Reason", "Decision", "Context", "judge_changes", "judge_change", "judge_content",
-           "testset_path", "testset_ids", "verdict", "RUN_FORM"]
+           "testset_path", "testset_ids", "testset_candidates", "verdict", "RUN_FORM"]

@@ -346,6 +346,9 @@ def _details(check: RunCheck, report: CheckReport) -> list[str]:
 def _summary_measures(task: str, official: dict, categories: list[str] | None = None) -> list[str]:
     if task == "taskA":
         return list(official.get("taskA", []))
+    if task == "mcqa":
+        return list(dict.fromkeys([official.get("mcqa", "mcqa.c_at_1"), "mcqa.c_at_1", "mcqa.accuracy",
+                                   "mcqa.random_baseline"]))
     shown = [c for c in SUMMARY_CATEGORIES[task] if c in official and (categories is None or c in categories)]
     return [official[c] for c in shown]
 

@@ -57,6 +57,14 @@ testsets = [
   {{ id = "week1", opens = 2026-03-01T10:00:00Z, closes = 2026-03-02T10:00:00Z }},
   {{ id = "week2", opens = 2026-03-01T10:00:00Z, closes = 2026-03-02T10:00:00Z }},
 ]
+
+[mcqa]
+[[mcqa.batches]]
+id = "m1"
+window = {{ opens = 2026-03-01T10:00:00Z, closes = 2026-03-02T10:00:00Z }}
+[[mcqa.batches]]
+id = "m2"
+window = {{ opens = 2026-03-01T10:00:00Z, closes = 2026-03-02T10:00:00Z }}
 """
 
 ALPHA = """\
@@ -98,6 +106,18 @@ def taska_run(*pmids: int) -> bytes:
     return dumps({"documents": [{"pmid": p, "labels": ["D1"]} for p in pmids]})
 
 
+def mcqa_gold(with_correct: bool = True) -> dict:
+    def question(qid):
+        return {"id": qid, "question": f"{qid}?", "candidates": [{"id": str(c), "text": f"c{c}"} for c in range(1, 6)],
+                **({"correct": "2"} if with_correct else {})}
+    return {"topics": [{"id": "t1", "reading_tests": [{"id": "rt1", "document": "A text.",
+                                                       "questions": [question("rt1-q1"), question("rt1-q2")]}]}]}
+
+
+def mcqa_run(*answers: tuple[str, str | None]) -> bytes:
+    return dumps({"answers": [{"question": q, "answer": a} for q, a in answers]})
+
+
 BASE_FILES = {
     "challenge.toml": CHALLENGE.format(rules='flavor = "official"', max_bytes=MAX_BYTES).encode(),
     "teams/alpha.toml": ALPHA.encode(),
@@ -113,6 +133,9 @@ BASE_FILES = {
         {"id": "q1", "type": "yesno", "body": "Is it?", "documents": [PUBMED + "11"], "snippets": []},
         {"id": "q2", "type": "list", "body": "Which?", "documents": [PUBMED + "13"], "snippets": []}]}),
     "gold/mesh/hierarchy.txt": b"MeSH D1\nMeSH D2\n",
+    "testsets/mcqa/m1/testset.json": dumps(mcqa_gold(with_correct=False)),
+    "testsets/mcqa/m2/testset.json": dumps(mcqa_gold(with_correct=False)),
+    "gold/mcqa/m1/gold.json": dumps(mcqa_gold()),
     "gold/taska/batch1/week1.json": dumps({"documents": [{"pmid": 1, "labels": ["D1"]},
                                                          {"pmid": 2, "labels": ["D2"]}]}),
     "submissions/taskB/batch1/phaseA/beta/b1.json": phase_a_run("q1", "q2"),
@@ -256,6 +279,56 @@ def test_taska_run_accepted_and_scored(repo):
     code, body, _, out = check(repo)
     assert code == 0, out
     assert only(body)["scores"]["flat.micro_f1"] == pytest.approx(0.5)
+
+
+def test_mcqa_run_accepted_and_scored(repo):
+    path = "submissions/mcqa/m1/alpha/a1.json"
+    commit(repo, {path: mcqa_run(("rt1-q1", "2"), ("rt1-q2", None))})
+    code, body, markdown, out = check(repo)
+    assert code == 0, out
+    change = only(body)
+    assert change["accepted"] and change["run"] == {"task": "mcqa", "batch": "m1", "phase": "run", "team": "alpha",
+                                                    "system": "a1"}
+    assert change["scored_against"] == "gold/mcqa/m1/gold.json"
+    assert change["scores"]["mcqa.c_at_1"] == pytest.approx(0.75)  # (1 + 1 * 1/2) / 2
+    assert "`mcqa.c_at_1`" in markdown and "`mcqa.random_baseline`" in markdown
+
+
+def test_mcqa_run_without_gold_is_validated_against_the_test_set(repo):
+    path = "submissions/mcqa/m2/alpha/a1.json"
+    commit(repo, {path: mcqa_run(("rt1-q1", "2"))})
+    code, body, _, out = check(repo)
+    assert code == 0, out
+    change = only(body)
+    assert change["scores"] is None
+    assert [p["code"] for p in change["problems"]] == ["missing-questions"]
+
+
+def test_mcqa_unknown_question_and_candidate_are_rejected(repo):
+    path = "submissions/mcqa/m2/alpha/a1.json"
+    commit(repo, {path: mcqa_run(("rt1-q1", "2"), ("rt1-q2", "9"), ("rt9-q1", "1"))})
+    code, body, _, _ = check(repo)
+    assert code == 1
+    change = only(body)
+    assert codes(change) == ["invalid-run", "unknown-questions"]
+    assert "rt9-q1" in change["reasons"][1]["message"] and "testsets/mcqa/m2/testset.json" in change["reasons"][1]["message"]
+    located = {(p["code"], p["pointer"], p["line"]) for p in change["problems"]}
+    assert ("not-a-candidate", "/answers/1/answer", 9) in located and ("unknown-question", "/answers/2/question", 12) in located
+
+
+def test_mcqa_paths_and_windows(repo):
+    commit(repo, {"submissions/mcqa/m9/alpha/a1.json": mcqa_run(("rt1-q1", "2")),
+                  "submissions/mcqa/m1/x/alpha/a1.json": mcqa_run(("rt1-q1", "2"))})
+    code, body, _, _ = check(repo)
+    assert code == 1
+    by_path = {c["path"]: codes(c) for c in body["changes"]}
+    assert by_path == {"submissions/mcqa/m9/alpha/a1.json": ["unknown-batch"],
+                       "submissions/mcqa/m1/x/alpha/a1.json": ["not-a-run-path"]}
+    git(repo, "checkout", "-q", "-b", "pr2", "main")
+    commit(repo, {"submissions/mcqa/m1/alpha/a1.json": mcqa_run(("rt1-q1", "2"))})
+    code, body, _, _ = check(repo, now=AFTER)
+    assert code == 1 and codes(only(body)) == ["window-closed"]
+    assert "the window of mcqa m1 closed" in only(body)["reasons"][0]["message"]
 
 
 def test_empty_pull_request_is_accepted(repo):
