@@ -426,7 +426,8 @@ def run_ref(relative_path: str) -> RunRef | None:
 
 
 def read_received(root: Path) -> dict[str, datetime]:
-    """``submissions/received.json``: run path -> UTC time its pull request was merged."""
+    """``submissions/received.json``: run path -> UTC time it was received (the creation time
+    of its pull request's check run; see docs/challenge.md, "When a run was received")."""
     path = root / "submissions" / "received.json"
     if not path.exists():
         return {}
