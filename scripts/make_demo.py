@@ -127,6 +127,12 @@ TASKA_TESTSETS = 5
 TASKA_DOCUMENTS = 50
 BEST_K = 4
 MANUAL_BATCHES = ("batch1",)
+MCQA_BATCHES = [("batch1", datetime(2026, 4, 13, 10, tzinfo=timezone.utc)),   # window of 48 h each
+                ("batch2", datetime(2026, 4, 27, 10, tzinfo=timezone.utc))]
+MCQA_TOPICS = [("genes", "Genes and what they do"), ("drugs", "Drug development"), ("diseases", "Rare diseases")]
+MCQA_TESTS_PER_TOPIC = 2   # reading tests per topic and batch (6 per batch), 5 questions each, 5 candidates
+#: (team, system) -> (batch, topic) the system leaves wholly unanswered: its c@1 there is 0
+MCQA_SILENT_TOPIC = {("medqa-friends", "medqa-gen"): ("batch1", "drugs")}
 
 TEAMS = {
     "organizers": {
@@ -139,6 +145,9 @@ TEAMS = {
                             "and list answers, the first snippet as the ideal answer."},
             {"id": "frequency-baseline", "name": "Most frequent labels", "baseline": True,
              "description": "Task A: the ten MeSH-like labels most frequent in earlier test sets, for every document."},
+            {"id": "random-baseline", "name": "Random guess", "baseline": True,
+             "description": "Reading tests: a candidate drawn uniformly at random for every question "
+                            "(expected c@1 0.2 with five candidates)."},
         ],
     },
     "helix": {
@@ -189,15 +198,17 @@ TEAMS = {
 }
 
 # Who runs what: (team, system) -> quality (0 weak .. 1 strong) and entries.
-# A Task B entry is (batch, phase); a Task A entry is (batch, test set number 1..5).
+# A Task B entry is (batch, phase); a Task A entry is (batch, test set number 1..5);
+# mcqa lists reading-test batches, with ``abstain`` the share of questions left unanswered.
 _ALL_A = [(b, t) for b, _ in TASKA_BATCHES for t in range(1, TASKA_TESTSETS + 1)]
 SYSTEMS = {
     ("organizers", "bm25-baseline"): dict(
         quality=0.35, baseline=True, concepts=False, skip=0.0,
         taskb=[(b, p) for b, _, _ in TASKB_BATCHES for p in ("phaseA", "phaseB")]),
     ("organizers", "frequency-baseline"): dict(quality=0.0, baseline=True, taska=_ALL_A),
+    ("organizers", "random-baseline"): dict(quality=0.0, baseline=True, mcqa=["batch1", "batch2"]),
     ("helix", "helix-dense"): dict(
-        quality=0.85, concepts=True, skip=0.0,
+        quality=0.85, concepts=True, skip=0.0, mcqa=["batch1", "batch2"],
         taskb=[(b, p) for b, _, _ in TASKB_BATCHES for p in ("phaseA", "phaseB")]),
     ("helix", "helix-hybrid"): dict(
         quality=0.7, concepts=False, skip=0.0,
@@ -205,7 +216,7 @@ SYSTEMS = {
                ("batch1", "phaseB"), ("batch2", "phaseB"), ("batch3", "phaseB")]),
     ("helix", "helix-small"): dict(quality=0.55, skip=0.0, taskb=[("batch3", "phaseB")]),
     ("medqa-friends", "medqa-gen"): dict(
-        quality=0.6, concepts=False, skip=0.1, abstain=0.25,
+        quality=0.6, concepts=False, skip=0.1, abstain=0.25, mcqa=["batch1", "batch2"], mcqa_abstain=0.45,
         taskb=[("batch1", "phaseA"), ("batch3", "phaseA"),
                ("batch1", "phaseB"), ("batch2", "phaseB"), ("batch3", "phaseB")]),
     ("medqa-friends", "medqa-extract"): dict(quality=0.45, skip=0.0,
@@ -214,7 +225,7 @@ SYSTEMS = {
     ("northbridge", "nb-flat"): dict(quality=0.6, taska=[e for e in _ALL_A if e != ("batch2", 3)]),
     ("northbridge", "nb-qa"): dict(quality=0.5, concepts=True, snippets=False, skip=0.0, taskb=[("batch2", "phaseA")]),
     ("quokka", "quokka-1"): dict(
-        quality=0.2, concepts=False, skip=0.2,
+        quality=0.2, concepts=False, skip=0.2, mcqa=["batch1", "batch2"],
         taskb=[(b, "phaseA") for b, _, _ in TASKB_BATCHES] + [("batch1", "phaseB"), ("batch2", "phaseB")]),
     ("quokka", "quokka-mesh"): dict(
         quality=0.4, taska=[("batch1", 1), ("batch1", 2), ("batch1", 4)] + [("batch2", t) for t in range(1, 6)]),
@@ -230,6 +241,10 @@ def utc(moment: datetime) -> str:
 def taskb_windows(opens: datetime) -> dict[str, tuple[datetime, datetime]]:
     day = timedelta(days=1)
     return {"phaseA": (opens, opens + day), "phaseB": (opens + 2 * day, opens + 3 * day)}
+
+
+def mcqa_window(opens: datetime) -> tuple[datetime, datetime]:
+    return opens, opens + timedelta(days=2)
 
 
 def taska_windows(opens: datetime) -> dict[str, tuple[datetime, datetime]]:
@@ -716,6 +731,118 @@ def taska_run(rng: random.Random, gold: list[dict], spec: dict, parents: dict, d
     return out
 
 
+# --- mcqa: reading tests, gold, runs ---------------------------------------------------------
+
+def _choices(rng: random.Random, right: str, pool: list[str]) -> tuple[list[dict], str]:
+    """Five candidates (the right one and four others of ``pool``) in random order, and the id
+    of the right one."""
+    others = rng.sample(sorted(set(pool) - {right}), 4)
+    texts = others + [right]
+    rng.shuffle(texts)
+    return [{"id": str(i), "text": t} for i, t in enumerate(texts, 1)], str(texts.index(right) + 1)
+
+
+def mcqa_reading_test(rng: random.Random, world: World, topic: str, subject: str, test_id: str) -> dict:
+    """One reading test: a short synthetic article about ``subject`` and five questions, each
+    answered by one sentence of it."""
+    model, method = rng.choice(MODELS), rng.choice(METHODS)
+    n, w = rng.randint(12, 480), rng.randint(3, 40)
+    if topic == "genes":
+        symbol, name, function, tissue = world.gene[subject]
+        diseases = sorted(d for d, gs in world.disease_genes.items() if subject in gs) or ["no known disease"]
+        disease = rng.choice(diseases)
+        facts = [f"{symbol} ({name}) {function}.", f"It is expressed mainly in the {tissue}.",
+                 f"Its role was studied in {model} using {method}.",
+                 (f"Variants of {symbol} have been found in families with {disease}." if disease != "no known disease"
+                  else f"No disease has yet been linked to {symbol}.")]
+        asked = [(f"What is the full name of {symbol}?", name, [g[1] for g in GENES]),
+                 (f"What does {symbol} do, according to the text?", function, [g[2] for g in GENES]),
+                 (f"Where is {symbol} mainly expressed?", tissue, [t[0] for t in TISSUES]),
+                 ("Which organisms or models were studied?", model, MODELS),
+                 (f"Which disease has been linked to {symbol}?", disease,
+                  [d[0] for d in DISEASES] + ["no known disease"])]
+    elif topic == "drugs":
+        name, code, klass = world.drug[subject]
+        target = world.drug_target[subject]
+        effect = rng.choice(world.drug_effects[subject])[0]
+        facts = [f"{cap(name)} ({code}) is a {klass}.", f"It binds {target} and blocks its activity.",
+                 f"In a trial of {n} patients the most frequent adverse effect was {effect}.",
+                 f"Its pharmacology was characterised by {method}."]
+        numbers = [str(n)] + [str(n + d) for d in (-7, 13, 40, 95)]
+        asked = [(f"What is the development code of {name}?", code, [d[1] for d in DRUGS]),
+                 (f"What kind of drug is {name}?", klass, [d[2] for d in DRUGS]),
+                 (f"Which protein does {name} bind?", target, [g[0] for g in GENES]),
+                 ("How many patients took part in the trial?", str(n), numbers),
+                 (f"Which adverse effect was the most frequent with {name}?", effect, [e[0] for e in EFFECTS])]
+    else:
+        name, abbr, symptom = world.disease[subject]
+        gene, drug = world.disease_genes[subject][0], world.disease_drug[subject]
+        facts = [f"{name} ({abbr}) is a rare inherited disorder characterised by {symptom}.",
+                 f"Most cases are caused by mutations in {gene}.", f"{cap(drug)} is approved for its treatment.",
+                 f"Patients were followed for {w} weeks; a model of the disease was built in {model}."]
+        asked = [(f"What is the abbreviation of {name}?", abbr, [d[1] for d in DISEASES]),
+                 (f"What is the main symptom of {name}?", symptom, [d[2] for d in DISEASES]),
+                 (f"Which gene is mutated in most cases of {abbr}?", gene, [g[0] for g in GENES]),
+                 (f"Which drug is approved for {abbr}?", drug, [d[0] for d in DRUGS]),
+                 ("In which model was the disease reproduced?", model, MODELS)]
+    filler = [f.format(n=n, w=w, model=model, method=method) for f in rng.sample(FILLERS, 3)]
+    rest = facts[1:] + filler
+    rng.shuffle(rest)
+    sentences = facts[:1] + rest  # the subject is named first
+    questions = []
+    for q, (text, right, pool) in enumerate(asked, 1):
+        candidates, correct = _choices(rng, right, pool)
+        questions.append({"id": f"{test_id}-q{q}", "question": text, "candidates": candidates, "correct": correct})
+    return {"id": test_id, "document": " ".join(sentences), "questions": questions}
+
+
+def mcqa_gold(rng: random.Random, world: World, batch_no: int) -> dict:
+    """A batch: three topics of :data:`MCQA_TESTS_PER_TOPIC` reading tests, subjects drawn
+    without repetition across batches (the rng is shared by the batches)."""
+    subjects = {"genes": sorted(world.gene), "drugs": sorted(world.drug), "diseases": sorted(world.disease)}
+    topics, count = [], 0
+    for topic, name in MCQA_TOPICS:
+        tests = []
+        for subject in rng.sample(subjects[topic], MCQA_TESTS_PER_TOPIC):
+            count += 1
+            tests.append(mcqa_reading_test(rng, world, topic, subject, f"b{batch_no}-rt{count}"))
+        topics.append({"id": topic, "name": name, "reading_tests": tests})
+    return {"topics": topics}
+
+
+def mcqa_testset(gold: dict) -> dict:
+    """What participants receive: the gold without ``correct``."""
+    return {"topics": [{**t, "reading_tests": [{**r, "questions": [{k: v for k, v in q.items() if k != "correct"}
+                                                                    for q in r["questions"]]}
+                                               for r in t["reading_tests"]]} for t in gold["topics"]]}
+
+
+def mcqa_run(rng: random.Random, gold: dict, spec: dict, silent_topic: str | None) -> dict:
+    """Answers of one system: the baseline guesses; the others know the right candidate with
+    a probability that grows with their quality and, when unsure, answer a guess or (with
+    ``mcqa_abstain``) leave the question unanswered, usually naming their guess."""
+    level, abstain = spec["quality"], spec.get("mcqa_abstain", 0.05)
+    answers = []
+    for topic in gold["topics"]:
+        for test in topic["reading_tests"]:
+            for q in test["questions"]:
+                ids = [c["id"] for c in q["candidates"]]
+                guess = rng.choice(ids)
+                if spec.get("baseline"):
+                    answers.append({"question": q["id"], "answer": guess})
+                    continue
+                knows = rng.random() < 0.2 + 0.75 * level
+                pick = q["correct"] if knows else guess
+                if topic["id"] == silent_topic or (not knows and rng.random() < abstain * 2) or rng.random() < abstain / 4:
+                    entry = {"question": q["id"], "answer": None}
+                    if rng.random() < 0.7:
+                        entry["candidate"] = pick
+                    answers.append(entry)
+                else:
+                    answers.append({"question": q["id"], "answer": pick})
+    return {"system": "synthetic demo run", "answers": answers}
+
+
 # --- the whole demo ----------------------------------------------------------------------
 
 def challenge_toml() -> str:
@@ -730,7 +857,8 @@ def challenge_toml() -> str:
             "MeSH-like label, team and run was made up by `scripts/make_demo.py`; PubMed ids 9xxxxxxx and "
             "descriptors D9xxxxx do not refer to real records, and no real patient data is included. "
             "It shows what a challenge looks like: three Task B batches (Phase A and Phase B), Task A "
-            "with two batches of five test sets, baselines, a late run and a team with too few test sets."),
+            "with two batches of five test sets, two batches of multiple-choice reading tests (QA4MRE "
+            "style, ranked by c@1), baselines, a late run and a team with too few test sets."),
         "demo = true",
         "",
         "[rules]",
@@ -757,6 +885,7 @@ def challenge_toml() -> str:
         'list = "list.f1"',
         'ideal = "ideal.rougesu4.f1"',
         'taskA = ["flat.micro_f1", "lca.f1"]',
+        'mcqa = "mcqa.c_at_1"',
         "",
         "[taskb]",
     ]
@@ -769,6 +898,11 @@ def challenge_toml() -> str:
         lines += ["", "[[taska.batches]]", f'id = "{batch}"', f'name = "Batch {i}"', "testsets = ["]
         lines += [f'  {{ id = "{t}", opens = {utc(a)}, closes = {utc(b)} }},' for t, (a, b) in taska_windows(opens).items()]
         lines += ["]"]
+    lines += ["", "[mcqa]"]
+    for i, (batch, opens) in enumerate(MCQA_BATCHES, 1):
+        a, b = mcqa_window(opens)
+        lines += ["", "[[mcqa.batches]]", f'id = "{batch}"', f'name = "Reading tests {i}"',
+                  f"window = {{ opens = {utc(a)}, closes = {utc(b)} }}"]
     return "\n".join(lines) + "\n"
 
 
@@ -868,6 +1002,21 @@ def build() -> dict[str, str]:
                 files[path] = dump_taska(taska_run(srng, gold, spec, parents, popular, weights, frequent))
                 receive(path, windows[testset], srng)
             seen_labels += [label for doc in gold for label in doc["labels"]]
+
+    # mcqa: own random streams, so the other files stay as they were
+    mrng = random.Random(f"{SEED}/mcqa")
+    for batch_no, (batch, opens) in enumerate(MCQA_BATCHES, 1):
+        gold = mcqa_gold(mrng, world, batch_no)
+        files[f"gold/mcqa/{batch}/gold.json"] = dump_json(gold)
+        files[f"testsets/mcqa/{batch}/testset.json"] = dump_json(mcqa_testset(gold))
+        for (team, system), spec in SYSTEMS.items():
+            if batch not in spec.get("mcqa", []):
+                continue
+            srng = random.Random(f"{SEED}/mcqa/{batch}/{team}/{system}")
+            silent = MCQA_SILENT_TOPIC.get((team, system), (None, None))
+            path = f"submissions/mcqa/{batch}/{team}/{system}.json"
+            files[path] = dump_json(mcqa_run(srng, gold, spec, silent[1] if silent[0] == batch else None))
+            receive(path, mcqa_window(opens), srng)
 
     files["submissions/received.json"] = json.dumps(dict(sorted(received.items())), indent=1) + "\n"
     return dict(sorted(files.items()))

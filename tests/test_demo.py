@@ -51,7 +51,8 @@ def generated(challenge):
 
 
 def _runs(challenge) -> list[str]:
-    return sorted(str(p.relative_to(ROOT).as_posix()) for p in (ROOT / "submissions").glob("task*/**/*.json"))
+    return sorted(str(p.relative_to(ROOT).as_posix()) for pattern in ("task*/**/*.json", "mcqa/**/*.json")
+                  for p in (ROOT / "submissions").glob(pattern))
 
 
 def _cli(*argv: str) -> tuple[int, str]:
@@ -89,7 +90,8 @@ def test_challenge_and_teams_load(challenge):
     assert len(challenge.teams) == 5
     assert all(1 <= len(t.systems) <= 3 for t in challenge.teams.values())
     baselines = [(t.id, s.id) for t in challenge.teams.values() for s in t.systems.values() if s.baseline]
-    assert len(baselines) == 2 and {team for team, _ in baselines} == {"organizers"}
+    assert len(baselines) == 3 and {team for team, _ in baselines} == {"organizers"}
+    assert list(challenge.mcqa_batches) == ["batch1", "batch2"] and challenge.official_measures["mcqa"] == "mcqa.c_at_1"
     assert any("<" in t.name and "&" in t.name for t in challenge.teams.values())
 
 
@@ -110,7 +112,7 @@ def test_every_run_validates(challenge):
         assert code == 0 and "0 error(s), 0 warning(s)" in out, out
 
 
-@pytest.mark.parametrize("task", ["phaseA", "phaseB", "taskA"])
+@pytest.mark.parametrize("task", ["phaseA", "phaseB", "taskA", "mcqa"])
 def test_validate_command_line(challenge, task):
     path = next(p for p in _runs(challenge) if run_ref(p).scorer_task == task)
     done = subprocess.run([sys.executable, "-m", "scorer", "validate", path, "--task", task],
@@ -119,9 +121,13 @@ def test_validate_command_line(challenge, task):
 
 
 def test_gold_files_validate_as_gold(challenge):
-    gold = sorted((ROOT / "gold").glob("task*/*/*.json"))
-    assert len(gold) == 3 * 2 + 10 + 1
+    gold = sorted((ROOT / "gold").glob("task*/*/*.json")) + sorted((ROOT / "gold").glob("mcqa/*/*.json"))
+    assert len(gold) == 3 * 2 + 10 + 1 + 2
     for path in gold:
+        if path.parts[-3] == "mcqa":
+            code, out = _cli("validate", str(path), "--role", "gold", "--task", "mcqa")
+            assert code == 0 and "0 error(s), 0 warning(s)" in out, out
+            continue
         if path.name == "manual.json":
             errors = list(validator("taskb-manual-scores.schema.json").iter_errors(json.loads(path.read_text())))
             assert not errors, errors[0].message
@@ -170,11 +176,20 @@ def test_test_sets_match_the_gold_without_answers(challenge):
             assert [d["pmid"] for d in given] == [d["pmid"] for d in gold]
             assert all(sorted(d) == ["abstractText", "journal", "pmid", "title", "year"] and d["title"]
                        and d["abstractText"] for d in given)
+    for batch in challenge.mcqa_batches:
+        gold = json.loads((ROOT / f"gold/mcqa/{batch}/gold.json").read_text())
+        given = json.loads((ROOT / f"testsets/mcqa/{batch}/testset.json").read_text())
+        for topic in gold["topics"]:
+            for test in topic["reading_tests"]:
+                for q in test["questions"]:
+                    del q["correct"]
+        assert given == gold
     for path in _runs(challenge):  # every demo run answers only ids of its test set
         ref = run_ref(path)
         known = set(testset_ids(ref, json.loads((ROOT / testset_path(ref)).read_text())))
         value = json.loads((ROOT / path).read_text())
         ids = ([str(d["pmid"]) for d in value["documents"]] if ref.task == "taskA"
+               else [a["question"] for a in value["answers"]] if ref.task == "mcqa"
                else [q["id"] for q in value["questions"]])
         assert ids and set(ids) <= known, path
 
@@ -216,7 +231,7 @@ def test_every_run_scores(challenge):
             options = {"hierarchy": gold["hierarchy"]}
         result = scorer.evaluate(gold["gold"], ROOT / path, task=ref.scorer_task, edition=challenge.rules.edition,
                                  flavor=challenge.rules.flavor, **options)
-        names = {"phaseA": ["documents", "snippets"], "phaseB": ["yesno", "factoid", "list", "ideal"]}
+        names = {"phaseA": ["documents", "snippets"], "phaseB": ["yesno", "factoid", "list", "ideal"], "mcqa": ["mcqa"]}
         keys = official["taskA"] if ref.task == "taskA" else [official[c] for c in names[ref.scorer_task]]
         assert all(math.isfinite(result.measures[k]) for k in keys), (path, result.measures)
         if "manual" in options:
@@ -241,6 +256,27 @@ def test_a_team_has_fewer_taska_test_sets_than_best_k(challenge):
     assert 0 < len(entered) < challenge.rules.best_k
     others = [p for p in _runs(challenge) if run_ref(p).task == "taskA" and run_ref(p).team != team]
     assert others
+
+
+def test_mcqa_reading_tests_and_runs(challenge):
+    """Two batches of 3 topics x 2 reading tests x 5 questions with 5 candidates; a random
+    baseline that answers everything, a system that abstains a lot and answers nothing in one
+    topic (its c@1 there is 0), answers as candidate ids."""
+    for batch in challenge.mcqa_batches:
+        gold = json.loads((ROOT / f"gold/mcqa/{batch}/gold.json").read_text())
+        assert [t["id"] for t in gold["topics"]] == ["genes", "drugs", "diseases"]
+        tests = [r for t in gold["topics"] for r in t["reading_tests"]]
+        assert len(tests) == 6 and all(len(r["questions"]) == 5 and r["document"] for r in tests)
+        assert all(len(q["candidates"]) == 5 for r in tests for q in r["questions"])
+        runs = {run_ref(p).system: p for p in _runs(challenge) if run_ref(p).task == "mcqa" and run_ref(p).batch == batch}
+        assert sorted(runs) == ["helix-dense", "medqa-gen", "quokka-1", "random-baseline"]
+        base = scorer.evaluate(ROOT / "gold/mcqa" / batch / "gold.json", ROOT / runs["random-baseline"], task="mcqa")
+        assert base.measures["mcqa.random_baseline"] == 0.2 and base.counts["unanswered"] == 0
+        shy = scorer.evaluate(ROOT / "gold/mcqa" / batch / "gold.json", ROOT / runs["medqa-gen"], task="mcqa")
+        assert shy.counts["unanswered"] >= 10 and shy.measures["mcqa.c_at_1"] > shy.measures["mcqa.accuracy"]
+        silent = make_demo.MCQA_SILENT_TOPIC[("medqa-friends", "medqa-gen")]
+        if silent[0] == batch:
+            assert shy.measures[f"mcqa.topic.{silent[1]}.c_at_1"] == 0.0
 
 
 def test_clean_removes_only_the_demo_and_keeps_edited_files(challenge, tmp_path):

@@ -89,7 +89,8 @@ def test_every_page_type_exists(demo_site):
                 "teams/medqa-friends.html", "teams/medqa-friends/medqa-gen.html",
                 "runs/taskB/batch2/phaseB/quokka/quokka-1.json".replace(".json", ".html"),
                 "runs/taskA/batch1/week1/northbridge/nb-hier.html", "compare/taskB/batch1/phaseA/index.html",
-                "compare/taskA/batch1/index.html", "static/site.css", "static/site.js",
+                "compare/taskA/batch1/index.html", "static/site.css", "static/site.js", "mcqa/batch1/run.html",
+                "overview/mcqa.html", "runs/mcqa/batch2/run/helix/helix-dense.html",
                 "schemas/taskb-phaseA-run.schema.json", "downloads/results.zip"]
     missing = [p for p in expected if not (demo_site / p).is_file()]
     assert not missing
@@ -250,6 +251,30 @@ def test_leaderboard_marks_official_late_baseline_and_groups(demo_site):
     testset = Page((demo_site / "taskA/batch1/week1.html").read_text(encoding="utf-8"))
     assert any("MiF" in c["text"] for c in testset.tables[0]["rows"][0])
     assert any(c["text"] == "100.0%" for c in testset.tables[0]["rows"][1])
+
+
+def test_mcqa_leaderboard_baseline_no_value_and_pages(demo_site):
+    for path in ("mcqa/batch1/run.html", "mcqa/batch2/run.html", "overview/mcqa.html",
+                 "runs/mcqa/batch1/run/medqa-friends/medqa-gen.html", "runs/mcqa/batch2/run/organizers/random-baseline.html"):
+        assert (demo_site / path).is_file(), path
+    text = (demo_site / "mcqa/batch1/run.html").read_text(encoding="utf-8")
+    page = Page(text)
+    header = [c["text"] for c in page.tables[0]["rows"][0]]
+    for label in ("c@1", "accuracy", "accuracy with candidates", "R", "W", "UR", "UW", "UE", "correctly discarded",
+                  "reading median", "reading mean", "reading std", "c@1 drugs", "Group c@1"):
+        assert any(h.startswith(label) for h in header), label
+    assert "(official measure)" in text and "Random guess (expected)" in text and "0.2000" in text
+    assert "expected c@1 of 0.2000" in text and "means no value" in text
+    body = [[c["text"] for c in row] for row in page.tables[0]["rows"][1:]]
+    helix = next(r for r in body if r[2].startswith("Dense retrieval"))
+    assert helix[header.index("correctly discarded")] == "-"  # nothing unanswered: no value
+    shy = next(r for r in body if "MedQA" in r[3])
+    assert shy[header.index("c@1 drugs")] == "0.0000"  # answered nothing in that topic
+    assert "Generative QA &lt;v2&gt;" in text and "<b>MedQA</b>" not in text
+    system = (demo_site / "teams/medqa-friends/medqa-gen.html").read_text(encoding="utf-8")
+    assert "runs/mcqa/batch1/run/medqa-friends/medqa-gen.html" in system
+    run = (demo_site / "runs/mcqa/batch1/run/medqa-friends/medqa-gen.html").read_text(encoding="utf-8")
+    assert "b1-rt1-q1" in run and "mcqa.reading_test.b1-rt1.c_at_1" in run
 
 
 def test_empty_states(tmp_path):

@@ -213,3 +213,57 @@ def overview_view(overview: Overview, name: str, names: Names) -> TableView:
                     rank_cell(averages.get(key)), text_cell(nemenyi.get("letters", {}).get(key, ""))])
         view.add(cells)
     return view
+
+
+#: mcqa leaderboard columns after the official measure: rates, counts, reading perspective.
+MCQA_COLUMNS = ("mcqa.accuracy", "mcqa.accuracy_with_candidates", "mcqa.answered_right", "mcqa.answered_wrong",
+                "mcqa.unanswered_right", "mcqa.unanswered_wrong", "mcqa.unanswered_empty",
+                "mcqa.correctly_discarded", "mcqa.reading.median", "mcqa.reading.mean", "mcqa.reading.std")
+MCQA_COUNTS = {"mcqa.answered_right", "mcqa.answered_wrong", "mcqa.unanswered_right", "mcqa.unanswered_wrong",
+               "mcqa.unanswered_empty"}
+
+
+def mcqa_ranking_view(table: Table, ranking: Ranking, official: set, names: Names) -> TableView:
+    """An mcqa leaderboard: ranked by c@1 (official), accuracy, accuracy with candidates, the
+    counts R/W/UR/UW/UE, correctly discarded, reading-test median/mean/std, c@1 per topic.
+    A value that is not defined (n = 0, nothing unanswered, one reading test) shows "-"."""
+    rows = list(table.rows.values())
+    topics = list(dict.fromkeys(m for r in rows for m in r.measures
+                                if m.startswith("mcqa.topic.") and m.endswith(".c_at_1")))
+    measures = list(dict.fromkeys([*ranking.components, "mcqa.c_at_1", *MCQA_COLUMNS])) + topics
+    tested = [m for m in ranking.components if ranking.significance.get(m, {}).get("letters")]
+    columns = (RANK_COLUMNS + IDENTITY_COLUMNS + [Column("notes", "Notes")]
+               + [Column(m, labels.measure_label(m), numeric=True, official=m in official, title=m) for m in measures]
+               + [Column(f"group.{m}", f"Group {labels.measure_label(m)}",
+                         title=f"significance group on {m} (outcomes swapped per question, c@1 recomputed): "
+                               "systems sharing a letter are not significantly different") for m in tested]
+               + [Column("questions", "Questions", numeric=True, title="gold questions scored")])
+    baseline = table.random_baseline
+    note = (f"Ranking rule: {ranking.rule}. \"-\" means no value: the measure is not defined here "
+            "(correctly discarded with nothing unanswered, reading std with one reading test, any rate with no question).")
+    if baseline is not None:
+        note += (f" Random baseline: a system answering every question with a uniformly random candidate "
+                 f"has an expected c@1 of {baseline:.4f}; a run below it does no better than guessing.")
+    view = TableView(slug=f"mcqa-{table.batch}-{ranking.name.replace('.', '-')}",
+                     caption=f"{table.name}: reading tests ranked by {labels.measure_label(ranking.components[0])}"
+                     if ranking.components else f"{table.name}: reading tests",
+                     columns=columns, note=note, empty="No run was scored.")
+    for record in _ordered_records(ranking, table.rows):
+        row = table.rows.get(record["system"])
+        if row is None:
+            continue
+        cells = ([rank_cell(record["rank"]), rank_cell(record["average_rank"])]
+                 + _identity_cells(names, row.key, row.team) + [text_cell(notes(record, row.late))]
+                 + [count_cell(None if row.measures.get(m) is None else int(row.measures[m])) if m in MCQA_COUNTS
+                    else score_cell(row.measures.get(m), css="official" if m in official else "") for m in measures]
+                 + [text_cell(record.get("significance", {}).get(m, "")) for m in tested]
+                 + [count_cell(row.counts.get("questions"))])
+        view.add(cells, row_css(record, row.late))
+    if baseline is not None and table.rows:
+        cells = ([rank_cell(None), rank_cell(None), text_cell("Random guess (expected)"), text_cell(""),
+                  text_cell("reference: expected c@1 of a uniformly random answer to every question, not a run")]
+                 + [score_cell(baseline if m in ("mcqa.c_at_1", "mcqa.accuracy", "mcqa.accuracy_with_candidates")
+                               else None) for m in measures]
+                 + [text_cell("") for _ in tested] + [count_cell(None)])
+        view.add(cells, "baseline reference")
+    return view

@@ -18,7 +18,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from scorer import __version__
-from scorer.formats.challenge import TASKB_PHASES, Challenge, load_challenge, read_received
+from scorer.formats.challenge import MCQA_PHASE, TASKB_PHASES, Challenge, load_challenge, read_received
 from scorer.schemas import load_schema, schema_names
 from scorer.site import boards, labels, paths
 from scorer.site.archive import results_zip
@@ -154,8 +154,7 @@ def _check_replaceable(out: Path) -> None:
 
 def _common(challenge: Challenge, inputs: BuildInputs, doc_pages: list[DocPage]) -> dict:
     nav = [("index.html", "Home")]
-    nav += [(paths.overview(t), labels.TASKS[t].split(" (")[0]) for t in ("taskB", "taskA")
-            if (challenge.taskb_batches if t == "taskB" else challenge.taska_batches)]
+    nav += [(paths.overview(t), labels.TASKS[t].split(" (")[0]) for t in TASK_ORDER if _batches(challenge, t)]
     nav += [("teams.html", "Teams")]
     nav += [(paths.doc(d.name), "How to take part") for d in doc_pages if d.name == "submit"]
     nav += [("docs/index.html", "Docs"), ("downloads.html", "Downloads")] if doc_pages else [("downloads.html", "Downloads")]
@@ -229,6 +228,7 @@ class _Builder:
 
     def _window_context(self, task: str, batch: str, phase: str) -> dict:
         window = (self.challenge.taskb_batches[batch].windows[phase] if task == "taskB"
+                  else self.challenge.mcqa_batches[batch].window if task == "mcqa"
                   else self.challenge.taska_batches[batch].testsets[phase])
         return {"window": window, "opens": iso(window.opens), "closes": iso(window.closes),
                 "status": window_status(window, has_gold(self.challenge, task, batch, phase), self.inputs.date)}
@@ -269,10 +269,17 @@ class _Builder:
                                  table, views, self._table_runs("taskA", batch.id, testset),
                                  self._window_context("taskA", batch.id, testset),
                                  up=paths.board("taskA", batch.id, None))
+        for batch in self.challenge.mcqa_batches.values():
+            table = self.results.tables.get(("mcqa", batch.id, MCQA_PHASE))
+            views = ([boards.mcqa_ranking_view(table, r, self.official, self.names) for r in table.rankings.values()]
+                     if table else [])
+            self._board_page(paths.board("mcqa", batch.id, MCQA_PHASE), f"Reading tests, {batch.name}", table, views,
+                             self._table_runs("mcqa", batch.id, MCQA_PHASE),
+                             self._window_context("mcqa", batch.id, MCQA_PHASE))
 
     def _overviews(self) -> None:
-        for task in ("taskB", "taskA"):
-            batches = self.challenge.taskb_batches if task == "taskB" else self.challenge.taska_batches
+        for task in TASK_ORDER:
+            batches = _batches(self.challenge, task)
             if not batches:
                 continue
             overview = self.results.overviews.get(task)
@@ -337,7 +344,7 @@ class _Builder:
         if self._pair_list is None:
             self._pair_list = []
             for (task, batch, phase), table in sorted(self.results.tables.items(), key=lambda kv: _key(kv[0])):
-                if not table.rankings:
+                if not table.rankings or task == "mcqa":  # no head-to-head pages for mcqa yet
                     continue
                 keys = sorted({r["system"] for rk in table.rankings.values() for r in rk.records if r["ranked"]})
                 where = f"{labels.TASKS[task].split(' (')[0]}, {table.name}" + (
@@ -369,7 +376,7 @@ class _Builder:
             per_question = self._run_pages(table)
             if task == "taskB":
                 self._compare_pages(table, {"taskB": per_question})
-            else:
+            elif task == "taskA":
                 self._collect_taska(batch, phase, per_question)
         batch_table = self.results.tables.get(("taskA", batch, None)) if task == "taskA" else None
         if batch_table is not None:
@@ -441,13 +448,14 @@ class _Builder:
 
     def _home(self) -> None:
         tasks = []
-        for task in ("taskB", "taskA"):
-            batches = self.challenge.taskb_batches if task == "taskB" else self.challenge.taska_batches
+        for task in TASK_ORDER:
+            batches = _batches(self.challenge, task)
             if not batches:
                 continue
             rows = []
             for batch in batches.values():
-                windows = batch.windows if task == "taskB" else batch.testsets
+                windows = (batch.windows if task == "taskB" else {MCQA_PHASE: batch.window} if task == "mcqa"
+                           else batch.testsets)
                 for phase in windows:
                     ctx = self._window_context(task, batch.id, phase)
                     runs = self._table_runs(task, batch.id, phase)
@@ -469,6 +477,8 @@ class _Builder:
                 continue
             if task == "taskB":
                 closes = self.challenge.taskb_batches[batch].windows[phase].closes
+            elif task == "mcqa":
+                closes = self.challenge.mcqa_batches[batch].window.closes
             else:
                 closes = max(self.challenge.taska_batches[batch].testsets.values(), key=lambda w: w.closes).closes
             candidate = (closes, task, batch, phase or "")
@@ -500,6 +510,14 @@ def _drilldown_in_worker(unit: tuple[str, str]) -> tuple[list[str], int]:
     writer.written, writer.pages = [], 0
     _WORKER[0]._drilldown(*unit)
     return writer.written, writer.pages
+
+
+TASK_ORDER = ("taskB", "taskA", "mcqa")
+
+
+def _batches(challenge: Challenge, task: str) -> dict:
+    """The batches of a task in ``challenge.toml`` order."""
+    return {"taskB": challenge.taskb_batches, "taskA": challenge.taska_batches, "mcqa": challenge.mcqa_batches}[task]
 
 
 def _key(table_key: tuple) -> tuple:

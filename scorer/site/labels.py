@@ -1,11 +1,12 @@
 """Display names of tasks, phases, rankings and measures (the keys stay the scorer's)."""
 from __future__ import annotations
 
-TASKS = {"taskB": "Task B (question answering)", "taskA": "Task A (semantic indexing)"}
+TASKS = {"taskB": "Task B (question answering)", "taskA": "Task A (semantic indexing)",
+         "mcqa": "Reading tests (multiple choice)"}
 PHASES = {"phaseA": "Phase A", "phaseB": "Phase B"}
 RANKINGS = {"phaseA": "Phase A: concepts, documents, snippets, triples",
             "phaseB.exact": "Phase B: exact answers", "phaseB.ideal": "Phase B: ideal answers",
-            "flat.micro_f1": "Flat micro F1 (MiF)", "lca.f1": "LCA-F"}
+            "flat.micro_f1": "Flat micro F1 (MiF)", "lca.f1": "LCA-F", "mcqa": "c@1"}
 #: The measure families each Task B ranking shows as columns.
 RANKING_FAMILIES = {"phaseA": ("concepts", "documents", "snippets", "triples"),
                     "phaseB.exact": ("yesno", "factoid", "list"), "phaseB.ideal": ("ideal",)}
@@ -24,12 +25,22 @@ TASK_A = {"flat.accuracy": "Acc.", "flat.example_precision": "EbP", "flat.exampl
           "flat.macro_f1": "MaF", "flat.micro_precision": "MiP", "flat.micro_recall": "MiR",
           "flat.micro_f1": "MiF", "hier.precision": "hP", "hier.recall": "hR", "hier.f1": "hF",
           "lca.precision": "LCA-P", "lca.recall": "LCA-R", "lca.f1": "LCA-F"}
+MCQA = {"mcqa.c_at_1": "c@1", "mcqa.accuracy": "accuracy", "mcqa.accuracy_with_candidates": "accuracy with candidates",
+        "mcqa.answered_right": "R", "mcqa.answered_wrong": "W", "mcqa.unanswered_right": "UR",
+        "mcqa.unanswered_wrong": "UW", "mcqa.unanswered_empty": "UE", "mcqa.correctly_discarded": "correctly discarded",
+        "mcqa.reading.median": "reading median", "mcqa.reading.mean": "reading mean",
+        "mcqa.reading.std": "reading std", "mcqa.random_baseline": "random baseline",
+        "mcqa.correct": "right", "mcqa.unanswered": "unanswered", "mcqa.correct_with_candidates": "right with candidates"}
 
 
 def measure_label(measure: str) -> str:
     """``documents.map`` -> "Documents MAP", ``flat.micro_f1`` -> "MiF"; unknown names as they are."""
     if measure in TASK_A:
         return TASK_A[measure]
+    if measure in MCQA:
+        return MCQA[measure]
+    if measure.startswith("mcqa.topic.") and measure.endswith(".c_at_1"):
+        return f"c@1 {measure[len('mcqa.topic.'):-len('.c_at_1')]}"
     family, _, stat = measure.partition(".")
     if family in FAMILIES and stat in STATS:
         return f"{FAMILIES[family]} {STATS[stat]}"
@@ -38,7 +49,7 @@ def measure_label(measure: str) -> str:
 
 def phase_label(task: str, phase: str | None) -> str:
     """``phaseA`` -> "Phase A"; a Task A test set id as "test set week1"."""
-    if phase is None:
+    if phase is None or task == "mcqa":
         return ""
     return PHASES.get(phase, phase) if task == "taskB" else f"test set {phase}"
 

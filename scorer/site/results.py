@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scorer.formats.challenge import MCQA_PHASE
+
 RESULTS = "results"
 
 
@@ -77,6 +79,7 @@ class Table:
     rankings: dict        # name -> Ranking
     testsets: tuple = ()
     best_k: int | None = None
+    random_baseline: float | None = None  # mcqa: expected c@1 of a uniform random guesser
 
 
 @dataclass(frozen=True)
@@ -133,6 +136,8 @@ def load_results(root: str | Path) -> Results:
         raw = _read(root / listed["table"])
         if raw["task"] == "taskA":
             tables.update(_taska_tables(raw))
+        elif raw["task"] == "mcqa":
+            tables[("mcqa", raw["batch"], MCQA_PHASE)] = _mcqa_table(raw)
         else:
             tables[("taskB", raw["batch"], raw["phase"])] = _taskb_table(raw)
     overviews = {task: _overview(_read(root / path)) for task, path in sorted(index.get("overview", {}).items())}
@@ -167,6 +172,13 @@ def _taskb_table(raw: dict) -> Table:
     rows = {key: _row(key, s, s) for key, s in sorted(raw["systems"].items())}
     return Table(task="taskB", batch=raw["batch"], phase=raw["phase"], name=raw.get("name", raw["batch"]),
                  rows=rows, rankings=_rankings(raw))
+
+
+def _mcqa_table(raw: dict) -> Table:
+    """An mcqa batch: one table (phase :data:`MCQA_PHASE`, as its runs) with the random baseline."""
+    rows = {key: _row(key, s, s) for key, s in sorted(raw["systems"].items())}
+    return Table(task="mcqa", batch=raw["batch"], phase=MCQA_PHASE, name=raw.get("name", raw["batch"]), rows=rows,
+                 rankings=_rankings(raw), random_baseline=raw.get("random_baseline"))
 
 
 def _taska_tables(raw: dict) -> dict:
