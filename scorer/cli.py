@@ -194,7 +194,7 @@ def cmd_build(args) -> int:
     failed = False
     if not args.no_score:
         failed = cmd_score_all(argparse.Namespace(repo=args.repo, jobs=args.jobs)) != EXIT_OK
-    summary = build_site(args.repo, args.out, templates=args.templates, docs=args.docs)
+    summary = build_site(args.repo, args.out, templates=args.templates, docs=args.docs, jobs=args.jobs)
     print(f"build: {summary.pages} pages, {len(summary.files)} files in {summary.out}; "
           f"open {summary.out / 'index.html'} (or: python -m scorer serve --out {summary.out})")
     if failed:
@@ -415,7 +415,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="the site folder (default: REPO/_site); replaced if it holds a previous build")
     p.add_argument("--no-score", action="store_true", help="use results/ as it is, do not run score-all first")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
-                   help="processes for scoring runs (default: the number of CPUs)")
+                   help="processes for scoring runs and rendering pages (default: the number of CPUs)")
     p.add_argument("--templates", help="Jinja2 templates (default: REPO/site_templates, else the scorer's)")
     p.add_argument("--docs", help="Markdown pages (default: REPO/docs, else the scorer's)")
     p.set_defaults(handler=cmd_build)
