@@ -9,6 +9,7 @@ infinite degrees of freedom is computed from its defining integral (see
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -96,8 +97,10 @@ def studentized_range_cdf(q: float, k: int) -> float:
     return float(step * (integrand.sum() - (integrand[0] + integrand[-1]) / 2))
 
 
+@lru_cache(maxsize=256)
 def studentized_range_quantile(p: float, k: int) -> float:
-    """The q with ``studentized_range_cdf(q, k) = p``, by bisection to 1e-10."""
+    """The q with ``studentized_range_cdf(q, k) = p``, by bisection to 1e-10 (memoised:
+    every overview of a season asks for the same few (p, k))."""
     low, high = 0.0, 20.0
     while high - low > 1e-10:
         middle = (low + high) / 2

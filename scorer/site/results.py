@@ -7,11 +7,11 @@ challenge, then sorted ids) so that the site is deterministic.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from scorer.formats.challenge import MCQA_PHASE
+from scorer.store.files import read_json
 
 RESULTS = "results"
 
@@ -107,7 +107,7 @@ class Results:
     def run_document(self, entry: RunEntry) -> dict:
         """The result (or error) file of a run, read once."""
         if entry.result not in self._docs:
-            self._docs[entry.result] = _read(self.root / entry.result)
+            self._docs[entry.result] = read_json(self.root / entry.result)
         return self._docs[entry.result]
 
     def forget(self, entry: RunEntry) -> None:
@@ -115,8 +115,7 @@ class Results:
         self._docs.pop(entry.result, None)
 
 
-def _read(path: Path):
-    return json.loads(path.read_bytes())
+
 
 
 def load_results(root: str | Path) -> Results:
@@ -129,18 +128,18 @@ def load_results(root: str | Path) -> Results:
     index_path = root / RESULTS / "index.json"
     if not index_path.is_file():
         return Results(root, None, {}, {}, {}, {})
-    index = _read(index_path)
+    index = read_json(index_path)
     runs = {path: _run_entry(path, e) for path, e in sorted(index.get("runs", {}).items())}
     tables: dict = {}
     for listed in index.get("batches", []):
-        raw = _read(root / listed["table"])
+        raw = read_json(root / listed["table"])
         if raw["task"] == "taskA":
             tables.update(_taska_tables(raw))
         elif raw["task"] == "mcqa":
             tables[("mcqa", raw["batch"], MCQA_PHASE)] = _mcqa_table(raw)
         else:
             tables[("taskB", raw["batch"], raw["phase"])] = _taskb_table(raw)
-    overviews = {task: _overview(_read(root / path)) for task, path in sorted(index.get("overview", {}).items())}
+    overviews = {task: _overview(read_json(root / path)) for task, path in sorted(index.get("overview", {}).items())}
     return Results(root, index.get("scorer_version"), dict(sorted(index.get("gold_sha256", {}).items())),
                    runs, tables, overviews)
 

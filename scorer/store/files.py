@@ -19,9 +19,17 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
+import orjson
 
 #: Prefix of the temporary files of :func:`write_atomic` (left over only after a crash).
 TEMP_PREFIX = ".tmp-"
+
+
+def read_json(path: Path):
+    """A results file, parsed (orjson: about five times faster than :mod:`json` on the
+    per-question values; the same numbers).  Only for the pipeline's own files: inputs from
+    participants and organizers go through the strict :func:`scorer.formats.jsontext.load_json`."""
+    return orjson.loads(Path(path).read_bytes())
 
 
 def plain(value):

@@ -27,7 +27,7 @@ from scorer.errors import Problem
 from scorer.formats.challenge import TASKB_PHASES, Challenge, RunRef, load_challenge, read_received
 from scorer.formats.hierarchy import load_hierarchy
 from scorer.formats.jsontext import load_json
-from scorer.store.files import canonical_json, remove_stale, sha256_bytes, sha256_file, write_atomic
+from scorer.store.files import canonical_json, read_json, remove_stale, sha256_bytes, sha256_file, write_atomic
 from scorer.store.runs import RunJob, discover_runs, identity_problems, score_run
 from scorer.store.tables import ScoredRun, mcqa_table, overview, taska_table, taskb_table
 
@@ -107,7 +107,7 @@ def _preload_hierarchy(jobs: list[RunJob]) -> None:
 def _read_index(root: Path) -> dict:
     """The previous ``results/index.json``, or {} when absent or unreadable (then all is rescored)."""
     try:
-        value = json.loads((root / INDEX).read_bytes())
+        value = read_json(root / INDEX)
     except (OSError, ValueError):
         return {}
     return value if isinstance(value, dict) and value.get("scorer_version") == __version__ else {}
@@ -209,14 +209,14 @@ class _State:
         except OSError:
             return False
         if {k: entry.get(k) for k in timing} != timing:
-            self._write(ref, entry["status"], {**json.loads(path.read_bytes()), **timing}, provenance, timing)
+            self._write(ref, entry["status"], {**read_json(path), **timing}, provenance, timing)
         else:
             self.entries[ref.path] = entry
             self.keep.add(entry["result"])
         self.summary.reused.append(ref.path)
         if entry["status"] == ERROR:
             self.summary.failed.append(ref.path)
-            self.summary.problems[ref.path] = json.loads(path.read_bytes())["problems"]
+            self.summary.problems[ref.path] = read_json(path)["problems"]
         return True
 
     def _manual(self, ref: RunRef, gold: dict[str, Path]) -> tuple[str | None, list[Problem]]:
@@ -298,7 +298,7 @@ class _State:
         teams = self.challenge.teams
         return [ScoredRun(ref=ref, result_path=e["result"], late=e["late"], received=e["received"],
                           baseline=teams[ref.team].systems[ref.system].baseline,
-                          doc=json.loads((self.root / e["result"]).read_bytes()))
+                          doc=read_json(self.root / e["result"]))
                 for ref, e in runs]
 
     def _table(self, relative: str, runs: list[tuple[RunRef, dict]], compute: Callable[[], dict]) -> dict:
