@@ -92,3 +92,16 @@ def test_fast_schema_check_agrees_with_jsonschema(value, name):
     """The compiled gate (jsonschema-rs) and jsonschema judge every value alike."""
     from scorer.schemas import _compiled, validator
     assert _compiled(name).is_valid(value) == (not list(validator(name).iter_errors(value)))
+
+
+MCQA = st.one_of(JSON, st.builds(lambda answers: {"answers": answers}, st.lists(st.one_of(JSON, st.fixed_dictionaries(
+    {"question": st.sampled_from(["q1", "q2", "q9"]), "answer": st.one_of(st.none(), st.sampled_from(["1", "2", "7"]))},
+    optional={"candidate": st.sampled_from(["1", "2", "x"])})), max_size=4)))
+MCQA_GOLD = {"topics": [{"id": "t", "reading_tests": [{"id": "rt", "questions": [
+    {"id": q, "candidates": [{"id": "1"}, {"id": "2"}], "correct": "1"} for q in ("q1", "q2")]}]}]}
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(st.just(MCQA_GOLD), JSON), MCQA)
+def test_mcqa_never_crashes(gold, run):
+    _evaluate(gold, run, task="mcqa")
