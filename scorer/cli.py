@@ -135,19 +135,15 @@ def _format_value(value: float) -> str:
     return repr(value) if isinstance(value, float) else str(value)
 
 
+def _fix_hint(args, errors: list[Problem]) -> str:
+    if args.task == "mcqa" or not any(p.code not in NOT_FIXABLE for p in errors):
+        return ""
+    return f" python -m scorer normalize {args.run} FIXED.json --task {args.task} fixes the variants."
+
+
 def cmd_score(args) -> int:
-    if not args.lenient:
-        problems, _ = _validate_file(args.run, args.task, "run", None, args.max_bytes)
-        errors = [p for p in problems if p.severity == "error"]
-        if errors:
-            _print_problems(errors, per_code=PROBLEMS_PER_KIND)
-            hint = ""
-            if args.task != "mcqa" and any(p.code not in NOT_FIXABLE for p in errors):
-                hint = (f" python -m scorer normalize {args.run} FIXED.json --task {args.task} fixes the "
-                        f"variants; --lenient scores what the official evaluator can read")
-            print(f"{args.run}: INVALID ({_summary(problems)}); nothing scored.{hint}", file=sys.stderr)
-            return EXIT_INVALID
-        _print_problems([p for p in problems if p.severity != "error"])
+    """Score what the official evaluator can read, as it would; say loudly when the run would
+    be rejected as a submission (``--strict``: refuse it instead, as the pull-request check does)."""
     options = {"hierarchy": args.hierarchy} if args.task == "taskA" else {}
     if args.manual:
         if args.task != "phaseB":
@@ -157,7 +153,24 @@ def cmd_score(args) -> int:
     if args.task == "taskA" and not args.hierarchy:
         print("score: --task taskA needs --hierarchy FILE (PARENT CHILD per line)", file=sys.stderr)
         return EXIT_USAGE
-    result = evaluate(args.gold, args.run, task=args.task, edition=args.edition, flavor=args.flavor, **options)
+    problems, _ = _validate_file(args.run, args.task, "run", None, args.max_bytes)
+    errors = [p for p in problems if p.severity == "error"]
+    if errors and args.strict:
+        _print_problems(errors, per_code=PROBLEMS_PER_KIND)
+        print(f"{args.run}: INVALID ({_summary(problems)}); nothing scored (--strict).{_fix_hint(args, errors)}",
+              file=sys.stderr)
+        return EXIT_INVALID
+    try:
+        result = evaluate(args.gold, args.run, task=args.task, edition=args.edition, flavor=args.flavor,
+                          **options)
+    except ScorerError as exc:
+        _print_problems(exc.problems, per_code=PROBLEMS_PER_KIND)
+        print(f"{args.run}: nothing scored.{_fix_hint(args, exc.problems)}", file=sys.stderr)
+        return EXIT_INVALID
+    _print_problems(problems, per_code=PROBLEMS_PER_KIND)
+    if errors:
+        print(f"{args.run}: scored as the official evaluator reads it, but it would be REJECTED as a "
+              f"submission ({_summary(problems)}).{_fix_hint(args, errors)}", file=sys.stderr)
     _print_problems(result.warnings)
     if args.format == "json":
         print(json.dumps(result.to_json(), indent=2, sort_keys=True, allow_nan=False))
@@ -377,8 +390,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=cmd_normalize)
 
     p = sub.add_parser("score", help="score a run against gold and print the measures",
-                       description="Score RUN against GOLD. The run is validated first (use --lenient to score "
-                                   "whatever the official evaluator can read).")
+                       description="Score RUN against GOLD with the numbers of the official tools (or the "
+                                   "published definitions: --flavor reference). A run the official evaluator can "
+                                   "read is scored as it reads it; problems that would make the pull-request "
+                                   "check reject it are printed (--strict refuses such a run, exit 1).")
     p.add_argument("run", help="the run file")
     p.add_argument("--gold", required=True, help="the gold file")
     common(p)
@@ -392,8 +407,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--manual", metavar="FILE",
                    help="Phase B: the experts' scores of ideal answers (taskb-manual-scores.schema.json)")
     p.add_argument("--system", metavar="ID", help="Phase B: the run's system id in the --manual file")
-    p.add_argument("--lenient", action="store_true",
-                   help="skip validation; score what the official evaluator can read")
+    p.add_argument("--strict", action="store_true",
+                   help="refuse a run that validate rejects (exit 1), as the pull-request check does")
     p.set_defaults(handler=cmd_score)
 
     p = sub.add_parser("score-all", help="score every run of a challenge repository into results/",

@@ -33,15 +33,29 @@ def test_demo_numbers_are_hand_checked(capsys):
     assert measures["documents.recall"] == (2 / 3 + 1 / 2 + 0) / 3
 
 
-def test_invalid_run_exits_1_and_lenient_scores_it(tmp_path, capsys):
+def test_a_run_the_validator_rejects_is_scored_as_the_official_tool_reads_it(tmp_path, capsys):
     run = json.loads(open(RUN).read())
-    run["questions"][0]["snippets"][0]["offsetInBeginSection"] = "0"
+    run["questions"][0]["snippets"][0]["offsetInBeginSection"] = "0"  # the official reader takes "0" as 0
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(run))
+    assert main(["score", "--gold", GOLD, str(path), "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    assert 'offsetInBeginSection is the string "0", not a number' in captured.err
+    assert "would be REJECTED as a submission" in captured.err and "normalize" in captured.err
+    assert main(["score", "--gold", GOLD, RUN, "--format", "json"]) == 0
+    assert json.loads(captured.out)["measures"] == json.loads(capsys.readouterr().out)["measures"]
+    assert main(["score", "--gold", GOLD, str(path), "--strict"]) == 1
+    assert "nothing scored (--strict)" in capsys.readouterr().err
+
+
+def test_a_run_the_official_tool_cannot_read_exits_1(tmp_path, capsys):
+    run = json.loads(open(RUN).read())
+    run["questions"][0]["snippets"][0]["score"] = 0.9  # the official reader aborts on unknown snippet keys
     path = tmp_path / "run.json"
     path.write_text(json.dumps(run))
     assert main(["score", "--gold", GOLD, str(path)]) == 1
     err = capsys.readouterr().err
-    assert 'offsetInBeginSection is the string "0", not a number' in err and "nothing scored" in err
-    assert main(["score", "--gold", GOLD, str(path), "--lenient", "--format", "json"]) == 0
+    assert 'unknown snippet key "score"' in err and "nothing scored" in err and "normalize" in err
 
 
 def test_module_entry_point_and_help():
