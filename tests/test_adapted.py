@@ -227,3 +227,18 @@ def test_bleu4_argument_errors_name_the_question():
         bleu4(["a"], [["a"], ["b"]])
     with pytest.raises(ScorerError):
         bleu4("a", [["a"]])
+
+
+def test_plain_and_adapted_bleu_from_one_pass_equal_the_separate_calls():
+    candidates = ["yes the drug works in mice", "tp53 and brca1 are mutated together", ""]
+    references = [["yes the drug works in mice today", "no it does not"],
+                  ["tp53 and brca1 are mutated in tumours"], ["nothing here"]]
+    labels, reference_labels = ["yes", None, None], [["yes", "no"], None, None]
+    entities = [None, ["tp53", "brca1"], None]
+    from scorer.measures.adapted import bleu4, bleu4_plain_and_adapted
+    both = bleu4_plain_and_adapted(candidates, references, candidate_labels=labels,
+                                   reference_labels_list=reference_labels, entities_list=entities)
+    assert both == (bleu4(candidates, references),
+                    bleu4(candidates, references, candidate_labels=labels,
+                          reference_labels_list=reference_labels, entities_list=entities))
+    assert both[1] > both[0] > 0

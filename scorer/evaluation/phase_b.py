@@ -304,9 +304,9 @@ def ideal_measures(gold: TaskBFile, run: TaskBFile, per_question: dict, counts: 
         for name, value in entry.items():
             values[name].append(value)
     measures = {name: mean(column) for name, column in values.items()}
-    measures["ideal.bleu4"] = adapted.bleu4(candidates, references_list)
-    measures["ideal.bleu4_adapted"] = adapted.bleu4(candidates, references_list, candidate_labels=labels,
-                                                    reference_labels_list=reference_labels, entities_list=entities)
+    measures["ideal.bleu4"], measures["ideal.bleu4_adapted"] = adapted.bleu4_plain_and_adapted(
+        candidates, references_list, candidate_labels=labels, reference_labels_list=reference_labels,
+        entities_list=entities)
     counts["ideal"] = len(items)
     return {name: measures[name] for name in (*ROUGE_MEASURES.values(), *ADAPTED_MEASURES)}
 

@@ -246,28 +246,54 @@ class BleuCounts:
         return product ** (1.0 / max_n) * brevity
 
 
-def _add_question(counts: BleuCounts, q: _Question, alpha: float, beta: float) -> None:
-    """Add one question to corpus counts, as the MRC2018 script's ``BLEUWithBonus``."""
+def _add_question(counts: BleuCounts, q: _Question, alpha: float, beta: float,
+                  plain: BleuCounts | None = None) -> None:
+    """Add one question to corpus counts, as the MRC2018 script's ``BLEUWithBonus``;
+    ``plain`` (optional) gets the same question without bonus from the same n-gram counts."""
+    for target in (counts, plain) if plain is not None else (counts,):
+        target.candidate_length += len(q.candidate)
+        target.reference_length += min((abs(len(q.candidate) - len(r)), len(r)) for r in q.references)[1]
+    if q.candidate_label is not None:
+        weight = alpha
+        bonus_sources = [r for r, label in zip(q.references, q.reference_labels) if label == q.candidate_label]
+    else:
+        weight, bonus_sources = beta, list(q.entities)
     for k in range(BLEU_ORDER):
         cand = _ngrams(q.candidate, k + 1)
-        counts.matches[k] += _clipped_matches(cand, [_ngrams(r, k + 1) for r in q.references])
-        counts.totals[k] += len(cand)
-    counts.candidate_length += len(q.candidate)
-    counts.reference_length += min((abs(len(q.candidate) - len(r)), len(r))
-                                   for r in q.references)[1]
-    if q.candidate_label is not None:
-        agreeing = [r for r, label in zip(q.references, q.reference_labels)
-                    if label == q.candidate_label]
-        weight, bonus_sources = alpha, agreeing
-    elif q.entities:
-        weight, bonus_sources = beta, list(q.entities)
-    else:
-        return
-    for k in range(BLEU_ORDER):
-        bonus = _clipped_matches(_ngrams(q.candidate, k + 1),
-                                 [_ngrams(s, k + 1) for s in bonus_sources])
-        counts.matches[k] += weight * bonus
-        counts.totals[k] += weight * bonus
+        matches = _clipped_matches(cand, [_ngrams(r, k + 1) for r in q.references])
+        for target in (counts, plain) if plain is not None else (counts,):
+            target.matches[k] += matches
+            target.totals[k] += len(cand)
+        if bonus_sources:
+            bonus = weight * _clipped_matches(cand, [_ngrams(b, k + 1) for b in bonus_sources])
+            counts.matches[k] += bonus
+            counts.totals[k] += bonus
+
+
+def _corpus_counts(candidates, references_list, candidate_labels, reference_labels_list, entities_list,
+                   alpha: float, beta: float, tokens: str, with_plain: bool) -> tuple[BleuCounts, BleuCounts | None]:
+    """The (bonus-including) corpus counts, and the plain ones when ``with_plain``."""
+    _checked_weights(alpha=alpha, beta=beta)
+    lists = [candidates, references_list]
+    lists += [v for v in (candidate_labels, reference_labels_list, entities_list) if v is not None]
+    if any(isinstance(v, str) or not isinstance(v, Sequence) for v in lists):
+        raise _argument_error("BLEU-4 takes lists with one entry per question",
+                              "pass candidates, references_list, ... as lists")
+    n = len(candidates)
+    if any(len(v) != n for v in lists):
+        raise _argument_error(
+            "candidates, references_list and the optional per-question lists differ in length",
+            "pass one entry per question in every list (None for no label/entities)")
+    counts = BleuCounts([0] * BLEU_ORDER, [0] * BLEU_ORDER)
+    plain = BleuCounts([0] * BLEU_ORDER, [0] * BLEU_ORDER) if with_plain else None
+    for i in range(n):
+        q = _question(candidates[i], references_list[i],
+                      candidate_labels[i] if candidate_labels is not None else None,
+                      reference_labels_list[i] if reference_labels_list is not None else None,
+                      entities_list[i] if entities_list is not None else None,
+                      tokens, where=f"question {i}: ")
+        _add_question(counts, q, alpha, beta, plain)
+    return counts, plain
 
 
 def bleu_counts(candidates: Sequence[str], references_list: Sequence[Sequence[str]], *,
@@ -284,26 +310,20 @@ def bleu_counts(candidates: Sequence[str], references_list: Sequence[Sequence[st
     matched against the entity strings, likewise.  ``c`` adds the candidate length, ``r``
     the length of the reference closest to it (ties: the shorter).
     """
-    _checked_weights(alpha=alpha, beta=beta)
-    lists = [candidates, references_list]
-    lists += [v for v in (candidate_labels, reference_labels_list, entities_list) if v is not None]
-    if any(isinstance(v, str) or not isinstance(v, Sequence) for v in lists):
-        raise _argument_error("BLEU-4 takes lists with one entry per question",
-                              "pass candidates, references_list, ... as lists")
-    n = len(candidates)
-    if any(len(v) != n for v in lists):
-        raise _argument_error(
-            "candidates, references_list and the optional per-question lists differ in length",
-            "pass one entry per question in every list (None for no label/entities)")
-    counts = BleuCounts([0] * BLEU_ORDER, [0] * BLEU_ORDER)
-    for i in range(n):
-        q = _question(candidates[i], references_list[i],
-                      candidate_labels[i] if candidate_labels is not None else None,
-                      reference_labels_list[i] if reference_labels_list is not None else None,
-                      entities_list[i] if entities_list is not None else None,
-                      tokens, where=f"question {i}: ")
-        _add_question(counts, q, alpha, beta)
-    return counts
+    return _corpus_counts(candidates, references_list, candidate_labels, reference_labels_list,
+                          entities_list, alpha, beta, tokens, with_plain=False)[0]
+
+
+def bleu4_plain_and_adapted(candidates: Sequence[str], references_list: Sequence[Sequence[str]], *,
+                            candidate_labels: Sequence[str | None] | None = None,
+                            reference_labels_list: Sequence[Sequence[str] | None] | None = None,
+                            entities_list: Sequence[Sequence[str] | None] | None = None,
+                            alpha: float = 1.0, beta: float = 1.0, tokens: str = "word") -> tuple[float, float]:
+    """``(bleu4(candidates, references_list), bleu4(..., with the bonus arguments))`` from one
+    pass over the corpus: the plain counts are the adapted ones before their bonus."""
+    counts, plain = _corpus_counts(candidates, references_list, candidate_labels, reference_labels_list,
+                                   entities_list, alpha, beta, tokens, with_plain=True)
+    return plain.bleu(), counts.bleu()
 
 
 def bleu4(candidates: Sequence[str], references_list: Sequence[Sequence[str]], *,
