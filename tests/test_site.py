@@ -277,6 +277,26 @@ def test_mcqa_leaderboard_baseline_no_value_and_pages(demo_site):
     assert "b1-rt1-q1" in run and "mcqa.reading_test.b1-rt1.c_at_1" in run
 
 
+def test_mcqa_head_to_head_pages(demo_site):
+    """Pairs with the top system, linked from the leaderboard and the system pages; each
+    question's outcome and each reading test's c@1 for both systems."""
+    pair = "compare/mcqa/batch1/run/helix.helix-dense__medqa-friends.medqa-gen.html"
+    assert "compare/mcqa/batch1/run/index.html" in (demo_site / "mcqa/batch1/run.html").read_text(encoding="utf-8")
+    for system in ("helix/helix-dense", "medqa-friends/medqa-gen"):
+        assert pair in (demo_site / f"teams/{system}.html").read_text(encoding="utf-8"), system
+    assert pair.rsplit("/", 1)[1] in (demo_site / "compare/mcqa/batch1/run/index.html").read_text(encoding="utf-8")
+    page = Page((demo_site / pair).read_text(encoding="utf-8"))
+    summary, reading, questions = ([[c["text"] for c in row] for row in t["rows"]] for t in page.tables)
+    assert summary[0] == ["Measure", "Value A", "Value B"] and summary[1][0] == "c@1"
+    assert next(r for r in summary if r[0] == "correctly discarded")[1] == "-"  # A left nothing unanswered
+    assert reading[0] == ["Reading test", "c@1 A", "c@1 B"] and reading[1][0] == "b1-rt1" and len(reading) > 2
+    assert questions[0] == ["Question", "Outcome A", "Outcome B"]
+    outcomes = {text for row in questions[1:] for text in row[1:]}
+    assert outcomes <= {"answered right", "answered wrong", "unanswered, right candidate",
+                        "unanswered, wrong or no candidate"}
+    assert {"answered right", "unanswered, right candidate"} <= outcomes
+
+
 def test_empty_states(tmp_path):
     repo = copy_demo(tmp_path / "repo", ("challenge.toml", "teams"))
     site = build_site(repo).out  # no gold, no runs, no results/

@@ -223,6 +223,13 @@ MCQA_COUNTS = {"mcqa.answered_right", "mcqa.answered_wrong", "mcqa.unanswered_ri
                "mcqa.unanswered_empty"}
 
 
+def mcqa_cell(measure: str, value, css: str = "") -> Cell:
+    """A multiple-choice measure: a count as an integer, a rate to 4 decimals, "-" for no value."""
+    if measure in MCQA_COUNTS:
+        return count_cell(None if value is None else int(value))
+    return score_cell(value, css=css)
+
+
 def mcqa_ranking_view(table: Table, ranking: Ranking, official: set, names: Names) -> TableView:
     """An mcqa leaderboard: ranked by c@1 (official), accuracy, accuracy with candidates, the
     counts R/W/UR/UW/UE, correctly discarded, reading-test median/mean/std, c@1 per topic.
@@ -254,8 +261,7 @@ def mcqa_ranking_view(table: Table, ranking: Ranking, official: set, names: Name
             continue
         cells = ([rank_cell(record["rank"]), rank_cell(record["average_rank"])]
                  + _identity_cells(names, row.key, row.team) + [text_cell(notes(record, row.late))]
-                 + [count_cell(None if row.measures.get(m) is None else int(row.measures[m])) if m in MCQA_COUNTS
-                    else score_cell(row.measures.get(m), css="official" if m in official else "") for m in measures]
+                 + [mcqa_cell(m, row.measures.get(m), css="official" if m in official else "") for m in measures]
                  + [text_cell(record.get("significance", {}).get(m, "")) for m in tested]
                  + [count_cell(row.counts.get("questions"))])
         view.add(cells, row_css(record, row.late))

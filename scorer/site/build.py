@@ -24,7 +24,8 @@ from scorer.site import boards, labels, paths
 from scorer.site.archive import results_zip
 from scorer.site.charts import cd_diagram, rank_chart
 from scorer.site.docs import DocPage, load_docs, render_markdown
-from scorer.site.drilldown import pairs_to_render, run_slug, run_views, taska_pair_view, taskb_pair_views
+from scorer.site.drilldown import (mcqa_pair_views, pairs_to_render, run_slug, run_views, taska_pair_view,
+                                   taskb_pair_views)
 from scorer.site.inputs import BuildInputs, has_gold, iso, read_inputs, window_status
 from scorer.site.results import Results, Table, load_results
 from scorer.site.tables import TableView, rows_html
@@ -275,7 +276,8 @@ class _Builder:
                      if table else [])
             self._board_page(paths.board("mcqa", batch.id, MCQA_PHASE), f"Reading tests, {batch.name}", table, views,
                              self._table_runs("mcqa", batch.id, MCQA_PHASE),
-                             self._window_context("mcqa", batch.id, MCQA_PHASE))
+                             self._window_context("mcqa", batch.id, MCQA_PHASE),
+                             compare=paths.compare_index("mcqa", batch.id, MCQA_PHASE) if table and table.rows else None)
 
     def _overviews(self) -> None:
         for task in TASK_ORDER:
@@ -344,11 +346,10 @@ class _Builder:
         if self._pair_list is None:
             self._pair_list = []
             for (task, batch, phase), table in sorted(self.results.tables.items(), key=lambda kv: _key(kv[0])):
-                if not table.rankings or task == "mcqa":  # no head-to-head pages for mcqa yet
+                if not table.rankings:
                     continue
                 keys = sorted({r["system"] for rk in table.rankings.values() for r in rk.records if r["ranked"]})
-                where = f"{labels.TASKS[task].split(' (')[0]}, {table.name}" + (
-                    f", {labels.PHASES.get(phase, phase)}" if phase else "")
+                where = _where(table)
                 self._pair_list += [(paths.compare_pair(task, batch, phase, a, b), a, b, where)
                                     for a, b in pairs_to_render(table, keys)]
         return self._pair_list
@@ -373,25 +374,25 @@ class _Builder:
         for (_, _, phase), table in tables:
             if phase is None:
                 continue
-            per_question = self._run_pages(table)
-            if task == "taskB":
-                self._compare_pages(table, {"taskB": per_question})
-            elif task == "taskA":
-                self._collect_taska(batch, phase, per_question)
+            docs = self._run_pages(table)
+            if task == "taskA":
+                self._collect_taska(batch, phase, docs)
+            else:
+                self._compare_pages(table, docs)
         batch_table = self.results.tables.get(("taskA", batch, None)) if task == "taskA" else None
         if batch_table is not None:
-            self._compare_pages(batch_table, {"taskA": self._taska_docs.pop(batch, {})})
+            self._compare_pages(batch_table, self._taska_docs.pop(batch, {}))
 
     def _run_pages(self, table: Table) -> dict:
-        """The pages of the runs of a table; -> system -> per-question values of its scored run."""
-        per_question = {}
+        """The pages of the runs of a table; -> system -> the result of its scored run."""
+        docs = {}
         for entry in self._table_runs(table.task, table.batch, table.phase):
             doc = self.results.run_document(entry) if entry.result else None
             self._run_page(entry, doc, table)
             if doc and entry.status == "scored":
-                per_question[entry.key] = doc.get("per_question", {})
+                docs[entry.key] = doc
             self.results.forget(entry)
-        return per_question
+        return docs
 
     def _unlisted_runs(self) -> None:
         """Pages of the runs of no table (awaiting gold, unknown batch)."""
@@ -402,13 +403,14 @@ class _Builder:
                 self._run_page(entry, self.results.run_document(entry) if entry.result else None, None)
                 self.results.forget(entry)
 
-    def _collect_taska(self, batch: str, testset: str, per_question: dict) -> None:
-        """Keep, per Task A batch, the per-document values the comparisons use (tested_on only):
-        system -> test set -> measure -> document -> value."""
+    def _collect_taska(self, batch: str, testset: str, results: dict) -> None:
+        """Keep, per Task A batch, the per-document values of the run ``results`` the comparisons
+        use (tested_on only): system -> test set -> measure -> document -> value."""
         table = self.results.tables.get(("taskA", batch, None))
         wanted = sorted({(r.significance.get(r.name, {}).get("tested_on") or r.name) for r in table.rankings.values()})
         store = self._taska_docs.setdefault(batch, {})
-        for key, docs in per_question.items():
+        for key, result in results.items():
+            docs = result.get("per_question", {})
             store.setdefault(key, {})[testset] = {m: {d: v[m] for d, v in docs.items() if m in v} for m in wanted}
 
     def _run_page(self, entry, doc: dict | None, table: Table | None) -> None:
@@ -423,26 +425,24 @@ class _Builder:
                     slug=run_slug(entry))
 
     def _compare_pages(self, table: Table, data: dict) -> None:
+        """The head-to-head pages of a table; ``data``: what its task's pair views read per
+        system (Task A: per-document values, the others: run results)."""
         task, batch, phase = table.task, table.batch, table.phase
         pairs = [(p, a, b) for p, a, b, _ in self._pairs() if p.startswith(paths.compare_index(task, batch, phase)
                                                                              .rsplit("/", 1)[0] + "/")]
         if not table.rankings:
             return
         systems = sorted({r["system"] for rk in table.rankings.values() for r in rk.records if r["ranked"]})
-        title = f"Head-to-head: {labels.TASKS[task].split(' (')[0]}, {table.name}" + (
-            f", {labels.PHASES.get(phase, phase)}" if phase else "")
+        title = f"Head-to-head: {_where(table)}"
         self.w.page(paths.compare_index(task, batch, phase), "compare_index.html", title, table=table, pairs=pairs,
                     systems=systems, names=self.names, board=paths.board(task, batch, phase))
         for path, a, b in pairs:
             slug = path[:-5].replace("/", "-").replace(".", "-")
-            if task == "taskB":
-                views = list(taskb_pair_views(table, a, b, data["taskB"], slug))
-            else:
-                views = taska_pair_view(table, a, b, data["taskA"], slug)
+            views = PAIR_VIEWS[task](table, a, b, data, slug)
             self.w.downloads(*views)
             self.w.page(path, "compare.html", f"{self.names.system(a)} against {self.names.system(b)}", a=a, b=b,
                         views=views, names=self.names, index=paths.compare_index(task, batch, phase),
-                        board=paths.board(task, batch, phase), where=title.split(": ", 1)[1])
+                        board=paths.board(task, batch, phase), where=title.split(": ", 1)[1], task=task)
 
     # --- home and downloads ------------------------------------------------------------------
 
@@ -518,6 +518,16 @@ TASK_ORDER = ("taskB", "taskA", "mcqa")
 def _batches(challenge: Challenge, task: str) -> dict:
     """The batches of a task in ``challenge.toml`` order."""
     return {"taskB": challenge.taskb_batches, "taskA": challenge.taska_batches, "mcqa": challenge.mcqa_batches}[task]
+
+
+#: The views of a head-to-head page, per task.
+PAIR_VIEWS = {"taskB": taskb_pair_views, "taskA": taska_pair_view, "mcqa": mcqa_pair_views}
+
+
+def _where(table: Table) -> str:
+    """"Task B, Batch 1, Phase A": the task, the table and its phase (if the task has phases)."""
+    phase = labels.PHASES.get(table.phase, table.phase) if table.phase and table.task != "mcqa" else ""
+    return f"{labels.TASKS[table.task].split(' (')[0]}, {table.name}" + (f", {phase}" if phase else "")
 
 
 def _key(table_key: tuple) -> tuple:

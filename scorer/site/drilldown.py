@@ -4,13 +4,16 @@
 * :func:`pairs_to_render`: which head-to-head pages are pre-rendered (every system against
   the top system of each ranking, so each system has at least one without JavaScript);
 * :func:`taskb_pair_views` / :func:`taska_pair_view`: one pair, on the per-question values
-  the significance tests use (``tested_on``), with the tests' p-values.
+  the significance tests use (``tested_on``), with the tests' p-values;
+* :func:`mcqa_pair_views`: one pair of the multiple-choice task: measures, c@1 per reading
+  test, each question's outcome.
 """
 from __future__ import annotations
 
 import math
 
 from scorer.site import labels
+from scorer.site.boards import MCQA_COLUMNS, mcqa_cell
 from scorer.site.results import RunEntry, Table
 from scorer.site.tables import Cell, Column, TableView, count_cell, is_number, rank_cell, score_cell, text_cell
 
@@ -77,6 +80,12 @@ def _p_values(significance: dict, a: str, b: str) -> tuple:
     return None, None
 
 
+def _p_text(significance: dict, a: str, b: str) -> str:
+    """"p = ..., Holm-adjusted ..." of the pair in a significance record."""
+    p, p_holm = _p_values(significance, a, b)
+    return f"p = {_p_cell(p).text}, Holm-adjusted {_p_cell(p_holm).text}"
+
+
 def _compare(xs: list, ys: list) -> tuple:
     """(mean a, mean b, n, a better, ties, b better) over the positions where both are numbers."""
     both = [(x, y) for x, y in zip(xs, ys) if is_number(x) and is_number(y)]
@@ -116,10 +125,11 @@ def _components(table: Table) -> list[tuple[str, dict]]:
     return [(m, s) for m, s in seen.items() if s.get("tested_on")]
 
 
-def taskb_pair_views(table: Table, a: str, b: str, per_question: dict, slug: str) -> tuple[TableView, TableView]:
-    """(summary per official measure, per-question values) of systems ``a`` and ``b``."""
+def taskb_pair_views(table: Table, a: str, b: str, docs: dict, slug: str) -> list[TableView]:
+    """[summary per official measure, per-question values] of systems ``a`` and ``b``;
+    ``docs``: system -> its run result."""
     components = _components(table)
-    qa, qb = per_question.get(a, {}), per_question.get(b, {})
+    qa, qb = (docs.get(k, {}).get("per_question", {}) for k in (a, b))
     questions = sorted(set(qa) | set(qb))
     summary = TableView(slug=f"{slug}-summary", caption="A against B on each official measure",
                         columns=SUMMARY_COLUMNS, empty="No official measure has per-question values.")
@@ -136,7 +146,7 @@ def taskb_pair_views(table: Table, a: str, b: str, per_question: dict, slug: str
     for q in questions:
         va, vb = qa.get(q, {}), qb.get(q, {})
         detail.add([q] + [v for m in measures for v in (va.get(m), vb.get(m))])
-    return summary, detail
+    return [summary, detail]
 
 
 def taska_pair_view(table: Table, a: str, b: str, per_document: dict, slug: str) -> list[TableView]:
@@ -152,9 +162,8 @@ def taska_pair_view(table: Table, a: str, b: str, per_document: dict, slug: str)
                          columns=[Column("testset", "Test set", row_header=True),
                                   Column("rank_a", "Rank A", numeric=True), Column("rank_b", "Rank B", numeric=True)]
                          + SUMMARY_COLUMNS[2:8],
-                         note=f"Per-document values: {on}. Over all test sets of the batch, p = "
-                              f"{_p_cell(_p_values(sig, a, b)[0]).text}, Holm-adjusted "
-                              f"{_p_cell(_p_values(sig, a, b)[1]).text}.")
+                         note=f"Per-document values: {on}. Over all test sets of the batch, "
+                              f"{_p_text(sig, a, b)}.")
         for testset in table.testsets:
             da = per_document.get(a, {}).get(testset, {}).get(on, {})
             db = per_document.get(b, {}).get(testset, {}).get(on, {})
@@ -165,3 +174,49 @@ def taska_pair_view(table: Table, a: str, b: str, per_document: dict, slug: str)
                      + [count_cell(v) for v in stats[2:]])
         views.append(view)
     return views
+
+
+def mcqa_outcome(values: dict | None) -> str:
+    """A question's outcome from its per-question values ("" when the run has none)."""
+    if not values:
+        return ""
+    if values.get("mcqa.unanswered"):
+        return ("unanswered, right candidate" if values.get("mcqa.correct_with_candidates")
+                else "unanswered, wrong or no candidate")
+    return "answered right" if values.get("mcqa.correct") else "answered wrong"
+
+
+def _ab_columns(label: str, title: str = "") -> list[Column]:
+    return [Column("a", f"{label} A", numeric=True, title=title), Column("b", f"{label} B", numeric=True, title=title)]
+
+
+def mcqa_pair_views(table: Table, a: str, b: str, docs: dict, slug: str) -> list[TableView]:
+    """[measures, c@1 per reading test, per-question outcomes] of systems ``a`` and ``b``;
+    ``docs``: system -> its run result (measures, per_question)."""
+    ma, mb = (docs.get(k, {}).get("measures", {}) for k in (a, b))
+    qa, qb = (docs.get(k, {}).get("per_question", {}) for k in (a, b))
+    sig = next((r.significance.get(m, {}) for r in table.rankings.values() for m in r.components), {})
+    summary = TableView(slug=f"{slug}-summary", caption="A against B on every measure",
+                        columns=[Column("measure", "Measure", row_header=True)] + _ab_columns("Value"),
+                        note=f"c@1: paired randomisation test (outcomes swapped per question), {_p_text(sig, a, b)}. "
+                             "\"-\" means no value (n = 0 or nothing to measure).")
+    for measure in ("mcqa.c_at_1", *MCQA_COLUMNS):
+        summary.add([text_cell(labels.measure_label(measure)), mcqa_cell(measure, ma.get(measure)),
+                     mcqa_cell(measure, mb.get(measure))])
+    prefix, suffix = "mcqa.reading_test.", ".c_at_1"
+    tests = sorted({m[len(prefix):-len(suffix)] for m in (*ma, *mb) if m.startswith(prefix) and m.endswith(suffix)})
+    reading = TableView(slug=f"{slug}-reading-tests", caption="c@1 per reading test",
+                        columns=[Column("reading_test", "Reading test", row_header=True)] + _ab_columns("c@1"),
+                        empty="No reading test has a value.")
+    for test in tests:
+        measure = f"{prefix}{test}{suffix}"
+        reading.add([text_cell(test), mcqa_cell(measure, ma.get(measure)), mcqa_cell(measure, mb.get(measure))])
+    questions = TableView(slug=f"{slug}-questions", caption="Outcome per question", formats=("csv",),
+                          columns=[Column("question", "Question", row_header=True), Column("a", "Outcome A"),
+                                   Column("b", "Outcome B")],
+                          note="The result files tell an unanswered question's right candidate from the others, "
+                               "not a wrong candidate from none: the counts UW and UE above split them.",
+                          empty="No per-question values.")
+    for q in sorted(qa.keys() | qb.keys()):
+        questions.add([q, mcqa_outcome(qa.get(q)), mcqa_outcome(qb.get(q))])
+    return [summary, reading, questions]
