@@ -69,12 +69,10 @@ def webdriver_module():
     return webdriver
 
 
-@pytest.fixture(scope="session")
-def site(tmp_path_factory, webdriver_module) -> Path:
-    """The demo challenge built once per session, from a copy of its files."""
+def build_demo(repo: Path, renames: dict | None = None) -> Path:
+    """The demo challenge copied to ``repo`` and built; ``renames``: teams file -> (old, new) text."""
     from scorer.cli import main
 
-    repo = tmp_path_factory.mktemp("browser-demo") / "repo"
     repo.mkdir()
     for part in DEMO:
         source = ROOT / part
@@ -82,8 +80,29 @@ def site(tmp_path_factory, webdriver_module) -> Path:
             shutil.copytree(source, repo / part)
         elif source.is_file():
             shutil.copy(source, repo / part)
+    for name, (old, new) in (renames or {}).items():
+        teams = repo / "teams" / name
+        text = teams.read_text(encoding="utf-8")
+        assert old in text, (name, old)
+        teams.write_text(text.replace(old, new), encoding="utf-8")
     assert main(["build", "--repo", str(repo), "--jobs", "1"]) == 0
     return (repo / "_site").resolve()
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory, webdriver_module) -> Path:
+    """The demo challenge built once per session, from a copy of its files."""
+    return build_demo(tmp_path_factory.mktemp("browser-demo") / "repo")
+
+
+LONG_NAME = "Quokka first attempt: cross-encoder re-ranking with self-consistency voting over five readers (v3)"
+
+
+@pytest.fixture(scope="session")
+def long_name_site(tmp_path_factory, webdriver_module) -> Path:
+    """The demo with a system (in the Task B and mcqa diagrams) renamed to a long name."""
+    return build_demo(tmp_path_factory.mktemp("browser-long-name") / "repo",
+                      {"quokka.toml": ('name = "Quokka first attempt"', f'name = "{LONG_NAME}"')})
 
 
 @pytest.fixture(scope="session")
@@ -404,29 +423,41 @@ def test_wide_tables_scroll_in_their_box_at_390px(page, driver):
 
 CHART_TEXT = """
 const width = document.documentElement.clientWidth, out = [];
+if (document.documentElement.scrollWidth > width) out.push('the page scrolls sideways');
 for (const svg of document.querySelectorAll('.chart svg')) {
-  const box = svg.getBoundingClientRect(), clips = getComputedStyle(svg).overflow !== 'visible';
+  const box = svg.getBoundingClientRect(), wrap = svg.closest('.chart-scroll');
+  const scroller = wrap.getBoundingClientRect(), style = getComputedStyle(wrap);
+  if (Math.abs(box.width - svg.width.baseVal.value) > 0.5) out.push('shrunk to ' + Math.round(box.width) + ' px');
+  if (scroller.right > width + 0.5) out.push('scroll box ends at ' + Math.round(scroller.right));
+  if (wrap.scrollWidth > wrap.clientWidth && style.overflowX !== 'auto') out.push('wider than its box, no scroll');
   for (const t of svg.querySelectorAll('text')) {
     const r = t.getBoundingClientRect();
-    const outside = r.left < -0.5 || r.right > width + 0.5 ||
-      (clips && (r.left < box.left - 0.5 || r.right > box.right + 0.5));
-    if (outside) out.push(t.textContent + ' [' + Math.round(r.left) + ', ' + Math.round(r.right) + '] in [' +
-                          Math.round(box.left) + ', ' + Math.round(box.right) + ']' + (clips ? ' clipped' : ''));
+    if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5)
+      out.push(t.textContent + ' [' + Math.round(r.left) + ', ' + Math.round(r.right) + '] outside [' +
+               Math.round(box.left) + ', ' + Math.round(box.right) + ']');
+    if (parseFloat(getComputedStyle(t).fontSize) < 12) out.push(t.textContent + ': font below 12 px');
   }
 }
 return out;
 """
+CHART_PAGES = ("overview/taskB.html", "overview/taskA.html", "overview/mcqa.html", "teams/medqa-friends/medqa-gen.html")
 
 
 @pytest.mark.parametrize("width", [DESKTOP[0], 390])
-def test_chart_labels_are_not_cut_off(page, driver, width):
+def test_chart_labels_are_not_cut_off(page, driver, long_name_site, width):
+    """Every text inside its chart, at full size (a narrow screen scrolls the chart in its box,
+    never the page), on the demo and with a long system name in the diagrams."""
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600})
     cut = []
-    for path in ("overview/taskB.html", "overview/taskA.html", "teams/medqa-friends/medqa-gen.html"):
+    for path in CHART_PAGES:
         page(path)
         assert all_by_css(driver, ".chart svg text"), path
         cut += [f"{path}: {t}" for t in driver.execute_script(CHART_TEXT)]
+    for path in ("overview/taskB.html", "overview/mcqa.html"):
+        driver.get((long_name_site / path).as_uri())
+        assert any(LONG_NAME in t.get_attribute("textContent") for t in all_by_css(driver, ".chart svg text")), path
+        cut += [f"long name, {path}: {t}" for t in driver.execute_script(CHART_TEXT)]
     assert not cut, cut
 
 
