@@ -268,6 +268,11 @@ def test_mcqa_leaderboard_baseline_no_value_and_pages(demo_site):
     body = [[c["text"] for c in row] for row in page.tables[0]["rows"][1:]]
     helix = next(r for r in body if r[2].startswith("Dense retrieval"))
     assert helix[header.index("correctly discarded")] == "-"  # nothing unanswered: no value
+    legend = text[text.index('<p class="legend">'):].split("</p>", 1)[0]
+    assert '"-" means no value: n = 0 or nothing to measure' in legend.replace("&#34;", '"') and "no score" not in legend
+    assert 'title="no value: n = 0 or nothing to measure">-</td>' in text and 'title="no score"' not in text
+    taskb_legend = (demo_site / "taskB/batch1/phaseA.html").read_text(encoding="utf-8")
+    assert "means no score" in taskb_legend and 'title="no score"' in taskb_legend
     shy = next(r for r in body if "MedQA" in r[3])
     assert shy[header.index("c@1 drugs")] == "0.0000"  # answered nothing in that topic
     assert "Generative QA &lt;v2&gt;" in text and "<b>MedQA</b>" not in text

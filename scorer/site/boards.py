@@ -219,6 +219,8 @@ def overview_view(overview: Overview, name: str, names: Names) -> TableView:
 MCQA_COLUMNS = ("mcqa.accuracy", "mcqa.accuracy_with_candidates", "mcqa.answered_right", "mcqa.answered_wrong",
                 "mcqa.unanswered_right", "mcqa.unanswered_wrong", "mcqa.unanswered_empty",
                 "mcqa.correctly_discarded", "mcqa.reading.median", "mcqa.reading.mean", "mcqa.reading.std")
+#: The hover text of a multiple-choice "-" (the legend and the table note say the same).
+MCQA_MISSING = "no value: n = 0 or nothing to measure"
 MCQA_COUNTS = {"mcqa.answered_right", "mcqa.answered_wrong", "mcqa.unanswered_right", "mcqa.unanswered_wrong",
                "mcqa.unanswered_empty"}
 
@@ -227,7 +229,7 @@ def mcqa_cell(measure: str, value, css: str = "") -> Cell:
     """A multiple-choice measure: a count as an integer, a rate to 4 decimals, "-" for no value."""
     if measure in MCQA_COUNTS:
         return count_cell(None if value is None else int(value))
-    return score_cell(value, css=css)
+    return score_cell(value, css=css, missing=MCQA_MISSING)
 
 
 def mcqa_ranking_view(table: Table, ranking: Ranking, official: set, names: Names) -> TableView:
@@ -269,7 +271,7 @@ def mcqa_ranking_view(table: Table, ranking: Ranking, official: set, names: Name
         cells = ([rank_cell(None), rank_cell(None), text_cell("Random guess (expected)"), text_cell(""),
                   text_cell("reference: expected c@1 of a uniformly random answer to every question, not a run")]
                  + [score_cell(baseline if m in ("mcqa.c_at_1", "mcqa.accuracy", "mcqa.accuracy_with_candidates")
-                               else None) for m in measures]
+                               else None, missing=MCQA_MISSING) for m in measures]
                  + [text_cell("") for _ in tested] + [count_cell(None)])
         view.add(cells, "baseline reference")
     return view

@@ -240,7 +240,7 @@ class _Builder:
             self.views.append((path, view))
         self.w.downloads(*views)
         self.w.page(path, "board.html", title, table=table, views=views, runs=runs, window=window,
-                    names=self.names, **extra)
+                    names=self.names, task=table.task if table else None, **extra)
 
     def _boards(self) -> None:
         for batch in self.challenge.taskb_batches.values():

@@ -115,10 +115,10 @@ def is_number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def score_cell(value, digits: int = 4, css: str = "") -> Cell:
-    """A measure value: 4 decimals, ``-`` when missing or NaN."""
+def score_cell(value, digits: int = 4, css: str = "", missing: str = "no score") -> Cell:
+    """A measure value: 4 decimals, ``-`` (explained by ``missing`` on hover) when missing or NaN."""
     if not is_number(value):
-        return Cell(None, MISSING, css=css, title="no score")
+        return Cell(None, MISSING, css=css, title=missing)
     return Cell(value, f"{value:.{digits}f}", css=css)
 
 
