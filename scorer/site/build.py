@@ -249,7 +249,7 @@ class _Builder:
                 views = ([boards.taskb_ranking_view(table, r, self.official, self.names)
                           for r in table.rankings.values()] if table else [])
                 self._board_page(paths.board("taskB", batch.id, phase),
-                                 f"Task B, {batch.name}, {labels.PHASES[phase]}", table, views,
+                                 labels.where_label("taskB", batch.name, phase), table, views,
                                  self._table_runs("taskB", batch.id, phase),
                                  self._window_context("taskB", batch.id, phase),
                                  compare=paths.compare_index("taskB", batch.id, phase) if table and table.rows else None)
@@ -260,13 +260,13 @@ class _Builder:
             windows = [{"testset": t, "path": paths.board("taskA", batch.id, t), **self._window_context("taskA", batch.id, t)}
                        for t in batch.testsets]
             has_runs = bool(batch_table and any(r.records for r in batch_table.rankings.values()))
-            self._board_page(paths.board("taskA", batch.id, None), f"Task A, {batch.name}", batch_table, views,
+            self._board_page(paths.board("taskA", batch.id, None), labels.where_label("taskA", batch.name, None), batch_table, views,
                              self._table_runs("taskA", batch.id, None), None, testsets=windows,
                              compare=paths.compare_index("taskA", batch.id, None) if has_runs else None)
             for testset in batch.testsets:
                 table = self.results.tables.get(("taskA", batch.id, testset))
                 views = [boards.taska_testset_view(table, batch_table, self.official, self.names)] if table else []
-                self._board_page(paths.board("taskA", batch.id, testset), f"Task A, {batch.name}, test set {testset}",
+                self._board_page(paths.board("taskA", batch.id, testset), labels.where_label("taskA", batch.name, testset),
                                  table, views, self._table_runs("taskA", batch.id, testset),
                                  self._window_context("taskA", batch.id, testset),
                                  up=paths.board("taskA", batch.id, None))
@@ -274,7 +274,7 @@ class _Builder:
             table = self.results.tables.get(("mcqa", batch.id, MCQA_PHASE))
             views = ([boards.mcqa_ranking_view(table, r, self.official, self.names) for r in table.rankings.values()]
                      if table else [])
-            self._board_page(paths.board("mcqa", batch.id, MCQA_PHASE), f"Reading tests, {batch.name}", table, views,
+            self._board_page(paths.board("mcqa", batch.id, MCQA_PHASE), labels.where_label("mcqa", batch.name, None), table, views,
                              self._table_runs("mcqa", batch.id, MCQA_PHASE),
                              self._window_context("mcqa", batch.id, MCQA_PHASE),
                              compare=paths.compare_index("mcqa", batch.id, MCQA_PHASE) if table and table.rows else None)
@@ -526,8 +526,7 @@ PAIR_VIEWS = {"taskB": taskb_pair_views, "taskA": taska_pair_view, "mcqa": mcqa_
 
 def _where(table: Table) -> str:
     """"Task B, Batch 1, Phase A": the task, the table and its phase (if the task has phases)."""
-    phase = labels.PHASES.get(table.phase, table.phase) if table.phase and table.task != "mcqa" else ""
-    return f"{labels.TASKS[table.task].split(' (')[0]}, {table.name}" + (f", {phase}" if phase else "")
+    return labels.where_label(table.task, table.name, table.phase)
 
 
 def _key(table_key: tuple) -> tuple:

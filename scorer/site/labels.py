@@ -54,5 +54,15 @@ def phase_label(task: str, phase: str | None) -> str:
     return PHASES.get(phase, phase) if task == "taskB" else f"test set {phase}"
 
 
+def where_label(task: str, name: str, phase: str | None) -> str:
+    """"Task B, Batch 1, Phase A": the task, the batch (named once: "Reading tests 2", not
+    "Reading tests, Reading tests 2") and the phase or test set when the task has one."""
+    task_name = TASKS[task].split(" (")[0]
+    parts = [name] if name.startswith(task_name) else [task_name, name]
+    if phase and task != "mcqa":
+        parts.append(PHASES.get(phase, phase) if task == "taskB" else phase_label(task, phase))
+    return ", ".join(parts)
+
+
 def ranking_label(name: str) -> str:
     return RANKINGS.get(name, measure_label(name))
