@@ -236,7 +236,8 @@ def cmd_ci_check(args) -> int:
     from datetime import datetime, timezone
 
     from scorer.gitrepo import GitError
-    from scorer.prcheck import check_pull_request, event_actor, event_time, parse_time, write_json
+    from scorer.formats.challenge import parse_utc
+    from scorer.prcheck import check_pull_request, event_actor, event_time, write_json
     event, event_file = None, args.event or os.environ.get("GITHUB_EVENT_PATH")
     if event_file:
         try:
@@ -254,7 +255,7 @@ def cmd_ci_check(args) -> int:
         actor, actor_source = None, None
     if args.now:
         try:
-            now, time_source = parse_time(args.now), "--now"
+            now, time_source = parse_utc(args.now), "--now"
         except ValueError:
             print(f"ci check: --now {args.now!r} is not a UTC time such as 2026-03-02T10:00:00Z", file=sys.stderr)
             return EXIT_USAGE
@@ -294,13 +295,14 @@ def cmd_ci_check(args) -> int:
 def cmd_ci_report(args) -> int:
     from scorer import github
     from scorer.gitrepo import GitError
-    from scorer.prcheck import parse_time, write_json
+    from scorer.formats.challenge import parse_utc
+    from scorer.prcheck import write_json
     token = os.environ.get("GITHUB_TOKEN")
     if not token:
         print("ci report: set GITHUB_TOKEN (a token allowed to comment and to set commit statuses)", file=sys.stderr)
         return EXIT_USAGE
     try:
-        now = parse_time(args.time)
+        now = parse_utc(args.time)
     except ValueError:
         print(f"ci report: --time {args.time!r} is not a UTC time such as 2026-03-02T10:00:00Z", file=sys.stderr)
         return EXIT_USAGE

@@ -42,13 +42,12 @@ code                         when
 """
 from __future__ import annotations
 
-import re
 import unicodedata
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
+from datetime import datetime
 
 from scorer.errors import Problem, ScorerError, some_of
-from scorer.formats.challenge import Challenge, RunRef, run_ref
+from scorer.formats.challenge import Challenge, RunRef, run_ref, utc_text
 from scorer.formats.jsontext import load_json
 
 #: git file modes
@@ -305,15 +304,15 @@ def _judge_new(change: Change, context: Context, systems: _Systems) -> Decision:
     if window is not None:
         if context.now < window.opens:
             reasons.append(Reason("window-not-open", f"the window of {where} opens at "
-                                                     f"{_iso(window.opens)}; the pull request is from {_iso(context.now)}",
+                                                     f"{utc_text(window.opens)}; the pull request is from {utc_text(context.now)}",
                                   "submit again when the window is open"))
         elif context.now > window.closes:
             if challenge.rules.accept_late_runs:
                 late = True
             else:
                 reasons.append(Reason("window-closed", f"the window of {where} closed at "
-                                                       f"{_iso(window.closes)}; the pull request is from "
-                                                       f"{_iso(context.now)}, and this challenge accepts no late runs",
+                                                       f"{utc_text(window.closes)}; the pull request is from "
+                                                       f"{utc_text(context.now)}, and this challenge accepts no late runs",
                                       "none: the window is closed (ask the organizers)"))
     limit = challenge.limits.max_run_bytes
     if change.size is None:
@@ -332,8 +331,6 @@ def _window_name(ref: RunRef) -> str:
     return f"mcqa {ref.batch}" if ref.task == "mcqa" else f"{ref.batch}/{ref.phase}"
 
 
-def _iso(moment: datetime) -> str:
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 # --- content ---------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from scorer import __version__
 from scorer.errors import Problem, ScorerError
-from scorer.formats.challenge import Challenge, load_challenge, run_ref
+from scorer.formats.challenge import Challenge, load_challenge, parse_utc, run_ref, utc_text
 from scorer.gitrepo import GitRepo
 from scorer.policy import Context, Decision, judge_changes, judge_content, testset_path, verdict
 
@@ -78,7 +78,7 @@ class CheckReport:
             "verdict": "accepted" if self.accepted else "rejected", "accepted": self.accepted,
             "base": self.base, "head": self.head, "merge_base": self.merge_base,
             "actor": self.actor, "actor_source": self.actor_source,
-            "time": _iso(self.time), "time_source": self.time_source,
+            "time": utc_text(self.time), "time_source": self.time_source,
             "rules": self.rules,
             "summary": {"changes": len(changes), "accepted": sum(c["accepted"] for c in changes),
                         "rejected": sum(not c["accepted"] for c in changes), "late": sum(c["late"] for c in changes),
@@ -109,19 +109,9 @@ def _finite(value):
     return None if isinstance(value, float) and math.isnan(value) else value
 
 
-def _iso(moment: datetime) -> str:
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 # --- who and when ----------------------------------------------------------------------
-
-def parse_time(text: str) -> datetime:
-    """An ISO 8601 time with an offset (``2026-03-02T10:00:00Z``) as UTC; ValueError else."""
-    moment = datetime.fromisoformat(str(text).strip().replace("Z", "+00:00"))
-    if moment.tzinfo is None:
-        raise ValueError(f"{text!r} has no UTC offset")
-    return moment.astimezone(timezone.utc)
-
 
 def event_actor(event: dict | None) -> str | None:
     """The pull request's author (``pull_request.user.login``), else the event's sender."""
@@ -142,7 +132,7 @@ def event_time(event: dict | None) -> datetime | None:
     if not isinstance(moment, str):
         return None
     try:
-        return parse_time(moment)
+        return parse_utc(moment)
     except ValueError:
         return None
 
@@ -265,7 +255,7 @@ def render_markdown(report: CheckReport) -> str:
     lines = [f"### Submission check: {'✅ accepted' if ok else '❌ rejected'}", ""]
     who = md_code(report.actor) if report.actor else "an unknown account"
     lines.append(f"Checked commit {md_code(report.head[:12])} against {md_code(report.base[:12])} for {who}, "
-                 f"at {_iso(report.time)} ({_time_words(report.time_source)}).")
+                 f"at {utc_text(report.time)} ({_time_words(report.time_source)}).")
     if not report.checks:
         lines += ["", "The pull request changes no file."]
     else:

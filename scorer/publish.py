@@ -38,10 +38,10 @@ import random
 import subprocess
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 
-from scorer.formats.challenge import run_ref
+from scorer.formats.challenge import run_ref, utc_text
 from scorer.github import CheckTimes
 from scorer.gitrepo import GitError
 from scorer.policy import LEDGER
@@ -152,8 +152,6 @@ def publish(root: str | Path = ".", *, remote: str = "origin", branch: str = "ma
                        "run again")
 
 
-def _utc(moment: datetime) -> str:
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def landings(git: _Clone) -> dict[str, _Landing]:
@@ -167,7 +165,7 @@ def landings(git: _Clone) -> dict[str, _Landing]:
     for line in out.splitlines():
         if line.startswith("@"):
             commit, committed, *parents = line[1:].split()
-            landing = _Landing(commit, _utc(datetime.fromisoformat(committed)), tuple(parents))
+            landing = _Landing(commit, utc_text(datetime.fromisoformat(committed)), tuple(parents))
         elif line and line not in found and run_ref(line) is not None and (git.root / line).is_file():
             found[line] = landing  # newest first: the first time a path is seen is its last change
     return found
@@ -181,7 +179,7 @@ def arrival(landing: _Landing, checks: CheckTimes | None) -> Arrival:
         head = landing.parents[1] if len(landing.parents) > 1 else checks.pull_head(landing.commit)
         created = checks.created(head) if head else None
         if created is not None:
-            return Arrival(_utc(created), f"check run created for pull request head {head[:12]}")
+            return Arrival(utc_text(created), f"check run created for pull request head {head[:12]}")
     return Arrival(landing.committed, f"committer time of {landing.commit[:12]} (no check run found)"
                    if checks is not None else f"committer time of {landing.commit[:12]} (no GitHub API)")
 

@@ -719,8 +719,8 @@ def test_command_line_process(repo, tmp_path):
 
 def test_pure_rules_for_statuses_and_names(template):
     from scorer.formats.challenge import load_challenge
-    from scorer.prcheck import parse_time
-    context = Context(load_challenge(template), "alice", parse_time(OPEN))
+    from scorer.formats.challenge import parse_utc
+    context = Context(load_challenge(template), "alice", parse_utc(OPEN))
     unmerged = judge_change(Change("U", NEW_RUN, size=10), context)
     assert [r.code for r in unmerged.reasons] == ["unsupported-change"]
     bad = judge_change(Change("A", "submissions/taskB/batch2/phaseA/alpha/a\udcff.json", size=10), context)

@@ -185,19 +185,28 @@ class Challenge:
             "rules": asdict(self.rules), "limits": asdict(self.limits),
             "official_measures": self.official_measures,
             "taskb": [{"id": b.id, "name": b.name,
-                       **{p: {"opens": _iso(w.opens), "closes": _iso(w.closes)} for p, w in b.windows.items()}}
+                       **{p: {"opens": utc_text(w.opens), "closes": utc_text(w.closes)} for p, w in b.windows.items()}}
                       for b in self.taskb_batches.values()],
             "taska": [{"id": b.id, "name": b.name,
-                       "testsets": [{"id": t, "opens": _iso(w.opens), "closes": _iso(w.closes)}
+                       "testsets": [{"id": t, "opens": utc_text(w.opens), "closes": utc_text(w.closes)}
                                     for t, w in b.testsets.items()]}
                       for b in self.taska_batches.values()],
-            "mcqa": [{"id": b.id, "name": b.name, "opens": _iso(b.window.opens), "closes": _iso(b.window.closes)}
+            "mcqa": [{"id": b.id, "name": b.name, "opens": utc_text(b.window.opens), "closes": utc_text(b.window.closes)}
                      for b in self.mcqa_batches.values()],
         }
 
 
-def _iso(moment: datetime) -> str:
+def utc_text(moment: datetime) -> str:
+    """A time as UTC text, ``2026-03-02T10:00:00Z`` (seconds; the form of every file here)."""
     return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def parse_utc(text: str) -> datetime:
+    """An ISO 8601 time with an offset (``2026-03-02T10:00:00Z``) as UTC; ValueError without one."""
+    moment = datetime.fromisoformat(str(text).strip().replace("Z", "+00:00"))
+    if moment.tzinfo is None:
+        raise ValueError(f"{text!r} has no UTC offset")
+    return moment.astimezone(timezone.utc)
 
 
 # --- reading -------------------------------------------------------------------------
@@ -234,7 +243,7 @@ def _as_json(value):
     if isinstance(value, datetime):
         if value.tzinfo is None:
             return value.isoformat()  # no offset: the schema's "Z" pattern rejects it
-        return _iso(value) if value.utcoffset().total_seconds() == 0 else value.isoformat()
+        return utc_text(value) if value.utcoffset().total_seconds() == 0 else value.isoformat()
     return value
 
 
@@ -440,10 +449,7 @@ def read_received(root: Path) -> dict[str, datetime]:
     out, problems = {}, []
     for run_path, moment in value.items():
         try:
-            parsed = datetime.fromisoformat(str(moment).replace("Z", "+00:00"))
-            if parsed.tzinfo is None:
-                raise ValueError
-            out[run_path] = parsed.astimezone(timezone.utc)
+            out[run_path] = parse_utc(moment)
         except ValueError:
             problems.append(doc.place(Problem(code="bad-time", pointer="/" + run_path.replace("~", "~0").replace("/", "~1"),
                                               message=f"{moment!r} is not a UTC time",

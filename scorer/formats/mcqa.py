@@ -265,7 +265,7 @@ def _gold_problems(value) -> list[Problem]:
                     code="correct-per-candidate", pointer=f"{pointer}/candidates/{c}/correct", question_id=ident,
                     message="the correct candidate is named by the question's \"correct\" member, "
                             "not by a flag on the candidate",
-                    fix=f'remove this member and write "correct": "<candidate id>" in the question'))
+                    fix='remove this member and write "correct": "<candidate id>" in the question'))
         if isinstance(item.get("correct"), str) and isinstance(item.get("candidates"), list) \
                 and item["correct"] not in seen:
             problems.append(Problem(

@@ -302,7 +302,7 @@ class _Reader:
 
     def bounded(self, value, pointer: str, limit: int) -> None:
         if nesting_exceeds(value, limit):
-            self.problem("too-deep", pointer, f"this value is nested deeper than a Task B file needs",
+            self.problem("too-deep", pointer, "this value is nested deeper than a Task B file needs",
                          "remove the extra nesting")
 
 

@@ -26,7 +26,8 @@ from scorer.site.charts import cd_diagram, rank_chart
 from scorer.site.docs import DocPage, load_docs, render_markdown
 from scorer.site.drilldown import (mcqa_pair_views, pairs_to_render, run_slug, run_views, taska_pair_view,
                                    taskb_pair_views)
-from scorer.site.inputs import BuildInputs, has_gold, iso, read_inputs, window_status
+from scorer.formats.challenge import utc_text
+from scorer.site.inputs import BuildInputs, has_gold, read_inputs, window_status
 from scorer.site.results import Results, Table, load_results
 from scorer.site.tables import TableView, rows_html
 
@@ -231,7 +232,7 @@ class _Builder:
         window = (self.challenge.taskb_batches[batch].windows[phase] if task == "taskB"
                   else self.challenge.mcqa_batches[batch].window if task == "mcqa"
                   else self.challenge.taska_batches[batch].testsets[phase])
-        return {"window": window, "opens": iso(window.opens), "closes": iso(window.closes),
+        return {"window": window, "opens": utc_text(window.opens), "closes": utc_text(window.closes),
                 "status": window_status(window, has_gold(self.challenge, task, batch, phase), self.inputs.date)}
 
     def _board_page(self, path: str, title: str, table: Table | None, views: list[TableView], runs: list,

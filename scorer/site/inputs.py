@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from scorer.formats.challenge import Challenge, RunRef, Window
+from scorer.formats.challenge import Challenge, RunRef, Window, utc_text
 
 #: Inputs whose uncommitted changes make the footer say so.
 TRACKED_INPUTS = ("challenge.toml", "teams", "gold", "submissions", "docs", "site_templates")
@@ -36,11 +36,9 @@ class BuildInputs:
 
     @property
     def date_text(self) -> str:
-        return iso(self.date)
+        return utc_text(self.date)
 
 
-def iso(moment: datetime) -> str:
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _git(root: Path, *args: str) -> str | None:

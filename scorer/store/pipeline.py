@@ -24,7 +24,7 @@ from pathlib import Path
 
 from scorer import __version__
 from scorer.errors import Problem
-from scorer.formats.challenge import TASKB_PHASES, Challenge, RunRef, load_challenge, read_received
+from scorer.formats.challenge import TASKB_PHASES, Challenge, RunRef, load_challenge, read_received, utc_text
 from scorer.formats.hierarchy import load_hierarchy
 from scorer.formats.jsontext import load_json
 from scorer.store.files import canonical_json, read_json, remove_stale, sha256_bytes, sha256_file, write_atomic
@@ -341,7 +341,7 @@ def _identity(ref: RunRef) -> dict:
 
 
 def _iso(moment) -> str | None:
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ") if moment else None
+    return utc_text(moment) if moment else None
 
 
 def _rel(root: Path, path: Path) -> str:
