@@ -357,6 +357,6 @@ def manual_measures(manual, system: str | None, gold: TaskBFile):
         warnings.append(Problem(
             code="unknown-question", severity="warning", file=doc.name, pointer=json_pointer("systems", system),
             message=f"{len(unknown)} manually scored question(s) are not in the gold file and are ignored: "
-                    + ", ".join(unknown[:5]), fix="check the question ids against the gold file"))
+                    + some_of(unknown), fix="check the question ids against the gold file"))
     measures = {f"ideal.manual.{c}": mean([s[c] for s in scored.values()]) for c in MANUAL_CRITERIA}
     return measures, len(scored), warnings

@@ -18,7 +18,7 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
-from scorer.errors import Problem, ScorerError
+from scorer.errors import Problem, ScorerError, json_pointer
 from scorer.schemas import schema_errors
 
 DEFAULT_MEASURES = {
@@ -451,7 +451,7 @@ def read_received(root: Path) -> dict[str, datetime]:
         try:
             out[run_path] = parse_utc(moment)
         except ValueError:
-            problems.append(doc.place(Problem(code="bad-time", pointer="/" + run_path.replace("~", "~0").replace("/", "~1"),
+            problems.append(doc.place(Problem(code="bad-time", pointer=json_pointer(run_path),
                                               message=f"{moment!r} is not a UTC time",
                                               fix='write "2026-03-02T09:12:00Z"')))
     if problems:

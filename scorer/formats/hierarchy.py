@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scorer.errors import Problem, ScorerError
+from scorer.errors import Problem, ScorerError, some_of
 
 ROOT = 0      #: HEMKit's artificial root, parent of every parentless node
 DUMMY = -1    #: HEMKit's dummy common ancestor appended to every upward path
@@ -254,10 +254,10 @@ def _reject_cycles(edges: np.ndarray, labels: list[str], name: str) -> None:
             if indegree[child] == 0:
                 ready.append(int(child))
     if seen < n:
-        stuck = sorted(labels[i] for i in np.flatnonzero(indegree > 0))[:5]
+        stuck = sorted(labels[i] for i in np.flatnonzero(indegree > 0))
         raise ScorerError(Problem(
             code="hierarchy-cycle", file=name,
-            message=f"the hierarchy has a cycle through {', '.join(stuck)}",
+            message=f"the hierarchy has a cycle through {some_of(stuck)}",
             fix="remove the edge that makes a label its own ancestor"))
 
 
