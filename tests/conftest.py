@@ -70,17 +70,18 @@ def official_mismatches(case: dict, task: str, labels: dict[str, str]) -> list[s
             if not same_value(to_float(official[label]), result.measures[name])]
 
 
-def check_conformance_file(name: str, task: str, labels: dict[str, str]) -> None:
-    """Every case of ``../shared/conformance/<name>`` matches; prints the counts."""
-    cases = conformance_cases(name)
-    if not cases:
-        pytest.skip(f"../shared/conformance/{name} is absent")
-    failures = {}
-    for case in cases:
-        problems = official_mismatches(case, task, labels)
-        if problems:
-            failures[f"{case['id']} (-e {case['version']})"] = problems
-    matched = len(cases) - len(failures)
-    aborted = sum("error" in c["official"] for c in cases)
-    print(f"{name}: {matched}/{len(cases)} cases match the official evaluator ({aborted} recorded aborts)")
-    assert not failures, f"{matched}/{len(cases)} match; first failures: " + repr(list(failures.items())[:3])
+def conformance_params(*names: str, key: str = "id") -> list:
+    """One ``pytest.param`` per recorded case of the files ``names``, named
+    ``<file>:<case id>`` so a failure names its case; a single skipped param when the
+    files are absent (the tests skip cleanly without ../shared)."""
+    params = []
+    for name in names:
+        for case in conformance_cases(name):
+            label = str(case.get(key))
+            if "version" in case:
+                label += f"-e{case['version']}"
+            params.append(pytest.param(case, id=f"{name.split('.')[0]}:{label}"))
+    if not params:
+        params.append(pytest.param(None, id="absent",
+                                   marks=pytest.mark.skip(reason=f"../shared/conformance/{names} is absent")))
+    return params

@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -708,7 +709,7 @@ def test_command_line_process(repo, tmp_path):
     """The real entry point, as the workflow runs it."""
     commit(repo, {NEW_RUN: phase_a_run("q1")})
     env = {k: v for k, v in os.environ.items() if k not in ("GITHUB_ACTOR", "GITHUB_EVENT_PATH")}
-    done = subprocess.run(["python", "-m", "scorer", "ci", "check", "--base", "main", "--head", "HEAD",
+    done = subprocess.run([sys.executable, "-m", "scorer", "ci", "check", "--base", "main", "--head", "HEAD",
                            "--event", str(_event(tmp_path, "alice")), "--summary", str(tmp_path / "c.md")],
                           cwd=repo, capture_output=True, text=True, env={**env, "PYTHONPATH": str(Path.cwd())})
     assert done.returncode == 0, done.stdout + done.stderr
