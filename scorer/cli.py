@@ -232,12 +232,36 @@ def cmd_serve(args) -> int:
     return EXIT_OK
 
 
+def _tolerant_output() -> None:
+    """Let standard output and error write any text: characters their encoding cannot
+    take (a lone surrogate of a file name that is not UTF-8) become backslash escapes."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
+def _summary_path(args) -> str | None:
+    """Where ``ci check`` writes the Markdown summary: --summary, else next to --report."""
+    return args.summary or (str(Path(args.report).with_suffix(".md")) if args.report else None)
+
+
+def _write_error_report(args, what: str, problems: list[Problem]) -> None:
+    """The JSON report and summary of a ``ci check`` that could not decide (verdict error)."""
+    from scorer.prcheck import error_json, error_markdown, write_json, write_text
+    if args.report:
+        write_json(error_json(problems), args.report)
+    if _summary_path(args):
+        write_text(error_markdown(what, problems), _summary_path(args))
+
+
 def cmd_ci_check(args) -> int:
     from datetime import datetime, timezone
 
     from scorer.gitrepo import GitError
     from scorer.formats.challenge import parse_utc
-    from scorer.prcheck import check_pull_request, event_actor, event_time, write_json
+    from scorer.prcheck import check_pull_request, event_actor, event_time, internal_error, write_json, write_text
+    _tolerant_output()
     event, event_file = None, args.event or os.environ.get("GITHUB_EVENT_PATH")
     if event_file:
         try:
@@ -266,22 +290,26 @@ def cmd_ci_check(args) -> int:
     try:
         report = check_pull_request(args.repo, args.base, args.head, actor=actor, actor_source=actor_source,
                                     now=now, time_source=time_source)
-    except GitError as exc:
+        body = report.to_json()
+        if args.report:
+            write_json(body, args.report)
+        if _summary_path(args):
+            write_text(report.to_markdown(), _summary_path(args))
+    except GitError as exc:  # a revision that does not resolve, or trees git cannot read
+        _write_error_report(args, "git cannot read the commits", [Problem(
+            code="git-error", message=str(exc), fix="check --base and --head; a tree git cannot read (a crafted "
+                                                    "commit) is to be replaced by a plain commit")])
         print(f"ci check: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except ScorerError as exc:  # the base branch's challenge.toml or teams/ is broken
-        if args.report:
-            write_json({"version": 1, "verdict": "error", "accepted": False, "changes": [],
-                        "errors": [p.to_dict() for p in exc.problems]}, args.report)
+        _write_error_report(args, "the base branch's configuration is invalid", list(exc.problems))
         _print_problems(exc.problems, per_code=PROBLEMS_PER_KIND)
         print("ci check: the base branch's configuration is invalid; nothing decided", file=sys.stderr)
         return EXIT_INVALID
-    body = report.to_json()
-    if args.report:
-        write_json(body, args.report)
-    summary = args.summary or (str(Path(args.report).with_suffix(".md")) if args.report else None)
-    if summary:
-        Path(summary).write_text(report.to_markdown(), encoding="utf-8")
+    except Exception as exc:  # a bug: the reports say so, the verdict is "error"
+        _write_error_report(args, "the scorer failed", [internal_error(exc)])
+        print(f"ci check: {internal_error(exc).message}; nothing decided", file=sys.stderr)
+        return EXIT_INVALID
     for change in body["changes"]:
         print(f"{change['path']}: {change['reason']}")
         errors = [Problem(**p) for p in change["problems"] if p.get("severity", "error") == "error"]

@@ -88,6 +88,7 @@ class ApiRepo(GitRepo):
             raise GitError(f"the pull request changes {COMPARE_FILES_LIMIT} files or more (the API lists at most "
                            f"{COMPARE_FILES_LIMIT}); split it")
         now, before = self._tree(head), self._tree(comparison.merge_base_commit.sha)
+        slashed = self.slashed(head, [f.filename for f in files if f.status != "removed"])
         out = []
         for f in files:
             if f.status not in STATUS_LETTERS:
@@ -100,7 +101,8 @@ class ApiRepo(GitRepo):
                               mode=entry["mode"] if present else ABSENT_MODE,
                               old_mode=old["mode"] if old else ABSENT_MODE,
                               blob=entry["sha"] if present else None,
-                              size=entry.get("size") if present else None))
+                              size=entry.get("size") if present else None,
+                              slash_in_name=f.filename in slashed))
         return out
 
     def blob(self, blob: str) -> bytes:
@@ -116,6 +118,10 @@ class ApiRepo(GitRepo):
     def files(self, commit: str, folder: str) -> list[str]:
         prefix = folder.rstrip("/") + "/"
         return sorted(p for p, e in self._tree(commit).items() if p.startswith(prefix) and e["type"] != "tree")
+
+    def tree_entries(self, tree: str) -> list[tuple[str, str, str]]:
+        found = self._call(lambda: self.repo.get_git_tree(tree), f"no tree {tree!r}")
+        return [(e["path"], e["type"], e["sha"]) for e in found.raw_data["tree"]]
 
     def _tree(self, commit: str) -> dict[str, dict]:
         """path -> tree entry (``mode``, ``type``, ``sha``, ``size``) of every path in ``commit``."""
