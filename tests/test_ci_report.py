@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import functools
 import io
 import json
 import re
@@ -20,11 +21,14 @@ import subprocess
 import threading
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
+from unittest import mock
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
+from github import Github
 from test_ci_check import BETA_RUN, NEW_RUN, OPEN, check, commit, git, phase_a_run, repo, template  # noqa: F401
 
+import scorer.github
 from scorer.cli import main as cli_main
 from scorer.github import MARKER, STATUS_CONTEXT
 
@@ -204,7 +208,10 @@ class _Handler(BaseHTTPRequestHandler):
 
 @contextlib.contextmanager
 def serve(app: FakeGitHub):
-    """Serve ``app`` on 127.0.0.1 (its ``base_url``) until the block ends."""
+    """Serve ``app`` on 127.0.0.1 (its ``base_url``) until the block ends; meanwhile the
+    scorer's PyGithub clients do not pause between requests (GitHub's throttle, 0.25 s per
+    read and 1 s per write, is for github.com)."""
+    unthrottled = functools.partial(Github, seconds_between_requests=None, seconds_between_writes=None)
     server = HTTPServer(("127.0.0.1", 0), _Handler)
     server.timeout = 5
     server.app = app
@@ -212,7 +219,8 @@ def serve(app: FakeGitHub):
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
-        yield app
+        with mock.patch.object(scorer.github, "Github", unthrottled):
+            yield app
     finally:
         server.shutdown()
         server.server_close()
