@@ -204,8 +204,8 @@ def judge_change(change: Change, context: Context, systems: _Systems | None = No
 
 
 #: How to fix a path that is not canonical.
-RENAME_FIX = (f"commit the run at its canonical path, {RUN_FORM}: folder and file names of ASCII letters, "
-              "digits, '-', '_' and '.', separated by single '/'")
+RENAME_FIX = (f"commit the run as a plain file at {RUN_FORM}: names separated by single '/', none of them "
+              "empty, '.' or '..', without backslashes or control characters, in UTF-8")
 
 
 def shown(text: str) -> str:

@@ -47,7 +47,7 @@ def test_a_path_that_is_not_canonical_is_refused_before_any_other_rule(repo, kin
     change = body["changes"][0]
     assert [r["code"] for r in change["reasons"]] == ["bad-path"] and change["run"] is None
     reason = change["reasons"][0]
-    assert words in reason["message"] and "canonical path" in reason["fix"]
+    assert words in reason["message"] and "names separated by single" in reason["fix"]
     assert "bad-path" in markdown and "Traceback" not in out
 
 
