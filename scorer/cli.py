@@ -504,7 +504,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=cmd_ci_check)
 
     p = ci_sub.add_parser(
-        "report", help="judge a pull request again through the GitHub API, comment and set its status",
+        "report", help="judge the open pull requests of a commit again through the GitHub API, comment, set its status",
         description="For the workflow_run reporter: judge every open pull request whose head is SHA again, each "
                     "against the rules of BRANCH for its own author, from files read by commit id through the REST "
                     "API (nothing is checked out or run); update one comment on each pull request and set the "

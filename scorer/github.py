@@ -308,7 +308,7 @@ def judge(api: ApiRepo, pull, sha: str, branch: str, checks: CheckTimes, event_t
     author = pull.user.login
     try:
         submitted = checks.submitted(sha, author)
-        now, source = ((submitted, f"the first PR check run of {author} for this commit, created by GitHub")
+        now, source = ((submitted, "the first PR check run its author started for this commit, created by GitHub")
                        if submitted is not None else (event_time, time_source))
         check = check_pull_request(api, branch, sha, actor=author, actor_source="pull request author (REST API)",
                                    now=now, time_source=source)
@@ -340,13 +340,16 @@ def report(repo, sha: str, *, branch: str, now: datetime, time_source: str, run_
     pulls = open_pulls_with_head(repo, sha)
     if not pulls:
         return Outcome(pulls=[])
-    api, checks, judged, errors = ApiRepo(repo), CheckTimes(repo, branch), [], []
+    api, checks, judged, errors, verdicts = ApiRepo(repo), CheckTimes(repo, branch), [], [], {}
     for pull in pulls:
         if pull.base.ref != branch:
             action, _ = upsert_comment(pull, other_branch_markdown(pull.base.ref, branch), bot_login)
             judged.append(Judged(pull.number, pull.base.ref, action, note=f"targets {pull.base.ref}, not {branch}"))
             continue
-        check, body, error = judge(api, pull, sha, branch, checks, now, time_source)
+        author = pull.user.login.lower()  # the verdict depends on the author only: judged once per author
+        if author not in verdicts:
+            verdicts[author] = judge(api, pull, sha, branch, checks, now, time_source)
+        check, body, error = verdicts[author]
         action, _ = upsert_comment(pull, body, bot_login)
         judged.append(Judged(pull.number, pull.base.ref, action, check=check, note=error))
         errors += [error] if error else []

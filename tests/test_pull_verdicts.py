@@ -24,7 +24,7 @@ def states(app) -> list[str]:
     return [s["state"] for s in app.statuses]
 
 
-def test_a_strangers_copy_of_the_head_does_not_turn_it_red(github):
+def test_a_strangers_copy_of_the_head_does_not_turn_it_red(github, monkeypatch):
     head = commit(github.repo, {NEW_RUN: phase_a_run("q1", "q2")})
     github.open_pull(head)
     assert report(github, head)[0] == 0 and states(github) == ["success"]
@@ -35,6 +35,16 @@ def test_a_strangers_copy_of_the_head_does_not_turn_it_red(github):
     assert "✅ accepted" in github.comments_on(NUMBER)[0]
     assert "❌ rejected" in github.comments_on(STRANGER)[0] and "mallory is not a member" in github.comments_on(STRANGER)[0]
     assert f"#{NUMBER} into main: accepted" in out and f"#{STRANGER} into main: rejected" in out
+    github.open_pull(head, author="Mallory", number=STRANGER + 1)  # more copies by the same account
+    original, judged = scorer.github.check_pull_request, []
+
+    def counted(*args, **kwargs):
+        judged.append(kwargs["actor"])
+        return original(*args, **kwargs)
+    monkeypatch.setattr(scorer.github, "check_pull_request", counted)
+    report(github, head)
+    assert judged == ["alice", "mallory"]  # once per author
+    assert github.comments_on(STRANGER + 1) == github.comments_on(STRANGER) and states(github)[-1] == "success"
 
 
 def test_the_strangers_copy_alone_is_refused(github):
@@ -81,7 +91,7 @@ def test_a_reopen_after_the_deadline_keeps_the_earliest_verdict_in_reporter_and_
     github.add_run(head, AFTER)                    # and reopened it after the deadline
     code, out, body = report(github, head, "--time", AFTER)  # the reopen's run reports
     assert code == 0 and body["verdict"] == "accepted" and body["time"] == OPEN, out
-    assert body["time_source"] == "the first PR check run of alice for this commit, created by GitHub"
+    assert body["time_source"] == "the first PR check run its author started for this commit, created by GitHub"
     assert states(github) == ["success"]
     github.merge_pull(git(github.repo, "rev-parse", "HEAD"), head)  # what the ledger reads after the merge
     ledger = CheckTimes(connect("test-token", github.base_url).get_repo(f"{OWNER}/{NAME}"), "main")
