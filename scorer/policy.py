@@ -526,5 +526,5 @@ def verdict(decisions: list[Decision]) -> bool:
     return all(d.accepted for d in decisions)
 
 
-__all__ = ["Change", "Reason", "path_problem", "shown", "Decision", "Context", "judge_changes", "judge_change", "judge_content",
-           "testset_path", "testset_ids", "testset_candidates", "verdict", "RUN_FORM"]
+__all__ = ["Change", "Reason", "Decision", "Context", "path_problem", "shown", "judge_changes", "judge_change",
+           "judge_content", "testset_path", "testset_ids", "testset_candidates", "verdict", "RUN_FORM"]

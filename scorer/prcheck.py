@@ -373,6 +373,7 @@ def write_text(text: str, path: str | Path) -> None:
     data = text.encode("utf-8", "backslashreplace")
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
+        os.fchmod(handle, 0o644)  # as a plain write would leave it (mkstemp makes it private)
         with os.fdopen(handle, "wb") as out:
             out.write(data)
         os.replace(temporary, target)

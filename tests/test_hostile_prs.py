@@ -61,7 +61,7 @@ def test_a_tree_git_cannot_read_gives_an_error_report(repo):
 def test_a_path_that_is_not_utf8_is_written_escaped(repo):
     put(repo, FOLDER + [b"a\xff2.json"], phase_a_run("q1"))
     report = repo.parent / "report.json"
-    code, body, markdown, out = check(repo)
+    code, body, markdown, _ = check(repo)
     assert code == 1 and report.stat().st_size > 0 and report.with_suffix(".md").stat().st_size > 0
     assert body["changes"][0]["path"].endswith("/a\udcff2.json")  # the JSON escape \udcff reads back
     assert "a\\udcff2.json" in markdown and "a\\\\udcff" not in markdown
@@ -118,6 +118,6 @@ def test_the_command_prints_a_name_that_is_not_utf8(repo, tmp_path):
     env = {**os.environ, "PYTHONPATH": str(Path.cwd()), "PYTHONIOENCODING": "utf-8"}
     done = subprocess.run(["python", "-m", "scorer", "ci", "check", "--base", "main", "--head", "HEAD", "--actor",
                            "alice", "--now", "2026-03-01T12:00:00Z", "--report", str(tmp_path / "r.json")],
-                          cwd=repo, capture_output=True, env=env)
+                          cwd=repo, capture_output=True, env=env, check=False)
     assert done.returncode == 1 and b"Traceback" not in done.stderr, done.stderr
     assert b"alpha/a\\udcff2.json: " in done.stdout and json.loads((tmp_path / "r.json").read_bytes())

@@ -14,8 +14,8 @@ from test_ci_check import AFTER, BEFORE, BETA_RUN, NEW_RUN, OPEN, commit, git, p
 from test_ci_report import NAME, NUMBER, OWNER, github, report  # noqa: F401
 
 import scorer.github
-from scorer.github import CheckTimes, connect, earliest_check
 from scorer.formats.challenge import parse_utc
+from scorer.github import CheckTimes, connect, earliest_check
 
 STRANGER = NUMBER + 2  # mallory's pull request: a copy of alice's head commit
 
