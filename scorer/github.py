@@ -7,7 +7,8 @@ request.  It trusts only:
 * the head commit id of the ``workflow_run`` event (which commit to judge; written by
   GitHub), and that run's ``created_at``;
 * what the REST API returns: every open pull request whose head is that commit (author,
-  base branch), the check workflow's runs for the commit (creation time, actor), and the
+  base and head branch), the check workflow's runs for the commit (creation time, head
+  branch), and the
   Git trees and blobs of the changed files;
 * the protected branch the leaderboard publishes from (``--branch``), read through the
   same API (``challenge.toml``, ``teams/``, test sets, gold), and the scorer installed
@@ -16,13 +17,14 @@ request.  It trusts only:
 A commit status belongs to a commit, not to a pull request, and anyone can open a pull
 request whose head is a copy of someone else's commit.  So the status is a function of
 every open pull request with that head, each judged against the protected branch's
-rules for its own author at its own author's submission time (:func:`report`): it is
+rules for its own author at its own submission time (:func:`report`): it is
 ``success`` when any pull request into the protected branch is accepted.  Running the
 reporter again, from any pull request's event, computes the same status.  The threat
 model is in ``docs/pull-requests.md``.
 
 The time the windows are checked at is :func:`earliest_check`: the earliest creation time
-of the author's ``pull_request`` runs of the check workflow for the head commit.  It is
+of the ``pull_request`` runs of the check workflow for the head commit from the pull
+request's head branch.  It is
 the one time of a submission: ``ci publish`` records the same time in
 ``submissions/received.json`` through :meth:`CheckTimes.created`.
 
@@ -179,22 +181,37 @@ def open_pulls_with_head(repo, sha: str) -> list:
     return [pulls[n] for n in sorted(pulls)]
 
 
-def earliest_check(runs, head: str, author: str | None, workflow: str = CHECK_WORKFLOW) -> datetime | None:
-    """When commit ``head`` counts as submitted by ``author``: the earliest creation time of
-    the ``pull_request`` runs of the check workflow for it that ``author`` started (the
-    run's ``actor``, compared without case; a re-run keeps its first actor and time).  When
-    none of them is the author's (someone else pushed the commit to the author's branch),
-    or ``author`` is None, the earliest run of anyone's.  None when there is no run.
+def head_of(pull) -> tuple[str | None, str]:
+    """Where pull request ``pull`` takes its commits from: (the head repository's
+    ``owner/name`` in lower case, None when that fork was deleted; the head branch)."""
+    return (pull.head.repo.full_name.lower() if pull.head.repo is not None else None), pull.head.ref
+
+
+def earliest_check(runs, head: str, source: tuple[str | None, str] | None,
+                   workflow: str = CHECK_WORKFLOW) -> datetime | None:
+    """When commit ``head`` counts as submitted through the pull request whose head
+    branch is ``source`` (:func:`head_of`): the earliest creation time of the
+    ``pull_request`` runs of the check workflow for ``head`` from that branch (the run's
+    ``head_repository`` and ``head_branch``), whoever's event started them (opened,
+    pushed, reopened, edited; a re-run keeps its time).  When no run is from that branch,
+    or ``source`` is None, the earliest run of any.  None when there is no run.
 
     The one definition of a submission's time: the reporter judges the windows at it, and
-    the ledger (``submissions/received.json``) records it.  Another account's pull
-    request with a copy of the commit, or a later reopen, adds runs that are not the
-    author's or not the earliest, so neither changes it.
+    the ledger (``submissions/received.json``) records it.  A stranger's pull request with
+    a copy of the commit runs from the stranger's branch, and a later reopen or edit adds
+    later runs, so neither changes it.
     """
     # A run's path may carry the ref it ran from (".github/workflows/check.yml@main").
     mine = [r for r in runs if r.head_sha == head and r.path.split("@", 1)[0] == workflow]
-    own = [r for r in mine if author and r.actor is not None and r.actor.login.lower() == author.lower()]
+    own = [r for r in mine if source is not None and _from(r, source)]
     return min((r.created_at for r in own or mine), default=None)
+
+
+def _from(run, source: tuple[str | None, str]) -> bool:
+    """Whether workflow run ``run`` ran on the head branch ``source`` (:func:`head_of`)."""
+    repository, branch = source
+    came = run.head_repository.full_name if run.head_repository is not None else None
+    return run.head_branch == branch and (repository is None or (came or "").lower() == repository.lower())
 
 
 class CheckTimes:
@@ -219,18 +236,18 @@ class CheckTimes:
         ``sha`` (a squash or rebase merge): ``GET commits/{sha}/pulls``."""
         return next((p.head.sha for p in self._merged(sha)), None)
 
-    def submitted(self, head: str, author: str | None) -> datetime | None:
-        """:func:`earliest_check` of ``head`` for ``author``, from
+    def submitted(self, head: str, source: tuple[str | None, str] | None) -> datetime | None:
+        """:func:`earliest_check` of ``head`` from the head branch ``source``, from
         ``GET actions/runs?head_sha=...&event=pull_request``."""
         runs = _listed(lambda: self.repo.get_workflow_runs(event="pull_request", head_sha=head))
-        return earliest_check(runs, head, author, self.workflow)
+        return earliest_check(runs, head, source, self.workflow)
 
     def created(self, head: str) -> datetime | None:
         """When the merged pull request whose head is ``head`` was submitted: its
-        :meth:`submitted` time for its author (any author when GitHub lists no merged pull
-        request with that head)."""
-        author = next((p.user.login for p in self._merged(head) if p.head.sha == head), None)
-        return self.submitted(head, author)
+        :meth:`submitted` time from its head branch (from any branch when GitHub lists no
+        merged pull request with that head)."""
+        source = next((head_of(p) for p in self._merged(head) if p.head.sha == head), None)
+        return self.submitted(head, source)
 
 
 def upsert_comment(pull, body: str, bot_login: str = DEFAULT_BOT):
@@ -301,14 +318,15 @@ def other_branch_markdown(base: str, branch: str) -> str:
 def judge(api: ApiRepo, pull, sha: str, branch: str, checks: CheckTimes, event_time: datetime,
           time_source: str) -> tuple[CheckReport | None, str, str | None]:
     """Judge pull request ``pull`` (head ``sha``) against the rules of ``branch``, at the
-    time its author submitted ``sha`` (:meth:`CheckTimes.submitted`; ``event_time`` when
-    GitHub lists no run): (the report or None, the comment, what went wrong or None).
+    time it submitted ``sha`` (:meth:`CheckTimes.submitted` from its head branch;
+    ``event_time`` when GitHub lists no run): (the report or None, the comment, what went wrong or None).
     Never raises for the check itself: a broken base configuration, an API or Git failure
     and a bug of the scorer each give an error comment."""
     author = pull.user.login
     try:
-        submitted = checks.submitted(sha, author)
-        now, source = ((submitted, "the first PR check run its author started for this commit, created by GitHub")
+        submitted = checks.submitted(sha, head_of(pull))
+        now, source = ((submitted, "the first PR check run of this commit from this pull request's branch, "
+                                   "created by GitHub")
                        if submitted is not None else (event_time, time_source))
         check = check_pull_request(api, branch, sha, actor=author, actor_source="pull request author (REST API)",
                                    now=now, time_source=source)
@@ -329,8 +347,8 @@ def report(repo, sha: str, *, branch: str, now: datetime, time_source: str, run_
     each, and set the commit status of ``sha`` (see ``docs/pull-requests.md``).
 
     Each pull request into ``branch`` (the protected branch the leaderboard publishes
-    from) is judged against ``branch``'s rules for its own author, at that author's
-    submission time; pull requests into other branches get a comment and no verdict.  The
+    from) is judged against ``branch``'s rules for its own author, at its own submission
+    time (the first check run from its head branch); pull requests into other branches get a comment and no verdict.  The
     status is ``success`` when any pull request into ``branch`` is accepted (so a copy of
     the commit in a stranger's pull request cannot turn it red), ``error`` when none is
     and one could not be judged, ``failure`` otherwise (also when no pull request into
@@ -346,10 +364,10 @@ def report(repo, sha: str, *, branch: str, now: datetime, time_source: str, run_
             action, _ = upsert_comment(pull, other_branch_markdown(pull.base.ref, branch), bot_login)
             judged.append(Judged(pull.number, pull.base.ref, action, note=f"targets {pull.base.ref}, not {branch}"))
             continue
-        author = pull.user.login.lower()  # the verdict depends on the author only: judged once per author
-        if author not in verdicts:
-            verdicts[author] = judge(api, pull, sha, branch, checks, now, time_source)
-        check, body, error = verdicts[author]
+        who = (pull.user.login.lower(), head_of(pull))  # the verdict depends on these only: judged once
+        if who not in verdicts:
+            verdicts[who] = judge(api, pull, sha, branch, checks, now, time_source)
+        check, body, error = verdicts[who]
         action, _ = upsert_comment(pull, body, bot_login)
         judged.append(Judged(pull.number, pull.base.ref, action, check=check, note=error))
         errors += [error] if error else []

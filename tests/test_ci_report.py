@@ -55,7 +55,7 @@ class FakeGitHub:
         move its head or base)."""
         self.pulls[number] = {
             "number": number, "state": "open", "user": {"login": author, "type": "User"},
-            "head": {"sha": head, "ref": "my-run", "label": f"{author}:my-run"},
+            "head": {"sha": head, "ref": "my-run", "label": f"{author}:my-run", "repo": self.fork(author)},
             "base": {"sha": self.git("rev-parse", base).strip(), "ref": base, "label": f"{OWNER}:{base}"},
             "url": self.api(f"pulls/{number}"), "issue_url": self.api(f"issues/{number}")}
 
@@ -64,19 +64,26 @@ class FakeGitHub:
         main (a squash or rebase merge) and for its head."""
         self.merged[commit] = self.merged[head] = {
             "number": number, "state": "closed", "merged_at": "2026-03-03T12:00:00Z",
-            "user": {"login": "alice", "type": "User"}, "head": {"sha": head, "ref": "my-run"},
+            "user": {"login": "alice", "type": "User"},
+            "head": {"sha": head, "ref": "my-run", "repo": self.fork("alice")},
             "base": {"ref": "main"}, "url": self.api(f"pulls/{number}")}
+
+    def fork(self, owner: str) -> dict:
+        """The repository ``owner``'s pull requests come from: their fork."""
+        return {"id": 2, "name": NAME, "full_name": f"{owner}/{NAME}", "owner": {"login": owner}}
 
     def comments_on(self, number: int = NUMBER) -> list[str]:
         """The bodies of the comments on pull request #``number``."""
         return [c["body"] for c in self.comments if c.get("issue", NUMBER) == number]
 
     def add_run(self, head: str, created_at: str, path: str = ".github/workflows/check.yml",
-                event: str = "pull_request", actor: str = "alice") -> None:
-        """A workflow run of ``path`` for ``head``, started by ``actor`` at ``created_at``."""
+                event: str = "pull_request", fork: str = "alice", branch: str = "my-run") -> None:
+        """A workflow run of ``path`` for ``head`` from branch ``branch`` of ``fork``'s fork,
+        created at ``created_at``."""
         run_id = 500 + len(self.runs)
         self.runs.append({"id": run_id, "head_sha": head, "event": event, "path": path, "created_at": created_at,
-                          "actor": {"login": actor, "type": "User"}, "url": self.api(f"actions/runs/{run_id}")})
+                          "head_branch": branch, "head_repository": self.fork(fork),
+                          "url": self.api(f"actions/runs/{run_id}")})
 
     def api(self, tail: str) -> str:
         return f"{self.base_url}/repos/{OWNER}/{NAME}/{tail}"
