@@ -325,9 +325,8 @@ def judge(api: ApiRepo, pull, sha: str, branch: str, checks: CheckTimes, event_t
     author = pull.user.login
     try:
         submitted = checks.submitted(sha, head_of(pull))
-        now, source = ((submitted, "the first PR check run of this commit from this pull request's branch, "
-                                   "created by GitHub")
-                       if submitted is not None else (event_time, time_source))
+        first = "the first PR check run of this commit from this pull request's branch, created by GitHub"
+        now, source = (submitted, first) if submitted is not None else (event_time, time_source)
         check = check_pull_request(api, branch, sha, actor=author, actor_source="pull request author (REST API)",
                                    now=now, time_source=source)
         return check, check.to_markdown(), None
