@@ -232,12 +232,36 @@ def cmd_serve(args) -> int:
     return EXIT_OK
 
 
+def _tolerant_output() -> None:
+    """Let standard output and error write any text: characters their encoding cannot
+    take (a lone surrogate of a file name that is not UTF-8) become backslash escapes."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
+def _summary_path(args) -> str | None:
+    """Where ``ci check`` writes the Markdown summary: --summary, else next to --report."""
+    return args.summary or (str(Path(args.report).with_suffix(".md")) if args.report else None)
+
+
+def _write_error_report(args, what: str, problems: list[Problem]) -> None:
+    """The JSON report and summary of a ``ci check`` that could not decide (verdict error)."""
+    from scorer.prcheck import error_json, error_markdown, write_json, write_text
+    if args.report:
+        write_json(error_json(problems), args.report)
+    if _summary_path(args):
+        write_text(error_markdown(what, problems), _summary_path(args))
+
+
 def cmd_ci_check(args) -> int:
     from datetime import datetime, timezone
 
     from scorer.gitrepo import GitError
     from scorer.formats.challenge import parse_utc
-    from scorer.prcheck import check_pull_request, event_actor, event_time, write_json
+    from scorer.prcheck import check_pull_request, event_actor, event_time, internal_error, write_json, write_text
+    _tolerant_output()
     event, event_file = None, args.event or os.environ.get("GITHUB_EVENT_PATH")
     if event_file:
         try:
@@ -266,22 +290,26 @@ def cmd_ci_check(args) -> int:
     try:
         report = check_pull_request(args.repo, args.base, args.head, actor=actor, actor_source=actor_source,
                                     now=now, time_source=time_source)
-    except GitError as exc:
+        body = report.to_json()
+        if args.report:
+            write_json(body, args.report)
+        if _summary_path(args):
+            write_text(report.to_markdown(), _summary_path(args))
+    except GitError as exc:  # a revision that does not resolve, or trees git cannot read
+        _write_error_report(args, "git cannot read the commits", [Problem(
+            code="git-error", message=str(exc), fix="check --base and --head; a tree git cannot read (a crafted "
+                                                    "commit) is to be replaced by a plain commit")])
         print(f"ci check: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except ScorerError as exc:  # the base branch's challenge.toml or teams/ is broken
-        if args.report:
-            write_json({"version": 1, "verdict": "error", "accepted": False, "changes": [],
-                        "errors": [p.to_dict() for p in exc.problems]}, args.report)
+        _write_error_report(args, "the base branch's configuration is invalid", list(exc.problems))
         _print_problems(exc.problems, per_code=PROBLEMS_PER_KIND)
         print("ci check: the base branch's configuration is invalid; nothing decided", file=sys.stderr)
         return EXIT_INVALID
-    body = report.to_json()
-    if args.report:
-        write_json(body, args.report)
-    summary = args.summary or (str(Path(args.report).with_suffix(".md")) if args.report else None)
-    if summary:
-        Path(summary).write_text(report.to_markdown(), encoding="utf-8")
+    except Exception as exc:  # a bug: the reports say so, the verdict is "error"
+        _write_error_report(args, "the scorer failed", [internal_error(exc)])
+        print(f"ci check: {internal_error(exc).message}; nothing decided", file=sys.stderr)
+        return EXIT_INVALID
     for change in body["changes"]:
         print(f"{change['path']}: {change['reason']}")
         errors = [Problem(**p) for p in change["problems"] if p.get("severity", "error") == "error"]
@@ -293,10 +321,12 @@ def cmd_ci_check(args) -> int:
 
 
 def cmd_ci_report(args) -> int:
+    from github import GithubException
+
     from scorer import github
-    from scorer.gitrepo import GitError
     from scorer.formats.challenge import parse_utc
     from scorer.prcheck import write_json
+    _tolerant_output()
     token = os.environ.get("GITHUB_TOKEN")
     if not token:
         print("ci report: set GITHUB_TOKEN (a token allowed to comment and to set commit statuses)", file=sys.stderr)
@@ -306,21 +336,24 @@ def cmd_ci_report(args) -> int:
     except ValueError:
         print(f"ci report: --time {args.time!r} is not a UTC time such as 2026-03-02T10:00:00Z", file=sys.stderr)
         return EXIT_USAGE
-    repo = github.connect(token, args.api_url).get_repo(args.repository)
     try:
-        outcome = github.report(repo, args.sha, head_label=args.head_label, now=now, time_source=args.time_source,
-                                run_url=args.run_url, bot_login=args.bot_login)
-    except GitError as exc:
-        print(f"ci report: {exc}", file=sys.stderr)
+        repo = github.connect(token, args.api_url).get_repo(args.repository)
+        outcome = github.report(repo, args.sha, branch=args.branch or repo.default_branch, now=now,
+                                time_source=args.time_source, run_url=args.run_url, bot_login=args.bot_login)
+    except GithubException as exc:
+        print(f"ci report: the GitHub API failed ({exc.status}); nothing more was written, run again",
+              file=sys.stderr)
         return EXIT_INVALID
-    if outcome.pull is None:
+    if not outcome.pulls:
         print(f"ci report: no open pull request has {args.sha} as its head; nothing reported")
         return EXIT_OK
-    if args.report:
+    if args.report and outcome.check is not None:
         write_json(outcome.check.to_json(), args.report)
-    print(f"ci report: pull request #{outcome.pull}: comment {outcome.comment}, status {github.STATUS_CONTEXT} "
-          f"{outcome.state}")
-    return EXIT_OK
+    for judged in outcome.pulls:
+        verdict = judged.note or ("accepted" if judged.accepted else "rejected")
+        print(f"ci report: pull request #{judged.pull} into {judged.base}: {verdict}; comment {judged.comment}")
+    print(f"ci report: status {github.STATUS_CONTEXT} {outcome.state}: {outcome.description}")
+    return EXIT_INVALID if outcome.state == "error" else EXIT_OK
 
 
 def _check_times(args):
@@ -471,17 +504,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=cmd_ci_check)
 
     p = ci_sub.add_parser(
-        "report", help="judge a pull request again through the GitHub API, comment and set its status",
-        description="For the workflow_run reporter: find the open pull request whose head is SHA, read its changed "
-                    "files by commit id through the REST API (nothing is checked out or run), run the whole check "
-                    "again on them, then create or update one comment on the pull request and set the commit "
-                    "status leaderboard/check. The token comes from $GITHUB_TOKEN. See docs/organizers.md.")
+        "report", help="judge the open pull requests of a commit again through the GitHub API, comment, set its status",
+        description="For the workflow_run reporter: judge every open pull request whose head is SHA again, each "
+                    "against the rules of BRANCH for its own author, from files read by commit id through the REST "
+                    "API (nothing is checked out or run); update one comment on each pull request and set the "
+                    "commit status leaderboard/check: success when any pull request into BRANCH is accepted. The "
+                    "token comes from $GITHUB_TOKEN. See docs/pull-requests.md.")
     p.add_argument("--repository", required=True, metavar="OWNER/NAME", help="the challenge repository")
     p.add_argument("--sha", required=True, help="the head commit the check ran on (workflow_run.head_sha)")
-    p.add_argument("--head-label", metavar="OWNER:BRANCH",
-                   help="the pull request's head (for forks, whose commits GitHub does not map to pull requests)")
+    p.add_argument("--branch", help="the protected branch the leaderboard publishes from, whose rules judge every "
+                                    "pull request (default: the repository's default branch)")
     p.add_argument("--time", required=True, metavar="TIME",
-                   help="the server-side UTC time the windows are checked at (workflow_run.created_at)")
+                   help="the server-side UTC time of this check run (workflow_run.created_at): the windows are "
+                        "checked at the author's first check run of the commit, this time when GitHub lists none")
     p.add_argument("--time-source", default="the time GitHub started the check, workflow_run.created_at",
                    help="where --time comes from (shown in the comment)")
     p.add_argument("--run-url", help="the link of the commit status (the reporter's run)")

@@ -4,22 +4,34 @@ The reporter runs in a ``workflow_run`` job that holds a token allowed to commen
 set commit statuses, so it never runs, installs or checks out anything of the pull
 request.  It trusts only:
 
-* the head commit id and head repository of the ``workflow_run`` event (which commit to
-  judge; both written by GitHub);
-* what the REST API returns for that commit id: the pull request (its author, its base
-  branch) and the Git trees and blobs of the pull request's files;
-* the base branch, read through the same API (``challenge.toml``, ``teams/``, test sets,
-  gold), and the scorer installed from the default branch.
+* the head commit id of the ``workflow_run`` event (which commit to judge; written by
+  GitHub), and that run's ``created_at``;
+* what the REST API returns: every open pull request whose head is that commit (author,
+  base and head branch), the check workflow's runs for the commit (creation time, head
+  branch), and the
+  Git trees and blobs of the changed files;
+* the protected branch the leaderboard publishes from (``--branch``), read through the
+  same API (``challenge.toml``, ``teams/``, test sets, gold), and the scorer installed
+  from the default branch.
 
-The time the windows are checked at is ``workflow_run.created_at``: when GitHub created the
-``pull_request`` run of the check workflow for the head commit.  It is the one time of a
-submission: ``ci publish`` records the same time in ``submissions/received.json``
-through :class:`CheckTimes`.
+A commit status belongs to a commit, not to a pull request, and anyone can open a pull
+request whose head is a copy of someone else's commit.  So the status is a function of
+every open pull request with that head, each judged against the protected branch's
+rules for its own author at its own submission time (:func:`report`): it is
+``success`` when any pull request into the protected branch is accepted.  Running the
+reporter again, from any pull request's event, computes the same status.  The threat
+model is in ``docs/pull-requests.md``.
+
+The time the windows are checked at is :func:`earliest_check`: the earliest creation time
+of the ``pull_request`` runs of the check workflow for the head commit from the pull
+request's head branch.  It is
+the one time of a submission: ``ci publish`` records the same time in
+``submissions/received.json`` through :meth:`CheckTimes.created`.
 
 It does not read the check job's report artifact: that job ran the pull request's
 workflow file, so its artifact can say anything.  Instead :class:`ApiRepo` serves the
 same read-only interface as :class:`scorer.gitrepo.GitRepo` from the API, and the whole
-check (:func:`scorer.prcheck.check_pull_request`) is run again on it.  The verdict goes to
+check (:func:`scorer.prcheck.check_pull_request`) is run again on it.  The verdicts go to
 one sticky comment per pull request (found by :data:`MARKER` and its author) and to the
 commit status :data:`STATUS_CONTEXT` of the head commit, the check that branch protection
 requires.
@@ -33,10 +45,10 @@ from typing import Callable
 
 from github import Auth, Github, GithubException
 
-from scorer.errors import ScorerError
+from scorer.errors import Problem, ScorerError
 from scorer.gitrepo import GitError, GitRepo
-from scorer.policy import ABSENT_MODE, REGULAR_MODES, Change
-from scorer.prcheck import CheckReport, check_pull_request
+from scorer.policy import ABSENT_MODE, REGULAR_MODES, Change, shown
+from scorer.prcheck import CheckReport, check_pull_request, error_markdown, internal_error, md_code
 
 #: The hidden line that marks the reporter's comment (kept as the comment's first line).
 MARKER = "<!-- bioasq-leaderboard-report -->"
@@ -88,6 +100,7 @@ class ApiRepo(GitRepo):
             raise GitError(f"the pull request changes {COMPARE_FILES_LIMIT} files or more (the API lists at most "
                            f"{COMPARE_FILES_LIMIT}); split it")
         now, before = self._tree(head), self._tree(comparison.merge_base_commit.sha)
+        slashed = self.slashed(head, [f.filename for f in files if f.status != "removed"])
         out = []
         for f in files:
             if f.status not in STATUS_LETTERS:
@@ -100,7 +113,8 @@ class ApiRepo(GitRepo):
                               mode=entry["mode"] if present else ABSENT_MODE,
                               old_mode=old["mode"] if old else ABSENT_MODE,
                               blob=entry["sha"] if present else None,
-                              size=entry.get("size") if present else None))
+                              size=entry.get("size") if present else None,
+                              slash_in_name=f.filename in slashed))
         return out
 
     def blob(self, blob: str) -> bytes:
@@ -116,6 +130,10 @@ class ApiRepo(GitRepo):
     def files(self, commit: str, folder: str) -> list[str]:
         prefix = folder.rstrip("/") + "/"
         return sorted(p for p, e in self._tree(commit).items() if p.startswith(prefix) and e["type"] != "tree")
+
+    def tree_entries(self, tree: str) -> list[tuple[str, str, str]]:
+        found = self._call(lambda: self.repo.get_git_tree(tree), f"no tree {tree!r}")
+        return [(e["path"], e["type"], e["sha"]) for e in found.raw_data["tree"]]
 
     def _tree(self, commit: str) -> dict[str, dict]:
         """path -> tree entry (``mode``, ``type``, ``sha``, ``size``) of every path in ``commit``."""
@@ -151,27 +169,54 @@ def _listed(request: Callable[[], object]) -> list:
         return []
 
 
-def _open_pull_with_head(pulls, sha: str):
-    return next((p for p in pulls if p.state == "open" and p.head.sha == sha), None)
+def open_pulls_with_head(repo, sha: str) -> list:
+    """Every open pull request whose head is commit ``sha``, by number.
 
-
-def find_pull_request(repo, sha: str, head_label: str | None = None):
-    """The open pull request whose head is commit ``sha``, or None.
-
-    First ``GET commits/{sha}/pulls``; that list is empty for a commit that only a fork
-    has, so then ``GET pulls?state=open&head=OWNER:BRANCH`` with the head label of the
-    event.  Only a pull request whose head is still ``sha`` counts: a report on an older
-    commit is left to the run of the newer one.
+    All open pull requests are listed (``GET pulls?state=open``) and filtered on their
+    head: ``GET commits/{sha}/pulls`` lists nothing for a commit only forks have, and the
+    head label of the triggering event names one fork only, so either would miss the
+    pull request of the commit's owner when a stranger opened one with a copy of it.
     """
-    found = _open_pull_with_head(_listed(lambda: repo.get_commit(sha).get_pulls()), sha)
-    if found is None and head_label:
-        found = _open_pull_with_head(repo.get_pulls(state="open", head=head_label), sha)
-    return found
+    pulls = {p.number: p for p in repo.get_pulls(state="open") if p.head.sha == sha}
+    return [pulls[n] for n in sorted(pulls)]
+
+
+def head_of(pull) -> tuple[str | None, str]:
+    """Where pull request ``pull`` takes its commits from: (the head repository's
+    ``owner/name`` in lower case, None when that fork was deleted; the head branch)."""
+    return (pull.head.repo.full_name.lower() if pull.head.repo is not None else None), pull.head.ref
+
+
+def earliest_check(runs, head: str, source: tuple[str | None, str] | None,
+                   workflow: str = CHECK_WORKFLOW) -> datetime | None:
+    """When commit ``head`` counts as submitted through the pull request whose head
+    branch is ``source`` (:func:`head_of`): the earliest creation time of the
+    ``pull_request`` runs of the check workflow for ``head`` from that branch (the run's
+    ``head_repository`` and ``head_branch``), whoever's event started them (opened,
+    pushed, reopened, edited; a re-run keeps its time).  When no run is from that branch,
+    or ``source`` is None, the earliest run of any.  None when there is no run.
+
+    The one definition of a submission's time: the reporter judges the windows at it, and
+    the ledger (``submissions/received.json``) records it.  A stranger's pull request with
+    a copy of the commit runs from the stranger's branch, and a later reopen or edit adds
+    later runs, so neither changes it.
+    """
+    # A run's path may carry the ref it ran from (".github/workflows/check.yml@main").
+    mine = [r for r in runs if r.head_sha == head and r.path.split("@", 1)[0] == workflow]
+    own = [r for r in mine if source is not None and _from(r, source)]
+    return min((r.created_at for r in own or mine), default=None)
+
+
+def _from(run, source: tuple[str | None, str]) -> bool:
+    """Whether workflow run ``run`` ran on the head branch ``source`` (:func:`head_of`)."""
+    repository, branch = source
+    came = run.head_repository.full_name if run.head_repository is not None else None
+    return run.head_branch == branch and (repository is None or (came or "").lower() == repository.lower())
 
 
 class CheckTimes:
-    """When GitHub created the ``pull_request`` run of the check workflow for a head
-    commit: the server-side time of a submission (the reporter's ``workflow_run.created_at``).
+    """When GitHub created the ``pull_request`` runs of the check workflow for a head
+    commit: the server-side time of a submission (:func:`earliest_check`).
 
     ``repo`` is a PyGithub repository, ``branch`` the branch pull requests are merged into,
     ``workflow`` the check workflow's file.  Each lookup returns None when GitHub lists
@@ -181,20 +226,28 @@ class CheckTimes:
     def __init__(self, repo, branch: str, workflow: str = CHECK_WORKFLOW):
         self.repo, self.branch, self.workflow = repo, branch, workflow
 
+    def _merged(self, sha: str) -> list:
+        """The pull requests merged into the branch that GitHub lists for commit ``sha``."""
+        pulls = _listed(lambda: self.repo.get_commit(sha).get_pulls())
+        return [p for p in pulls if p.merged_at is not None and p.base.ref == self.branch]
+
     def pull_head(self, sha: str) -> str | None:
         """The head commit of the pull request merged into the branch that made commit
         ``sha`` (a squash or rebase merge): ``GET commits/{sha}/pulls``."""
-        pulls = _listed(lambda: self.repo.get_commit(sha).get_pulls())
-        return next((p.head.sha for p in pulls if p.merged_at is not None and p.base.ref == self.branch), None)
+        return next((p.head.sha for p in self._merged(sha)), None)
+
+    def submitted(self, head: str, source: tuple[str | None, str] | None) -> datetime | None:
+        """:func:`earliest_check` of ``head`` from the head branch ``source``, from
+        ``GET actions/runs?head_sha=...&event=pull_request``."""
+        runs = _listed(lambda: self.repo.get_workflow_runs(event="pull_request", head_sha=head))
+        return earliest_check(runs, head, source, self.workflow)
 
     def created(self, head: str) -> datetime | None:
-        """The creation time of the check workflow's ``pull_request`` run for ``head``
-        (``GET actions/runs?head_sha=...&event=pull_request``); the earliest when there are
-        several (a pull request closed and reopened: the commit was submitted at the first)."""
-        runs = _listed(lambda: self.repo.get_workflow_runs(event="pull_request", head_sha=head))
-        # A run's path may carry the ref it ran from (".github/workflows/check.yml@main").
-        mine = [r.created_at for r in runs if r.head_sha == head and r.path.split("@", 1)[0] == self.workflow]
-        return min(mine, default=None)
+        """When the merged pull request whose head is ``head`` was submitted: its
+        :meth:`submitted` time from its head branch (from any branch when GitHub lists no
+        merged pull request with that head)."""
+        source = next((head_of(p) for p in self._merged(head) if p.head.sha == head), None)
+        return self.submitted(head, source)
 
 
 def upsert_comment(pull, body: str, bot_login: str = DEFAULT_BOT):
@@ -213,43 +266,119 @@ def upsert_comment(pull, body: str, bot_login: str = DEFAULT_BOT):
 def set_status(repo, sha: str, state: str, description: str, target_url: str | None = None) -> None:
     """Set the commit status :data:`STATUS_CONTEXT` of ``sha`` (success, failure or error)."""
     options = {"target_url": target_url} if target_url else {}
-    repo.get_commit(sha).create_status(state=state, description=description[:DESCRIPTION_LIMIT],
+    repo.get_commit(sha).create_status(state=state, description=shown(description)[:DESCRIPTION_LIMIT],
                                        context=STATUS_CONTEXT, **options)
 
 
 @dataclass
-class Outcome:
-    """What :func:`report` did: the pull request number (None: no open pull request has
-    the commit as head), the comment action, the status state, and the check's report."""
+class Judged:
+    """What :func:`report` did on one pull request: its number and base branch, the
+    comment action, and the check's report (None: not judged, see ``note``)."""
 
-    pull: int | None
-    comment: str | None = None
-    state: str | None = None
+    pull: int
+    base: str
+    comment: str
     check: CheckReport | None = None
+    note: str | None = None
+
+    @property
+    def accepted(self) -> bool:
+        return self.check is not None and self.check.accepted
 
 
-def report(repo, sha: str, *, head_label: str | None, now: datetime, time_source: str,
-           run_url: str | None = None, bot_login: str = DEFAULT_BOT) -> Outcome:
-    """Judge the pull request whose head is ``sha`` again from the API, then comment and set the status.
+@dataclass
+class Outcome:
+    """What :func:`report` did: each open pull request with the commit as head (none: nothing
+    was written), and the commit status set (state, description)."""
 
-    Raises :class:`GitError` or :class:`scorer.ScorerError` (after setting the status to
-    ``error``) when the check cannot run: the base branch's configuration is broken, or
-    the API cannot serve the files.
-    """
-    pull = find_pull_request(repo, sha, head_label)
-    if pull is None:
-        return Outcome(pull=None)
-    try:
-        check = check_pull_request(ApiRepo(repo), pull.base.ref, sha, actor=pull.user.login,
-                                   actor_source="pull request author (REST API)", now=now, time_source=time_source)
-    except (GitError, ScorerError) as exc:
-        set_status(repo, sha, "error", f"the check could not run: {exc}", run_url)
-        raise
+    pulls: list[Judged]
+    state: str | None = None
+    description: str | None = None
+
+    @property
+    def check(self) -> CheckReport | None:
+        """The report that decided the status: an accepted pull request's, else the first judged one's."""
+        judged = [j for j in self.pulls if j.check is not None]
+        return next((j.check for j in judged if j.accepted), judged[0].check if judged else None)
+
+
+def _describe(check: CheckReport) -> str:
     summary = check.to_json()["summary"]
-    state = "success" if check.accepted else "failure"
-    description = (f"{'accepted' if check.accepted else 'rejected'}: {summary['accepted']} of "
-                   f"{summary['changes']} change(s) accepted"
-                   + (f", {summary['late']} late" if summary["late"] else ""))
-    action, _ = upsert_comment(pull, check.to_markdown(), bot_login)
-    set_status(repo, sha, state, description, run_url)
-    return Outcome(pull=pull.number, comment=action, state=state, check=check)
+    return (f"{'accepted' if check.accepted else 'rejected'}: {summary['accepted']} of {summary['changes']} "
+            f"change(s) accepted" + (f", {summary['late']} late" if summary["late"] else ""))
+
+
+def other_branch_markdown(base: str, branch: str) -> str:
+    """The comment on a pull request into another branch than the leaderboard's."""
+    return (f"### Submission check: not judged\n\nThis pull request targets {md_code(base)}; runs reach the "
+            f"leaderboard only through pull requests into {md_code(branch)}, and only those are checked. Change "
+            f"the base branch to {md_code(branch)} (**Edit**, next to the title): the check runs again.\n")
+
+
+def judge(api: ApiRepo, pull, sha: str, branch: str, checks: CheckTimes, event_time: datetime,
+          time_source: str) -> tuple[CheckReport | None, str, str | None]:
+    """Judge pull request ``pull`` (head ``sha``) against the rules of ``branch``, at the
+    time it submitted ``sha`` (:meth:`CheckTimes.submitted` from its head branch;
+    ``event_time`` when GitHub lists no run): (the report or None, the comment, what went wrong or None).
+    Never raises for the check itself: a broken base configuration, an API or Git failure
+    and a bug of the scorer each give an error comment."""
+    author = pull.user.login
+    try:
+        submitted = checks.submitted(sha, head_of(pull))
+        first = "the first PR check run of this commit from this pull request's branch, created by GitHub"
+        now, source = (submitted, first) if submitted is not None else (event_time, time_source)
+        check = check_pull_request(api, branch, sha, actor=author, actor_source="pull request author (REST API)",
+                                   now=now, time_source=source)
+        return check, check.to_markdown(), None
+    except ScorerError as exc:
+        what, problems = f"the configuration of {branch} is invalid", list(exc.problems)
+    except (GitError, GithubException) as exc:
+        what, problems = "the files cannot be read", [Problem(code="git-error", message=str(exc),
+                                                              fix="run the check again (re-run the PR check)")]
+    except Exception as exc:  # a bug of the scorer: said in the comment, never a traceback
+        what, problems = "the scorer failed", [internal_error(exc)]
+    return None, error_markdown(what, problems), f"{what}: {problems[0].message}"
+
+
+def report(repo, sha: str, *, branch: str, now: datetime, time_source: str, run_url: str | None = None,
+           bot_login: str = DEFAULT_BOT) -> Outcome:
+    """Judge every open pull request whose head is ``sha`` again from the API, comment on
+    each, and set the commit status of ``sha`` (see ``docs/pull-requests.md``).
+
+    Each pull request into ``branch`` (the protected branch the leaderboard publishes
+    from) is judged against ``branch``'s rules for its own author, at its own submission
+    time (the first check run from its head branch); pull requests into other branches get a comment and no verdict.  The
+    status is ``success`` when any pull request into ``branch`` is accepted (so a copy of
+    the commit in a stranger's pull request cannot turn it red), ``error`` when none is
+    and one could not be judged, ``failure`` otherwise (also when no pull request into
+    ``branch`` has this head).  Nothing is written when no open pull request has this
+    head (a stale commit: the run of the newer head reports).
+    """
+    pulls = open_pulls_with_head(repo, sha)
+    if not pulls:
+        return Outcome(pulls=[])
+    api, checks, judged, errors, verdicts = ApiRepo(repo), CheckTimes(repo, branch), [], [], {}
+    for pull in pulls:
+        if pull.base.ref != branch:
+            action, _ = upsert_comment(pull, other_branch_markdown(pull.base.ref, branch), bot_login)
+            judged.append(Judged(pull.number, pull.base.ref, action, note=f"targets {pull.base.ref}, not {branch}"))
+            continue
+        who = (pull.user.login.lower(), head_of(pull))  # the verdict depends on these only: judged once
+        if who not in verdicts:
+            verdicts[who] = judge(api, pull, sha, branch, checks, now, time_source)
+        check, body, error = verdicts[who]
+        action, _ = upsert_comment(pull, body, bot_login)
+        judged.append(Judged(pull.number, pull.base.ref, action, check=check, note=error))
+        errors += [error] if error else []
+    outcome = Outcome(pulls=judged)
+    mine = [j for j in judged if j.base == branch]
+    if any(j.accepted for j in mine):
+        outcome.state, outcome.description = "success", _describe(next(j.check for j in mine if j.accepted))
+    elif errors:
+        outcome.state, outcome.description = "error", f"the check could not run: {errors[0]}"
+    elif mine:
+        outcome.state, outcome.description = "failure", _describe(outcome.check)
+    else:
+        outcome.state, outcome.description = "failure", f"no open pull request into {branch} has this head"
+    set_status(repo, sha, outcome.state, outcome.description, run_url)
+    return outcome

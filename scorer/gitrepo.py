@@ -67,10 +67,38 @@ class GitRepo:
                         "--find-renames", "--no-relative", "--ignore-submodules=none", since, head, "--")
         entries = _parse_raw(raw)
         sizes = self.sizes([e["new_blob"] for e in entries if e["new_mode"] not in ("000000", "160000")])
+        slashed = self.slashed(head, [e["path"] for e in entries if e["new_mode"] != "000000"])
         return [Change(status=e["status"], path=e["path"], old_path=e["old_path"], mode=e["new_mode"],
                        old_mode=e["old_mode"], blob=None if e["new_mode"] == "000000" else e["new_blob"],
-                       size=sizes.get(e["new_blob"]))
+                       size=sizes.get(e["new_blob"]), slash_in_name=e["path"] in slashed)
                 for e in entries]
+
+    def tree_entries(self, tree: str) -> list[tuple[str, str, str]]:
+        """``(name, type, object id)`` of each entry of one tree (a commit id: its root
+        tree), not recursive; a name is exactly what the tree stores."""
+        out = self._git("ls-tree", "-z", "--full-tree", tree)
+        entries = []
+        for record in filter(None, out.split(b"\0")):
+            meta, _, name = record.partition(b"\t")
+            _, kind, object_id = meta.decode().split()
+            entries.append((_name(name), kind, object_id))
+        return entries
+
+    def slashed(self, commit: str, paths: list[str]) -> set[str]:
+        """The ``paths`` that ``commit``'s trees store through an entry whose name holds
+        ``/`` (a crafted tree: ``a/b`` as one name), which a recursive listing or a diff
+        cannot tell from nested folders.  Only the folders above ``paths`` are read."""
+        above = {"/".join(p.split("/")[:i]) for p in paths for i in range(1, p.count("/") + 1)}
+        found, pending = set(), [("", commit)] if paths else []
+        while pending:
+            folder, tree = pending.pop()
+            for name, kind, object_id in self.tree_entries(tree):
+                full = f"{folder}/{name}" if folder else name
+                if "/" in name:
+                    found |= {p for p in paths if p == full or p.startswith(full + "/")}
+                elif kind == "tree" and full in above:
+                    pending.append((full, object_id))
+        return found
 
     def sizes(self, blobs: list[str]) -> dict[str, int]:
         """Object sizes in bytes, without reading the objects (``cat-file --batch-check``)."""

@@ -14,7 +14,10 @@ is rejected, each with its reason:
 ===========================  ==============================================================
 code                         when
 ===========================  ==============================================================
-``bad-path``                 a path that is not UTF-8 or holds control characters
+``bad-path``                 a path that is not canonical: not UTF-8, control or invisible
+                             format characters, a backslash, a leading or trailing ``/``,
+                             an empty, ``.`` or ``..`` component, or a Git tree entry whose
+                             name holds ``/`` (checked before every other rule)
 ``protected-path``           any path outside ``submissions/`` (gold, results, code,
                              workflows, teams, configuration, test sets) and
                              ``submissions/received.json`` (written by the workflow)
@@ -82,7 +85,9 @@ class Change:
     ``T`` type changed (e.g. file -> symbolic link), ``U``/``X`` unmerged/unknown.
     ``mode``: the git mode at head (``100644`` file, ``100755`` executable, ``120000``
     symbolic link, ``160000`` submodule, ``000000`` absent); ``old_path``: the source of
-    a rename or copy; ``blob``: the object id at head; ``size``: its size in bytes.
+    a rename or copy; ``blob``: the object id at head; ``size``: its size in bytes;
+    ``slash_in_name``: the head commit's trees store ``path`` with an entry whose name
+    holds ``/`` (``path`` then reads like nested folders that do not exist).
     """
 
     status: str
@@ -92,6 +97,7 @@ class Change:
     old_mode: str = ABSENT_MODE
     blob: str | None = None
     size: int | None = None
+    slash_in_name: bool = False
 
 
 @dataclass(frozen=True)
@@ -177,10 +183,12 @@ def judge_change(change: Change, context: Context, systems: _Systems | None = No
     """The decision on one change (see the module doc for the rules)."""
     systems = systems if systems is not None else _Systems.of(context.existing_runs)
     reasons: list[Reason] = []
-    for path in filter(None, (change.path, change.old_path)):
-        bad = _bad_path(path)
-        if bad:
-            return Decision(change, reasons=(bad,))
+    bad = next(filter(None, (_bad_path(p) for p in (change.path, change.old_path) if p is not None)), None)
+    if bad is None and change.slash_in_name:
+        bad = Reason("bad-path", f"{shown(change.path)}: a Git tree entry on this path has a name that holds '/' "
+                                 "(the path only looks like nested folders; checkouts fail on it)", RENAME_FIX)
+    if bad:
+        return Decision(change, reasons=(bad,))
     if change.status == "D":
         return Decision(change, ref=run_ref(change.path), reasons=(_protected(change.path) or _deletion(change.path),))
     if change.status not in "AMRCT" or len(change.status) != 1:
@@ -195,13 +203,46 @@ def judge_change(change: Change, context: Context, systems: _Systems | None = No
     return decision
 
 
-def _bad_path(path: str) -> Reason | None:
-    if any(0xDC80 <= ord(ch) <= 0xDCFF for ch in path):
-        return Reason("bad-path", "a file name that is not UTF-8", "rename the file (ASCII letters, digits, -)")
+#: How to fix a path that is not canonical.
+RENAME_FIX = (f"commit the run as a plain file at {RUN_FORM}: names separated by single '/', none of them "
+              "empty, '.' or '..', without backslashes or control characters, in UTF-8")
+
+
+def shown(text: str) -> str:
+    """``text`` with every character UTF-8 cannot encode (a lone surrogate: a byte of a
+    file name that is not UTF-8) written as its backslash escape, so it can be written
+    to any report or sent to any API."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def path_problem(path: str) -> str | None:
+    """What makes ``path`` not a canonical repository path, None when it is canonical.
+
+    Canonical: UTF-8 text without control or invisible format characters and without
+    backslashes, components separated by single ``/``, none empty, ``.`` or ``..``, no
+    leading or trailing ``/``.  Git and the REST API can both carry paths that break
+    these rules (a crafted tree), and a checkout of such a path fails or lands elsewhere.
+    """
+    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in path):
+        return "is not UTF-8"
     if any(unicodedata.category(ch).startswith("C") for ch in path):
-        return Reason("bad-path", "a file name with control or invisible format characters",
-                      "rename the file (ASCII letters, digits, -)")
+        return "holds control or invisible format characters"
+    if "\\" in path:
+        return "holds a backslash"
+    if path.startswith("/") or path.endswith("/"):
+        return "starts or ends with '/'"
+    parts = path.split("/")
+    if "" in parts:
+        return "has an empty component ('//')" if path else "is empty"
+    if "." in parts or ".." in parts:
+        return "has a '.' or '..' component"
     return None
+
+
+def _bad_path(path: str) -> Reason | None:
+    problem = path_problem(path)
+    return None if problem is None else Reason("bad-path", f"{shown(path)} {problem}: not a canonical path",
+                                                RENAME_FIX)
 
 
 def _protected(path: str) -> Reason | None:
@@ -485,5 +526,5 @@ def verdict(decisions: list[Decision]) -> bool:
     return all(d.accepted for d in decisions)
 
 
-__all__ = ["Change", "Reason", "Decision", "Context", "judge_changes", "judge_change", "judge_content",
-           "testset_path", "testset_ids", "testset_candidates", "verdict", "RUN_FORM"]
+__all__ = ["Change", "Reason", "Decision", "Context", "path_problem", "shown", "judge_changes", "judge_change",
+           "judge_content", "testset_path", "testset_ids", "testset_candidates", "verdict", "RUN_FORM"]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import tempfile
 from dataclasses import dataclass, field
@@ -30,7 +31,7 @@ from scorer import __version__
 from scorer.errors import Problem, ScorerError
 from scorer.formats.challenge import Challenge, load_challenge, parse_utc, run_ref, utc_text
 from scorer.gitrepo import GitRepo
-from scorer.policy import Context, Decision, judge_changes, judge_content, testset_path, verdict
+from scorer.policy import Context, Decision, judge_changes, judge_content, shown, testset_path, verdict
 
 REPORT_VERSION = 1
 #: The event field that gives the time of a pull-request event (see docs/pull-requests.md).
@@ -275,7 +276,7 @@ def render_markdown(report: CheckReport) -> str:
         lines += ["", "A pull request may only add or replace run files of your own team under `submissions/`, "
                       "while the window is open; see the participants' guide (docs/pull-requests.md)."]
     lines = [line for i, line in enumerate(lines) if line or (i and lines[i - 1])]  # no double blank lines
-    return _cut(lines, MARKDOWN_LIMIT)
+    return shown(_cut(lines, MARKDOWN_LIMIT))
 
 
 def _cut(lines: list[str], limit: int) -> str:
@@ -343,7 +344,45 @@ def _summary_measures(task: str, official: dict, categories: list[str] | None = 
     return [official[c] for c in shown]
 
 
+def error_json(problems: list[Problem]) -> dict:
+    """The JSON report of a check that could not decide: verdict ``error``, the problems."""
+    return {"version": REPORT_VERSION, "scorer_version": __version__, "verdict": "error", "accepted": False,
+            "changes": [], "errors": [p.to_dict() for p in problems]}
+
+
+def error_markdown(what: str, problems: list[Problem]) -> str:
+    """The pull-request comment of a check that could not decide: ``what`` went wrong and
+    each problem in a code block; says that nothing was decided."""
+    lines = ["### Submission check: ⚠️ error", "", f"The check could not decide: {what}. Nothing was accepted "
+             "or rejected; the organizers are told by the failed status.", ""]
+    lines += md_block([line for p in problems[:PROBLEMS_SHOWN] for line in p.format().splitlines()])
+    return shown(_cut(lines, MARKDOWN_LIMIT))
+
+
+def internal_error(exc: BaseException) -> Problem:
+    """An unexpected exception of the check as a problem (its type and message, no traceback)."""
+    return Problem(code="internal-error", message=f"internal error in the scorer: {type(exc).__name__}: {exc}",
+                   fix="this is a bug of the scorer; organizers: report it with the pull request")
+
+
+def write_text(text: str, path: str | Path) -> None:
+    """Write ``text`` to ``path`` as UTF-8, atomically: a temporary file in the same folder
+    renamed over ``path``, so a reader never sees a partial or empty file.  Characters
+    UTF-8 cannot encode (lone surrogates) are written as backslash escapes."""
+    target = Path(path)
+    data = text.encode("utf-8", "backslashreplace")
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        os.fchmod(handle, 0o644)  # as a plain write would leave it (mkstemp makes it private)
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
 def write_json(report: dict, path: str | Path) -> None:
-    """The report as JSON with sorted keys (NaN never appears: measures map it to null)."""
-    Path(path).write_text(json.dumps(report, indent=2, sort_keys=True, allow_nan=False, ensure_ascii=False) + "\n",
-                          encoding="utf-8")
+    """The report as JSON with sorted keys (NaN never appears: measures map it to null),
+    written by :func:`write_text`: a lone surrogate becomes the JSON escape ``\\udcff``."""
+    write_text(json.dumps(report, indent=2, sort_keys=True, allow_nan=False, ensure_ascii=False) + "\n", path)

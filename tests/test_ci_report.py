@@ -2,8 +2,9 @@
 
 The stand-in (``http.server`` on 127.0.0.1, in a thread, stopped after each test) answers
 the endpoints PyGithub calls from a real Git repository: commits, the pull requests of a
-commit, pull requests by head, compare, trees, blobs, issue comments, statuses and workflow
-runs (``tests/test_publish_times.py`` serves ``ci publish`` with it).  Every
+commit, open pull requests (several, from several authors, into several branches),
+compare, trees, blobs, issue comments, statuses and workflow runs
+(``tests/test_publish_times.py`` serves ``ci publish`` with it).  Every
 request is recorded, so the tests check what the reporter asked for and what it wrote.
 The repositories are those of ``tests/test_ci_check.py``: the report read through the API
 must equal the check read from Git.
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import functools
 import io
 import json
 import re
@@ -19,11 +21,14 @@ import subprocess
 import threading
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
+from unittest import mock
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
+from github import Github
 from test_ci_check import BETA_RUN, NEW_RUN, OPEN, check, commit, git, phase_a_run, repo, template  # noqa: F401
 
+import scorer.github
 from scorer.cli import main as cli_main
 from scorer.github import MARKER, STATUS_CONTEXT
 
@@ -35,35 +40,49 @@ LETTERS = {"A": "added", "D": "removed", "M": "modified", "R": "renamed", "C": "
 class FakeGitHub:
     """The REST endpoints PyGithub calls, served from the Git repository ``repo``."""
 
-    def __init__(self, repo: Path, fork_head: str | None = None):
-        self.repo, self.fork_head = repo, fork_head
+    def __init__(self, repo: Path):
+        self.repo = repo
         self.requests: list[tuple[str, str]] = []
         self.comments: list[dict] = []
         self.statuses: list[dict] = []
-        self.pull = None
-        self.merged: dict[str, dict] = {}  # commit on main -> the merged pull request GitHub lists for it
+        self.pulls: dict[int, dict] = {}  # number -> pull request
+        self.merged: dict[str, dict] = {}  # commit -> the merged pull request GitHub lists for it
         self.runs: list[dict] = []
         self.base_url = ""
 
-    def open_pull(self, head: str, author: str = "alice") -> None:
-        """The open pull request #7 from ``author`` with head ``head`` onto main."""
-        self.pull = {"number": NUMBER, "state": "open", "user": {"login": author, "type": "User"},
-                     "head": {"sha": head, "ref": "my-run", "label": f"{author}:my-run"},
-                     "base": {"sha": self.git("rev-parse", "main"), "ref": "main", "label": f"{OWNER}:main"},
-                     "url": self.api(f"pulls/{NUMBER}"), "issue_url": self.api(f"issues/{NUMBER}")}
+    def open_pull(self, head: str, author: str = "alice", number: int = NUMBER, base: str = "main") -> None:
+        """Open pull request #``number`` from ``author`` with head ``head`` into ``base`` (or
+        move its head or base)."""
+        self.pulls[number] = {
+            "number": number, "state": "open", "user": {"login": author, "type": "User"},
+            "head": {"sha": head, "ref": "my-run", "label": f"{author}:my-run", "repo": self.fork(author)},
+            "base": {"sha": self.git("rev-parse", base).strip(), "ref": base, "label": f"{OWNER}:{base}"},
+            "url": self.api(f"pulls/{number}"), "issue_url": self.api(f"issues/{number}")}
 
     def merge_pull(self, commit: str, head: str, number: int = NUMBER + 1) -> None:
         """GitHub lists the merged pull request #``number`` (head ``head``) for ``commit`` on
-        main: a squash or rebase merge."""
-        self.merged[commit] = {"number": number, "state": "closed", "merged_at": "2026-03-03T12:00:00Z",
-                               "user": {"login": "alice", "type": "User"}, "head": {"sha": head, "ref": "my-run"},
-                               "base": {"ref": "main"}, "url": self.api(f"pulls/{number}")}
+        main (a squash or rebase merge) and for its head."""
+        self.merged[commit] = self.merged[head] = {
+            "number": number, "state": "closed", "merged_at": "2026-03-03T12:00:00Z",
+            "user": {"login": "alice", "type": "User"},
+            "head": {"sha": head, "ref": "my-run", "repo": self.fork("alice")},
+            "base": {"ref": "main"}, "url": self.api(f"pulls/{number}")}
+
+    def fork(self, owner: str) -> dict:
+        """The repository ``owner``'s pull requests come from: their fork."""
+        return {"id": 2, "name": NAME, "full_name": f"{owner}/{NAME}", "owner": {"login": owner}}
+
+    def comments_on(self, number: int = NUMBER) -> list[str]:
+        """The bodies of the comments on pull request #``number``."""
+        return [c["body"] for c in self.comments if c.get("issue", NUMBER) == number]
 
     def add_run(self, head: str, created_at: str, path: str = ".github/workflows/check.yml",
-                event: str = "pull_request") -> None:
-        """A workflow run of ``path`` for ``head``, created at ``created_at``."""
+                event: str = "pull_request", fork: str = "alice", branch: str = "my-run") -> None:
+        """A workflow run of ``path`` for ``head`` from branch ``branch`` of ``fork``'s fork,
+        created at ``created_at``."""
         run_id = 500 + len(self.runs)
         self.runs.append({"id": run_id, "head_sha": head, "event": event, "path": path, "created_at": created_at,
+                          "head_branch": branch, "head_repository": self.fork(fork),
                           "url": self.api(f"actions/runs/{run_id}")})
 
     def api(self, tail: str) -> str:
@@ -101,17 +120,15 @@ class FakeGitHub:
         return 200, {"sha": sha, "url": self.api(f"commits/{sha}")}
 
     def commit_pulls(self, sha, query, body):
-        listed = self.pull is not None and self.pull["head"]["sha"] == sha and sha != self.fork_head
-        return 200, [self.pull] if listed else [self.merged[sha]] if sha in self.merged else []
+        return 200, [self.merged[sha]] if sha in self.merged else []
 
     def list_runs(self, query, body):
         runs = [r for r in self.runs if [r["head_sha"]] == query.get("head_sha") and [r["event"]] == query.get("event")]
         return 200, {"total_count": len(runs), "workflow_runs": runs}
 
     def list_pulls(self, query, body):
-        pull = self.pull
-        wanted = pull is not None and query.get("state") == ["open"] and query.get("head") == [pull["head"]["label"]]
-        return 200, [pull] if wanted else []
+        assert query.get("state") == ["open"] and "head" not in query
+        return 200, [p for _, p in sorted(self.pulls.items())]
 
     def compare(self, base, head, query, body):
         from scorer.gitrepo import GitRepo
@@ -123,10 +140,14 @@ class FakeGitHub:
                      "url": self.api(f"compare/{base}...{head}")}
 
     def tree(self, sha, query, body):
-        assert query.get("recursive") == ["1"]
+        """A tree (or a commit's root tree), recursive with ``recursive=1``; names that are
+        not UTF-8 are sent as lone surrogates (JSON escapes such as ``\\udcff``)."""
+        recursive = ["-r"] if query.get("recursive") == ["1"] else []
+        listing = subprocess.run(["git", "-C", str(self.repo), "ls-tree", *recursive, "-l", "-z", "--full-tree", sha],
+                                 capture_output=True).stdout
         entries = []
-        for line in self.git("ls-tree", "-r", "-l", "--full-tree", sha).splitlines():
-            meta, path = line.split("\t", 1)
+        for record in filter(None, listing.split(b"\0")):
+            meta, path = record.decode("utf-8", "surrogateescape").split("\t", 1)
             mode, kind, object_id, size = meta.split()
             entries.append({"path": path, "mode": mode, "type": kind, "sha": object_id,
                             **({"size": int(size)} if kind == "blob" else {})})
@@ -137,10 +158,11 @@ class FakeGitHub:
         return 200, {"sha": sha, "content": base64.b64encode(data).decode(), "encoding": "base64", "size": len(data)}
 
     def list_comments(self, number, query, body):
-        return 200, self.comments
+        return 200, [c for c in self.comments if c.get("issue", NUMBER) == int(number)]
 
     def create_comment(self, number, query, body):
-        comment = {"id": 100 + len(self.comments), "body": body["body"], "user": {"login": BOT, "type": "Bot"}}
+        comment = {"id": 100 + len(self.comments), "body": body["body"], "user": {"login": BOT, "type": "Bot"},
+                   "issue": int(number)}
         comment["url"] = self.api(f"issues/comments/{comment['id']}")
         self.comments.append(comment)
         return 201, comment
@@ -193,7 +215,10 @@ class _Handler(BaseHTTPRequestHandler):
 
 @contextlib.contextmanager
 def serve(app: FakeGitHub):
-    """Serve ``app`` on 127.0.0.1 (its ``base_url``) until the block ends."""
+    """Serve ``app`` on 127.0.0.1 (its ``base_url``) until the block ends; meanwhile the
+    scorer's PyGithub clients do not pause between requests (GitHub's throttle, 0.25 s per
+    read and 1 s per write, is for github.com)."""
+    unthrottled = functools.partial(Github, seconds_between_requests=None, seconds_between_writes=None)
     server = HTTPServer(("127.0.0.1", 0), _Handler)
     server.timeout = 5
     server.app = app
@@ -201,7 +226,8 @@ def serve(app: FakeGitHub):
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
-        yield app
+        with mock.patch.object(scorer.github, "Github", unthrottled):
+            yield app
     finally:
         server.shutdown()
         server.server_close()
@@ -245,7 +271,7 @@ def test_report_equals_the_git_check_and_comments_once(github):
                                 "target_url": "https://example.org/run/1"}]
     prefix = f"/repos/{OWNER}/{NAME}"
     assert github.writes() == [("POST", f"{prefix}/issues/{NUMBER}/comments"), ("POST", f"{prefix}/statuses/{head}")]
-    assert ("GET", f"{prefix}/commits/{head}/pulls") in github.requests
+    assert ("GET", f"{prefix}/pulls?state=open") in github.requests
     assert any(t.startswith(f"{prefix}/git/blobs/") for _, t in github.requests)  # the run read by blob id
 
 
@@ -264,18 +290,15 @@ def test_new_head_updates_the_same_comment(github):
     assert [(s["sha"], s["state"]) for s in github.statuses] == [(first, "success"), (second, "failure")]
 
 
-def test_fork_pull_request_found_by_head_label(github):
+def test_every_open_pull_request_is_listed(github):
+    """The open pull requests are listed whole (GitHub maps a commit only a fork has to no
+    pull request, and the event's head label names one fork only)."""
     head = commit(github.repo, {NEW_RUN: phase_a_run("q1")})
     github.open_pull(head)
-    github.fork_head = head  # GitHub lists no pull request for a commit only the fork has
-    code, out, _ = report(github, head)
-    assert "no open pull request" in out
-    assert github.writes() == []
-    code, out, body = report(github, head, "--head-label", "alice:my-run")
+    code, out, body = report(github, head)
     assert code == 0 and body["verdict"] == "accepted", out
-    asked = [parse_qs(urlsplit(t).query) for m, t in github.requests if urlsplit(t).path.endswith("/pulls")
-             and "/commits/" not in t]
-    assert asked == [{"state": ["open"], "head": ["alice:my-run"]}]
+    asked = [parse_qs(urlsplit(t).query) for m, t in github.requests if urlsplit(t).path.endswith("/pulls")]
+    assert asked == [{"state": ["open"]}]
     assert len(github.comments) == 1 and len(github.statuses) == 1
 
 

@@ -95,6 +95,16 @@ def test_installs_are_hash_pinned(path):
     assert "requirements/publish.lock" in (ROOT / "requirements" / "lock.sh").read_text()
 
 
+def test_every_move_of_a_pull_request_is_judged_against_the_published_branch():
+    """A base change (edited) and a reopen run the check, so the reporter judges again;
+    the reporter judges against the branch the publisher publishes."""
+    assert triggers(load("check.yml"))["pull_request"]["types"] == ["opened", "synchronize", "reopened", "edited"]
+    report_step = next(s for s in steps(load("report.yml")) if "ci report" in s.get("run", ""))
+    publish_step = next(s for s in steps(load("publish.yml")) if "ci publish" in s.get("run", ""))
+    branch = re.search(r"--branch (\S+)", publish_step["run"]).group(1)
+    assert f"--branch {branch}" in report_step["run"] and triggers(load("publish.yml"))["push"]["branches"] == [branch]
+
+
 def test_reporter_never_checks_out_the_pull_request():
     report, check = load("report.yml"), load("check.yml")
     assert triggers(report) == {"workflow_run": {"workflows": [check["name"]], "types": ["completed"]}}
