@@ -4,7 +4,10 @@ Documents are lists of integer label ids, document k of the gold against documen
 the run (:class:`LabelLists`).  Everything is vectorised over all documents at once.
 
 ``official_flat`` reproduces BioASQ's ``evaluation.Evaluator`` (quirks included);
-``reference_flat`` follows the textbook definitions.  ``docs/measures-taska.md`` lists
+``reference_flat`` follows the textbook definitions.  Both count with one function
+(:func:`_compared`), the flavor choosing what it passes (gold repeats kept or dropped,
+the label domain) and how it reads undefined ratios; only the Evaluator's macro averages
+stay a separate emulation (:func:`_official_macro`).  ``docs/measures-taska.md`` lists
 every difference with an example.
 """
 from __future__ import annotations
@@ -15,6 +18,7 @@ import numpy as np
 
 from scorer.errors import Problem, ScorerError
 from scorer.formats.hierarchy import sorted_member, sorted_unique
+
 
 class LabelLists:
     """The label ids of n documents in CSR form: document k has ``labels[ptr[k]:ptr[k+1]]``."""

@@ -63,14 +63,13 @@ def counted_prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
     """P = TP/(TP+FP), R = TP/(TP+FN), F1 = 2PR/(P+R) from the three counts.
 
     Each ratio is 0 where its denominator is 0 (nothing returned: 0, 0, 0; nothing to
-    find: R = 0); F1 is 0 unless P and R are both non-zero.  Both flavors and the list
-    answers of :mod:`scorer.measures.exact` count with this; they differ only in what they
-    count (see :func:`official_prf` and :func:`set_prf`).
+    find: R = 0); F1 by :func:`harmonic_f1`, so 0 unless P and R are both non-zero.  Both
+    flavors and the list answers of :mod:`scorer.measures.exact` count with this; they
+    differ only in what they count (see :func:`official_prf` and :func:`set_prf`).
     """
     precision = tp / (tp + fp) if tp + fp else 0.0
     recall = tp / (tp + fn) if tp + fn else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision and recall else 0.0
-    return precision, recall, f1
+    return precision, recall, harmonic_f1(precision, recall)
 
 
 def official_prf(returned: Sequence, gold: Sequence, gold_set: Collection) -> tuple[float, float, float]:
