@@ -24,10 +24,10 @@ Bonus inputs of one question (the script's rules; at most one kind per question)
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from numbers import Real
 
 from scorer.errors import Problem, ScorerError

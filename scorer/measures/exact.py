@@ -9,6 +9,7 @@ differences, each with a worked example, are in ``docs/measures-phaseb.md``.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from scorer.measures.retrieval import NAN, counted_prf
@@ -61,7 +62,7 @@ def reference_yesno(outcomes: Sequence[tuple[str, str | None]]) -> tuple[float, 
     """
     n = len(outcomes)
     f1 = [_defined_label_f1(outcomes, label) for label in ("yes", "no")]
-    defined = [v for v in f1 if v == v]
+    defined = [v for v in f1 if not math.isnan(v)]
     accuracy = sum(1 for gold, answer in outcomes if gold == answer) / n if n else NAN
     return accuracy, f1[0], f1[1], (sum(defined) / len(defined) if defined else NAN)
 

@@ -12,7 +12,7 @@ every difference with an example.
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -28,7 +28,7 @@ class LabelLists:
         self.labels = labels
 
     @classmethod
-    def from_lists(cls, lists: Iterable[Sequence[int]], *, distinct: bool = False) -> "LabelLists":
+    def from_lists(cls, lists: Iterable[Sequence[int]], *, distinct: bool = False) -> LabelLists:
         """From one sequence of ids per document; ``distinct`` drops repeats within a document."""
         lists = list(lists)
         sizes = np.fromiter((len(x) for x in lists), dtype=np.int64, count=len(lists))
@@ -51,7 +51,7 @@ class LabelLists:
     def row(self, k: int) -> np.ndarray:
         return self.labels[self.ptr[k]:self.ptr[k + 1]]
 
-    def distinct(self) -> "LabelLists":
+    def distinct(self) -> LabelLists:
         """The same documents without repeated labels (each row sorted)."""
         docs, labels = self.pairs()
         width = int(labels.max()) + 1 if len(labels) else 1
@@ -60,7 +60,7 @@ class LabelLists:
         np.cumsum(np.bincount(codes // width, minlength=len(self)), out=ptr[1:])
         return LabelLists(ptr, codes % width)
 
-    def take(self, rows: np.ndarray) -> "LabelLists":
+    def take(self, rows: np.ndarray) -> LabelLists:
         """The documents ``rows`` (in that order)."""
         return LabelLists.from_lists([self.row(k) for k in rows])
 

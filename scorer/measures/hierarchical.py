@@ -15,12 +15,13 @@ sizes).  See ``docs/measures-taska.md`` for every difference with an example.
 from __future__ import annotations
 
 import multiprocessing
+from itertools import pairwise
 from operator import itemgetter
 
 import numpy as np
 
 from scorer.formats.hierarchy import Hierarchy, sorted_member, sorted_unique
-from scorer.measures.flat import LabelLists, ratio, f_measure
+from scorer.measures.flat import LabelLists, f_measure, ratio
 
 OFFICIAL_DISTANCE = 4  #: HEMKit's maximum distance as BioASQ runs it
 
@@ -110,7 +111,7 @@ def most_specific(lists: LabelLists, hierarchy: Hierarchy, steps: int | None) ->
     kept[where[label_codes[where] == ancestor_codes]] = False
     bounds = np.cumsum(np.bincount(docs[kept], minlength=len(lists))).tolist()
     values = labels[kept].tolist()
-    return [frozenset(values[start:stop]) for start, stop in zip([0, *bounds], bounds)]
+    return [frozenset(values[start:stop]) for start, stop in pairwise([0, *bounds])]
 
 
 def _augmented_sets(gold_set: frozenset, pred_set: frozenset, paths: dict, meetings: dict):
@@ -493,7 +494,7 @@ def lca_sizes(gold: LabelLists, pred: LabelLists, hierarchy: Hierarchy, *, steps
         _JOB = job
         try:
             with multiprocessing.get_context("fork").Pool(workers) as pool:
-                parts = pool.map(_lca_sizes_of_job, list(zip(bounds[:-1], bounds[1:])))
+                parts = pool.map(_lca_sizes_of_job, list(pairwise(bounds)))
         finally:
             _JOB = None
         return tuple(np.concatenate([part[i] for part in parts]) for i in range(3))
