@@ -24,10 +24,10 @@ Bonus inputs of one question (the script's rules; at most one kind per question)
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from numbers import Real
 
 from scorer.errors import Problem, ScorerError
@@ -78,10 +78,25 @@ def _checked_weights(**weights) -> None:
 
 def _question(candidate, references, candidate_label, reference_labels, entities,
               tokens: str, where: str) -> _Question:
-    """Check and tokenise one question's inputs; ScorerError with ``where`` otherwise."""
+    """Check and tokenise one question's inputs; ScorerError with ``where`` otherwise.
+
+    Checked in this order: ``tokens``, the references, the reference labels (only with
+    ``candidate_label``), the entities, not both kinds of bonus, the candidate."""
     if tokens not in TOKENISATIONS:
         raise _argument_error(f"tokens = {tokens!r} is unknown",
                               "use 'word' (English, BioASQ) or 'char' (MRC2018 script)")
+    ref_units = _reference_units(references, tokens, where)
+    labels = () if candidate_label is None else _reference_labels(reference_labels, len(ref_units), where)
+    entity_units = frozenset() if entities is None else _entity_units(entities, tokens, where)
+    if candidate_label is not None and entity_units:
+        raise _argument_error(f"{where}both a yes/no label and entities were given",
+                              "give labels for yes/no questions, entities for the others")
+    return _Question(_units(candidate, tokens, f"{where}the candidate"), ref_units,
+                     candidate_label, labels, entity_units)
+
+
+def _reference_units(references, tokens: str, where: str) -> tuple[Units, ...]:
+    """The references (one text or a non-empty list of texts) as units."""
     refs = [references] if isinstance(references, str) else references
     if not isinstance(refs, Sequence):
         raise _argument_error(f"{where}the references are not a list of texts",
@@ -89,29 +104,27 @@ def _question(candidate, references, candidate_label, reference_labels, entities
     if not refs:
         raise _argument_error(f"{where}there is no reference answer",
                               "leave the question out (the MRC2018 script skips it)")
-    ref_units = tuple(_units(r, tokens, f"{where}reference {i}") for i, r in enumerate(refs))
-    labels: tuple[str, ...] = ()
-    if candidate_label is not None:
-        if reference_labels is None or isinstance(reference_labels, str) \
-                or not isinstance(reference_labels, Sequence) \
-                or len(reference_labels) != len(refs):
-            raise _argument_error(
-                f"{where}the yes/no bonus needs one reference label per reference "
-                f"({len(refs)})", "pass reference_labels as a list as long as references "
-                "(the MRC2018 script crashes on fewer)")
-        labels = tuple(reference_labels)
-    entity_units = frozenset()
-    if entities is not None:
-        if isinstance(entities, str) or not isinstance(entities, (Sequence, set, frozenset)):
-            raise _argument_error(f"{where}entities is not a list of strings",
-                                  "pass the gold entities as a list of strings")
-        entity_units = frozenset(u for i, e in enumerate(entities)
-                                 if (u := _units(e, tokens, f"{where}entity {i}")))
-    if candidate_label is not None and entity_units:
-        raise _argument_error(f"{where}both a yes/no label and entities were given",
-                              "give labels for yes/no questions, entities for the others")
-    return _Question(_units(candidate, tokens, f"{where}the candidate"), ref_units,
-                     candidate_label, labels, entity_units)
+    return tuple(_units(r, tokens, f"{where}reference {i}") for i, r in enumerate(refs))
+
+
+def _reference_labels(reference_labels, n_references: int, where: str) -> tuple[str, ...]:
+    """The yes/no labels of the references: a list (not a string) with one per reference."""
+    if reference_labels is None or isinstance(reference_labels, str) \
+            or not isinstance(reference_labels, Sequence) \
+            or len(reference_labels) != n_references:
+        raise _argument_error(
+            f"{where}the yes/no bonus needs one reference label per reference "
+            f"({n_references})", "pass reference_labels as a list as long as references "
+            "(the MRC2018 script crashes on fewer)")
+    return tuple(reference_labels)
+
+
+def _entity_units(entities, tokens: str, where: str) -> frozenset:
+    """The distinct non-empty entities (a list or set of texts, not one string) as units."""
+    if isinstance(entities, str) or not isinstance(entities, (Sequence, set, frozenset)):
+        raise _argument_error(f"{where}entities is not a list of strings",
+                              "pass the gold entities as a list of strings")
+    return frozenset(u for i, e in enumerate(entities) if (u := _units(e, tokens, f"{where}entity {i}")))
 
 
 # --------------------------------------------------------------------------- ROUGE-L

@@ -9,9 +9,10 @@ differences, each with a worked example, are in ``docs/measures-phaseb.md``.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
-from scorer.measures.retrieval import NAN, harmonic_f1
+from scorer.measures.retrieval import NAN, counted_prf
 
 #: How many factoid answers the published definition looks at.
 FACTOID_ANSWERS = 5
@@ -60,15 +61,19 @@ def reference_yesno(outcomes: Sequence[tuple[str, str | None]]) -> tuple[float, 
     F1 yes = 2·2/(2·2+0+1) = 0.8, F1 no = 2·1/(2·1+1+1) = 0.5.
     """
     n = len(outcomes)
-    f1 = []
-    for label in ("yes", "no"):
-        tp = sum(1 for gold, answer in outcomes if gold == label and answer == label)
-        fp = sum(1 for gold, answer in outcomes if gold != label and answer == label)
-        fn = sum(1 for gold, answer in outcomes if gold == label and answer != label)
-        f1.append(label_f1(tp, fp, fn) if tp + fp + fn else NAN)
-    defined = [v for v in f1 if v == v]
+    f1 = [_defined_label_f1(outcomes, label) for label in ("yes", "no")]
+    defined = [v for v in f1 if not math.isnan(v)]
     accuracy = sum(1 for gold, answer in outcomes if gold == answer) / n if n else NAN
     return accuracy, f1[0], f1[1], (sum(defined) / len(defined) if defined else NAN)
+
+
+def _defined_label_f1(outcomes: Sequence[tuple[str, str | None]], label: str) -> float:
+    """:func:`label_f1` of ``label`` over ``(gold label, answer)`` pairs; NaN when the label
+    occurs neither in the gold nor in the answers (TP + FP + FN = 0)."""
+    tp = sum(1 for gold, answer in outcomes if gold == label and answer == label)
+    fp = sum(1 for gold, answer in outcomes if gold != label and answer == label)
+    fn = sum(1 for gold, answer in outcomes if gold == label and answer != label)
+    return label_f1(tp, fp, fn) if tp + fp + fn else NAN
 
 
 # --- factoid ------------------------------------------------------------------------
@@ -123,6 +128,9 @@ def _take_match(entries: list, entry) -> bool:
 def official_list(gold: list, answers: list) -> tuple[float, float, float]:
     """(P, R, F1) of a list answer as the official tool computes them; **mutates** both.
 
+    A separate emulation (not :func:`reference_list` with parameters) because the tool
+    removes matched entries from both lists in place and later scoring sees the removals.
+
     No answers: 0, 0, 0.  Otherwise: each answer in order removes the first gold entry it
     matches (TP) or is an FP; then each remaining gold entry removes the first answer it
     matches or is an FN.  P = TP/(TP+FP), R = TP/(TP+FN) (0 if 0/0), F1 = 2PR/(P+R) unless
@@ -136,10 +144,7 @@ def official_list(gold: list, answers: list) -> tuple[float, float, float]:
     tp = sum(1 for entry in answers if _take_match(gold, entry))
     fp = len(answers) - tp
     fn = sum(1 for entry in list(gold) if not _take_match(answers, entry))
-    precision = tp / (tp + fp)
-    recall = tp / (tp + fn) if tp + fn else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision and recall else 0.0
-    return precision, recall, f1
+    return counted_prf(tp, fp, fn)
 
 
 def reference_list(gold: Sequence, answers: Sequence) -> tuple[float, float, float]:
@@ -148,8 +153,8 @@ def reference_list(gold: Sequence, answers: Sequence) -> tuple[float, float, flo
     Each answer names the first gold entity it matches that is not yet named; an answer
     matching only already-named entities is a repeat and is ignored, as is a wrong answer
     sharing a string with an earlier wrong answer.  With N named entities and W distinct
-    wrong answers: P = N/(N+W), R = N/|gold|, F1 harmonic (0 when P = R = 0).  No
-    answers: P = 0.  Example: gold a,b,c vs a,A,b,d -> N 2, W 1: P 2/3, R 2/3.
+    wrong answers: P = N/(N+W), R = N/|gold|, F1 harmonic (0 when P = R = 0), by
+    :func:`~scorer.measures.retrieval.counted_prf`.  No answers: 0, 0, 0.  Example: gold a,b,c vs a,A,b,d -> N 2, W 1: P 2/3, R 2/3.
     """
     named: set[int] = set()
     wrong: list = []
@@ -161,6 +166,4 @@ def reference_list(gold: Sequence, answers: Sequence) -> tuple[float, float, flo
                 named.add(fresh[0])
         elif not any(entries_match(entry, w) for w in wrong):
             wrong.append(entry)
-    precision = len(named) / (len(named) + len(wrong)) if named or wrong else 0.0
-    recall = len(named) / len(gold) if gold else 0.0
-    return precision, recall, harmonic_f1(precision, recall)
+    return counted_prf(len(named), len(wrong), len(gold) - len(named))

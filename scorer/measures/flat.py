@@ -4,21 +4,20 @@ Documents are lists of integer label ids, document k of the gold against documen
 the run (:class:`LabelLists`).  Everything is vectorised over all documents at once.
 
 ``official_flat`` reproduces BioASQ's ``evaluation.Evaluator`` (quirks included);
-``reference_flat`` follows the textbook definitions.  ``docs/measures-taska.md`` lists
+``reference_flat`` follows the textbook definitions.  Both count with one function
+(:func:`_compared`), the flavor choosing what it passes (gold repeats kept or dropped,
+the label domain) and how it reads undefined ratios; only the Evaluator's macro averages
+stay a separate emulation (:func:`_official_macro`).  ``docs/measures-taska.md`` lists
 every difference with an example.
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
 from scorer.errors import Problem, ScorerError
 from scorer.formats.hierarchy import sorted_member, sorted_unique
-
-FLAT_MEASURES = ("flat.accuracy", "flat.example_precision", "flat.example_recall", "flat.example_f1",
-                 "flat.macro_precision", "flat.macro_recall", "flat.macro_f1",
-                 "flat.micro_precision", "flat.micro_recall", "flat.micro_f1")
 
 
 class LabelLists:
@@ -29,7 +28,7 @@ class LabelLists:
         self.labels = labels
 
     @classmethod
-    def from_lists(cls, lists: Iterable[Sequence[int]], *, distinct: bool = False) -> "LabelLists":
+    def from_lists(cls, lists: Iterable[Sequence[int]], *, distinct: bool = False) -> LabelLists:
         """From one sequence of ids per document; ``distinct`` drops repeats within a document."""
         lists = list(lists)
         sizes = np.fromiter((len(x) for x in lists), dtype=np.int64, count=len(lists))
@@ -52,7 +51,7 @@ class LabelLists:
     def row(self, k: int) -> np.ndarray:
         return self.labels[self.ptr[k]:self.ptr[k + 1]]
 
-    def distinct(self) -> "LabelLists":
+    def distinct(self) -> LabelLists:
         """The same documents without repeated labels (each row sorted)."""
         docs, labels = self.pairs()
         width = int(labels.max()) + 1 if len(labels) else 1
@@ -61,7 +60,7 @@ class LabelLists:
         np.cumsum(np.bincount(codes // width, minlength=len(self)), out=ptr[1:])
         return LabelLists(ptr, codes % width)
 
-    def take(self, rows: np.ndarray) -> "LabelLists":
+    def take(self, rows: np.ndarray) -> LabelLists:
         """The documents ``rows`` (in that order)."""
         return LabelLists.from_lists([self.row(k) for k in rows])
 
@@ -90,14 +89,44 @@ def _hits(gold: LabelLists, pred_distinct: LabelLists) -> tuple[np.ndarray, np.n
     return sorted_member(g_codes, sorted_unique(p_codes)), sorted_member(p_codes, sorted_unique(g_codes))
 
 
+def _compared(gold: LabelLists, pred: LabelLists, gold_labels: np.ndarray):
+    """What both flavors count: ``(per_document, pred_labels, tp, fp, fn)``.
+
+    ``pred`` is distinct; ``gold`` is as the flavor keeps it (official: repeats kept,
+    reference: distinct).  Per document k, with c_k = gold occurrences found among the
+    predictions: accuracy = c/|g ∪ p| (distinct labels), EbP = c/|p|, EbR = c/|g|,
+    EbF = 2c/(|g|+|p|), as IEEE ratios (0/0 = NaN, for the flavor to read).  Per label
+    of the sorted domain ``gold_labels`` ∪ predicted labels: a prediction is a TP if its
+    label is in its gold line, else an FP; every gold occurrence not predicted is an FN.
+    """
+    n = len(gold)
+    g_hit, p_hit = _hits(gold, pred)
+    g_docs, g_labels = gold.pairs()
+    p_docs, p_labels = pred.pairs()
+    common = np.bincount(g_docs, weights=g_hit, minlength=n)
+    g_size, p_size = gold.sizes(), pred.sizes()
+    union = gold.distinct().sizes() + p_size - np.bincount(p_docs, weights=p_hit, minlength=n)
+    per_document = {
+        "flat.accuracy": ratio(common, union),
+        "flat.example_precision": ratio(common, p_size),
+        "flat.example_recall": ratio(common, g_size),
+        "flat.example_f1": ratio(2 * common, g_size + p_size),
+    }
+    labels = sorted_unique(np.concatenate([gold_labels, p_labels]))
+    index = lambda x: np.searchsorted(labels, x)
+    tp = np.bincount(index(p_labels[p_hit]), minlength=len(labels))
+    fp = np.bincount(index(p_labels[~p_hit]), minlength=len(labels))
+    fn = np.bincount(index(g_labels[~g_hit]), minlength=len(labels))
+    return per_document, p_labels, tp, fp, fn
+
+
 def official_flat(gold: LabelLists, pred: LabelLists) -> tuple[dict, dict]:
     """BioASQ ``Evaluator TRUE SYS``: ``(measures, per_document)``.
 
     Line k of ``pred`` (repeats dropped) is compared with line k of ``gold`` (repeats
-    kept); N = number of pred lines.  With c_k = gold occurrences found in the
-    predictions: acc = c/|g ∪ p| (distinct), EbP = c/|p|, EbR = c/|g|,
-    EbF = 2c/(|g|+|p|), each averaged over N.  Per label: a prediction is a TP if its
-    label is in the gold line, else an FP; every gold occurrence not predicted is an FN.
+    kept) by :func:`_compared`; N = number of pred lines, each example-based measure is
+    the sum of its per-document values over N (NaN for N = 0; a NaN value propagates).
+    The label domain is the labels of the whole gold file and the predicted labels.
     MaP = Σ_{TP+FP>0} TP/(TP+FP) / |distinct predicted labels|;
     MaR = Σ_{TP+FN>0} TP/(TP+FN) / |distinct labels of the whole gold file|;
     MaF visits all labels by increasing id, keeping the previous label's P (R) when a
@@ -113,44 +142,32 @@ def official_flat(gold: LabelLists, pred: LabelLists) -> tuple[dict, dict]:
         empty = np.flatnonzero(lists.sizes() == 0)
         if len(empty):
             raise _abort(f"line {empty[0] + 1} of the {role} has no label")
-    gold_all = gold
-    gold = LabelLists(gold.ptr[:n + 1], gold.labels[:gold.ptr[n]])
-    pred = pred.distinct()
-    g_hit, p_hit = _hits(gold, pred)
-    g_docs, g_labels = gold.pairs()
-    p_docs, p_labels = pred.pairs()
-    common = np.bincount(g_docs, weights=g_hit, minlength=n)
-    g_size, p_size = gold.sizes(), pred.sizes()
-    g_distinct_size = gold.distinct().sizes()
-    union = g_distinct_size + p_size - np.bincount(p_docs, weights=p_hit, minlength=n)
-    per_document = {
-        "flat.accuracy": ratio(common, union),
-        "flat.example_precision": ratio(common, p_size),
-        "flat.example_recall": ratio(common, g_size),
-        "flat.example_f1": ratio(2 * common, g_size + p_size),
-    }
+    gold_labels_all = sorted_unique(gold.labels)
+    per_document, p_labels, tp, fp, fn = _compared(
+        LabelLists(gold.ptr[:n + 1], gold.labels[:gold.ptr[n]]), pred.distinct(), gold_labels_all)
     measures = {name: float(values.sum() / n) if n else float("nan") for name, values in per_document.items()}
-
-    gold_labels_all = sorted_unique(gold_all.labels)
-    labels = sorted_unique(np.concatenate([gold_labels_all, p_labels]))
-    index = lambda x: np.searchsorted(labels, x)
-    tp = np.bincount(index(p_labels[p_hit]), minlength=len(labels))
-    fp = np.bincount(index(p_labels[~p_hit]), minlength=len(labels))
-    fn = np.bincount(index(g_labels[~g_hit]), minlength=len(labels))
-    n_gold_labels, n_pred_labels = len(gold_labels_all), len(sorted_unique(p_labels))
-    precision, recall = ratio(tp, tp + fp), ratio(tp, tp + fn)
-    measures["flat.macro_precision"] = float(ratio(precision[tp + fp > 0].sum(), n_pred_labels))
-    measures["flat.macro_recall"] = float(ratio(recall[tp + fn > 0].sum(), n_gold_labels))
-    carried_p, carried_r = _carry_forward(precision, tp + fp > 0), _carry_forward(recall, tp + fn > 0)
-    adds = (carried_p != 0) | (carried_r != 0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        macro_f = 2 * carried_p[adds] * carried_r[adds] / (carried_p[adds] + carried_r[adds])
-    measures["flat.macro_f1"] = float(ratio(macro_f.sum(), n_gold_labels))
+    measures.update(_official_macro(tp, fp, fn, len(sorted_unique(p_labels)), len(gold_labels_all)))
     micro_p, micro_r = ratio(tp.sum(), tp.sum() + fp.sum()), ratio(tp.sum(), tp.sum() + fn.sum())
     measures["flat.micro_precision"], measures["flat.micro_recall"] = float(micro_p), float(micro_r)
     with np.errstate(invalid="ignore", divide="ignore"):
         measures["flat.micro_f1"] = float(2 * micro_p * micro_r / (micro_p + micro_r))
     return measures, per_document
+
+
+def _official_macro(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, n_pred_labels: int,
+                    n_gold_labels: int) -> dict:
+    """The Evaluator's MaP, MaR, MaF (see :func:`official_flat`).  Not the reference's
+    means with other parameters: the sums run over other subsets of labels (and the MaF
+    carries values forward), so sharing them would change the rounding of the sums."""
+    precision, recall = ratio(tp, tp + fp), ratio(tp, tp + fn)
+    measures = {"flat.macro_precision": float(ratio(precision[tp + fp > 0].sum(), n_pred_labels)),
+                "flat.macro_recall": float(ratio(recall[tp + fn > 0].sum(), n_gold_labels))}
+    carried_p, carried_r = _carry_forward(precision, tp + fp > 0), _carry_forward(recall, tp + fn > 0)
+    adds = (carried_p != 0) | (carried_r != 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        macro_f = 2 * carried_p[adds] * carried_r[adds] / (carried_p[adds] + carried_r[adds])
+    measures["flat.macro_f1"] = float(ratio(macro_f.sum(), n_gold_labels))
+    return measures
 
 
 def _carry_forward(values: np.ndarray, defined: np.ndarray) -> np.ndarray:
@@ -170,36 +187,24 @@ def _abort(message: str) -> ScorerError:
 def reference_flat(gold: LabelLists, pred: LabelLists) -> tuple[dict, dict]:
     """Textbook multi-label measures: ``(measures, per_document)``.
 
-    Both sides are sets (repeats dropped).  Per document: accuracy = |g∩p|/|g∪p|
-    (Jaccard), EbP = |g∩p|/|p| (0 for an empty prediction), EbR = |g∩p|/|g|,
-    EbF = 2|g∩p|/(|g|+|p|); means over the documents.  Per label l of L = labels in
-    gold or run: P_l = TP/(TP+FP) (0 if never predicted), R_l = TP/(TP+FN) (0 if never
-    in gold), F_l = 2P_lR_l/(P_l+R_l) (0 if both 0); MaP, MaR, MaF = means over L.
-    MiP = ΣTP/Σ(TP+FP), MiR = ΣTP/Σ(TP+FN), MiF = 2·MiP·MiR/(MiP+MiR), 0 when undefined.
+    Both sides are sets (repeats dropped) and counted by :func:`_compared`.  Per
+    document: accuracy = |g∩p|/|g∪p| (Jaccard), EbP = |g∩p|/|p| (0 for an empty
+    prediction), EbR = |g∩p|/|g|, EbF = 2|g∩p|/(|g|+|p|), 0 where undefined; means over
+    the documents (NaN for none).  Per label l of L = labels in gold or run:
+    P_l = TP/(TP+FP) (0 if never predicted), R_l = TP/(TP+FN) (0 if never in gold),
+    F_l = 2P_lR_l/(P_l+R_l) (0 if both 0); MaP, MaR, MaF = means over L (NaN for no
+    label).  MiP = ΣTP/Σ(TP+FP), MiR = ΣTP/Σ(TP+FN), MiF = 2·MiP·MiR/(MiP+MiR), 0 when
+    undefined.
     """
     n = len(gold)
-    gold, pred = gold.distinct(), pred.distinct()
-    g_hit, p_hit = _hits(gold, pred)
-    g_docs, g_labels = gold.pairs()
-    p_labels = pred.labels
-    common = np.bincount(g_docs, weights=g_hit, minlength=n)
-    g_size, p_size = gold.sizes(), pred.sizes()
-    per_document = {
-        "flat.accuracy": _zero_if_undefined(ratio(common, g_size + p_size - common)),
-        "flat.example_precision": _zero_if_undefined(ratio(common, p_size)),
-        "flat.example_recall": _zero_if_undefined(ratio(common, g_size)),
-        "flat.example_f1": _zero_if_undefined(ratio(2 * common, g_size + p_size)),
-    }
+    gold = gold.distinct()
+    per_document, _, tp, fp, fn = _compared(gold, pred.distinct(), gold.labels)
+    per_document = {name: _zero_if_undefined(values) for name, values in per_document.items()}
     measures = {name: float(values.mean()) if n else float("nan") for name, values in per_document.items()}
-    labels = sorted_unique(np.concatenate([g_labels, p_labels]))
-    index = lambda x: np.searchsorted(labels, x)
-    tp = np.bincount(index(p_labels[p_hit]), minlength=len(labels))
-    fp = np.bincount(index(p_labels[~p_hit]), minlength=len(labels))
-    fn = np.bincount(index(g_labels[~g_hit]), minlength=len(labels))
     precision = _zero_if_undefined(ratio(tp, tp + fp))
     recall = _zero_if_undefined(ratio(tp, tp + fn))
     for name, values in (("precision", precision), ("recall", recall), ("f1", f_measure(precision, recall))):
-        measures[f"flat.macro_{name}"] = float(values.mean()) if len(labels) else float("nan")
+        measures[f"flat.macro_{name}"] = float(values.mean()) if len(tp) else float("nan")
     micro_p = float(_zero_if_undefined(ratio(tp.sum(), tp.sum() + fp.sum())))
     micro_r = float(_zero_if_undefined(ratio(tp.sum(), tp.sum() + fn.sum())))
     measures["flat.micro_precision"], measures["flat.micro_recall"] = micro_p, micro_r

@@ -15,12 +15,13 @@ sizes).  See ``docs/measures-taska.md`` for every difference with an example.
 from __future__ import annotations
 
 import multiprocessing
+from itertools import pairwise
 from operator import itemgetter
 
 import numpy as np
 
 from scorer.formats.hierarchy import Hierarchy, sorted_member, sorted_unique
-from scorer.measures.flat import LabelLists, ratio, f_measure
+from scorer.measures.flat import LabelLists, f_measure, ratio
 
 OFFICIAL_DISTANCE = 4  #: HEMKit's maximum distance as BioASQ runs it
 
@@ -110,7 +111,7 @@ def most_specific(lists: LabelLists, hierarchy: Hierarchy, steps: int | None) ->
     kept[where[label_codes[where] == ancestor_codes]] = False
     bounds = np.cumsum(np.bincount(docs[kept], minlength=len(lists))).tolist()
     values = labels[kept].tolist()
-    return [frozenset(values[start:stop]) for start, stop in zip([0, *bounds], bounds)]
+    return [frozenset(values[start:stop]) for start, stop in pairwise([0, *bounds])]
 
 
 def _augmented_sets(gold_set: frozenset, pred_set: frozenset, paths: dict, meetings: dict):
@@ -123,15 +124,15 @@ def _augmented_sets(gold_set: frozenset, pred_set: frozenset, paths: dict, meeti
     linked: dict[int, set] = {}      # ancestor -> heads it links
     ancestors: dict[int, set] = {}   # head -> its candidate ancestors
     probable: dict[int, set] = {}    # label -> nodes of its own candidate paths
-    buckets = tuple(_search(labels, sorted(other), gold_side, paths, meetings, linked, ancestors, probable)
+    buckets = tuple(_search(labels, sorted(other), paths, meetings, linked, ancestors, probable)
                     if labels and other else []
-                    for gold_side, labels, other in ((True, gold_only, pred_set), (False, pred_only, gold_set)))
+                    for labels, other in ((gold_only, pred_set), (pred_only, gold_set)))
     chosen, gold_nodes, pred_nodes = _choose_ancestors(linked, ancestors, gold_set, pred_set, common)
     records = _choose_paths(buckets, chosen, gold_nodes, pred_nodes, gold_only, pred_only, probable)
     return _augment(gold_set, pred_set, common, chosen, records)
 
 
-def _search(labels, other, gold_side, paths, meetings, linked, ancestors, probable) -> list:
+def _search(labels, other, paths, meetings, linked, ancestors, probable) -> list:
     """Step 3 for every label of one side against the paths of the other side.
 
     For each own path, ``meet`` is its first node (position l) on any path of the other
@@ -151,51 +152,70 @@ def _search(labels, other, gold_side, paths, meetings, linked, ancestors, probab
     merged: dict[int, tuple] = {}    # meet -> (m, [(m, other label, places at m), ...])
     buckets = []
     for label in labels:
-        best, hits = None, []
-        for path in paths[label]:
-            for at, meet in enumerate(path):
-                if meet in on_other:
-                    break
-            else:
-                continue
-            entry = merged.get(meet)
-            if entry is None:
-                found = [table[meet] for table in tables if meet in table]
-                first = min(found)[0]
-                entry = merged[meet] = (first, found if len(found) == 1 else [f for f in found if f[0] == first])
-            length = at + entry[0]
-            if best is None or length < best:
-                best, hits = length, [(meet, path[:at + 1], entry[1])]
-            elif length == best:
-                hits.append((meet, path[:at + 1], entry[1]))
-        if not hits:
-            continue
-        own_nodes = probable.setdefault(label, set())
-        label_meets = ancestors.setdefault(label, set())
-        by_head: dict[int, list] = {}
-        for meet, own, groups in hits:
-            own_sum = sum(own)
-            own_nodes.update(own)
-            label_meets.add(meet)
-            heads = linked.get(meet)
-            if heads is None:
-                heads = linked[meet] = {label}
-            else:
-                heads.add(label)
-            for _, head, places in groups:
-                heads.add(head)
-                meets = ancestors.get(head)
-                if meets is None:
-                    ancestors[head] = {meet}
-                else:
-                    meets.add(meet)
-                bucket = by_head.get(head)
-                if bucket is None:
-                    by_head[head] = [(meet, own, own_sum, places)]
-                else:
-                    bucket.append((meet, own, own_sum, places))
-        buckets.append((label, by_head))
+        hits = _shortest_meetings(paths[label], on_other, tables, merged)
+        if hits:
+            buckets.append((label, _register(label, hits, linked, ancestors, probable)))
     return buckets
+
+
+def _shortest_meetings(own_paths, on_other, tables, merged) -> list:
+    """The ``(meet, own part, other-side places)`` of minimal length l + m over the own
+    paths, in visiting order (see :func:`_search`); ``merged`` caches each meet's places."""
+    best, hits = None, []
+    for path in own_paths:
+        for at, meet in enumerate(path):
+            if meet in on_other:
+                break
+        else:
+            continue
+        entry = merged.get(meet)
+        if entry is None:
+            entry = merged[meet] = _nearest_places(meet, tables)
+        length = at + entry[0]
+        if best is None or length < best:
+            best, hits = length, [(meet, path[:at + 1], entry[1])]
+        elif length == best:
+            hits.append((meet, path[:at + 1], entry[1]))
+    return hits
+
+
+def _nearest_places(meet: int, tables) -> tuple:
+    """``(m, places)``: the smallest position m of ``meet`` on the other side's paths and
+    the table entries ``(m, other label, places)`` holding it there."""
+    found = [table[meet] for table in tables if meet in table]
+    first = min(found)[0]
+    return first, (found if len(found) == 1 else [f for f in found if f[0] == first])
+
+
+def _register(label: int, hits: list, linked: dict, ancestors: dict, probable: dict) -> dict:
+    """Record the meetings ``hits`` of ``label`` (the nodes of its own parts, its candidate
+    ancestors, the heads each ancestor links) and group them by other label: the bucket
+    ``{other label: [(meet, own part, own id sum, places), ...]}`` of :func:`_search`."""
+    own_nodes = probable.setdefault(label, set())
+    label_meets = ancestors.setdefault(label, set())
+    by_head: dict[int, list] = {}
+    for meet, own, groups in hits:
+        own_sum = sum(own)
+        own_nodes.update(own)
+        label_meets.add(meet)
+        heads = linked.get(meet)
+        if heads is None:
+            heads = linked[meet] = {label}
+        else:
+            heads.add(label)
+        for _, head, places in groups:
+            heads.add(head)
+            meets = ancestors.get(head)
+            if meets is None:
+                ancestors[head] = {meet}
+            else:
+                meets.add(meet)
+            bucket = by_head.get(head)
+            if bucket is None:
+                by_head[head] = [(meet, own, own_sum, places)]
+            else:
+                bucket.append((meet, own, own_sum, places))
+    return by_head
 
 
 def _candidates(groups: list, gold_side: bool) -> list:
@@ -266,10 +286,9 @@ def _choose_paths(buckets, chosen, gold_nodes, pred_nodes, gold_only, pred_only,
     Only what step 6 reads is computed: a bucket whose last candidate's ancestor was
     not chosen registers under an ancestor step 6 never visits, and a bucket whose
     record already holds both heads registers nothing (the heads are members of the
-    grown sets already, so adding them changes nothing).  The tie-break value of a path
-    depends on the path alone (its head is its first node) and is computed once."""
+    grown sets already, so adding them changes nothing)."""
     records: dict[int, dict] = {}
-    gold_unused, pred_unused = {}, {}   # path -> its tie-break overlap
+    unused_overlap = _unused_overlap_of_pair(gold_only, pred_only, probable)
     for side, side_buckets in enumerate(buckets):
         for label, by_head in side_buckets:
             for head in sorted(by_head):
@@ -283,34 +302,57 @@ def _choose_paths(buckets, chosen, gold_nodes, pred_nodes, gold_only, pred_only,
                     record = records[last] = {}
                 elif gold_head in record and pred_head in record:
                     continue
-                best = None
-                for candidate in _candidates(groups, side == 0):
-                    if candidate[0] not in chosen:
-                        continue
-                    if best is None:        # scored only when a second candidate competes
-                        best, best_score, best_unused = candidate, None, 0
-                        continue
-                    if best_score is None:
-                        best_score = len(pred_nodes.intersection(best[2])) + len(gold_nodes.intersection(best[1]))
-                    _, gold_path, pred_path, id_sum = candidate
-                    score = len(pred_nodes.intersection(pred_path)) + len(gold_nodes.intersection(gold_path))
-                    if score > best_score:
-                        best, best_score, best_unused = candidate, score, 0
-                    elif score == best_score:
-                        overlap = gold_unused.get(gold_path)
-                        if overlap is None:
-                            overlap = gold_unused[gold_path] = _unused_overlap(gold_path, gold_only, probable)
-                        pred_overlap = pred_unused.get(pred_path)
-                        if pred_overlap is None:
-                            pred_overlap = pred_unused[pred_path] = _unused_overlap(pred_path, pred_only, probable)
-                        overlap += pred_overlap
-                        if overlap > best_unused:
-                            best, best_unused = candidate, overlap
-                        elif id_sum < best[3]:
-                            best = candidate
+                best = _best_candidate(_candidates(groups, side == 0), chosen, gold_nodes, pred_nodes,
+                                       unused_overlap)
                 record.setdefault(pred_head, (True, best[2]))
                 record.setdefault(gold_head, (False, best[1]))
     return records
+
+
+def _best_candidate(candidates: list, chosen: set, gold_nodes: set, pred_nodes: set, unused_overlap):
+    """The candidate of a bucket that step 5 registers, among those whose ancestor was
+    chosen (there is one: the last candidate's): the most nodes of the grown sets on its
+    parts, then the largest :func:`_unused_overlap` of its parts, then the smallest id
+    sum, the earliest on full ties.  Scored only when a second candidate competes."""
+    best = None
+    for candidate in candidates:
+        if candidate[0] not in chosen:
+            continue
+        if best is None:
+            best, best_score, best_unused = candidate, None, 0
+            continue
+        if best_score is None:
+            best_score = len(pred_nodes.intersection(best[2])) + len(gold_nodes.intersection(best[1]))
+        _, gold_path, pred_path, id_sum = candidate
+        score = len(pred_nodes.intersection(pred_path)) + len(gold_nodes.intersection(gold_path))
+        if score > best_score:
+            best, best_score, best_unused = candidate, score, 0
+        elif score == best_score:
+            overlap = unused_overlap(gold_path, pred_path)
+            if overlap > best_unused:
+                best, best_unused = candidate, overlap
+            elif id_sum < best[3]:
+                best = candidate
+    return best
+
+
+def _unused_overlap_of_pair(gold_only, pred_only, probable):
+    """``(gold path, predicted path) -> unused overlap of both`` (:func:`_unused_overlap`
+    against each side's labels).  The value of a path depends on the path alone (its head
+    is its first node), so each is computed once per document."""
+    gold_cache: dict = {}
+    pred_cache: dict = {}
+
+    def unused_overlap(gold_path, pred_path) -> int:
+        overlap = gold_cache.get(gold_path)
+        if overlap is None:
+            overlap = gold_cache[gold_path] = _unused_overlap(gold_path, gold_only, probable)
+        pred_overlap = pred_cache.get(pred_path)
+        if pred_overlap is None:
+            pred_overlap = pred_cache[pred_path] = _unused_overlap(pred_path, pred_only, probable)
+        return overlap + pred_overlap
+
+    return unused_overlap
 
 
 def _unused_overlap(path, labels, probable) -> int:
@@ -351,9 +393,6 @@ def _augment(gold_set, pred_set, common, chosen, records):
         if new[0] and not new[1] and spare[1] is not None:
             pred_aug.update(spare[1])
     return gold_aug, pred_aug
-
-
-HIER_MEASURES = ("hier.precision", "hier.recall", "hier.f1", "lca.precision", "lca.recall", "lca.f1")
 
 
 def official_hierarchical(gold: LabelLists, pred: LabelLists, hierarchy: Hierarchy,
@@ -455,7 +494,7 @@ def lca_sizes(gold: LabelLists, pred: LabelLists, hierarchy: Hierarchy, *, steps
         _JOB = job
         try:
             with multiprocessing.get_context("fork").Pool(workers) as pool:
-                parts = pool.map(_lca_sizes_of_job, list(zip(bounds[:-1], bounds[1:])))
+                parts = pool.map(_lca_sizes_of_job, list(pairwise(bounds)))
         finally:
             _JOB = None
         return tuple(np.concatenate([part[i] for part in parts]) for i in range(3))

@@ -1,11 +1,15 @@
 """Precision, recall, F1, average precision, MAP and GMAP over ranked lists.
 
-Two families, one per flavor:
+One implementation per measure; the flavors differ only in its parameters:
 
 * ``official_*``: the BioASQ evaluator's list arithmetic (repeats count, no cut-off,
-  AP > 1 possible), section 3.3-3.4 of ``bioasq-official-evaluator.md``.
+  AP > 1 possible, GMAP not shifted back), section 3.3-3.4 of
+  ``bioasq-official-evaluator.md``.
 * the plain names: textbook set-based definitions over de-duplicated lists, AP over the
-  first ``cutoff`` returned items.
+  first ``cutoff`` returned items, GMAP shifted back into [0, 1].
+
+The official tool's in-place reductions of the run lists between its passes live in
+:mod:`scorer.evaluation.phase_a`, not here.
 
 ``ieee_div`` and ``safe_log`` give Java's IEEE results (0/0 = NaN, x/0 = +-inf,
 log of a negative = NaN) where Python would raise.
@@ -53,92 +57,98 @@ def ap_divisor(edition: int, n_gold: int) -> int:
     return min(10, n_gold)
 
 
-# --- official (BioASQ evaluator) -------------------------------------------------
+# --- one implementation, the flavors as parameters ---------------------------------
 
-def official_prf(returned: Sequence, gold: Sequence, gold_set: Collection) -> tuple[float, float, float]:
-    """P, R, F1 of one question as the official tool computes them.
+def counted_prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
+    """P = TP/(TP+FP), R = TP/(TP+FN), F1 = 2PR/(P+R) from the three counts.
 
-    TP = entries of ``returned`` found in gold (repeats each count), FP = the others,
-    FN = entries of ``gold`` not in ``returned``.  P = TP/(TP+FP); R = TP/(TP+FN)
-    (0 if TP+FN = 0); F1 = 2PR/(P+R), 0 unless P and R are both non-zero.  An empty
-    ``returned`` gives 0, 0, 0.
+    Each ratio is 0 where its denominator is 0 (nothing returned: 0, 0, 0; nothing to
+    find: R = 0); F1 by :func:`harmonic_f1`, so 0 unless P and R are both non-zero.  Both
+    flavors and the list answers of :mod:`scorer.measures.exact` count with this; they
+    differ only in what they count (see :func:`official_prf` and :func:`set_prf`).
     """
-    if not returned:
-        return 0.0, 0.0, 0.0
-    tp = sum(1 for item in returned if item in gold_set)
-    returned_set = set(returned)
-    fn = sum(1 for item in gold if item not in returned_set)
-    precision = tp / len(returned)
+    precision = tp / (tp + fp) if tp + fp else 0.0
     recall = tp / (tp + fn) if tp + fn else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision and recall else 0.0
-    return precision, recall, f1
-
-
-def official_average_precision(returned: Sequence, gold_set: Collection, divisor: int) -> float:
-    """Σ_r prec(r)·rel(r) / divisor over the whole returned list (no cut-off).
-
-    0 when no returned entry is relevant (including empty lists); otherwise the sum over
-    every rank, so AP exceeds 1 when more than ``divisor`` relevant items are returned.
-    """
-    total, hits = 0.0, 0
-    for rank, item in enumerate(returned, 1):
-        if item in gold_set:
-            hits += 1
-            total += hits / rank
-    if hits == 0:
-        return 0.0
-    return ieee_div(total, divisor)
-
-
-def official_gmap(aps: Sequence[float]) -> float:
-    """exp(mean(ln(AP + ε))), ε = 0.00001; 0 for no questions (a perfect run gives 1.00001)."""
-    if not aps:
-        return 0.0
-    return math.exp(sum(safe_log(ap + GMAP_EPSILON) for ap in aps) / len(aps))
-
-
-# --- reference (published definitions) -------------------------------------------
-
-def unique(items: Sequence) -> list:
-    """The items in order, each kept at its first occurrence."""
-    return list(dict.fromkeys(items))
-
-
-def set_prf(returned: Sequence, gold: Collection) -> tuple[float, float, float]:
-    """P = |R∩G|/|R|, R = |R∩G|/|G|, F1 = harmonic mean; ``returned`` already unique.
-
-    An empty returned list has P = 0 (BioASQ's convention); an empty gold set R = 0.
-    """
-    hits = sum(1 for item in returned if item in gold)
-    precision = hits / len(returned) if returned else 0.0
-    recall = hits / len(gold) if gold else 0.0
     return precision, recall, harmonic_f1(precision, recall)
 
 
-def average_precision(returned: Sequence, gold: Collection, divisor: int, cutoff: int = 10) -> float:
-    """AP = Σ_{r ≤ cutoff} P@r·rel(r) / divisor over a unique returned list.
+def official_prf(returned: Sequence, gold: Sequence, gold_set: Collection) -> tuple[float, float, float]:
+    """P, R, F1 of one question as the official tool computes them (:func:`counted_prf`).
 
-    With ``divisor`` from :func:`ap_divisor` and unique items, AP is in [0, 1].
+    Duplicates count: TP = entries of ``returned`` found in gold (a repeated hit counts
+    each time), FP = the other entries, FN = entries of ``gold`` (repeats included) not in
+    ``returned``.  An empty ``returned`` gives 0, 0, 0; an empty gold R = 0.
+    """
+    tp = sum(1 for item in returned if item in gold_set)
+    returned_set = set(returned)
+    fn = sum(1 for item in gold if item not in returned_set)
+    return counted_prf(tp, len(returned) - tp, fn)
+
+
+def set_prf(returned: Sequence, gold: Collection) -> tuple[float, float, float]:
+    """P = |R∩G|/|R|, R = |R∩G|/|G|, F1 = harmonic mean; ``returned`` unique, ``gold`` a set.
+
+    :func:`official_prf` on de-duplicated inputs, where both definitions agree
+    (TP + FN = |G|).  An empty returned list has P = 0 (BioASQ's convention); an empty
+    gold set R = 0.
+    """
+    return official_prf(returned, gold, gold)
+
+
+def average_precision(returned: Sequence, gold: Collection, divisor: int,
+                      cutoff: int | None = 10) -> float:
+    """AP = Σ_{r ≤ cutoff} P@r·rel(r) / divisor, P@r = relevant among the first r / r.
+
+    Reference flavor: a unique returned list, ``cutoff`` 10 and ``divisor`` from
+    :func:`ap_divisor`, so AP is in [0, 1].  Official flavor
+    (:func:`official_average_precision`): ``cutoff=None`` (the whole list) and repeats
+    kept, so AP exceeds 1 when more than ``divisor`` relevant entries are returned.  0 when
+    no returned entry among the first ``cutoff`` is relevant (including empty lists) or
+    ``divisor`` ≤ 0 (an empty gold list, where nothing can be relevant).
     """
     if divisor <= 0:
         return 0.0
     total, hits = 0.0, 0
-    for rank, item in enumerate(returned[:cutoff], 1):
+    for rank, item in enumerate(returned if cutoff is None else returned[:cutoff], 1):
         if item in gold:
             hits += 1
             total += hits / rank
     return total / divisor
 
 
-def geometric_map(aps: Sequence[float]) -> float:
-    """exp(mean(ln(AP + ε))) − ε: the ε-smoothed geometric mean, shifted back into [0, 1].
+def official_average_precision(returned: Sequence, gold_set: Collection, divisor: int) -> float:
+    """:func:`average_precision` over the whole returned list, repeats included (no cut-off)."""
+    return average_precision(returned, gold_set, divisor, cutoff=None)
 
-    NaN for no questions.
+
+def gmap(aps: Sequence[float], *, shifted: bool, empty: float) -> float:
+    """exp(mean(ln(AP + ε))), ε = :data:`GMAP_EPSILON`; ``empty`` for no questions.
+
+    ``shifted`` (reference): minus ε and clamped into [0, 1], so a perfect run gives 1;
+    unshifted (official), a perfect run gives 1.00001.  Logarithms as Java's
+    (:func:`safe_log`): a NaN AP gives NaN (0 once clamped).
     """
     if not aps:
-        return NAN
-    value = math.exp(sum(math.log(ap + GMAP_EPSILON) for ap in aps) / len(aps)) - GMAP_EPSILON
-    return min(1.0, max(0.0, value))
+        return empty
+    value = math.exp(sum(safe_log(ap + GMAP_EPSILON) for ap in aps) / len(aps))
+    if not shifted:
+        return value
+    return min(1.0, max(0.0, value - GMAP_EPSILON))
+
+
+def official_gmap(aps: Sequence[float]) -> float:
+    """:func:`gmap` unshifted, 0 for no questions (the official tool)."""
+    return gmap(aps, shifted=False, empty=0.0)
+
+
+def geometric_map(aps: Sequence[float]) -> float:
+    """:func:`gmap` shifted back into [0, 1], NaN for no questions (reference)."""
+    return gmap(aps, shifted=True, empty=NAN)
+
+
+def unique(items: Sequence) -> list:
+    """The items in order, each kept at its first occurrence."""
+    return list(dict.fromkeys(items))
 
 
 def mean(values: Sequence[float]) -> float:

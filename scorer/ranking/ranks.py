@@ -30,7 +30,6 @@ PHASE_B_EXACT_MEASURES = ("yesno.macro_f1", "factoid.mrr", "list.f1")
 IDEAL_MANUAL_MEASURES = ("ideal.manual.recall", "ideal.manual.precision",
                          "ideal.manual.repetition", "ideal.manual.readability")
 IDEAL_AUTOMATIC_MEASURE = "ideal.rougesu4.f1"
-TASK_A_MEASURES = ("flat.micro_f1", "lca.f1")
 
 
 def tied_ranks(values: Sequence[float]) -> np.ndarray:
