@@ -360,25 +360,41 @@ def ideal_measures(gold: TaskBFile, run: TaskBFile, per_question: dict, counts: 
     arithmetic mean.  BLEU-4 is corpus-level, the others are means over questions.
     """
     run_index = run.first_by_id()
+    items = _ideal_items(gold, run_index)
+    if not items or all(candidate is None for *_, candidate in items):
+        return {}
+    candidates = [candidate or "" for *_, candidate in items]
+    references_list = [references for _, _, references, _ in items]
+    bonus = [_bonus(g, run_index.get(qid), len(references)) for qid, g, references, _ in items]
+    values = _ideal_per_question([qid for qid, *_ in items], candidates, references_list, bonus, per_question)
+    measures = {name: mean(column) for name, column in values.items()}
+    measures["ideal.bleu4"], measures["ideal.bleu4_adapted"] = _ideal_bleu4(candidates, references_list, bonus)
+    counts["ideal"] = len(items)
+    return {name: measures[name] for name in (*ROUGE_MEASURES.values(), *ADAPTED_MEASURES)}
+
+
+def _ideal_items(gold: TaskBFile, run_index: dict[str, Question]) -> list[tuple]:
+    """(id, gold question, gold ideal texts, run ideal text or None) of every gold question
+    (first of each id) with at least one gold ideal answer, in gold order; None when the
+    run has no question with the id."""
     items = []
     for qid, g in gold.first_by_id().items():
         references = ans.gold_ideal_texts(g.ideal_answer)
         if references:
             r = run_index.get(qid)
             items.append((qid, g, references, ans.ideal_text(r.ideal_answer) if r is not None else None))
-    if not items or all(candidate is None for *_, candidate in items):
-        return {}
-    candidates = [candidate or "" for *_, candidate in items]
-    references_list = [references for _, _, references, _ in items]
-    bonus = [_bonus(g, run_index.get(qid), len(references)) for qid, g, references, _ in items]
-    labels = [label for label, _, _ in bonus]
-    reference_labels = [ref_labels for _, ref_labels, _ in bonus]
-    entities = [ents for _, _, ents in bonus]
+    return items
+
+
+def _ideal_per_question(qids: list[str], candidates: list[str], references_list: list[list[str]],
+                        bonus: list[tuple], per_question: dict) -> dict[str, list[float]]:
+    """Per-question ROUGE-2/SU4 (ROUGE-1.5.5), ROUGE-L and adapted ROUGE-L of each candidate
+    against its references, added to ``per_question``; returns each measure's column."""
     values: dict[str, list[float]] = {name: [] for name in (*ROUGE_MEASURES.values(), "ideal.rougel",
                                                              "ideal.rougel_adapted")}
     scores = rouge.rouge_bioasq_many(list(zip(candidates, references_list)))
-    for (qid, *_), rouge_scores, candidate, references, label, ref_labels, ents in zip(
-            items, scores, candidates, references_list, labels, reference_labels, entities):
+    for qid, rouge_scores, candidate, references, (label, ref_labels, ents) in zip(
+            qids, scores, candidates, references_list, bonus):
         entry = {ROUGE_MEASURES[key]: value for key, value in rouge_scores.items()}
         entry["ideal.rougel"] = adapted.rouge_l(candidate, references)
         entry["ideal.rougel_adapted"] = adapted.rouge_l(candidate, references, candidate_label=label,
@@ -386,12 +402,17 @@ def ideal_measures(gold: TaskBFile, run: TaskBFile, per_question: dict, counts: 
         per_question.setdefault(qid, {}).update(entry)
         for name, value in entry.items():
             values[name].append(value)
-    measures = {name: mean(column) for name, column in values.items()}
-    measures["ideal.bleu4"], measures["ideal.bleu4_adapted"] = adapted.bleu4_plain_and_adapted(
-        candidates, references_list, candidate_labels=labels, reference_labels_list=reference_labels,
-        entities_list=entities)
-    counts["ideal"] = len(items)
-    return {name: measures[name] for name in (*ROUGE_MEASURES.values(), *ADAPTED_MEASURES)}
+    return values
+
+
+def _ideal_bleu4(candidates: list[str], references_list: list[list[str]], bonus: list[tuple]) -> tuple[float, float]:
+    """Corpus-level plain and adapted BLEU-4 of the candidates (``bonus``: each question's
+    candidate label, reference labels and entities)."""
+    labels = [label for label, _, _ in bonus]
+    reference_labels = [ref_labels for _, ref_labels, _ in bonus]
+    entities = [ents for _, _, ents in bonus]
+    return adapted.bleu4_plain_and_adapted(candidates, references_list, candidate_labels=labels,
+                                           reference_labels_list=reference_labels, entities_list=entities)
 
 
 def _bonus(g: Question, r: Question | None, n_references: int):
@@ -417,21 +438,9 @@ def manual_measures(manual, system: str | None, gold: TaskBFile):
     "repetition": ..., "readability": ...}}}}``).  The means are over the system's scored
     questions that are in the gold file.  Returns (measures, number of questions, warnings).
     """
-    value, doc = load_input(manual, name="manual")
-    problems = [doc.place(Problem(code="manual-scores", message=e.message, pointer=json_pointer(*e.absolute_path),
-                                  fix=e.schema.get("x-fix", "") if isinstance(e.schema, dict) else ""))
-                for e in schema_errors(MANUAL_SCHEMA, value)]
-    if problems:
-        raise ScorerError(problems)
+    value, doc = _manual_scores(manual)
     systems = value["systems"]
-    if system is None and len(systems) == 1:
-        system = next(iter(systems))
-    if system not in systems:
-        raise ScorerError(Problem(
-            code="unknown-system", file=doc.name, pointer="/systems",
-            message=f"the manual scores have no system {system!r}" if system else
-                    "the manual scores hold several systems and none was chosen",
-            fix="choose one of: " + some_of(sorted(systems), 10)))
+    system = _chosen_system(systems, system, doc.name)
     gold_ids = {q.id for q in gold.questions}
     scored = {qid: s for qid, s in systems[system].items() if qid in gold_ids}
     unknown = sorted(set(systems[system]) - gold_ids)
@@ -443,3 +452,29 @@ def manual_measures(manual, system: str | None, gold: TaskBFile):
                     + some_of(unknown), fix="check the question ids against the gold file"))
     measures = {f"ideal.manual.{c}": mean([s[c] for s in scored.values()]) for c in MANUAL_CRITERIA}
     return measures, len(scored), warnings
+
+
+def _manual_scores(manual):
+    """The loaded manual scores and their text; a :class:`ScorerError` with every schema
+    violation (located, with the schema's ``x-fix``) when they do not follow the schema."""
+    value, doc = load_input(manual, name="manual")
+    problems = [doc.place(Problem(code="manual-scores", message=e.message, pointer=json_pointer(*e.absolute_path),
+                                  fix=e.schema.get("x-fix", "") if isinstance(e.schema, dict) else ""))
+                for e in schema_errors(MANUAL_SCHEMA, value)]
+    if problems:
+        raise ScorerError(problems)
+    return value, doc
+
+
+def _chosen_system(systems: dict, system: str | None, file: str) -> str:
+    """``system``, or the only system of the file when none is given; a :class:`ScorerError`
+    naming the available systems when it is not in the file or the choice is ambiguous."""
+    if system is None and len(systems) == 1:
+        system = next(iter(systems))
+    if system not in systems:
+        raise ScorerError(Problem(
+            code="unknown-system", file=file, pointer="/systems",
+            message=f"the manual scores have no system {system!r}" if system else
+                    "the manual scores hold several systems and none was chosen",
+            fix="choose one of: " + some_of(sorted(systems), 10)))
+    return system
