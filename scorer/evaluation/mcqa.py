@@ -117,4 +117,4 @@ def _topic_measures(gold: McqaGold, outcomes: dict[str, str], test_c_at_1: dict[
     return measures
 
 
-__all__ = ["evaluate_mcqa", "score_mcqa", "SUMMARY"]
+__all__ = ["SUMMARY", "evaluate_mcqa", "score_mcqa"]

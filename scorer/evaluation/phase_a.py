@@ -18,6 +18,7 @@ from scorer.measures import retrieval, snippets
 CATEGORIES = ("concepts", "documents", "snippets", "triples")
 STATISTICS = ("precision", "recall", "f1", "map", "gmap")
 MEASURES = tuple(f"{c}.{s}" for c in CATEGORIES for s in STATISTICS)
+_RECORDED = ("precision", "recall", "f1", "ap")  # per question and category
 #: The official tool's ``-verbose`` labels, in its output order, and our names.
 OFFICIAL_LABELS = {
     f"{label} {c}": f"{c}.{s}"
@@ -103,12 +104,12 @@ class _Tally:
     """Per-question (P, R, F1, AP) of each category, as columns and as per-question entries."""
 
     def __init__(self) -> None:
-        self.values = {c: {s: [] for s in ("precision", "recall", "f1", "ap")} for c in CATEGORIES}
+        self.values: dict[str, dict[str, list[float]]] = {c: {s: [] for s in _RECORDED} for c in CATEGORIES}
         self.per_question: dict[str, dict[str, float]] = {}
 
     def record(self, category: str, qid: str, p: float, r: float, f: float, ap: float) -> None:
         """Append one question's values to the columns of ``category`` and to its entry."""
-        for stat, v in zip(("precision", "recall", "f1", "ap"), (p, r, f, ap)):
+        for stat, v in zip(_RECORDED, (p, r, f, ap)):
             self.values[category][stat].append(v)
         entry = self.per_question.setdefault(qid, {})
         entry.update({f"{category}.precision": p, f"{category}.recall": r,
@@ -184,7 +185,7 @@ def _official_means(values: dict) -> dict[str, float]:
         v = values[category]
         n = len(v["ap"])
         empty = retrieval.NAN if category == "snippets" else 0.0
-        for stat in ("precision", "recall", "f1", "ap"):
+        for stat in _RECORDED:
             name = f"{category}.{'map' if stat == 'ap' else stat}"
             if n:
                 measures[name] = sum(0.0 if math.isnan(x) else x for x in v[stat]) / n
@@ -229,8 +230,13 @@ def _unique_ids(file: TaskBFile, role: str) -> dict[str, Question]:
         else:
             index[q.id] = q
     if problems:
-        raise ScorerError([file.doc.place(p) if file.doc else p for p in problems])
+        raise ScorerError(_placed(file, problems))
     return index
+
+
+def _placed(file: TaskBFile, problems: list[Problem]) -> list[Problem]:
+    """The problems located (line, column) in the text of ``file`` when it has one."""
+    return [file.doc.place(p) if file.doc else p for p in problems]
 
 
 def reference_phase_a(gold: TaskBFile, run: TaskBFile, edition: int):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from scorer.errors import Problem, ScorerError, json_pointer, listing_warnings, some_of
 from scorer.evaluation import Result
-from scorer.evaluation.phase_a import _unique_ids
+from scorer.evaluation.phase_a import _placed, _unique_ids
 from scorer.formats import answers as ans
 from scorer.formats.jsontext import load_input
 from scorer.formats.taskb import Question, TaskBFile, read_taskb
@@ -72,14 +72,11 @@ def evaluate_phase_b(gold_loaded, run_loaded, *, edition: int, flavor: str, idea
 
 # --- official ------------------------------------------------------------------------
 
-def _placed(file: TaskBFile, problems: list[Problem]) -> list[Problem]:
-    return [file.doc.place(p) if file.doc else p for p in problems]
-
-
 def official_answers(file: TaskBFile, edition: int, *, gold: bool) -> tuple[list, list[Problem]]:
     """Every question's :class:`~scorer.formats.answers.OfficialAnswer` (None when absent), and
     the located problems the official reader aborts on (it reads every question)."""
-    read, problems = [], []
+    read: list[ans.OfficialAnswer | None] = []
+    problems: list[Problem] = []
     for q in file.questions:
         if not q.has_exact_answer:
             read.append(None)
@@ -173,9 +170,12 @@ def official_exact(gold: TaskBFile, run: TaskBFile, edition: int):
     for g in gold.questions:
         r = run_index.get(g.id) if g.id is not None else None
         ga = batch.gold_read[g.index]
-        if _skipped_by_edition_9(edition, ga, r) or g.type not in ans.EXACT_TYPES or _unmatched(batch, g, r):
+        if _skipped_by_edition_9(edition, ga, r) or g.type not in ans.EXACT_TYPES:
             continue
-        _OFFICIAL_BY_TYPE[g.type](batch, g, r, ga, batch.run_read[r.index])
+        if g.id is None or r is None:
+            _abort_unmatched(batch, g)
+            continue
+        _OFFICIAL_BY_TYPE[g.type](batch, g.id, g, r, ga, batch.run_read[r.index])
     if batch.gold_problems or batch.run_problems:
         raise ScorerError(_placed(gold, batch.gold_problems) + _placed(run, batch.run_problems))
     tally = batch.tally
@@ -188,26 +188,23 @@ def _skipped_by_edition_9(edition: int, ga, r: Question | None) -> bool:
     return edition == 9 and (ga is None or ga.is_empty or r is None)
 
 
-def _unmatched(batch: _OfficialBatch, g: Question, r: Question | None) -> bool:
-    """Whether a gold yes/no, factoid or list question cannot be paired: it has no id, or
-    (editions 2-8) no run question; records the abort of each."""
+def _abort_unmatched(batch: _OfficialBatch, g: Question) -> None:
+    """Record the abort on a gold yes/no, factoid or list question that cannot be paired:
+    it has no id, or (editions 2-8) no run question."""
     if g.id is None:
         batch.gold_problems.append(_abort(
             batch.gold, g, "missing-id", f"this gold {g.type} question has no id; the "
             f"official evaluator (edition {batch.edition}) aborts on it", 'add "id": "<the question id>"'))
-        return True
-    if r is None:
-        batch.run_problems.append(Problem(
-            code="missing-question", file=batch.run.name, pointer="/questions", question_id=g.id,
-            message=f"the {g.type} question {g.id} of the gold file is not in the run; the official "
-                    f"evaluator (edition {batch.edition}) aborts on it",
-            fix=f'add {{"id": "{g.id}", "type": "{g.type}"}} to the run (no exact_answer = unanswered), '
-                "or score with --edition 9, which skips it"))
-        return True
-    return False
+        return
+    batch.run_problems.append(Problem(
+        code="missing-question", file=batch.run.name, pointer="/questions", question_id=g.id,
+        message=f"the {g.type} question {g.id} of the gold file is not in the run; the official "
+                f"evaluator (edition {batch.edition}) aborts on it",
+        fix=f'add {{"id": "{g.id}", "type": "{g.type}"}} to the run (no exact_answer = unanswered), '
+            "or score with --edition 9, which skips it"))
 
 
-def _official_yesno(batch: _OfficialBatch, g: Question, r: Question, ga, ra) -> None:
+def _official_yesno(batch: _OfficialBatch, qid: str, g: Question, r: Question, ga, ra) -> None:
     """Section 4.3: correct iff the normalised labels are equal; an array answer in the run
     aborts, and so does a gold question without a string answer (not scored then).  An
     absent or blank answer is an abstention for c@1."""
@@ -220,10 +217,10 @@ def _official_yesno(batch: _OfficialBatch, g: Question, r: Question, ga, ra) -> 
                                           'give the gold question "exact_answer": "yes" or "no"'))
         return
     correct = ra is not None and ra.label == ga.label
-    batch.tally.add_yesno(g.id, (ga.label, correct), _unanswered_yesno(r), correct)
+    batch.tally.add_yesno(qid, (ga.label, correct), _unanswered_yesno(r), correct)
 
 
-def _official_factoid(batch: _OfficialBatch, g: Question, r: Question, ga, ra) -> None:
+def _official_factoid(batch: _OfficialBatch, qid: str, g: Question, r: Question, ga, ra) -> None:
     """Section 4.4: (strict, lenient, RR) over the entries (editions 3-9) or the flat strings
     (edition 2, where any run answer counts as given); an answered question whose gold has
     no exact answer aborts.  No entry and no string is an abstention for c@1."""
@@ -238,10 +235,10 @@ def _official_factoid(batch: _OfficialBatch, g: Question, r: Question, ga, ra) -
                                           "no exact answer, but the run answers it; the official evaluator aborts",
                                           "add the gold exact_answer, or drop the run's answer"))
         return
-    batch.tally.add_factoid(g.id, scores, not (ra is not None and (ra.entries or ra.flat)))
+    batch.tally.add_factoid(qid, scores, not (ra is not None and (ra.entries or ra.flat)))
 
 
-def _official_list(batch: _OfficialBatch, g: Question, r: Question, ga, ra) -> None:
+def _official_list(batch: _OfficialBatch, qid: str, g: Question, r: Question, ga, ra) -> None:
     """Section 4.5: (P, R, F1) by consuming matches; 0, 0, 0 without run entries; an
     answered question whose gold has no exact answer aborts.  The run's entries are shared
     by every gold question with this id (the tool's in-place removals); the gold's are copied."""
@@ -251,7 +248,7 @@ def _official_list(batch: _OfficialBatch, g: Question, r: Question, ga, ra) -> N
                                           "exact answer, but the run answers it; the official evaluator aborts",
                                           "add the gold exact_answer, or drop the run's answer"))
         return
-    batch.tally.add_list(g.id, exact.official_list(list(ga.entries), ra.entries) if answered else (0.0, 0.0, 0.0))
+    batch.tally.add_list(qid, exact.official_list(list(ga.entries), ra.entries) if answered else (0.0, 0.0, 0.0))
 
 
 _OFFICIAL_BY_TYPE = {ans.YESNO: _official_yesno, ans.FACTOID: _official_factoid, ans.LIST: _official_list}
@@ -471,7 +468,7 @@ def _chosen_system(systems: dict, system: str | None, file: str) -> str:
     naming the available systems when it is not in the file or the choice is ambiguous."""
     if system is None and len(systems) == 1:
         system = next(iter(systems))
-    if system not in systems:
+    if system is None or system not in systems:
         raise ScorerError(Problem(
             code="unknown-system", file=file, pointer="/systems",
             message=f"the manual scores have no system {system!r}" if system else
