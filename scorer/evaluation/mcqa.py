@@ -54,7 +54,36 @@ def _rates(counts: m.OutcomeCounts) -> dict[str, float]:
 
 
 def score_mcqa(gold: McqaGold, run: McqaRun):
-    """``(measures, per_question, counts)`` of a run already checked against the gold."""
+    """``(measures, per_question, counts)`` of a run already checked against the gold.
+
+    Measures in this order: the overall rates, outcome counts and correctly discarded
+    answers; the reading perspective (c@1 of each reading test summarised) and the random
+    baseline; each topic's c@1 and reading summary; each reading test's c@1.
+    """
+    outcomes, per_question = _outcomes(gold, run)
+    total = m.count_outcomes(outcomes.values())
+    measures = {f"mcqa.{k}": v for k, v in _rates(total).items()}
+    for name in m.OUTCOMES:
+        measures[f"mcqa.{name}"] = float(getattr(total, name))
+    measures["mcqa.correctly_discarded"] = m.correctly_discarded(total)
+    test_c_at_1 = {test.id: _c_at_1(outcomes, test.questions) for test in gold.reading_tests}
+    for stat, value in m.reading_summary(list(test_c_at_1.values())).items():
+        measures[f"mcqa.reading.{stat}"] = value
+    measures["mcqa.random_baseline"] = m.random_baseline(len(q.candidates) for q in gold.questions.values())
+    measures.update(_topic_measures(gold, outcomes, test_c_at_1))
+    for test in gold.reading_tests:
+        measures[f"mcqa.reading_test.{test.id}.c_at_1"] = test_c_at_1[test.id]
+    counts = {"questions": total.n, "answered": total.answered_right + total.answered_wrong,
+              "unanswered": total.unanswered, "reading_tests": len(gold.reading_tests),
+              "topics": len(gold.topics), "run_answers": len(run.answers)}
+    return measures, per_question, counts
+
+
+def _outcomes(gold: McqaGold, run: McqaRun) -> tuple[dict[str, str], dict[str, dict[str, float]]]:
+    """Each gold question's outcome (:func:`m.outcome`; a question missing from the run is
+    unanswered with no candidate) and its per-question values: ``mcqa.correct`` (answered
+    right), ``mcqa.unanswered``, ``mcqa.correct_with_candidates`` (answered right, or
+    unanswered with the right candidate), each 1.0 or 0.0."""
     outcomes: dict[str, str] = {}
     per_question: dict[str, dict[str, float]] = {}
     for qid, question in gold.questions.items():
@@ -67,32 +96,25 @@ def score_mcqa(gold: McqaGold, run: McqaRun):
             "mcqa.unanswered": float(answer is None or answer.answer is None),
             "mcqa.correct_with_candidates": float(result in (m.ANSWERED_RIGHT, m.UNANSWERED_RIGHT)),
         }
-    total = m.count_outcomes(outcomes.values())
-    measures = {f"mcqa.{k}": v for k, v in _rates(total).items()}
-    for name in m.OUTCOMES:
-        measures[f"mcqa.{name}"] = float(getattr(total, name))
-    measures["mcqa.correctly_discarded"] = m.correctly_discarded(total)
+    return outcomes, per_question
 
-    test_c_at_1: dict[str, float] = {}
-    for test in gold.reading_tests:
-        test_c_at_1[test.id] = m.c_at_1_of(m.count_outcomes(outcomes[q] for q in test.questions))
-    for stat, value in m.reading_summary(list(test_c_at_1.values())).items():
-        measures[f"mcqa.reading.{stat}"] = value
-    measures["mcqa.random_baseline"] = m.random_baseline(len(q.candidates) for q in gold.questions.values())
 
+def _c_at_1(outcomes: dict[str, str], questions) -> float:
+    """c@1 over the outcomes of ``questions``."""
+    return m.c_at_1_of(m.count_outcomes(outcomes[q] for q in questions))
+
+
+def _topic_measures(gold: McqaGold, outcomes: dict[str, str], test_c_at_1: dict[str, float]) -> dict[str, float]:
+    """Per topic, in gold order: c@1 over the questions of its reading tests, then the
+    reading summary (median, mean, std) of its tests' c@1."""
+    measures = {}
     for topic in gold.topics:
         questions = [q for t in gold.reading_tests if t.topic == topic.id for q in t.questions]
-        measures[f"mcqa.topic.{topic.id}.c_at_1"] = m.c_at_1_of(m.count_outcomes(outcomes[q] for q in questions))
+        measures[f"mcqa.topic.{topic.id}.c_at_1"] = _c_at_1(outcomes, questions)
         summary = m.reading_summary([test_c_at_1[t] for t in topic.reading_tests])
         for stat, value in summary.items():
             measures[f"mcqa.topic.{topic.id}.reading.{stat}"] = value
-    for test in gold.reading_tests:
-        measures[f"mcqa.reading_test.{test.id}.c_at_1"] = test_c_at_1[test.id]
-
-    counts = {"questions": total.n, "answered": total.answered_right + total.answered_wrong,
-              "unanswered": total.unanswered, "reading_tests": len(gold.reading_tests),
-              "topics": len(gold.topics), "run_answers": len(run.answers)}
-    return measures, per_question, counts
+    return measures
 
 
-__all__ = ["evaluate_mcqa", "score_mcqa", "SUMMARY"]
+__all__ = ["SUMMARY", "evaluate_mcqa", "score_mcqa"]

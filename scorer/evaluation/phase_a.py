@@ -18,6 +18,7 @@ from scorer.measures import retrieval, snippets
 CATEGORIES = ("concepts", "documents", "snippets", "triples")
 STATISTICS = ("precision", "recall", "f1", "map", "gmap")
 MEASURES = tuple(f"{c}.{s}" for c in CATEGORIES for s in STATISTICS)
+_RECORDED = ("precision", "recall", "f1", "ap")  # per question and category
 #: The official tool's ``-verbose`` labels, in its output order, and our names.
 OFFICIAL_LABELS = {
     f"{label} {c}": f"{c}.{s}"
@@ -70,9 +71,24 @@ def official_phase_a(gold: TaskBFile, run: TaskBFile, edition: int):
     and triple lists to their relevant entries after computing their AP, so pass 2 and
     repeated gold ids see the reduced lists.
     """
+    pairs = _official_pairs(gold, run)
+    tally = _Tally()
+    merged_once = _official_pass_d([p for p in pairs if edition != 9 or p[1].documents], edition, tally)
+    _official_pass_s([p for p in pairs if edition != 9 or p[0].snippets], edition, tally, merged_once)
+    measures = _official_means(tally.values)
+    counts = {c: len(tally.values[c]["ap"]) for c in CATEGORIES}
+    return {name: measures[name] for name in MEASURES}, tally.per_question, counts
+
+
+def _official_pairs(gold: TaskBFile, run: TaskBFile) -> list[tuple[Question, _RunState, _RunState]]:
+    """(gold question, its state, run state) for each gold question the run answers, in gold order.
+
+    The run question is the first with the gold id (section 2.6); its state is read once
+    and shared by every gold question with that id, so in-place changes carry over.  A
+    gold question without an id is never answered.
+    """
     run_index = run.first_by_id()
     run_states: dict[int, _RunState] = {}
-    gold_states: dict[int, _RunState] = {}
     pairs = []
     for g in gold.questions:
         r = run_index.get(g.id) if g.id is not None else None
@@ -80,22 +96,36 @@ def official_phase_a(gold: TaskBFile, run: TaskBFile, edition: int):
             continue
         if id(r) not in run_states:
             run_states[id(r)] = _official_read(r)
-        gold_states[g.index] = _official_read(g)
-        pairs.append((g, gold_states[g.index], run_states[id(r)]))
-    d_list = [p for p in pairs if edition != 9 or p[1].documents]
-    s_list = [p for p in pairs if edition != 9 or p[0].snippets]
+        pairs.append((g, _official_read(g), run_states[id(r)]))
+    return pairs
 
-    per_question: dict[str, dict[str, float]] = {}
-    values = {c: {s: [] for s in ("precision", "recall", "f1", "ap")} for c in CATEGORIES}
 
-    def record(category: str, qid: str, p: float, r: float, f: float, ap: float) -> None:
-        for stat, v in zip(("precision", "recall", "f1", "ap"), (p, r, f, ap)):
-            values[category][stat].append(v)
-        entry = per_question.setdefault(qid, {})
+class _Tally:
+    """Per-question (P, R, F1, AP) of each category, as columns and as per-question entries."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, dict[str, list[float]]] = {c: {s: [] for s in _RECORDED} for c in CATEGORIES}
+        self.per_question: dict[str, dict[str, float]] = {}
+
+    def record(self, category: str, qid: str, p: float, r: float, f: float, ap: float) -> None:
+        """Append one question's values to the columns of ``category`` and to its entry."""
+        for stat, v in zip(_RECORDED, (p, r, f, ap)):
+            self.values[category][stat].append(v)
+        entry = self.per_question.setdefault(qid, {})
         entry.update({f"{category}.precision": p, f"{category}.recall": r,
                       f"{category}.f1": f, f"{category}.ap": ap})
 
-    merged_once: set[int] = set()  # states whose merged snippets cannot change any more
+
+def _official_pass_d(d_list: list, edition: int, tally: _Tally) -> set[int]:
+    """Pass 1 over list D (section 3.2): records concepts and documents; returns the ids of
+    the states whose merged snippets cannot change any more.
+
+    Per question, in the tool's order: concept P/R/F1 only when gold and run both have
+    concepts (the question then counts for concepts); document P/R/F1; snippets merged
+    in place (gold, then run); concept AP, then the run's concepts reduced to the gold
+    ones; the same for documents; the run's triples reduced when the gold has triples.
+    """
+    merged_once: set[int] = set()
     for g, gs, rs in d_list:
         has_concepts = bool(gs.concepts) and bool(rs.concepts)
         concept_set, document_set = set(gs.concepts), set(gs.documents)
@@ -115,9 +145,18 @@ def official_phase_a(gold: TaskBFile, run: TaskBFile, edition: int):
         if gs.triples:
             rs.triples = _relevant_only(rs.triples, set(gs.triples))
         if has_concepts:
-            record("concepts", g.id, *concept_prf, concept_ap)
-        record("documents", g.id, *document_prf, document_ap)
+            tally.record("concepts", g.id, *concept_prf, concept_ap)
+        tally.record("documents", g.id, *document_prf, document_ap)
+    return merged_once
 
+
+def _official_pass_s(s_list: list, edition: int, tally: _Tally, merged_once: set[int]) -> None:
+    """Pass 2 over list S (section 3.2): records snippets and, when the gold has triples, triples.
+
+    Snippets are merged again unless pass 1 left them ordinary (merging them again
+    changes nothing); the triple measures see the run's triples as pass 1 reduced them,
+    and the triples are reduced again after their AP.
+    """
     for g, gs, rs in s_list:
         for state in (gs, rs):
             if id(state) not in merged_once:
@@ -132,16 +171,21 @@ def official_phase_a(gold: TaskBFile, run: TaskBFile, edition: int):
             rs.triples = _relevant_only(rs.triples, triple_set)
         snippet_ap = snippets.official_snippet_ap(
             rs.snippets, gs.snippets, retrieval.ap_divisor(edition, len(gs.snippets)))
-        record("snippets", g.id, *snippet_prf, snippet_ap)
+        tally.record("snippets", g.id, *snippet_prf, snippet_ap)
         if gs.triples:
-            record("triples", g.id, *triple_prf, triple_ap)
+            tally.record("triples", g.id, *triple_prf, triple_ap)
 
+
+def _official_means(values: dict) -> dict[str, float]:
+    """The averaging rules of section 3.9: P, R, F1 and MAP are sums over the recorded
+    questions (a NaN counted as 0) divided by their number; with no question, 0, except
+    documents F1/MAP and all snippet means (NaN); GMAP by :func:`_official_gmap`."""
     measures: dict[str, float] = {}
     for category in CATEGORIES:
         v = values[category]
         n = len(v["ap"])
         empty = retrieval.NAN if category == "snippets" else 0.0
-        for stat in ("precision", "recall", "f1", "ap"):
+        for stat in _RECORDED:
             name = f"{category}.{'map' if stat == 'ap' else stat}"
             if n:
                 measures[name] = sum(0.0 if math.isnan(x) else x for x in v[stat]) / n
@@ -150,8 +194,7 @@ def official_phase_a(gold: TaskBFile, run: TaskBFile, edition: int):
             else:
                 measures[name] = empty
         measures[f"{category}.gmap"] = _official_gmap(category, v["ap"])
-    counts = {c: len(values[c]["ap"]) for c in CATEGORIES}
-    return {name: measures[name] for name in MEASURES}, per_question, counts
+    return measures
 
 
 def _official_gmap(category: str, aps: list[float]) -> float:
@@ -187,8 +230,13 @@ def _unique_ids(file: TaskBFile, role: str) -> dict[str, Question]:
         else:
             index[q.id] = q
     if problems:
-        raise ScorerError([file.doc.place(p) if file.doc else p for p in problems])
+        raise ScorerError(_placed(file, problems))
     return index
+
+
+def _placed(file: TaskBFile, problems: list[Problem]) -> list[Problem]:
+    """The problems located (line, column) in the text of ``file`` when it has one."""
+    return [file.doc.place(p) if file.doc else p for p in problems]
 
 
 def reference_phase_a(gold: TaskBFile, run: TaskBFile, edition: int):
@@ -200,27 +248,11 @@ def reference_phase_a(gold: TaskBFile, run: TaskBFile, edition: int):
     """
     gold_index = _unique_ids(gold, "gold")
     run_index = _unique_ids(run, "run")
-    per_question: dict[str, dict[str, float]] = {}
-    values = {c: {s: [] for s in ("precision", "recall", "f1", "ap")} for c in CATEGORIES}
+    tally = _Tally()
     for qid, g in gold_index.items():
-        r = run_index.get(qid)
-        entry = per_question.setdefault(qid, {})
-        for category in CATEGORIES:
-            scores = _reference_category(category, g, r, edition)
-            if scores is None:
-                continue
-            for stat, v in zip(("precision", "recall", "f1", "ap"), scores):
-                values[category][stat].append(v)
-                entry[f"{category}.{stat}"] = v
-    measures = {}
-    for category in CATEGORIES:
-        v = values[category]
-        measures[f"{category}.precision"] = retrieval.mean(v["precision"])
-        measures[f"{category}.recall"] = retrieval.mean(v["recall"])
-        measures[f"{category}.f1"] = retrieval.mean(v["f1"])
-        measures[f"{category}.map"] = retrieval.mean(v["ap"])
-        measures[f"{category}.gmap"] = retrieval.geometric_map(v["ap"])
-    counts = {c: len(values[c]["ap"]) for c in CATEGORIES}
+        _reference_question(tally, qid, g, run_index.get(qid), edition)
+    measures = _reference_means(tally.values)
+    counts = {c: len(tally.values[c]["ap"]) for c in CATEGORIES}
     unanswered = [qid for qid in gold_index if qid not in run_index]
     unknown = [qid for qid in run_index if qid not in gold_index]
     warnings = listing_warnings(
@@ -229,7 +261,32 @@ def reference_phase_a(gold: TaskBFile, run: TaskBFile, edition: int):
          "answer every question of the test set (an empty list is a valid answer)"),
         ("unknown-questions", unknown, "run question(s) are not in the gold file and are ignored",
          "check the question ids against the test set"))
-    return {name: measures[name] for name in MEASURES}, per_question, counts, warnings
+    return {name: measures[name] for name in MEASURES}, tally.per_question, counts, warnings
+
+
+def _reference_question(tally: _Tally, qid: str, g: Question, r: Question | None, edition: int) -> None:
+    """Record every category of one gold question that has gold items; the question gets a
+    per-question entry (possibly empty) either way."""
+    tally.per_question.setdefault(qid, {})
+    for category in CATEGORIES:
+        scores = _reference_category(category, g, r, edition)
+        if scores is not None:
+            tally.record(category, qid, *scores)
+
+
+def _reference_means(values: dict) -> dict[str, float]:
+    """Arithmetic means of P, R, F1 and AP (MAP) and the geometric mean of AP (GMAP) of
+    each category, as :func:`retrieval.mean` and :func:`retrieval.geometric_map` define
+    them for an empty column."""
+    measures = {}
+    for category in CATEGORIES:
+        v = values[category]
+        measures[f"{category}.precision"] = retrieval.mean(v["precision"])
+        measures[f"{category}.recall"] = retrieval.mean(v["recall"])
+        measures[f"{category}.f1"] = retrieval.mean(v["f1"])
+        measures[f"{category}.map"] = retrieval.mean(v["ap"])
+        measures[f"{category}.gmap"] = retrieval.geometric_map(v["ap"])
+    return measures
 
 
 def _reference_category(category: str, g: Question, r: Question | None, edition: int):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from scorer.errors import Problem, ScorerError, json_pointer, listing_warnings, some_of
 from scorer.evaluation import Result
-from scorer.evaluation.phase_a import _unique_ids
+from scorer.evaluation.phase_a import _placed, _unique_ids
 from scorer.formats import answers as ans
 from scorer.formats.jsontext import load_input
 from scorer.formats.taskb import Question, TaskBFile, read_taskb
@@ -72,14 +72,11 @@ def evaluate_phase_b(gold_loaded, run_loaded, *, edition: int, flavor: str, idea
 
 # --- official ------------------------------------------------------------------------
 
-def _placed(file: TaskBFile, problems: list[Problem]) -> list[Problem]:
-    return [file.doc.place(p) if file.doc else p for p in problems]
-
-
 def official_answers(file: TaskBFile, edition: int, *, gold: bool) -> tuple[list, list[Problem]]:
     """Every question's :class:`~scorer.formats.answers.OfficialAnswer` (None when absent), and
     the located problems the official reader aborts on (it reads every question)."""
-    read, problems = [], []
+    read: list[ans.OfficialAnswer | None] = []
+    problems: list[Problem] = []
     for q in file.questions:
         if not q.has_exact_answer:
             read.append(None)
@@ -100,6 +97,65 @@ def _abort(file: TaskBFile, q: Question, code: str, message: str, fix: str, memb
                    question_id=q.id)
 
 
+class _ExactTally:
+    """The exact answers scored in a batch, per question type, and their per-question values.
+
+    ``yesno``: (gold label, correct or given label) rows for the yes/no F1s; ``factoid``
+    and ``lists``: score rows; ``yesno_outcomes``/``factoid_outcomes``: c@1 outcomes.
+    """
+
+    def __init__(self) -> None:
+        self.yesno: list[tuple] = []
+        self.factoid: list[tuple[float, ...]] = []
+        self.lists: list[tuple[float, ...]] = []
+        self.yesno_outcomes: list[str] = []
+        self.factoid_outcomes: list[str] = []
+        self.per_question: dict[str, dict[str, float]] = {}
+
+    def add_yesno(self, qid: str, row: tuple, unanswered: bool, correct: bool) -> None:
+        """One yes/no question: accuracy 1 or 0; an unanswered question is a c@1 abstention."""
+        self.yesno.append(row)
+        self.yesno_outcomes.append(_outcome(unanswered, correct))
+        self.per_question.setdefault(qid, {})["yesno.accuracy"] = 1.0 if correct else 0.0
+
+    def add_factoid(self, qid: str, scores: tuple[float, ...], unanswered: bool) -> None:
+        """One factoid question (strict, lenient, RR); strict 1 is a correct c@1 answer."""
+        self.factoid.append(scores)
+        self.factoid_outcomes.append(_outcome(unanswered, scores[0] == 1.0))
+        self.per_question.setdefault(qid, {}).update(zip(FACTOID_MEASURES, scores))
+
+    def add_list(self, qid: str, scores: tuple[float, ...]) -> None:
+        """One list question (P, R, F1)."""
+        self.lists.append(scores)
+        self.per_question.setdefault(qid, {}).update(zip(LIST_MEASURES, scores))
+
+    def measures(self, yesno_values: tuple[float, ...], empty: float) -> dict[str, float]:
+        """The exact-answer measures in ``EXACT_MEASURES`` order: ``yesno_values`` (accuracy,
+        F1 yes, F1 no, macro F1) as the flavor computes them; factoid and list means,
+        ``empty`` when no question of the type was scored; c@1 of each type."""
+        measures = dict(zip(YESNO_MEASURES, yesno_values))
+        measures.update(_column_means(FACTOID_MEASURES, self.factoid, empty=empty))
+        measures.update(_column_means(LIST_MEASURES, self.lists, empty=empty))
+        measures["yesno.c_at_1"] = abstention.c_at_1_of_outcomes(self.yesno_outcomes)
+        measures["factoid.c_at_1"] = abstention.c_at_1_of_outcomes(self.factoid_outcomes)
+        return {name: measures[name] for name in EXACT_MEASURES}
+
+    def counts(self) -> dict[str, int]:
+        """How many questions of each type were scored."""
+        return {"yesno": len(self.yesno), "factoid": len(self.factoid), "list": len(self.lists)}
+
+
+class _OfficialBatch:
+    """One official Phase B evaluation: the files, the edition, what was scored, and the
+    problems the tool would abort on (gold file, run file), in the order it meets them."""
+
+    def __init__(self, gold: TaskBFile, run: TaskBFile, edition: int) -> None:
+        self.gold, self.run, self.edition = gold, run, edition
+        self.gold_read, self.gold_problems = official_answers(gold, edition, gold=True)
+        self.run_read, self.run_problems = official_answers(run, edition, gold=False)
+        self.tally = _ExactTally()
+
+
 def official_exact(gold: TaskBFile, run: TaskBFile, edition: int):
     """The 10 numbers of ``EvaluatorTask1b -phaseB -e edition``, c@1, per-question values.
 
@@ -109,81 +165,93 @@ def official_exact(gold: TaskBFile, run: TaskBFile, edition: int):
     Summary and unknown types are never scored.  Raises :class:`ScorerError` with every
     place the official tool would abort on, each with its fix.
     """
-    gold_read, gold_problems = official_answers(gold, edition, gold=True)
-    run_read, run_problems = official_answers(run, edition, gold=False)
+    batch = _OfficialBatch(gold, run, edition)
     run_index = run.first_by_id()
-    yesno, factoid, lists = [], [], []
-    yesno_outcomes, factoid_outcomes = [], []
-    per_question: dict[str, dict[str, float]] = {}
     for g in gold.questions:
         r = run_index.get(g.id) if g.id is not None else None
-        ga = gold_read[g.index]
-        if edition == 9 and (ga is None or ga.is_empty or r is None):
+        ga = batch.gold_read[g.index]
+        if _skipped_by_edition_9(edition, ga, r) or g.type not in ans.EXACT_TYPES:
             continue
-        if g.type not in ans.EXACT_TYPES:
+        if g.id is None or r is None:
+            _abort_unmatched(batch, g)
             continue
-        if g.id is None:
-            gold_problems.append(_abort(gold, g, "missing-id", f"this gold {g.type} question has no id; the "
-                                        f"official evaluator (edition {edition}) aborts on it",
-                                        'add "id": "<the question id>"'))
-            continue
-        if r is None:
-            run_problems.append(Problem(
-                code="missing-question", file=run.name, pointer="/questions", question_id=g.id,
-                message=f"the {g.type} question {g.id} of the gold file is not in the run; the official "
-                        f"evaluator (edition {edition}) aborts on it",
-                fix=f'add {{"id": "{g.id}", "type": "{g.type}"}} to the run (no exact_answer = unanswered), '
-                    "or score with --edition 9, which skips it"))
-            continue
-        ra = run_read[r.index]
-        if g.type == ans.YESNO:
-            if ra is not None and ra.label is None:
-                problem = ans.yesno_list_problem(r.exact_answer)
-                run_problems.append(_abort(run, r, problem.code, problem.message, problem.fix, "/exact_answer"))
-            if ga is None or ga.label is None:
-                gold_problems.append(_abort(gold, g, "gold-yesno-answer", "this gold yes/no question has no "
-                                            "string exact answer; the official evaluator aborts on it",
-                                            'give the gold question "exact_answer": "yes" or "no"'))
-                continue
-            correct = ra is not None and ra.label == ga.label
-            yesno.append((ga.label, correct))
-            yesno_outcomes.append(_outcome(_unanswered_yesno(r), correct))
-            per_question.setdefault(g.id, {})["yesno.accuracy"] = 1.0 if correct else 0.0
-        elif g.type == ans.FACTOID:
-            if edition == 2:
-                answered = ra is not None
-                scores = exact.official_factoid_v2(ga.flat if ga else [], ra.flat if ra else [])
-            else:
-                answered = ra is not None and bool(ra.entries)
-                scores = exact.official_factoid(ga.entries if ga else [], ra.entries if answered else [])
-            if answered and ga is None:
-                gold_problems.append(_abort(gold, g, "gold-answer-missing", "this gold factoid question has no "
-                                            "exact answer, but the run answers it; the official evaluator aborts",
-                                            "add the gold exact_answer, or drop the run's answer"))
-                continue
-            factoid.append(scores)
-            factoid_outcomes.append(_outcome(not (ra is not None and (ra.entries or ra.flat)), scores[0] == 1.0))
-            per_question.setdefault(g.id, {}).update(zip(FACTOID_MEASURES, scores))
-        else:
-            answered = ra is not None and bool(ra.entries)
-            if answered and ga is None:
-                gold_problems.append(_abort(gold, g, "gold-answer-missing", "this gold list question has no "
-                                            "exact answer, but the run answers it; the official evaluator aborts",
-                                            "add the gold exact_answer, or drop the run's answer"))
-                continue
-            # ra.entries is shared by every gold question with this id (the tool's in-place removals)
-            scores = exact.official_list(list(ga.entries), ra.entries) if answered else (0.0, 0.0, 0.0)
-            lists.append(scores)
-            per_question.setdefault(g.id, {}).update(zip(LIST_MEASURES, scores))
-    if gold_problems or run_problems:
-        raise ScorerError(_placed(gold, gold_problems) + _placed(run, run_problems))
-    measures = dict(zip(YESNO_MEASURES, exact.official_yesno(yesno)))
-    measures.update(_column_means(FACTOID_MEASURES, factoid, empty=0.0))
-    measures.update(_column_means(LIST_MEASURES, lists, empty=0.0))
-    measures["yesno.c_at_1"] = abstention.c_at_1_of_outcomes(yesno_outcomes)
-    measures["factoid.c_at_1"] = abstention.c_at_1_of_outcomes(factoid_outcomes)
-    counts = {"yesno": len(yesno), "factoid": len(factoid), "list": len(lists)}
-    return {name: measures[name] for name in EXACT_MEASURES}, per_question, counts
+        _OFFICIAL_BY_TYPE[g.type](batch, g.id, g, r, ga, batch.run_read[r.index])
+    if batch.gold_problems or batch.run_problems:
+        raise ScorerError(_placed(gold, batch.gold_problems) + _placed(run, batch.run_problems))
+    tally = batch.tally
+    return tally.measures(exact.official_yesno(tally.yesno), empty=0.0), tally.per_question, tally.counts()
+
+
+def _skipped_by_edition_9(edition: int, ga, r: Question | None) -> bool:
+    """Edition 9's rule (section 4.2): skip a gold question without a run question, without a
+    gold exact answer, or whose gold answer is an array without entries."""
+    return edition == 9 and (ga is None or ga.is_empty or r is None)
+
+
+def _abort_unmatched(batch: _OfficialBatch, g: Question) -> None:
+    """Record the abort on a gold yes/no, factoid or list question that cannot be paired:
+    it has no id, or (editions 2-8) no run question."""
+    if g.id is None:
+        batch.gold_problems.append(_abort(
+            batch.gold, g, "missing-id", f"this gold {g.type} question has no id; the "
+            f"official evaluator (edition {batch.edition}) aborts on it", 'add "id": "<the question id>"'))
+        return
+    batch.run_problems.append(Problem(
+        code="missing-question", file=batch.run.name, pointer="/questions", question_id=g.id,
+        message=f"the {g.type} question {g.id} of the gold file is not in the run; the official "
+                f"evaluator (edition {batch.edition}) aborts on it",
+        fix=f'add {{"id": "{g.id}", "type": "{g.type}"}} to the run (no exact_answer = unanswered), '
+            "or score with --edition 9, which skips it"))
+
+
+def _official_yesno(batch: _OfficialBatch, qid: str, g: Question, r: Question, ga, ra) -> None:
+    """Section 4.3: correct iff the normalised labels are equal; an array answer in the run
+    aborts, and so does a gold question without a string answer (not scored then).  An
+    absent or blank answer is an abstention for c@1."""
+    if ra is not None and ra.label is None:
+        problem = ans.yesno_list_problem(r.exact_answer)
+        batch.run_problems.append(_abort(batch.run, r, problem.code, problem.message, problem.fix, "/exact_answer"))
+    if ga is None or ga.label is None:
+        batch.gold_problems.append(_abort(batch.gold, g, "gold-yesno-answer", "this gold yes/no question has no "
+                                          "string exact answer; the official evaluator aborts on it",
+                                          'give the gold question "exact_answer": "yes" or "no"'))
+        return
+    correct = ra is not None and ra.label == ga.label
+    batch.tally.add_yesno(qid, (ga.label, correct), _unanswered_yesno(r), correct)
+
+
+def _official_factoid(batch: _OfficialBatch, qid: str, g: Question, r: Question, ga, ra) -> None:
+    """Section 4.4: (strict, lenient, RR) over the entries (editions 3-9) or the flat strings
+    (edition 2, where any run answer counts as given); an answered question whose gold has
+    no exact answer aborts.  No entry and no string is an abstention for c@1."""
+    if batch.edition == 2:
+        answered = ra is not None
+        scores = exact.official_factoid_v2(ga.flat if ga else [], ra.flat if ra else [])
+    else:
+        answered = ra is not None and bool(ra.entries)
+        scores = exact.official_factoid(ga.entries if ga else [], ra.entries if answered else [])
+    if answered and ga is None:
+        batch.gold_problems.append(_abort(batch.gold, g, "gold-answer-missing", "this gold factoid question has "
+                                          "no exact answer, but the run answers it; the official evaluator aborts",
+                                          "add the gold exact_answer, or drop the run's answer"))
+        return
+    batch.tally.add_factoid(qid, scores, not (ra is not None and (ra.entries or ra.flat)))
+
+
+def _official_list(batch: _OfficialBatch, qid: str, g: Question, r: Question, ga, ra) -> None:
+    """Section 4.5: (P, R, F1) by consuming matches; 0, 0, 0 without run entries; an
+    answered question whose gold has no exact answer aborts.  The run's entries are shared
+    by every gold question with this id (the tool's in-place removals); the gold's are copied."""
+    answered = ra is not None and bool(ra.entries)
+    if answered and ga is None:
+        batch.gold_problems.append(_abort(batch.gold, g, "gold-answer-missing", "this gold list question has no "
+                                          "exact answer, but the run answers it; the official evaluator aborts",
+                                          "add the gold exact_answer, or drop the run's answer"))
+        return
+    batch.tally.add_list(qid, exact.official_list(list(ga.entries), ra.entries) if answered else (0.0, 0.0, 0.0))
+
+
+_OFFICIAL_BY_TYPE = {ans.YESNO: _official_yesno, ans.FACTOID: _official_factoid, ans.LIST: _official_list}
 
 
 def _unanswered_yesno(r: Question) -> bool:
@@ -202,53 +270,65 @@ def reference_exact(gold: TaskBFile, run: TaskBFile):
     """
     gold_index = _unique_ids(gold, "gold")
     run_index = _unique_ids(run, "run")
-    yesno, factoid, lists = [], [], []
-    yesno_outcomes, factoid_outcomes = [], []
-    per_question: dict[str, dict[str, float]] = {}
+    tally = _ExactTally()
     unusable = []
     for qid, g in gold_index.items():
         if g.type not in ans.EXACT_TYPES:
             continue
         r = run_index.get(qid)
         given = r.exact_answer if r is not None and r.has_exact_answer else None
-        if g.type == ans.YESNO:
-            gold_label = ans.reference_label(g.exact_answer) if g.has_exact_answer else None
-            if gold_label not in ("yes", "no"):
-                unusable.append(qid)
-                continue
-            answer = ans.reference_label(given)
-            yesno.append((gold_label, answer))
-            yesno_outcomes.append(_outcome(answer is None, answer == gold_label))
-            per_question.setdefault(qid, {})["yesno.accuracy"] = 1.0 if answer == gold_label else 0.0
-            continue
-        gold_entries = ans.reference_entries(g.exact_answer) if g.has_exact_answer else []
-        if not gold_entries:
+        if not _REFERENCE_BY_TYPE[g.type](tally, qid, g, given):
             unusable.append(qid)
-            continue
-        entries = ans.reference_entries(given)
-        if g.type == ans.FACTOID:
-            scores = exact.reference_factoid(gold_entries, entries)
-            factoid.append(scores)
-            factoid_outcomes.append(_outcome(not entries, scores[0] == 1.0))
-            per_question.setdefault(qid, {}).update(zip(FACTOID_MEASURES, scores))
-        else:
-            scores = exact.reference_list(gold_entries, entries)
-            lists.append(scores)
-            per_question.setdefault(qid, {}).update(zip(LIST_MEASURES, scores))
-    measures = dict(zip(YESNO_MEASURES, exact.reference_yesno(yesno)))
-    measures.update(_column_means(FACTOID_MEASURES, factoid, empty=NAN))
-    measures.update(_column_means(LIST_MEASURES, lists, empty=NAN))
-    measures["yesno.c_at_1"] = abstention.c_at_1_of_outcomes(yesno_outcomes)
-    measures["factoid.c_at_1"] = abstention.c_at_1_of_outcomes(factoid_outcomes)
-    missing = [qid for qid in per_question if qid not in run_index]
+    missing = [qid for qid in tally.per_question if qid not in run_index]
     warnings = listing_warnings(
         run.name, ("unanswered-questions", missing, "gold question(s) are not in the run and count as unanswered",
                    "answer every question of the test set"))
     warnings += listing_warnings(
         gold.name, ("unusable-gold-answer", unusable, "gold question(s) have no usable exact answer and are not scored",
                     'give yes/no questions "yes" or "no" and factoid/list questions [["entity", "synonym"], ...]'))
-    counts = {"yesno": len(yesno), "factoid": len(factoid), "list": len(lists)}
-    return {name: measures[name] for name in EXACT_MEASURES}, per_question, counts, warnings
+    measures = tally.measures(exact.reference_yesno(tally.yesno), empty=NAN)
+    return measures, tally.per_question, tally.counts(), warnings
+
+
+def _reference_yesno(tally: _ExactTally, qid: str, g: Question, given) -> bool:
+    """A yes/no question: correct iff the given label (yes/no after normalisation) equals the
+    gold one; no label given is an abstention.  False (not scored) when the gold label is
+    not yes or no."""
+    gold_label = ans.reference_label(g.exact_answer) if g.has_exact_answer else None
+    if gold_label not in ("yes", "no"):
+        return False
+    answer = ans.reference_label(given)
+    tally.add_yesno(qid, (gold_label, answer), answer is None, answer == gold_label)
+    return True
+
+
+def _reference_gold_entries(g: Question) -> list:
+    """The gold entities of a factoid or list question ([] when it has no answer)."""
+    return ans.reference_entries(g.exact_answer) if g.has_exact_answer else []
+
+
+def _reference_factoid(tally: _ExactTally, qid: str, g: Question, given) -> bool:
+    """A factoid question: :func:`exact.reference_factoid` of the given entities; none given
+    is an abstention.  False (not scored) when the gold has no entity."""
+    gold_entries = _reference_gold_entries(g)
+    if not gold_entries:
+        return False
+    entries = ans.reference_entries(given)
+    tally.add_factoid(qid, exact.reference_factoid(gold_entries, entries), not entries)
+    return True
+
+
+def _reference_list(tally: _ExactTally, qid: str, g: Question, given) -> bool:
+    """A list question: :func:`exact.reference_list` of the given entities.  False (not
+    scored) when the gold has no entity."""
+    gold_entries = _reference_gold_entries(g)
+    if not gold_entries:
+        return False
+    tally.add_list(qid, exact.reference_list(gold_entries, ans.reference_entries(given)))
+    return True
+
+
+_REFERENCE_BY_TYPE = {ans.YESNO: _reference_yesno, ans.FACTOID: _reference_factoid, ans.LIST: _reference_list}
 
 
 def _column_means(names: tuple[str, ...], rows: list[tuple[float, ...]], empty: float) -> dict[str, float]:
@@ -277,25 +357,41 @@ def ideal_measures(gold: TaskBFile, run: TaskBFile, per_question: dict, counts: 
     arithmetic mean.  BLEU-4 is corpus-level, the others are means over questions.
     """
     run_index = run.first_by_id()
+    items = _ideal_items(gold, run_index)
+    if not items or all(candidate is None for *_, candidate in items):
+        return {}
+    candidates = [candidate or "" for *_, candidate in items]
+    references_list = [references for _, _, references, _ in items]
+    bonus = [_bonus(g, run_index.get(qid), len(references)) for qid, g, references, _ in items]
+    values = _ideal_per_question([qid for qid, *_ in items], candidates, references_list, bonus, per_question)
+    measures = {name: mean(column) for name, column in values.items()}
+    measures["ideal.bleu4"], measures["ideal.bleu4_adapted"] = _ideal_bleu4(candidates, references_list, bonus)
+    counts["ideal"] = len(items)
+    return {name: measures[name] for name in (*ROUGE_MEASURES.values(), *ADAPTED_MEASURES)}
+
+
+def _ideal_items(gold: TaskBFile, run_index: dict[str, Question]) -> list[tuple]:
+    """(id, gold question, gold ideal texts, run ideal text or None) of every gold question
+    (first of each id) with at least one gold ideal answer, in gold order; None when the
+    run has no question with the id."""
     items = []
     for qid, g in gold.first_by_id().items():
         references = ans.gold_ideal_texts(g.ideal_answer)
         if references:
             r = run_index.get(qid)
             items.append((qid, g, references, ans.ideal_text(r.ideal_answer) if r is not None else None))
-    if not items or all(candidate is None for *_, candidate in items):
-        return {}
-    candidates = [candidate or "" for *_, candidate in items]
-    references_list = [references for _, _, references, _ in items]
-    bonus = [_bonus(g, run_index.get(qid), len(references)) for qid, g, references, _ in items]
-    labels = [label for label, _, _ in bonus]
-    reference_labels = [ref_labels for _, ref_labels, _ in bonus]
-    entities = [ents for _, _, ents in bonus]
+    return items
+
+
+def _ideal_per_question(qids: list[str], candidates: list[str], references_list: list[list[str]],
+                        bonus: list[tuple], per_question: dict) -> dict[str, list[float]]:
+    """Per-question ROUGE-2/SU4 (ROUGE-1.5.5), ROUGE-L and adapted ROUGE-L of each candidate
+    against its references, added to ``per_question``; returns each measure's column."""
     values: dict[str, list[float]] = {name: [] for name in (*ROUGE_MEASURES.values(), "ideal.rougel",
                                                              "ideal.rougel_adapted")}
     scores = rouge.rouge_bioasq_many(list(zip(candidates, references_list)))
-    for (qid, *_), rouge_scores, candidate, references, label, ref_labels, ents in zip(
-            items, scores, candidates, references_list, labels, reference_labels, entities):
+    for qid, rouge_scores, candidate, references, (label, ref_labels, ents) in zip(
+            qids, scores, candidates, references_list, bonus):
         entry = {ROUGE_MEASURES[key]: value for key, value in rouge_scores.items()}
         entry["ideal.rougel"] = adapted.rouge_l(candidate, references)
         entry["ideal.rougel_adapted"] = adapted.rouge_l(candidate, references, candidate_label=label,
@@ -303,12 +399,17 @@ def ideal_measures(gold: TaskBFile, run: TaskBFile, per_question: dict, counts: 
         per_question.setdefault(qid, {}).update(entry)
         for name, value in entry.items():
             values[name].append(value)
-    measures = {name: mean(column) for name, column in values.items()}
-    measures["ideal.bleu4"], measures["ideal.bleu4_adapted"] = adapted.bleu4_plain_and_adapted(
-        candidates, references_list, candidate_labels=labels, reference_labels_list=reference_labels,
-        entities_list=entities)
-    counts["ideal"] = len(items)
-    return {name: measures[name] for name in (*ROUGE_MEASURES.values(), *ADAPTED_MEASURES)}
+    return values
+
+
+def _ideal_bleu4(candidates: list[str], references_list: list[list[str]], bonus: list[tuple]) -> tuple[float, float]:
+    """Corpus-level plain and adapted BLEU-4 of the candidates (``bonus``: each question's
+    candidate label, reference labels and entities)."""
+    labels = [label for label, _, _ in bonus]
+    reference_labels = [ref_labels for _, ref_labels, _ in bonus]
+    entities = [ents for _, _, ents in bonus]
+    return adapted.bleu4_plain_and_adapted(candidates, references_list, candidate_labels=labels,
+                                           reference_labels_list=reference_labels, entities_list=entities)
 
 
 def _bonus(g: Question, r: Question | None, n_references: int):
@@ -334,21 +435,9 @@ def manual_measures(manual, system: str | None, gold: TaskBFile):
     "repetition": ..., "readability": ...}}}}``).  The means are over the system's scored
     questions that are in the gold file.  Returns (measures, number of questions, warnings).
     """
-    value, doc = load_input(manual, name="manual")
-    problems = [doc.place(Problem(code="manual-scores", message=e.message, pointer=json_pointer(*e.absolute_path),
-                                  fix=e.schema.get("x-fix", "") if isinstance(e.schema, dict) else ""))
-                for e in schema_errors(MANUAL_SCHEMA, value)]
-    if problems:
-        raise ScorerError(problems)
+    value, doc = _manual_scores(manual)
     systems = value["systems"]
-    if system is None and len(systems) == 1:
-        system = next(iter(systems))
-    if system not in systems:
-        raise ScorerError(Problem(
-            code="unknown-system", file=doc.name, pointer="/systems",
-            message=f"the manual scores have no system {system!r}" if system else
-                    "the manual scores hold several systems and none was chosen",
-            fix="choose one of: " + some_of(sorted(systems), 10)))
+    system = _chosen_system(systems, system, doc.name)
     gold_ids = {q.id for q in gold.questions}
     scored = {qid: s for qid, s in systems[system].items() if qid in gold_ids}
     unknown = sorted(set(systems[system]) - gold_ids)
@@ -360,3 +449,29 @@ def manual_measures(manual, system: str | None, gold: TaskBFile):
                     + some_of(unknown), fix="check the question ids against the gold file"))
     measures = {f"ideal.manual.{c}": mean([s[c] for s in scored.values()]) for c in MANUAL_CRITERIA}
     return measures, len(scored), warnings
+
+
+def _manual_scores(manual):
+    """The loaded manual scores and their text; a :class:`ScorerError` with every schema
+    violation (located, with the schema's ``x-fix``) when they do not follow the schema."""
+    value, doc = load_input(manual, name="manual")
+    problems = [doc.place(Problem(code="manual-scores", message=e.message, pointer=json_pointer(*e.absolute_path),
+                                  fix=e.schema.get("x-fix", "") if isinstance(e.schema, dict) else ""))
+                for e in schema_errors(MANUAL_SCHEMA, value)]
+    if problems:
+        raise ScorerError(problems)
+    return value, doc
+
+
+def _chosen_system(systems: dict, system: str | None, file: str) -> str:
+    """``system``, or the only system of the file when none is given; a :class:`ScorerError`
+    naming the available systems when it is not in the file or the choice is ambiguous."""
+    if system is None and len(systems) == 1:
+        system = next(iter(systems))
+    if system is None or system not in systems:
+        raise ScorerError(Problem(
+            code="unknown-system", file=file, pointer="/systems",
+            message=f"the manual scores have no system {system!r}" if system else
+                    "the manual scores hold several systems and none was chosen",
+            fix="choose one of: " + some_of(sorted(systems), 10)))
+    return system

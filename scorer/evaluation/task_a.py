@@ -26,9 +26,13 @@ documents not (yet) annotated.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from scorer.errors import Problem, ScorerError
 from scorer.evaluation import Result
 from scorer.formats.hierarchy import Hierarchy, load_hierarchy
+from scorer.formats.jsontext import JsonText
 from scorer.formats.taska import TaskADocument, read_taska
 from scorer.measures.flat import LabelLists, official_flat, reference_flat
 from scorer.measures.hierarchical import official_hierarchical, reference_hierarchical
@@ -36,6 +40,33 @@ from scorer.measures.hierarchical import official_hierarchical, reference_hierar
 PER_DOCUMENT = ("flat.accuracy", "flat.example_precision", "flat.example_recall", "flat.example_f1",
                 "hier.precision", "hier.recall", "hier.f1", "lca.precision", "lca.recall", "lca.f1")
 _LISTED = 5  # how many PMIDs/labels a summary warning names
+
+
+@dataclass(frozen=True)
+class _FlavorRules:
+    """What a flavor does with irregular input (the table of the module doc) and which
+    measure functions it scores with; the algorithm around them is the same."""
+
+    missing_is_error: bool      # a gold document missing from the run stops scoring
+    missing_note: str           # appended to the missing-document message
+    keep_unknown: bool          # labels outside the hierarchy are kept (matching nothing)
+    unknown_note: str           # what the unknown-label warning says happens to the label
+    refuse_empty: bool          # a document left without a label of the hierarchy is an error
+    dedupe_gold: bool           # repeated gold labels are dropped (run labels always are)
+    flat: Callable              # (gold, run) -> (measures, per_document)
+    hierarchical: Callable      # (gold, run, tree, workers=) -> (measures, per_document)
+
+
+_RULES = {
+    "official": _FlavorRules(
+        missing_is_error=True, missing_note="", keep_unknown=False,
+        unknown_note="dropped, as the official mapping step does", refuse_empty=True, dedupe_gold=False,
+        flat=official_flat, hierarchical=official_hierarchical),
+    "reference": _FlavorRules(
+        missing_is_error=False, missing_note=" (scored as empty predictions)", keep_unknown=True,
+        unknown_note="counted as a label that matches nothing", refuse_empty=False, dedupe_gold=True,
+        flat=reference_flat, hierarchical=reference_hierarchical),
+}
 
 
 def evaluate_task_a(gold_loaded, run_loaded, *, edition, flavor, hierarchy=None, workers=1,
@@ -47,12 +78,8 @@ def evaluate_task_a(gold_loaded, run_loaded, *, edition, flavor, hierarchy=None,
     :func:`scorer.measures.hierarchical.lca_sizes`).
     ``edition`` has no effect (Task A rules did not change between editions).
     """
-    if options:
-        raise ScorerError(Problem(code="bad-argument", message=f"unknown option(s) {', '.join(sorted(options))}",
-                                  fix="Task A takes hierarchy= and workers="))
-    if hierarchy is None:
-        raise ScorerError(Problem(code="bad-argument", message="Task A needs the MeSH hierarchy",
-                                  fix="pass hierarchy=PATH (a PARENT CHILD file, e.g. gold/mesh/hierarchy.txt)"))
+    _check_arguments(options, hierarchy)
+    rules = _RULES[flavor]
     tree = hierarchy if isinstance(hierarchy, Hierarchy) else load_hierarchy(hierarchy)
     gold_docs, gold_warnings = read_taska(*gold_loaded, role="gold")
     run_docs, run_warnings = read_taska(*run_loaded, role="run")
@@ -61,6 +88,35 @@ def evaluate_task_a(gold_loaded, run_loaded, *, edition, flavor, hierarchy=None,
     errors: list[Problem] = []
 
     by_pmid = {d.pmid: d for d in run_docs}
+    extra = _not_in_gold(gold_docs, run_docs, run_text, warnings)
+    missing = _missing_from_run(gold_docs, by_pmid, run_text, rules, errors, warnings)
+    unknown: dict[int, int] = {}
+    gold_ids = [_label_ids(d, tree, rules, unknown, gold_text, "gold", errors, warnings) for d in gold_docs]
+    run_ids = [_label_ids(by_pmid[d.pmid], tree, rules, unknown, run_text, "run", errors, warnings)
+               if d.pmid in by_pmid else [] for d in gold_docs]
+    if errors:
+        raise ScorerError(errors)
+    measures, per_question = _scores(gold_docs, gold_ids, run_ids, tree, rules, workers)
+    counts = {"documents": len(gold_docs), "gold_documents": len(gold_docs), "run_documents": len(run_docs),
+              "run_documents_without_gold": len(extra), "gold_documents_missing_from_run": len(missing),
+              "unknown_labels": len(unknown)}
+    return Result("taskA", edition, flavor, measures, per_question, counts, warnings)
+
+
+def _check_arguments(options: dict, hierarchy) -> None:
+    """A :class:`ScorerError` for an unknown option or a missing hierarchy."""
+    if options:
+        raise ScorerError(Problem(code="bad-argument", message=f"unknown option(s) {', '.join(sorted(options))}",
+                                  fix="Task A takes hierarchy= and workers="))
+    if hierarchy is None:
+        raise ScorerError(Problem(code="bad-argument", message="Task A needs the MeSH hierarchy",
+                                  fix="pass hierarchy=PATH (a PARENT CHILD file, e.g. gold/mesh/hierarchy.txt)"))
+
+
+def _not_in_gold(gold_docs: list[TaskADocument], run_docs: list[TaskADocument], run_text: JsonText,
+                 warnings: list[Problem]) -> list[TaskADocument]:
+    """The run's documents without gold (not scored), in run order; one warning (located at
+    the first) when there are any."""
     gold_pmids = {d.pmid for d in gold_docs}
     extra = [d for d in run_docs if d.pmid not in gold_pmids]
     if extra:
@@ -69,38 +125,38 @@ def evaluate_task_a(gold_loaded, run_loaded, *, edition, flavor, hierarchy=None,
             message=f"{len(extra)} of the run's {len(run_docs)} documents have no gold (yet) and are not scored: "
                     + _listing([d.pmid for d in extra]),
             fix="nothing to do if the gold covers only part of the test set; else check these PMIDs")))
+    return extra
+
+
+def _missing_from_run(gold_docs: list[TaskADocument], by_pmid: dict, run_text: JsonText, rules: _FlavorRules,
+                      errors: list[Problem], warnings: list[Problem]) -> list[TaskADocument]:
+    """The gold documents the run does not have, in gold order; one problem naming them, an
+    error or a warning as the flavor rules."""
     missing = [d for d in gold_docs if d.pmid not in by_pmid]
     if missing:
         problem = Problem(
             code="missing-document", pointer="/documents", question_id=missing[0].pmid,
-            severity="error" if flavor == "official" else "warning",
+            severity="error" if rules.missing_is_error else "warning",
             message=f"{len(missing)} gold documents are not in the run: " + _listing([d.pmid for d in missing])
-                    + ("" if flavor == "official" else " (scored as empty predictions)"),
+                    + rules.missing_note,
             fix="add each of them with its predicted labels")
-        (errors if flavor == "official" else warnings).append(run_text.place(problem))
+        (errors if rules.missing_is_error else warnings).append(run_text.place(problem))
+    return missing
 
-    unknown: dict[int, int] = {}
-    gold_ids = [_label_ids(d, tree, flavor, unknown, gold_text, "gold", errors, warnings) for d in gold_docs]
-    run_ids = [_label_ids(by_pmid[d.pmid], tree, flavor, unknown, run_text, "run", errors, warnings)
-               if d.pmid in by_pmid else [] for d in gold_docs]
-    if errors:
-        raise ScorerError(errors)
+
+def _scores(gold_docs: list[TaskADocument], gold_ids: list[list[int]], run_ids: list[list[int]], tree: Hierarchy,
+            rules: _FlavorRules, workers: int) -> tuple[dict, dict]:
+    """(the 16 measures, PMID -> the per-document measures) of the flavor's flat and
+    hierarchical measure functions; one run label list per gold document."""
     gold_lists = LabelLists.from_lists(gold_ids)
     run_lists = LabelLists.from_lists(run_ids)
-    if flavor == "official":
-        measures, per_document = official_flat(gold_lists, run_lists)
-        hier_measures, hier_per_document = official_hierarchical(gold_lists, run_lists, tree, workers=workers)
-    else:
-        measures, per_document = reference_flat(gold_lists, run_lists)
-        hier_measures, hier_per_document = reference_hierarchical(gold_lists, run_lists, tree, workers=workers)
+    measures, per_document = rules.flat(gold_lists, run_lists)
+    hier_measures, hier_per_document = rules.hierarchical(gold_lists, run_lists, tree, workers=workers)
     measures.update(hier_measures)
     per_document.update(hier_per_document)
     per_question = {d.pmid: {name: float(per_document[name][k]) for name in PER_DOCUMENT}
                     for k, d in enumerate(gold_docs)}
-    counts = {"documents": len(gold_docs), "gold_documents": len(gold_docs), "run_documents": len(run_docs),
-              "run_documents_without_gold": len(extra), "gold_documents_missing_from_run": len(missing),
-              "unknown_labels": len(unknown)}
-    return Result("taskA", edition, flavor, measures, per_question, counts, warnings)
+    return measures, per_question
 
 
 def _listing(items: list[str]) -> str:
@@ -108,37 +164,43 @@ def _listing(items: list[str]) -> str:
     return shown + (f" and {len(items) - _LISTED} more" if len(items) > _LISTED else "")
 
 
-def _label_ids(document: TaskADocument, tree: Hierarchy, flavor: str, unknown: dict, text, role: str,
+def _label_ids(document: TaskADocument, tree: Hierarchy, rules: _FlavorRules, unknown: dict, text, role: str,
                errors: list, warnings: list) -> list[int]:
     """The label ids of one document as the flavor counts them (see the module doc).
 
     Labels outside the hierarchy get ids ``len(tree), len(tree) + 1, ...`` (shared by
-    gold and run through ``unknown``) in the reference flavor and are dropped in the
-    official one; each distinct unknown label is reported once, where first seen.
+    gold and run through ``unknown``) and are kept or dropped as the flavor rules; each
+    distinct unknown label is reported once, where first seen.
     """
     ids = []
     for position, label in enumerate(document.labels):
         node = tree.ids.get(label)
         if node is None:
-            node = unknown.get(label)
-            if node is None:
-                node = unknown[label] = len(tree) + len(unknown)
-                warnings.append(text.place(Problem(
-                    code="unknown-label", severity="warning", question_id=document.pmid,
-                    pointer=f"{document.pointer}/labels/{position}",
-                    message=f"{label} is not a descriptor of the hierarchy; "
-                            + ("dropped, as the official mapping step does" if flavor == "official"
-                               else "counted as a label that matches nothing"),
-                    fix="use a MeSH DescriptorID of the hierarchy's MeSH version")))
-            if flavor == "official":
+            node = _unknown_id(label, tree, rules, unknown, text, document, position, warnings)
+            if not rules.keep_unknown:
                 continue
         ids.append(node)
-    if flavor == "official" and not ids:
+    if rules.refuse_empty and not ids:
         what = "no label of the hierarchy" if document.labels else "no label"
         errors.append(text.place(Problem(
             code="empty-document", question_id=document.pmid, pointer=f"{document.pointer}/labels",
             message=f"this {role} document has {what}: the official Evaluator prints no numbers for such input",
             fix="give at least one DescriptorID of the hierarchy")))
-    if role == "run" or flavor == "reference":
+    if role == "run" or rules.dedupe_gold:
         ids = list(dict.fromkeys(ids))
     return ids
+
+
+def _unknown_id(label: str, tree: Hierarchy, rules: _FlavorRules, unknown: dict, text, document: TaskADocument,
+                position: int, warnings: list) -> int:
+    """The id of a label outside the hierarchy: the next free id past the tree the first
+    time the label is seen (with a warning located at it), the same id after that."""
+    node = unknown.get(label)
+    if node is None:
+        node = unknown[label] = len(tree) + len(unknown)
+        warnings.append(text.place(Problem(
+            code="unknown-label", severity="warning", question_id=document.pmid,
+            pointer=f"{document.pointer}/labels/{position}",
+            message=f"{label} is not a descriptor of the hierarchy; " + rules.unknown_note,
+            fix="use a MeSH DescriptorID of the hierarchy's MeSH version")))
+    return node
