@@ -95,7 +95,7 @@ def cmd_validate(args) -> int:
 
 #: Problem codes ``normalize`` cannot fix.
 NOT_FIXABLE = {"invalid-json", "empty-file", "not-utf8", "duplicate-key", "non-finite-number", "too-deep",
-               "too-large", "not-found", "not-a-file", "unreadable", "missing-member", "wrong-type",
+               "too-large", "not-found", "not-a-file", "lone-surrogate", "number-too-long", "number-overflow", "unreadable", "missing-member", "wrong-type",
                "negative-offset", "duplicate-id", "end-before-begin", "missing-questions", "unknown-question",
                "unknown-member", "schema-anyOf", "yesno-label"}
 

@@ -4,7 +4,10 @@
 parser of :mod:`json` with two hooks (duplicate keys, NaN/Infinity literals).  Only when
 something is wrong does the slow path run: :func:`scan_json` walks the text once,
 iteratively (no recursion, so no ``RecursionError`` whatever the nesting), and reports
-every duplicate key, non-finite literal and over-deep value with its line and column.
+every duplicate key, non-finite literal, over-deep value, lone surrogate (``"\\ud800"``,
+which no UTF-8 writer can encode), integer literal longer than :data:`MAX_INT_DIGITS`
+digits and number too large for a float (``1e400``) with its line and column.  Good files
+pay for the last three only with a regular-expression search of the raw text.
 The same walk maps JSON pointers to line:column for problems found later (schema,
 reader), see :class:`JsonText`.
 """
@@ -12,13 +15,18 @@ from __future__ import annotations
 
 import bisect
 import json
+import math
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from scorer.errors import Problem, ScorerError, json_pointer
 
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+#: The longest integer literal accepted (20 digits hold every 64-bit integer); Python
+#: itself refuses to convert integers of more than 4,300 digits.
+MAX_INT_DIGITS = 20
 
 
 class JsonFloat(float):
@@ -32,6 +40,8 @@ class JsonFloat(float):
 
     def __new__(cls, literal: str) -> "JsonFloat":
         self = super().__new__(cls, literal)
+        if math.isinf(self):  # 1e400: too large for a float; scan_json locates it
+            raise _Flagged
         self.literal = literal
         return self
 
@@ -49,6 +59,19 @@ def _unique_keys_object(pairs: list) -> dict:
 
 def _reject_constant(name: str):
     raise _Flagged
+
+
+def _bounded_int(literal: str) -> int:
+    """``int(literal)``, or :class:`_Flagged` for more than :data:`MAX_INT_DIGITS` digits."""
+    if len(literal.lstrip("-")) > MAX_INT_DIGITS:
+        raise _Flagged
+    return int(literal)
+
+
+#: Cheap pre-checks of the raw text: only a file that matches pays for the exact checks.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_LONG_DIGITS = re.compile("[0-9]{%d}" % (MAX_INT_DIGITS + 1))
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass
@@ -101,8 +124,10 @@ def scan_json(text: str, max_depth: int | None = None):
 
     ``positions`` maps the JSON pointer of every value to its start offset.
     ``problems`` lists ``(code, pointer, offset, message, fix)`` for duplicate keys,
-    NaN/Infinity literals and containers nested deeper than ``max_depth`` (the outermost
-    over-deep container of each branch only).  A syntax error ends the walk silently:
+    NaN/Infinity literals, lone surrogates in strings and keys, integer literals of more
+    than :data:`MAX_INT_DIGITS` digits, numbers too large for a float, and containers
+    nested deeper than ``max_depth`` (the outermost over-deep container of each branch
+    only).  A syntax error ends the walk silently:
     the strict parser reports those.
     """
     positions: dict[str, int] = {}
@@ -149,6 +174,8 @@ def scan_json(text: str, max_depth: int | None = None):
                 continue
             if ch == '"':
                 m = _STRING.match(text, i)
+                if m and _SURROGATE_ESCAPE.search(m.group()) and _SURROGATE.search(json.loads(m.group())):
+                    problems.append(_lone_surrogate(pointer, i, "string"))
             elif text.startswith(_NON_FINITE, i):
                 word = next(w for w in _NON_FINITE if text.startswith(w, i))
                 problems.append(("non-finite-number", pointer, i, f"{word} is not valid JSON",
@@ -160,6 +187,8 @@ def scan_json(text: str, max_depth: int | None = None):
                 continue
             else:
                 m = _NUMBER.match(text, i)
+                if m:
+                    problems.extend(_number_problems(m.group(), pointer, i))
             if not m:
                 break
             i, state = m.end(), "after"
@@ -169,6 +198,10 @@ def scan_json(text: str, max_depth: int | None = None):
                 break
             key = json.loads(m.group())
             frame = stack[-1]
+            if _SURROGATE.search(key):
+                key = key.encode("utf-8", "backslashreplace").decode("utf-8")  # pointers stay text
+                if frame[1] is not None:
+                    problems.append(_lone_surrogate(frame[1] + json_pointer(key), i, "key"))
             if frame[1] is not None and key in frame[2]:
                 problems.append((
                     "duplicate-key", frame[1] + json_pointer(key), i,
@@ -199,6 +232,28 @@ def scan_json(text: str, max_depth: int | None = None):
             else:
                 break
     return positions, problems
+
+
+def _lone_surrogate(pointer: str | None, offset: int, what: str) -> tuple:
+    return ("lone-surrogate", pointer, offset,
+            f"this {what} holds an unpaired surrogate escape (\\ud800-\\udfff), which is not text "
+            "and cannot be written as UTF-8",
+            "remove the escape, or write the character itself (a pair \\ud83d\\ude00 is fine)")
+
+
+def _number_problems(literal: str, pointer: str | None, offset: int) -> list[tuple]:
+    """An integer literal of too many digits, or a number too large for a float."""
+    if not any(c in literal for c in ".eE"):
+        digits = len(literal.lstrip("-"))
+        if digits > MAX_INT_DIGITS:
+            return [("number-too-long", pointer, offset,
+                     f"an integer of {digits:,} digits; at most {MAX_INT_DIGITS} are accepted",
+                     "write the number as it is meant (an id as a string, an offset as a small integer)")]
+    elif math.isinf(float(literal)):
+        return [("number-overflow", pointer, offset,
+                 f"{literal[:20]}{'...' if len(literal) > 20 else ''} is too large for a number "
+                 "(beyond 1.8e308)", "write a finite number of a sensible size")]
+    return []
 
 
 def _decode(data: bytes, name: str) -> str:
@@ -239,14 +294,20 @@ def load_json(source, *, name: str | None = None, max_bytes: int | None = DEFAUL
     """Read a JSON file strictly; return ``(value, JsonText)``.
 
     ``source``: a path, or bytes/str content.  Raises :class:`ScorerError` listing every
-    problem found: size over ``max_bytes``, empty file, not UTF-8, invalid JSON (with line
-    and column), duplicate keys, NaN/Infinity, nesting deeper than ``max_depth``.
+    problem found: not a regular file (a directory, FIFO or device is refused without
+    being opened), size over ``max_bytes``, empty file, not UTF-8, invalid JSON (with line
+    and column), duplicate keys, NaN/Infinity, lone surrogates, integers of more than
+    :data:`MAX_INT_DIGITS` digits, numbers too large for a float, nesting deeper than
+    ``max_depth``.
     """
     if isinstance(source, (str, Path)) and not (isinstance(source, str) and source.lstrip()[:1] in ("{", "[")):
         path = Path(source)
         name = name or str(source)
         try:
-            size = path.stat().st_size
+            info = path.stat()
+            if not stat.S_ISREG(info.st_mode):
+                raise ScorerError(_not_a_file(name, info.st_mode))
+            size = info.st_size
             if max_bytes is not None and size > max_bytes:
                 raise ScorerError(Problem(
                     code="too-large", file=name,
@@ -257,9 +318,6 @@ def load_json(source, *, name: str | None = None, max_bytes: int | None = DEFAUL
         except FileNotFoundError:
             raise ScorerError(Problem(code="not-found", file=name, message="no such file",
                                       fix="check the path")) from None
-        except IsADirectoryError:
-            raise ScorerError(Problem(code="not-a-file", file=name, message="this is a directory, not a JSON file",
-                                      fix="give the path of a .json file")) from None
         except OSError as exc:
             raise ScorerError(Problem(code="unreadable", file=name, message=f"cannot read the file: {exc.strerror}",
                                       fix="check the path and its permissions")) from None
@@ -279,8 +337,8 @@ def load_json(source, *, name: str | None = None, max_bytes: int | None = DEFAUL
                                   message="the file is empty",
                                   fix='write a JSON object, e.g. {"questions": [...]}'))
     try:
-        value = json.loads(text, object_pairs_hook=_unique_keys_object,
-                           parse_constant=_reject_constant, parse_float=JsonFloat)
+        value = json.loads(text, object_pairs_hook=_unique_keys_object, parse_constant=_reject_constant,
+                           parse_float=JsonFloat, parse_int=_bounded_int if _LONG_DIGITS.search(text) else None)
     except json.JSONDecodeError as exc:
         raise ScorerError(Problem(
             code="invalid-json", file=name, line=exc.lineno, column=exc.colno,
@@ -289,13 +347,24 @@ def load_json(source, *, name: str | None = None, max_bytes: int | None = DEFAUL
         )) from None
     except (_Flagged, RecursionError):
         value = None
-    if value is None:
+    if value is None or _SURROGATE_ESCAPE.search(text):
         lexical = _lexical_problems(doc, max_depth)
+        if value is not None and not lexical:  # surrogate escapes, all paired
+            return value, doc
         if not lexical:  # a RecursionError the scan did not explain
             lexical = [Problem(code="too-deep", file=name, message="the JSON nesting is too deep to read",
                                fix="remove the extra nesting")]
         raise ScorerError(lexical)
     return value, doc
+
+
+def _not_a_file(name: str, mode: int) -> Problem:
+    """The problem of a path that is not a regular file (it is not opened: a FIFO would hang)."""
+    kind = ("a directory" if stat.S_ISDIR(mode) else "a named pipe (FIFO)" if stat.S_ISFIFO(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "not a regular file")
+    return Problem(code="not-a-file", file=name, message=f"this is {kind}, not a JSON file",
+                   fix="give the path of a regular .json file")
 
 
 def _lexical_problems(doc: JsonText, max_depth: int | None) -> list[Problem]:
