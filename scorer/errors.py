@@ -7,7 +7,15 @@ message lists them all, so a user never sees a traceback.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, replace
+
+#: At most this many problems of one code, and this many in all, are collected for one
+#: file; past either bound one ``more-problems`` summary says how many were left out.
+#: Enough to show every kind of mistake, few enough that a file of a million bad values
+#: is reported in well under a second and a few megabytes.
+PROBLEMS_PER_CODE = 100
+PROBLEMS_PER_FILE = 200
 
 
 @dataclass(frozen=True)
@@ -66,6 +74,78 @@ class ScorerError(ValueError):
             problems = [problems]
         self.problems: list[Problem] = list(problems)
         super().__init__("\n".join(p.format() for p in self.problems))
+
+
+def excerpt(value, limit: int = 80) -> str:
+    """A JSON-like rendering of ``value`` of at most about ``limit`` characters, for messages.
+
+    Strings are quoted and cut (``"abc..."``), containers show their first items and
+    their size (``[1, 1, ...] (a list of 1,000,000 items)``); only as much of ``value`` is
+    looked at as is shown, so quoting a huge value costs nothing.  Unpaired surrogates
+    come out as ``\\ud800`` escapes, so the text can always be written as UTF-8.
+    """
+    text = _render(value, limit)
+    if isinstance(value, list) and len(value) > 3:
+        text += f" (a list of {len(value):,} items)"
+    elif isinstance(value, dict) and len(value) > 3:
+        text += f" (an object of {len(value):,} members)"
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _render(value, budget: int) -> str:
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, int):
+        if value.bit_length() > 128:  # str() of a huge integer is slow (and fails past 4,300 digits)
+            return f"an integer of about {int(value.bit_length() * 0.30103) + 1:,} digits"
+        return str(value)
+    if isinstance(value, float):
+        text = getattr(value, "literal", None) or repr(value)  # a JsonFloat keeps its literal
+        return text if len(text) <= budget else text[:budget] + "..."
+    if isinstance(value, str):
+        return json.dumps(value[:budget], ensure_ascii=False) + ("..." if len(value) > budget else "")
+    if isinstance(value, (list, dict)):
+        parts, used = [], 2
+        items = value.items() if isinstance(value, dict) else value
+        for n, item in enumerate(items):
+            if used >= budget:
+                parts.append("...")
+                break
+            if isinstance(value, dict):
+                part = _render(item[0], budget - used) + ": " + _render(item[1], max(budget - used, 8) // 2)
+            else:
+                part = _render(item, budget - used)
+            parts.append(part)
+            used += len(part) + 2
+        inner = ", ".join(parts)
+        return "{" + inner + "}" if isinstance(value, dict) else "[" + inner + "]"
+    text = repr(value)
+    return text if len(text) <= budget else text[:budget] + "..."
+
+
+def bounded(problems, per_code: int = PROBLEMS_PER_CODE, total: int = PROBLEMS_PER_FILE) -> list[Problem]:
+    """At most ``per_code`` problems of each code and ``total`` in all, in the given order;
+    past a bound, one ``more-problems`` problem per cut code says how many more there are
+    (with the severity of the first one left out, so an invalid file stays invalid).
+    Only the kept problems are held in memory.
+    """
+    kept: list[Problem] = []
+    more: dict[str, list] = {}  # code -> [count, first left-out problem]
+    seen: dict[str, int] = {}
+    for p in problems:
+        seen[p.code] = seen.get(p.code, 0) + 1
+        if seen[p.code] <= per_code and len(kept) < total:
+            kept.append(p)
+        elif p.code in more:
+            more[p.code][0] += 1
+        else:
+            more[p.code] = [1, p]
+    for code, (count, first) in more.items():
+        kept.append(Problem(
+            code="more-problems", severity=first.severity, file=first.file,
+            message=f"and {count:,} more {code} problem(s) found, not listed",
+            fix=f"fix the {code} problems listed above the same way, then validate again"))
+    return kept
 
 
 def some_of(items, limit: int = 5) -> str:

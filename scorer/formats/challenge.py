@@ -19,7 +19,7 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 from scorer.errors import Problem, ScorerError, json_pointer
-from scorer.schemas import schema_errors
+from scorer.schemas import schema_problems
 
 DEFAULT_MEASURES = {
     "concepts": "concepts.map", "documents": "documents.map", "snippets": "snippets.map",
@@ -279,19 +279,13 @@ def toml_line(text: str, parts) -> int | None:
 
 
 def _schema_problems(value, text: str, path: Path, schema: str) -> list[Problem]:
-    problems = []
-    for error in schema_errors(schema, _as_json(value)):
+    def convert(error) -> Problem:
         parts = list(error.absolute_path)
         fix = error.schema.get("x-fix", "") if isinstance(error.schema, dict) else ""
-        where = toml_path(parts) or "the top level"
-        if error.validator == "additionalProperties":
-            message = f"{where}: {error.message}"
-        elif error.validator == "required":
-            message = f"{where}: {error.message}"
-        else:
-            message = f"{where} = {error.instance!r}: {error.message}"
-        problems.append(Problem(code=f"config-{error.validator}", file=str(path), line=toml_line(text, parts),
-                                pointer=toml_path(parts), message=message, fix=fix))
+        return Problem(code=f"config-{error.validator}", file=str(path), line=toml_line(text, parts),
+                       pointer=toml_path(parts), message=f"{toml_path(parts) or 'the top level'}: {error.message}",
+                       fix=fix)
+    problems = schema_problems(schema, _as_json(value), convert)
     return sorted(problems, key=lambda p: (p.line or 0, p.pointer or ""))
 
 

@@ -18,10 +18,11 @@ import json
 import math
 import re
 import stat
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scorer.errors import Problem, ScorerError, json_pointer
+from scorer.errors import Problem, ScorerError, bounded, excerpt, json_pointer
 
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 #: The longest integer literal accepted (20 digits hold every 64-bit integer); Python
@@ -80,7 +81,9 @@ class JsonText:
 
     name: str
     text: str | None
-    _positions: dict[str, int] | None = field(default=None, repr=False)
+    _positions: dict[str, int] = field(default_factory=dict, repr=False)
+    _closed: set[str] = field(default_factory=set, repr=False)
+    _scan: Iterator | None = field(default=None, repr=False)
     _line_starts: list[int] | None = field(default=None, repr=False)
 
     def line_col(self, offset: int) -> tuple[int, int]:
@@ -95,14 +98,35 @@ class JsonText:
         if the pointer names something absent, e.g. a missing key)."""
         if self.text is None:
             return None, None
-        if self._positions is None:
-            self._positions = scan_json(self.text)[0]
+        self._scan_to(pointer)
         while True:
             if pointer in self._positions:
                 return self.line_col(self._positions[pointer])
             if not pointer:
                 return None, None
             pointer = pointer.rsplit("/", 1)[0]
+
+    def _scan_to(self, pointer: str) -> None:
+        """Advance the one walk of the text until ``pointer`` is seen or cannot come any
+        more (a container holding it has closed, or the text ends): locating the problems
+        at the start of a huge file reads only its start."""
+        if pointer in self._positions:
+            return
+        if self._scan is None:
+            self._scan = _walk(self.text, None)
+        chain, part = {pointer}, pointer
+        while part:
+            part = part.rsplit("/", 1)[0]
+            chain.add(part)
+        for kind, where, offset, _ in self._scan:
+            if kind == "value":
+                self._positions[where] = offset
+                if where == pointer:
+                    return
+            elif kind == "close":
+                self._closed.add(where)
+                if where in chain:
+                    return
 
     def place(self, problem: Problem) -> Problem:
         """The problem with file, line and column filled in from its pointer."""
@@ -113,7 +137,7 @@ class JsonText:
 
 
 _WS = re.compile(r"[ \t\n\r]*")
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _LITERALS = ("true", "false", "null")
 _NON_FINITE = ("NaN", "Infinity", "-Infinity")
@@ -127,11 +151,22 @@ def scan_json(text: str, max_depth: int | None = None):
     NaN/Infinity literals, lone surrogates in strings and keys, integer literals of more
     than :data:`MAX_INT_DIGITS` digits, numbers too large for a float, and containers
     nested deeper than ``max_depth`` (the outermost over-deep container of each branch
-    only).  A syntax error ends the walk silently:
-    the strict parser reports those.
+    only).  A syntax error ends the walk silently: the strict parser reports those.
     """
     positions: dict[str, int] = {}
     problems: list[tuple[str, str, int, str, str]] = []
+    for kind, pointer, offset, problem in _walk(text, max_depth):
+        if kind == "value":
+            positions[pointer] = offset
+        elif kind == "problem":
+            problems.append(problem)
+    return positions, problems
+
+
+def _walk(text: str, max_depth: int | None) -> Iterator[tuple[str, str | None, int, tuple | None]]:
+    """The events of :func:`scan_json`, in text order: ``("value", pointer, offset, None)``
+    for every value, ``("close", pointer, offset, None)`` when a container ends and
+    ``("problem", pointer, offset, (code, pointer, offset, message, fix))``."""
     stack: list[list] = []  # frames: [kind, pointer, keys seen (object) | index (array)]
     state = "value"         # "value", "key" or "after"
     key = ""
@@ -152,22 +187,23 @@ def scan_json(text: str, max_depth: int | None = None):
             else:
                 pointer = stack[-1][1] + "/" + str(stack[-1][2])
             if pointer is not None:
-                positions[pointer] = i
+                yield "value", pointer, i, None
             if ch in "[{":
                 depth = len(stack) + 1
                 if max_depth is not None and depth > max_depth and deep_from is None:
                     deep_from = len(stack)
-                    problems.append((
+                    yield "problem", pointer, i, (
                         "too-deep", pointer, i,
                         f"value nested {depth} levels deep; this format never needs more than {max_depth}",
-                        "remove the extra nesting (a list inside a list where a string is expected?)",
-                    ))
+                        "remove the extra nesting (a list inside a list where a string is expected?)")
                 stack.append(["object", pointer, set()] if ch == "{" else ["array", pointer, 0])
                 i += 1
                 close = "}" if ch == "{" else "]"
                 j = _WS.match(text, i).end()
                 if j < n and text[j] == close:
                     stack.pop()
+                    if pointer is not None:
+                        yield "close", pointer, j, None
                     i, state = j + 1, "after"
                 else:
                     state = "key" if ch == "{" else "value"
@@ -175,11 +211,11 @@ def scan_json(text: str, max_depth: int | None = None):
             if ch == '"':
                 m = _STRING.match(text, i)
                 if m and _SURROGATE_ESCAPE.search(m.group()) and _SURROGATE.search(json.loads(m.group())):
-                    problems.append(_lone_surrogate(pointer, i, "string"))
+                    yield "problem", pointer, i, _lone_surrogate(pointer, i, "string")
             elif text.startswith(_NON_FINITE, i):
                 word = next(w for w in _NON_FINITE if text.startswith(w, i))
-                problems.append(("non-finite-number", pointer, i, f"{word} is not valid JSON",
-                                 "write a finite number, or null if the value is unknown"))
+                yield "problem", pointer, i, ("non-finite-number", pointer, i, f"{word} is not valid JSON",
+                                              "write a finite number, or null if the value is unknown")
                 i, state = i + len(word), "after"
                 continue
             elif text.startswith(_LITERALS, i):
@@ -187,8 +223,9 @@ def scan_json(text: str, max_depth: int | None = None):
                 continue
             else:
                 m = _NUMBER.match(text, i)
-                if m:
-                    problems.extend(_number_problems(m.group(), pointer, i))
+                if m and (m.end() - i > MAX_INT_DIGITS or m.group(1)):  # only these can be too large
+                    for problem in _number_problems(m.group(), pointer, i):
+                        yield "problem", pointer, i, problem
             if not m:
                 break
             i, state = m.end(), "after"
@@ -201,13 +238,12 @@ def scan_json(text: str, max_depth: int | None = None):
             if _SURROGATE.search(key):
                 key = key.encode("utf-8", "backslashreplace").decode("utf-8")  # pointers stay text
                 if frame[1] is not None:
-                    problems.append(_lone_surrogate(frame[1] + json_pointer(key), i, "key"))
+                    yield "problem", frame[1], i, _lone_surrogate(frame[1] + json_pointer(key), i, "key")
             if frame[1] is not None and key in frame[2]:
-                problems.append((
+                yield "problem", frame[1], i, (
                     "duplicate-key", frame[1] + json_pointer(key), i,
-                    f'key "{key}" appears more than once in this object',
-                    "keep one copy of the key; JSON readers disagree on which one wins",
-                ))
+                    f'key "{excerpt(key, 60)[1:-1]}" appears more than once in this object',
+                    "keep one copy of the key; JSON readers disagree on which one wins")
             frame[2].add(key)
             i = _WS.match(text, m.end()).end()
             if i >= n or text[i] != ":":
@@ -225,13 +261,14 @@ def scan_json(text: str, max_depth: int | None = None):
                 else:
                     state = "key"
             elif ch in "]}":
-                stack.pop()
+                closed = stack.pop()
+                if closed[1] is not None:
+                    yield "close", closed[1], i, None
                 if deep_from is not None and len(stack) <= deep_from:
                     deep_from = None
                 i += 1
             else:
                 break
-    return positions, problems
 
 
 def _lone_surrogate(pointer: str | None, offset: int, what: str) -> tuple:
@@ -368,14 +405,13 @@ def _not_a_file(name: str, mode: int) -> Problem:
 
 
 def _lexical_problems(doc: JsonText, max_depth: int | None) -> list[Problem]:
-    positions, found = scan_json(doc.text, max_depth if max_depth is not None else 64)
-    doc._positions = positions
-    problems = []
-    for code, pointer, offset, message, fix in found:
-        line, column = doc.line_col(offset)
-        problems.append(Problem(code=code, message=message, fix=fix, file=doc.name,
-                                pointer=pointer, line=line, column=column))
-    return problems
+    """Every problem the walk finds, located (at most
+    :data:`scorer.errors.PROBLEMS_PER_CODE` of a kind, then a count)."""
+    found = (Problem(code=code, message=message, fix=fix, file=doc.name, pointer=pointer,
+                     **dict(zip(("line", "column"), doc.line_col(offset))))
+             for kind, _, _, (code, pointer, offset, message, fix)
+             in (e for e in _walk(doc.text, max_depth if max_depth is not None else 64) if e[0] == "problem"))
+    return bounded(found)
 
 
 def nesting_exceeds(value, limit: int) -> bool:

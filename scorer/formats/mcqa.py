@@ -28,9 +28,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from scorer.errors import Problem, ScorerError, json_pointer, some_of
+from scorer.errors import Problem, ScorerError, bounded, json_pointer, some_of
 from scorer.formats.jsontext import JsonText
-from scorer.schemas import schema_errors
+from scorer.schemas import schema_problems
 
 SCHEMAS = {"gold": "mcqa-gold.schema.json", "run": "mcqa-run.schema.json"}
 ROLES = tuple(SCHEMAS)
@@ -116,7 +116,7 @@ def validate_mcqa(value, doc: JsonText | None = None, role: str = "run", gold_va
     if role not in SCHEMAS:
         raise ScorerError(Problem(code="bad-argument", message=f"unknown role {role!r}",
                                   fix="use role='run' or role='gold'"))
-    problems = [_schema_problem(e) for e in schema_errors(SCHEMAS[role], value)]
+    problems = schema_problems(SCHEMAS[role], value, _schema_problem)
     if role == "gold":
         problems += _gold_problems(value)
     else:
@@ -124,10 +124,10 @@ def validate_mcqa(value, doc: JsonText | None = None, role: str = "run", gold_va
         if gold_value is not None:
             problems += _against_gold_value(value, gold_value)
     problems = [p if p.question_id is not None else p.located(question_id=_question_at(value, p.pointer))
-                for p in problems]
+                for p in bounded(problems)]
     if doc is not None:
         problems = [doc.place(p) for p in problems]
-    problems.sort(key=lambda p: (p.line or 0, p.column or 0, p.pointer or ""))
+    problems.sort(key=lambda p: (p.code == "more-problems", p.line or 0, p.column or 0, p.pointer or ""))
     return problems
 
 

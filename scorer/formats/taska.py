@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from scorer.errors import Problem, ScorerError, json_pointer
+from scorer.errors import Problem, ScorerError, bounded, json_pointer
 from scorer.formats.jsontext import JsonText
-from scorer.schemas import schema_errors
+from scorer.schemas import schema_problems
 
 SCHEMAS = {"run": "taska-run.schema.json", "gold": "taska-gold.schema.json"}
 _INDEX = re.compile(r"^/documents/(\d+)")
@@ -43,10 +43,10 @@ def validate_taska(value, doc: JsonText | None = None, role: str = "run", *, lab
     DescriptorIDs, e.g. ``Hierarchy.ids``) is given, labels outside it.
     ``doc`` (from :func:`scorer.formats.jsontext.load_input`) adds file, line and column.
     """
-    problems = [_schema_problem(error) for error in schema_errors(SCHEMAS[role], value)]
+    problems = schema_problems(SCHEMAS[role], value, _schema_problem)
     if not problems:
         problems = _semantic_problems(value, role, labels)
-    problems = [_with_pmid(p, value) for p in problems]
+    problems = [_with_pmid(p, value) for p in bounded(problems)]
     return [doc.place(p) for p in problems] if doc is not None else problems
 
 

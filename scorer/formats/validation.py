@@ -18,11 +18,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from scorer.errors import Problem, json_pointer, some_of
+from scorer.errors import Problem, bounded, excerpt, json_pointer, some_of
 from scorer.formats.answers import fix_phase_b_question
 from scorer.formats.jsontext import JsonFloat, JsonText
 from scorer.formats.taskb import SNIPPET_KEY_VARIANTS, SNIPPET_KEYS
-from scorer.schemas import schema_errors
+from scorer.schemas import schema_problems
 
 #: The document URL form of every BioASQ gold file; the official tool compares strings.
 PUBMED_URL = "http://www.ncbi.nlm.nih.gov/pubmed/{}"
@@ -218,7 +218,7 @@ def _schema_problem(error) -> Problem:
     if error.validator == "type":
         return Problem(code="wrong-type", message=f"{error.message}", fix=fix, pointer=pointer)
     if error.validator == "minimum":
-        return Problem(code="negative-offset", message=f"{error.instance} is negative", fix=fix, pointer=pointer)
+        return Problem(code="negative-offset", message=f"{excerpt(error.instance)} is negative", fix=fix, pointer=pointer)
     return Problem(code=f"schema-{error.validator}", message=error.message, fix=fix, pointer=pointer)
 
 
@@ -297,13 +297,13 @@ def validate_taskb(value, doc: JsonText, *, phase: str = "phaseA", role: str = "
     problems = [Problem(code=f.code, message=f.message, fix=f.fix, severity=f.severity,
                         pointer=base + f.pointer) for base, f in found]
     schema = PHASES[phase][1] if role == "run" else GOLD_SCHEMA
-    problems += [_schema_problem(e) for e in schema_errors(schema, fixed)]
+    problems += schema_problems(schema, fixed, _schema_problem)
     problems += _semantic_problems(fixed)
     if gold_value is not None:
         problems += _coverage_problems(fixed, gold_value, phase)
     placed = []
-    for p in problems:
+    for p in bounded(problems):
         qid = p.question_id or _question_id(fixed, p.pointer)
         placed.append(doc.place(p.located(question_id=qid)))
-    placed.sort(key=lambda p: (p.line or 0, p.column or 0, p.pointer or ""))
+    placed.sort(key=lambda p: (p.code == "more-problems", p.line or 0, p.column or 0, p.pointer or ""))
     return placed, copy.deepcopy(fixed) if fixed is value else fixed
