@@ -16,6 +16,8 @@ from dataclasses import dataclass, replace
 #: is reported in well under a second and a few megabytes.
 PROBLEMS_PER_CODE = 100
 PROBLEMS_PER_FILE = 200
+#: The longest message, fix, file name or pointer a problem keeps.
+MAX_MESSAGE = 500
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,19 @@ class Problem:
     column: int | None = None
     question_id: str | None = None
     severity: str = "error"
+
+    def __post_init__(self):
+        """Texts are kept short and always encodable: a message over :data:`MAX_MESSAGE`
+        characters (a quoted value the caller did not excerpt) is cut, and unpaired
+        surrogates (a file name that is not UTF-8) become ``\\udcxx`` escapes."""
+        for name, limit in (("message", MAX_MESSAGE), ("fix", MAX_MESSAGE), ("question_id", 100),
+                            ("file", MAX_MESSAGE), ("pointer", MAX_MESSAGE)):
+            text = getattr(self, name)
+            if isinstance(text, str):
+                short = text if len(text) <= limit else text[:limit] + "..."
+                short = short.encode("utf-8", "backslashreplace").decode("utf-8")
+                if short is not text and short != text:
+                    object.__setattr__(self, name, short)
 
     def located(self, **where) -> "Problem":
         """A copy with more location fields filled in."""

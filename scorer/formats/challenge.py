@@ -232,6 +232,12 @@ def _read_toml(path: Path) -> tuple[dict, str]:
             line=int(where.group(1)) if where else None, column=int(where.group(2)) if where else None,
             message=f"invalid TOML: {_TOML_ERROR_AT.sub('', str(exc)).strip()}",
             fix="fix the TOML syntax at this place (a missing quote, bracket or '='?)")) from None
+    except ValueError:  # an integer too long for Python to convert (over 4,300 digits)
+        where = re.search(r"[0-9a-fA-F_]{4000,}", text)
+        line = text.count("\n", 0, where.start()) + 1 if where else None
+        raise ScorerError(Problem(code="invalid-toml", file=str(path), line=line,
+                                  message="a number with thousands of digits",
+                                  fix="write the number as it is meant")) from None
 
 
 def _as_json(value):
@@ -312,6 +318,8 @@ def _read_team(path: Path, problems: list[Problem], systems_per_team: int) -> Te
     seen = set()
     for i, system in enumerate(systems):
         sid = system.get("id") if isinstance(system, dict) else None
+        if not isinstance(sid, str):  # the schema reports it
+            continue
         if sid in seen:
             found.append(Problem(code="duplicate-system", file=str(path), line=toml_line(text, ["systems", i]),
                                  pointer=f"systems[{i}].id", message=f"system id {sid!r} appears twice",

@@ -383,14 +383,16 @@ def load_json(source, *, name: str | None = None, max_bytes: int | None = DEFAUL
             fix="fix the JSON syntax at this place (a missing comma, quote or bracket?)",
         )) from None
     except (_Flagged, RecursionError):
-        value = None
-    if value is None or _SURROGATE_ESCAPE.search(text):
+        flagged = True
+    else:
+        flagged = False
+    if flagged or _SURROGATE_ESCAPE.search(text):
         lexical = _lexical_problems(doc, max_depth)
-        if value is not None and not lexical:  # surrogate escapes, all paired
+        if not flagged and not lexical:  # surrogate escapes, all paired
             return value, doc
         if not lexical:  # a RecursionError the scan did not explain
-            lexical = [Problem(code="too-deep", file=name, message="the JSON nesting is too deep to read",
-                               fix="remove the extra nesting")]
+            lexical = [Problem(code="too-deep", file=name, line=1, column=1, pointer="",
+                               message="the JSON nesting is too deep to read", fix="remove the extra nesting")]
         raise ScorerError(lexical)
     return value, doc
 

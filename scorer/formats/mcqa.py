@@ -244,7 +244,8 @@ def _gold_problems(value) -> list[Problem]:
                                             "reading-test statistics",
                                     fix="add its questions, or remove the reading test"))
         if kind == "reading test":
-            n_questions += len(item.get("questions") or ())
+            questions = item.get("questions")
+            n_questions += len(questions) if isinstance(questions, list) else 0
         if kind != "question":
             continue
         seen: dict[str, int] = {}

@@ -56,7 +56,7 @@ def _canonical_document(value, pointer: str, findings: list[Finding]):
     canonical = PUBMED_URL.format(match.group(1))
     if canonical != value:
         findings.append(Finding(
-            pointer, "document-form", f"document {value!r} is not in the URL form of the gold files",
+            pointer, "document-form", f"document {excerpt(value)} is not in the URL form of the gold files",
             f'write "{canonical}" (the official evaluator compares documents as exact strings)',
             severity="warning"))
     return canonical
@@ -68,7 +68,7 @@ def _whole_number(value, pointer: str, what: str, findings: list[Finding]):
         return value
     if isinstance(value, JsonFloat) or isinstance(value, float):
         if value.is_integer():
-            findings.append(Finding(pointer, "integral-float", f"{what} {value!r} is written as a fraction",
+            findings.append(Finding(pointer, "integral-float", f"{what} {excerpt(value)} is written as a fraction",
                                     f"write {int(value)}", severity="warning"))
             return int(value)
         return value
@@ -104,7 +104,7 @@ def _fix_snippet(snippet, pointer: str, findings: list[Finding]):
                 continue
         if target in ("beginSection", "endSection") and isinstance(value, list):
             if len(value) == 1 and isinstance(value[0], str):
-                findings.append(Finding(where, "list-valued-section", f"{target} is the list {value!r}",
+                findings.append(Finding(where, "list-valued-section", f"{target} is the list {excerpt(value)}",
                                         f'write the string "{value[0]}"'))
                 value = value[0]
         elif target.startswith("offset"):
@@ -240,7 +240,8 @@ def _semantic_problems(value) -> list[Problem]:
                     fix="keep one entry per question id (the official evaluator uses only the first)"))
             else:
                 first[qid] = i
-        for j, s in enumerate(q.get("snippets") or []):
+        snippets = q.get("snippets")
+        for j, s in enumerate(snippets if isinstance(snippets, list) else ()):
             if (isinstance(s, dict) and type(s.get("offsetInBeginSection")) is int
                     and type(s.get("offsetInEndSection")) is int
                     and s.get("beginSection") == s.get("endSection")

@@ -197,13 +197,31 @@ def schema_errors(name: str, instance, limit: int = MAX_SCHEMA_ERRORS) -> list:
     return list(itertools.islice(validator(name).iter_errors(instance), limit + 1))
 
 
+def _with_fix(problem: Problem, error) -> Problem:
+    """The problem, with a fix from the kind of error when the schema gives none (``x-fix``)."""
+    if problem.fix:
+        return problem
+    if error.validator == "type":
+        types = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+        fix = f"write {' or '.join(f'a JSON {t}' for t in types)} here"
+    elif error.validator == "enum":
+        fix = f"write one of {excerpt(error.validator_value, 200)}"
+    elif error.validator == "additionalProperties":
+        fix = "remove the members this format does not have (check their spelling)"
+    elif error.validator == "required":
+        fix = "add the missing member"
+    else:
+        fix = "make this value match the format (see docs/formats.md and scorer/schemas)"
+    return problem.located(fix=fix)
+
+
 def schema_problems(name: str, instance, convert: Callable[[object], Problem],
                     limit: int = MAX_SCHEMA_ERRORS) -> list[Problem]:
     """The schema errors of ``instance`` as problems (``convert`` turns one error into a
     :class:`Problem`), at most ``limit``; past that, one ``more-problems`` error says
     the walk stopped."""
     errors = schema_errors(name, instance, limit)
-    problems = [convert(e) for e in errors[:limit]]
+    problems = [_with_fix(convert(e), e) for e in errors[:limit]]
     if len(errors) > limit:
         problems.append(Problem(
             code="more-problems", pointer="",
