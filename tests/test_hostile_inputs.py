@@ -393,6 +393,19 @@ def _validate_text(text: str, task: str) -> dict:
     return report
 
 
+def test_evaluate_turns_a_bug_into_a_scorer_error(monkeypatch):
+    """The last safety net of the contract; the fuzz tests above assert it is never needed."""
+    import scorer.evaluation.phase_a as phase_a
+
+    def broken(*args, **kwargs):
+        raise KeyError("boom")
+    monkeypatch.setattr(phase_a, "evaluate_phase_a", broken)
+    with pytest.raises(ScorerError) as caught:
+        scorer.evaluate(TASKB_GOLD, PHASE_A_RUN)
+    (problem,) = caught.value.problems
+    assert problem.code == "internal-error" and "KeyError" in problem.message and problem.fix
+
+
 def test_a_subprocess_never_shows_a_traceback(tmp_path):
     """The installed entry point, as a participant runs it, on a few of the worst inputs."""
     for i, raw in enumerate([HOSTILE["huge int"], HOSTILE["lone surrogate"], '{"questions": [1.5]}',
