@@ -18,6 +18,7 @@ from scorer import __version__
 from scorer.errors import Problem, ScorerError
 from scorer.evaluation import EDITIONS, FLAVORS, TASKS, evaluate
 from scorer.formats.jsontext import DEFAULT_MAX_BYTES, load_json
+from scorer.formats.limits import QuestionLimits
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -34,6 +35,9 @@ Typical dry run before a submission:
 
 #: How many problems of one kind the text output shows (--all shows every one).
 PROBLEMS_PER_KIND = 10
+CHALLENGE_HELP = ("check a run against the per-question limits ([limits]) of this challenge repository (default: "
+                  "the current folder if it has challenge.toml, else BioASQ's: 10 documents, snippets, concepts and "
+                  "triples per question, 5 factoid and 100 list answers)")
 TASK_HELP = "phaseA, phaseB (BioASQ Task B phases), taskA (MeSH indexing) or mcqa (multiple-choice reading tests)"
 
 
@@ -56,9 +60,30 @@ def _summary(problems: list[Problem]) -> str:
     return f"{errors} error(s), {warnings} warning(s)"
 
 
-def _validate_file(path: str, task: str, role: str, gold: str | None, max_bytes: int, hierarchy: str | None = None):
+def _run_limits(args) -> tuple[QuestionLimits, list[Problem]]:
+    """The per-question caps runs are checked against, and problems finding them: the
+    ``[limits]`` of ``--challenge DIR``, else of the challenge repository in the current
+    folder (a warning if its configuration cannot be read), else BioASQ's defaults."""
+    from scorer.formats.challenge import load_challenge
+    root = args.challenge or ("." if Path("challenge.toml").is_file() else None)
+    if root is None:
+        return QuestionLimits(), []
+    try:
+        return load_challenge(root).limits, []
+    except ScorerError as exc:
+        if args.challenge:
+            return QuestionLimits(), exc.problems
+        return QuestionLimits(), [Problem(
+            code="challenge-unreadable", severity="warning", file=str(Path(root) / "challenge.toml"),
+            message=f"the challenge configuration here has {len(exc.problems)} problem(s), so BioASQ's default "
+                    "per-question limits apply", fix="python -m scorer validate --challenge . shows them")]
+
+
+def _validate_file(path: str, task: str, role: str, gold: str | None, max_bytes: int, hierarchy: str | None = None,
+                   limits: QuestionLimits | None = None):
     """(problems, fixed value) of one file; loading problems come back as problems.
-    ``hierarchy`` (Task A): warn about labels that are not in this hierarchy file."""
+    ``hierarchy`` (Task A): warn about labels that are not in this hierarchy file;
+    ``limits``: a run's lists longer than these per-question caps are errors."""
     try:
         value, doc = load_json(path, max_bytes=max_bytes)
         gold_value = load_json(gold, max_bytes=None)[0] if gold else None
@@ -72,13 +97,15 @@ def _validate_file(path: str, task: str, role: str, gold: str | None, max_bytes:
         return validate_mcqa(value, doc, role=role, gold_value=gold_value), None
     if task == "taskA":
         from scorer.formats.taska import validate_taska
-        return validate_taska(value, doc, role=role, labels=labels), None
+        return validate_taska(value, doc, role=role, labels=labels, limits=limits), None
     from scorer.formats.validation import validate_taskb
-    return validate_taskb(value, doc, phase=task, role=role, gold_value=gold_value)
+    return validate_taskb(value, doc, phase=task, role=role, gold_value=gold_value, limits=limits)
 
 
 def cmd_validate(args) -> int:
-    problems, _ = _validate_file(args.file, args.task, args.role, args.gold, args.max_bytes, args.hierarchy)
+    limits, found = _run_limits(args) if args.role == "run" else (None, [])
+    problems, _ = _validate_file(args.file, args.task, args.role, args.gold, args.max_bytes, args.hierarchy, limits)
+    problems = found + problems
     if args.format == "json":
         print(json.dumps({"file": args.file, "valid": not any(p.severity == "error" for p in problems),
                           "problems": [p.to_dict() for p in problems]}, indent=2, sort_keys=True))
@@ -97,7 +124,8 @@ def cmd_validate(args) -> int:
 NOT_FIXABLE = {"invalid-json", "empty-file", "not-utf8", "duplicate-key", "non-finite-number", "too-deep",
                "too-large", "not-found", "not-a-file", "lone-surrogate", "number-too-long", "number-overflow", "unreadable", "missing-member", "wrong-type",
                "negative-offset", "duplicate-id", "end-before-begin", "missing-questions", "unknown-question",
-               "unknown-member", "schema-anyOf", "yesno-label"}
+               "unknown-member", "schema-anyOf", "yesno-label", "over-limit", "more-problems",
+               "challenge-unreadable"}
 
 
 def cmd_normalize(args) -> int:
@@ -153,7 +181,9 @@ def cmd_score(args) -> int:
     if args.task == "taskA" and not args.hierarchy:
         print("score: --task taskA needs --hierarchy FILE (PARENT CHILD per line)", file=sys.stderr)
         return EXIT_USAGE
-    problems, _ = _validate_file(args.run, args.task, "run", None, args.max_bytes)
+    limits, found = _run_limits(args)
+    problems, _ = _validate_file(args.run, args.task, "run", None, args.max_bytes, limits=limits)
+    problems = found + problems
     errors = [p for p in problems if p.severity == "error"]
     if errors and args.strict:
         _print_problems(errors, per_code=PROBLEMS_PER_KIND)
@@ -379,6 +409,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hierarchy", help="Task A: also warn about labels that are not in this hierarchy file "
                                        "(PARENT CHILD per line)")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--challenge", metavar="DIR", help=CHALLENGE_HELP)
     p.add_argument("--all", action="store_true",
                    help=f"list every problem (default: at most {PROBLEMS_PER_KIND} of each kind)")
     p.set_defaults(handler=cmd_validate)
@@ -409,6 +440,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--manual", metavar="FILE",
                    help="Phase B: the experts' scores of ideal answers (taskb-manual-scores.schema.json)")
     p.add_argument("--system", metavar="ID", help="Phase B: the run's system id in the --manual file")
+    p.add_argument("--challenge", metavar="DIR", help=CHALLENGE_HELP)
     p.add_argument("--strict", action="store_true",
                    help="refuse a run that validate rejects (exit 1), as the pull-request check does")
     p.set_defaults(handler=cmd_score)

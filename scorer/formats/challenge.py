@@ -19,6 +19,7 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 from scorer.errors import Problem, ScorerError, json_pointer
+from scorer.formats.limits import QuestionLimits
 from scorer.schemas import schema_problems
 
 DEFAULT_MEASURES = {
@@ -79,7 +80,10 @@ class Rules:
 
 
 @dataclass(frozen=True)
-class Limits:
+class Limits(QuestionLimits):
+    """``[limits]``: teams, run size, and the per-question caps of runs (see
+    :mod:`scorer.formats.limits` for their BioASQ defaults and sources)."""
+
     systems_per_team: int = 5
     max_run_bytes: int = 20_000_000
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from scorer.errors import Problem, bounded, excerpt, json_pointer, some_of
 from scorer.formats.answers import fix_phase_b_question
 from scorer.formats.jsontext import JsonFloat, JsonText
+from scorer.formats.limits import QuestionLimits, limit_problems
 from scorer.formats.taskb import SNIPPET_KEY_VARIANTS, SNIPPET_KEYS
 from scorer.schemas import schema_problems
 
@@ -288,11 +289,12 @@ def _coverage_problems(value, gold_value, phase: str) -> list[Problem]:
 
 
 def validate_taskb(value, doc: JsonText, *, phase: str = "phaseA", role: str = "run",
-                   gold_value=None) -> tuple[list[Problem], object]:
+                   gold_value=None, limits: QuestionLimits | None = None) -> tuple[list[Problem], object]:
     """Every problem of a parsed Task B file, located; and the normalized value.
 
     ``role`` is ``"run"`` or ``"gold"``; with ``gold_value`` the run's questions are
-    also compared with the gold's.
+    also compared with the gold's; with ``limits`` a run's lists longer than their
+    per-question cap are errors (gold files are never capped).
     """
     fixed, found = normalize_taskb(value, phase, role)
     problems = [Problem(code=f.code, message=f.message, fix=f.fix, severity=f.severity,
@@ -300,6 +302,8 @@ def validate_taskb(value, doc: JsonText, *, phase: str = "phaseA", role: str = "
     schema = PHASES[phase][1] if role == "run" else GOLD_SCHEMA
     problems += schema_problems(schema, fixed, _schema_problem)
     problems += _semantic_problems(fixed)
+    if limits is not None and role == "run":
+        problems += limit_problems(fixed, phase, limits)
     if gold_value is not None:
         problems += _coverage_problems(fixed, gold_value, phase)
     placed = []
