@@ -46,18 +46,20 @@ def _print_problems(problems: list[Problem], stream=None, per_code: int | None =
     stream = stream or sys.stderr
     shown: dict[str, int] = {}
     for p in problems:
-        shown[p.code] = shown.get(p.code, 0) + 1
+        shown[p.code] = shown.get(p.code, 0) + (p.count or 1)
         if per_code is None or shown[p.code] <= per_code:
             print(p.format(), file=stream)
     for code, n in shown.items():
         if per_code is not None and n > per_code:
-            print(f"... and {n - per_code} more {code} problem(s) (--all lists every one)", file=stream)
+            print(f"... and {n - per_code} more {code} problem(s) (--all lists more)", file=stream)
 
 
 def _summary(problems: list[Problem]) -> str:
-    errors = sum(p.severity == "error" for p in problems)
-    warnings = len(problems) - errors
-    return f"{errors} error(s), {warnings} warning(s)"
+    """``"3 error(s), 1 warning(s)"``, counting the unlisted problems a summary stands for."""
+    errors = sum(p.count or 1 for p in problems if p.severity == "error" and not p.code == "more-problems")
+    warnings = sum(p.count or 1 for p in problems if p.severity != "error")
+    more = " or more" if any(p.code == "more-problems" for p in problems) else ""
+    return f"{errors:,}{more} error(s), {warnings:,} warning(s)"
 
 
 def _run_limits(args) -> tuple[QuestionLimits, list[Problem]]:
@@ -115,7 +117,7 @@ def cmd_validate(args) -> int:
         ok = not any(p.severity == "error" for p in problems)
         print(f"{args.file}: {'valid' if ok else 'INVALID'} ({_summary(problems)})")
         if fixable and args.task not in ("taskA", "mcqa"):
-            print(f"  {len(fixable)} of these are fixed by: python -m scorer normalize {args.file} FIXED.json "
+            print(f"  {sum(p.count or 1 for p in fixable):,} of these are fixed by: python -m scorer normalize {args.file} FIXED.json "
                   f"--task {args.task}")
     return EXIT_OK if not any(p.severity == "error" for p in problems) else EXIT_INVALID
 
@@ -143,10 +145,10 @@ def cmd_normalize(args) -> int:
     tmp.write_text(json.dumps(fixed, indent=2, ensure_ascii=True) + "\n", encoding="utf-8")
     tmp.replace(out)
     remaining, _ = _validate_file(str(out), args.task, "run", None, args.max_bytes)
-    print(f"{args.output}: written with {len(fixed_codes)} fix(es)")
     counts: dict[str, int] = {}
     for p in fixed_codes:
-        counts[p.code] = counts.get(p.code, 0) + 1
+        counts[p.code] = counts.get(p.code, 0) + (p.count or 1)
+    print(f"{args.output}: written with {sum(counts.values())} fix(es)")
     for code, n in sorted(counts.items()):
         print(f"  {n:6d} x {code}")
     errors = [p for p in remaining if p.severity == "error"]

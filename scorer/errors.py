@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, replace
 
 #: At most this many problems of one code, and this many in all, are collected for one
-#: file; past either bound one ``more-problems`` summary says how many were left out.
+#: file; past either bound one summary per code says how many were left out.
 #: Enough to show every kind of mistake, few enough that a file of a million bad values
 #: is reported in well under a second and a few megabytes.
 PROBLEMS_PER_CODE = 100
@@ -26,7 +26,9 @@ class Problem:
 
     ``severity`` is ``"error"`` (the file is rejected) or ``"warning"`` (the file is
     accepted as the official tool reads it, but should be fixed).  ``code`` is a
-    stable, machine-readable kind such as ``"duplicate-key"``.
+    stable, machine-readable kind such as ``"duplicate-key"``.  ``count`` is set on a
+    summary that stands for that many problems of its code left unlisted (see
+    :func:`bounded`).
     """
 
     code: str
@@ -38,6 +40,12 @@ class Problem:
     column: int | None = None
     question_id: str | None = None
     severity: str = "error"
+    count: int | None = None
+
+    @property
+    def is_summary(self) -> bool:
+        """True for a problem that says how many more there are (listed last)."""
+        return self.count is not None or self.code == "more-problems"
 
     def __post_init__(self):
         """Texts are kept short and always encodable: a message over :data:`MAX_MESSAGE`
@@ -140,9 +148,9 @@ def _render(value, budget: int) -> str:
 
 def bounded(problems, per_code: int = PROBLEMS_PER_CODE, total: int = PROBLEMS_PER_FILE) -> list[Problem]:
     """At most ``per_code`` problems of each code and ``total`` in all, in the given order;
-    past a bound, one ``more-problems`` problem per cut code says how many more there are
-    (with the severity of the first one left out, so an invalid file stays invalid).
-    Only the kept problems are held in memory.
+    past a bound, one summary per cut code (same code, ``count`` = how many more) says how
+    many more there are (with the severity of the first one left out, so an invalid file
+    stays invalid).  Only the kept problems are held in memory.
     """
     kept: list[Problem] = []
     more: dict[str, list] = {}  # code -> [count, first left-out problem]
@@ -157,7 +165,7 @@ def bounded(problems, per_code: int = PROBLEMS_PER_CODE, total: int = PROBLEMS_P
             more[p.code] = [1, p]
     for code, (count, first) in more.items():
         kept.append(Problem(
-            code="more-problems", severity=first.severity, file=first.file,
+            code=code, count=count, severity=first.severity, file=first.file,
             message=f"and {count:,} more {code} problem(s) found, not listed",
             fix=f"fix the {code} problems listed above the same way, then validate again"))
     return kept

@@ -336,10 +336,12 @@ def test_problems_are_bounded_per_code_and_in_all():
     from scorer.errors import PROBLEMS_PER_CODE, PROBLEMS_PER_FILE, Problem, bounded
     many = [Problem(code=f"c{i % 3}", message="m") for i in range(1000)]
     kept = bounded(many)
-    listed = [p for p in kept if p.code != "more-problems"]
+    listed = [p for p in kept if not p.is_summary]
     assert len(listed) == min(3 * PROBLEMS_PER_CODE, PROBLEMS_PER_FILE)
-    more = [p for p in kept if p.code == "more-problems"]
-    assert sum(int(p.message.split()[1].replace(",", "")) for p in more) == 1000 - len(listed)
+    assert all(sum(1 for p in listed if p.code == c) <= PROBLEMS_PER_CODE for c in ("c0", "c1", "c2"))
+    summaries = [p for p in kept if p.is_summary]
+    assert sum(p.count for p in summaries) == len(many) - len(listed)
+    assert all(f"{p.count:,} more {p.code}" in p.message and p.fix for p in summaries)
     assert bounded(many[:5]) == many[:5]
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from scorer.errors import Problem, ScorerError, bounded, json_pointer, some_of
+from scorer.errors import Problem, ScorerError, bounded, excerpt, json_pointer, some_of
 from scorer.formats.jsontext import JsonText
 from scorer.schemas import schema_problems
 
@@ -127,7 +127,7 @@ def validate_mcqa(value, doc: JsonText | None = None, role: str = "run", gold_va
                 for p in bounded(problems)]
     if doc is not None:
         problems = [doc.place(p) for p in problems]
-    problems.sort(key=lambda p: (p.code == "more-problems", p.line or 0, p.column or 0, p.pointer or ""))
+    problems.sort(key=lambda p: (p.is_summary, p.line or 0, p.column or 0, p.pointer or ""))
     return problems
 
 
@@ -155,10 +155,10 @@ def _schema_problem(error) -> Problem:
     if error.validator == "additionalProperties":
         return Problem(code="unknown-member", message=error.message, fix=fix, pointer=pointer)
     if error.validator in ("type", "anyOf"):
-        return Problem(code="wrong-type", message=f"{_show(error.instance)} is not allowed here", fix=fix,
+        return Problem(code="wrong-type", message=f"{excerpt(error.instance, 60)} is not allowed here", fix=fix,
                        pointer=pointer)
     if error.validator == "pattern":
-        return Problem(code="bad-id", message=f"{_show(error.instance)} is not a valid id here", fix=fix,
+        return Problem(code="bad-id", message=f"{excerpt(error.instance, 60)} is not a valid id here", fix=fix,
                        pointer=pointer)
     if error.validator == "minItems":
         return Problem(code="too-few-candidates", pointer=pointer,
@@ -167,18 +167,6 @@ def _schema_problem(error) -> Problem:
     if error.validator == "minLength":
         return Problem(code="empty-id", message="this id is empty", fix=fix, pointer=pointer)
     return Problem(code=f"schema-{error.validator}", message=error.message, fix=fix, pointer=pointer)
-
-
-def _show(value) -> str:
-    """A short JSON-like rendering of a wrong value for a message."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (dict, list)):
-        return "an object" if isinstance(value, dict) else "a list"
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 _QUESTION_AT = re.compile(r"^/topics/(\d+)/reading_tests/(\d+)/questions/(\d+)|^/answers/(\d+)")

@@ -310,5 +310,5 @@ def validate_taskb(value, doc: JsonText, *, phase: str = "phaseA", role: str = "
     for p in bounded(problems):
         qid = p.question_id or _question_id(fixed, p.pointer)
         placed.append(doc.place(p.located(question_id=qid)))
-    placed.sort(key=lambda p: (p.code == "more-problems", p.line or 0, p.column or 0, p.pointer or ""))
+    placed.sort(key=lambda p: (p.is_summary, p.line or 0, p.column or 0, p.pointer or ""))
     return placed, copy.deepcopy(fixed) if fixed is value else fixed
