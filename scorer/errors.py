@@ -18,6 +18,8 @@ PROBLEMS_PER_CODE = 100
 PROBLEMS_PER_FILE = 200
 #: The longest message, fix, file name or pointer a problem keeps.
 MAX_MESSAGE = 500
+_TEXT_LIMITS = (("message", MAX_MESSAGE), ("fix", MAX_MESSAGE), ("question_id", 100), ("file", MAX_MESSAGE),
+                ("pointer", MAX_MESSAGE))
 
 
 @dataclass(frozen=True)
@@ -51,13 +53,12 @@ class Problem:
         """Texts are kept short and always encodable: a message over :data:`MAX_MESSAGE`
         characters (a quoted value the caller did not excerpt) is cut, and unpaired
         surrogates (a file name that is not UTF-8) become ``\\udcxx`` escapes."""
-        for name, limit in (("message", MAX_MESSAGE), ("fix", MAX_MESSAGE), ("question_id", 100),
-                            ("file", MAX_MESSAGE), ("pointer", MAX_MESSAGE)):
+        for name, limit in _TEXT_LIMITS:
             text = getattr(self, name)
-            if isinstance(text, str):
+            if isinstance(text, str) and (len(text) > limit or not text.isascii()):  # else nothing to do
                 short = text if len(text) <= limit else text[:limit] + "..."
                 short = short.encode("utf-8", "backslashreplace").decode("utf-8")
-                if short is not text and short != text:
+                if short != text:
                     object.__setattr__(self, name, short)
 
     def located(self, **where) -> "Problem":
@@ -88,14 +89,15 @@ class Problem:
 
 
 class ScorerError(ValueError):
-    """An input cannot be scored; ``problems`` says where and how to fix it."""
+    """An input cannot be scored; ``problems`` says where and how to fix it (at most
+    :data:`PROBLEMS_PER_CODE` of a kind, then a summary: see :func:`bounded`)."""
 
     def __init__(self, problems: list[Problem] | Problem | str):
         if isinstance(problems, str):
             problems = [Problem(code="error", message=problems)]
         elif isinstance(problems, Problem):
             problems = [problems]
-        self.problems: list[Problem] = list(problems)
+        self.problems: list[Problem] = bounded(problems)
         super().__init__("\n".join(p.format() for p in self.problems))
 
 
@@ -107,6 +109,8 @@ def excerpt(value, limit: int = 80) -> str:
     looked at as is shown, so quoting a huge value costs nothing.  Unpaired surrogates
     come out as ``\\ud800`` escapes, so the text can always be written as UTF-8.
     """
+    if type(value) is int and value.bit_length() <= 128:  # the common case, fast
+        return str(value)
     text = _render(value, limit)
     if isinstance(value, list) and len(value) > 3:
         text += f" (a list of {len(value):,} items)"
@@ -146,29 +150,51 @@ def _render(value, budget: int) -> str:
     return text if len(text) <= budget else text[:budget] + "..."
 
 
-def bounded(problems, per_code: int = PROBLEMS_PER_CODE, total: int = PROBLEMS_PER_FILE) -> list[Problem]:
-    """At most ``per_code`` problems of each code and ``total`` in all, in the given order;
-    past a bound, one summary per cut code (same code, ``count`` = how many more) says how
-    many more there are (with the severity of the first one left out, so an invalid file
-    stays invalid).  Only the kept problems are held in memory.
-    """
-    kept: list[Problem] = []
-    more: dict[str, list] = {}  # code -> [count, first left-out problem]
-    seen: dict[str, int] = {}
-    for p in problems:
-        seen[p.code] = seen.get(p.code, 0) + 1
-        if seen[p.code] <= per_code and len(kept) < total:
-            kept.append(p)
-        elif p.code in more:
-            more[p.code][0] += 1
+class Bounded:
+    """A collector of problems that keeps at most ``per_code`` of each code and ``total``
+    in all, in the order added; past a bound, one summary per cut code (same code,
+    ``count`` = how many more, located at the first one left out and with its severity, so
+    an invalid file stays invalid) stands for the rest.  Only the kept problems are held in memory.
+    Works on anything with a ``code`` and a ``severity`` (e.g. findings not yet turned
+    into problems); ``append`` is ``add``, so it can stand where a list is filled."""
+
+    def __init__(self, per_code: int = PROBLEMS_PER_CODE, total: int = PROBLEMS_PER_FILE):
+        self.per_code, self.total = per_code, total
+        self.kept: list = []
+        self.more: dict[str, list] = {}  # code -> [count, first left-out problem]
+        self.seen: dict[str, int] = {}
+
+    def add(self, p) -> None:
+        summarized = getattr(p, "count", None)  # a summary of an earlier bound stands for this many
+        n = summarized or 1
+        self.seen[p.code] = self.seen.get(p.code, 0) + n
+        if summarized is None and self.seen[p.code] <= self.per_code and len(self.kept) < self.total:
+            self.kept.append(p)
+        elif p.code in self.more:
+            self.more[p.code][0] += n
         else:
-            more[p.code] = [1, p]
-    for code, (count, first) in more.items():
-        kept.append(Problem(
-            code=code, count=count, severity=first.severity, file=first.file,
-            message=f"and {count:,} more {code} problem(s) found, not listed",
-            fix=f"fix the {code} problems listed above the same way, then validate again"))
-    return kept
+            self.more[p.code] = [n, p]
+
+    append = add
+
+    def __iter__(self):
+        """The kept problems, then the summaries."""
+        yield from self.kept
+        for code, (count, first) in self.more.items():
+            yield Problem(code=code, count=count, severity=first.severity, file=getattr(first, "file", None),
+                          pointer=first.pointer, line=getattr(first, "line", None),
+                          column=getattr(first, "column", None),
+                          message=f"and {count:,} more {code} problem(s) from here on, not listed",
+                          fix=f"fix the {code} problems listed above the same way, then validate again")
+
+
+def bounded(problems, per_code: int = PROBLEMS_PER_CODE, total: int = PROBLEMS_PER_FILE) -> list:
+    """The problems as :class:`Bounded` keeps them: at most ``per_code`` of a code and
+    ``total`` in all, then one summary per cut code."""
+    collector = Bounded(per_code, total)
+    for p in problems:
+        collector.add(p)
+    return list(collector)
 
 
 def some_of(items, limit: int = 5) -> str:

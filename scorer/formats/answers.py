@@ -19,7 +19,7 @@ from __future__ import annotations
 import unicodedata
 from typing import NamedTuple
 
-from scorer.errors import excerpt
+from scorer.errors import Bounded, excerpt
 from scorer.formats.jsontext import JsonFloat
 
 YESNO, FACTOID, LIST, SUMMARY = "yesno", "factoid", "list", "summary"
@@ -238,7 +238,7 @@ def fix_phase_b_question(question) -> tuple[object, list]:
 
     if not isinstance(question, dict):
         return question, []
-    findings: list[Finding] = []
+    findings = Bounded()
     fixed = dict(question)
     qtype = fixed.get("type")
     if "exact_answer" in fixed:

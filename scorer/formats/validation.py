@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 
-from scorer.errors import Problem, bounded, excerpt, json_pointer, some_of
+from scorer.errors import Bounded, Problem, bounded, excerpt, json_pointer, some_of
 from scorer.formats.answers import fix_phase_b_question
 from scorer.formats.jsontext import JsonFloat, JsonText
 from scorer.formats.limits import QuestionLimits, limit_problems
@@ -43,7 +43,7 @@ class Finding:
     severity: str = "error"
 
 
-QuestionFixer = Callable[[dict], "tuple[dict, list[Finding]]"]
+QuestionFixer = Callable[[dict], "tuple[dict, Iterable[Finding]]"]
 
 
 def _canonical_document(value, pointer: str, findings: list[Finding]):
@@ -141,7 +141,7 @@ def _fix_strings(values, pointer: str, what: str, findings: list[Finding], canon
 
 def fix_phase_a_question(question) -> tuple[object, list[Finding]]:
     """Fix the Phase A members of one question; return (fixed question, findings)."""
-    findings: list[Finding] = []
+    findings = Bounded()  # a million bad documents in one question: 100 findings and a count
     if not isinstance(question, dict):
         return question, findings
     fixed = dict(question)
@@ -297,8 +297,10 @@ def validate_taskb(value, doc: JsonText, *, phase: str = "phaseA", role: str = "
     per-question cap are errors (gold files are never capped).
     """
     fixed, found = normalize_taskb(value, phase, role)
-    problems = [Problem(code=f.code, message=f.message, fix=f.fix, severity=f.severity,
-                        pointer=base + f.pointer) for base, f in found]
+    problems = [f if isinstance(f, Problem) else  # a summary of findings
+                Problem(code=f.code, message=f.message, fix=f.fix, severity=f.severity, pointer=f.pointer)
+                for f in bounded(f if isinstance(f, Problem) else replace(f, pointer=base + f.pointer)
+                                 for base, f in found)]
     schema = PHASES[phase][1] if role == "run" else GOLD_SCHEMA
     problems += schema_problems(schema, fixed, _schema_problem)
     problems += _semantic_problems(fixed)
