@@ -222,10 +222,18 @@ def test_paired_surrogates_and_big_numbers_in_strings_are_fine(tmp_path):
 
 
 def test_a_fifo_is_refused_without_reading(tmp_path):
+    """Runs, gold, hierarchy and challenge files: reading a FIFO would block forever."""
+    from scorer.formats.challenge import load_challenge
+    from scorer.formats.hierarchy import load_hierarchy
     fifo = tmp_path / "run.json"
     os.mkfifo(fifo)
-    status, output = run_cli(["validate", str(fifo)])  # would block forever if it were opened
+    status, output = run_cli(["validate", str(fifo)])
     assert status == 1 and "named pipe" in output
+    os.mkfifo(tmp_path / "challenge.toml")
+    for read in (lambda: scorer.evaluate(fifo, fifo), lambda: load_hierarchy(fifo), lambda: load_challenge(tmp_path)):
+        with pytest.raises(ScorerError) as caught:
+            read()
+        assert caught.value.problems[0].code == "not-a-file"
 
 
 # --- challenge.toml and teams/*.toml -----------------------------------------------------

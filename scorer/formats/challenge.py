@@ -19,6 +19,7 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 from scorer.errors import Problem, ScorerError, json_pointer
+from scorer.formats.jsontext import regular_file
 from scorer.formats.limits import QuestionLimits
 from scorer.schemas import schema_problems
 
@@ -220,10 +221,14 @@ _TOML_ERROR_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 def _read_toml(path: Path) -> tuple[dict, str]:
     try:
+        regular_file(path, str(path))
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ScorerError(Problem(code="not-found", file=str(path), message="no such file",
                                   fix=f"create {path.name} (see docs/challenge.md)")) from None
+    except OSError as exc:
+        raise ScorerError(Problem(code="unreadable", file=str(path), message=f"cannot read the file: {exc.strerror}",
+                                  fix="check the path and its permissions")) from None
     except UnicodeDecodeError as exc:
         raise ScorerError(Problem(code="not-utf8", file=str(path), message=f"the file is not UTF-8 ({exc.reason})",
                                   fix="save the file as UTF-8")) from None

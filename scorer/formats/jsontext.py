@@ -16,6 +16,7 @@ from __future__ import annotations
 import bisect
 import json
 import math
+import os
 import re
 import stat
 from collections.abc import Iterator
@@ -341,10 +342,7 @@ def load_json(source, *, name: str | None = None, max_bytes: int | None = DEFAUL
         path = Path(source)
         name = name or str(source)
         try:
-            info = path.stat()
-            if not stat.S_ISREG(info.st_mode):
-                raise ScorerError(_not_a_file(name, info.st_mode))
-            size = info.st_size
+            size = regular_file(path, name).st_size
             if max_bytes is not None and size > max_bytes:
                 raise ScorerError(Problem(
                     code="too-large", file=name,
@@ -395,6 +393,16 @@ def load_json(source, *, name: str | None = None, max_bytes: int | None = DEFAUL
                                message="the JSON nesting is too deep to read", fix="remove the extra nesting")]
         raise ScorerError(lexical)
     return value, doc
+
+
+def regular_file(path: Path, name: str) -> os.stat_result:
+    """``os.stat`` of ``path``; :class:`ScorerError` ``not-a-file`` for a directory, FIFO,
+    device or socket, which is never opened (reading a FIFO would wait forever).
+    ``FileNotFoundError`` and other ``OSError`` pass to the caller."""
+    info = path.stat()
+    if not stat.S_ISREG(info.st_mode):
+        raise ScorerError(_not_a_file(name, info.st_mode))
+    return info
 
 
 def _not_a_file(name: str, mode: int) -> Problem:
