@@ -117,14 +117,16 @@ def cmd_validate(args) -> int:
         ok = not any(p.severity == "error" for p in problems)
         print(f"{args.file}: {'valid' if ok else 'INVALID'} ({_summary(problems)})")
         if fixable and args.task not in ("taskA", "mcqa"):
-            print(f"  {sum(p.count or 1 for p in fixable):,} of these are fixed by: python -m scorer normalize {args.file} FIXED.json "
+            print(f"  {sum(p.count or 1 for p in fixable):,} of these are fixed by: "
+                  f"python -m scorer normalize {args.file} FIXED.json "
                   f"--task {args.task}")
     return EXIT_OK if not any(p.severity == "error" for p in problems) else EXIT_INVALID
 
 
 #: Problem codes ``normalize`` cannot fix.
 NOT_FIXABLE = {"invalid-json", "empty-file", "not-utf8", "duplicate-key", "non-finite-number", "too-deep",
-               "too-large", "not-found", "not-a-file", "lone-surrogate", "number-too-long", "number-overflow", "unreadable", "missing-member", "wrong-type",
+               "too-large", "not-found", "not-a-file", "lone-surrogate", "number-too-long", "number-overflow",
+               "unreadable", "missing-member", "wrong-type",
                "negative-offset", "duplicate-id", "end-before-begin", "missing-questions", "unknown-question",
                "unknown-member", "schema-anyOf", "yesno-label", "over-limit", "more-problems",
                "challenge-unreadable"}

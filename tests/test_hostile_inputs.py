@@ -48,7 +48,8 @@ TASKB_GOLD = {"questions": [
      "ideal_answer": ["A summary."]}]}
 TASKA_RUN = {"documents": [{"pmid": 1, "labels": ["D000001", "D000002"]}, {"pmid": "2", "labels": ["D000003"]}]}
 MCQA_RUN = {"answers": [{"question": "q1", "answer": "1"}, {"question": "q2", "answer": None, "candidate": "2"}]}
-MCQA_GOLD = {"topics": [{"id": "t", "name": "Topic", "reading_tests": [{"id": "rt", "document": "A text.", "questions": [
+MCQA_GOLD = {"topics": [{"id": "t", "name": "Topic", "reading_tests": [{"id": "rt", "document": "A text.",
+                                                                       "questions": [
     {"id": q, "question": "Which?", "candidates": [{"id": "1", "text": "one"}, {"id": "2", "text": "two"}],
      "correct": "1"} for q in ("q1", "q2")]}]}]}
 MANUAL = {"systems": {"team/sys": {"q4": {"recall": 4, "precision": 5, "repetition": 4.5, "readability": 5}}}}

@@ -2,7 +2,7 @@
 
 ``load_json`` is the only way the scorer reads a JSON file.  The fast path is the C
 parser of :mod:`json` with two hooks (duplicate keys, NaN/Infinity literals).  Only when
-something is wrong does the slow path run: :func:`scan_json` walks the text once,
+something is wrong does the slow path run: :func:`_walk` walks the text once,
 iteratively (no recursion, so no ``RecursionError`` whatever the nesting), and reports
 every duplicate key, non-finite literal, over-deep value, lone surrogate (``"\\ud800"``,
 which no UTF-8 writer can encode), integer literal longer than :data:`MAX_INT_DIGITS`
@@ -42,7 +42,7 @@ class JsonFloat(float):
 
     def __new__(cls, literal: str) -> "JsonFloat":
         self = super().__new__(cls, literal)
-        if math.isinf(self):  # 1e400: too large for a float; scan_json locates it
+        if math.isinf(self):  # 1e400: too large for a float; _walk locates it
             raise _Flagged
         self.literal = literal
         return self
@@ -83,7 +83,6 @@ class JsonText:
     name: str
     text: str | None
     _positions: dict[str, int] = field(default_factory=dict, repr=False)
-    _closed: set[str] = field(default_factory=set, repr=False)
     _scan: Iterator | None = field(default=None, repr=False)
     _line_starts: list[int] | None = field(default=None, repr=False)
 
@@ -124,10 +123,8 @@ class JsonText:
                 self._positions[where] = offset
                 if where == pointer:
                     return
-            elif kind == "close":
-                self._closed.add(where)
-                if where in chain:
-                    return
+            elif kind == "close" and where in chain:
+                return
 
     def place(self, problem: Problem) -> Problem:
         """The problem with file, line and column filled in from its pointer."""
@@ -144,30 +141,16 @@ _LITERALS = ("true", "false", "null")
 _NON_FINITE = ("NaN", "Infinity", "-Infinity")
 
 
-def scan_json(text: str, max_depth: int | None = None):
-    """Walk JSON text iteratively; return ``(positions, problems)``.
-
-    ``positions`` maps the JSON pointer of every value to its start offset.
-    ``problems`` lists ``(code, pointer, offset, message, fix)`` for duplicate keys,
-    NaN/Infinity literals, lone surrogates in strings and keys, integer literals of more
-    than :data:`MAX_INT_DIGITS` digits, numbers too large for a float, and containers
-    nested deeper than ``max_depth`` (the outermost over-deep container of each branch
-    only).  A syntax error ends the walk silently: the strict parser reports those.
-    """
-    positions: dict[str, int] = {}
-    problems: list[tuple[str, str, int, str, str]] = []
-    for kind, pointer, offset, problem in _walk(text, max_depth):
-        if kind == "value":
-            positions[pointer] = offset
-        elif kind == "problem":
-            problems.append(problem)
-    return positions, problems
-
-
 def _walk(text: str, max_depth: int | None) -> Iterator[tuple[str, str | None, int, tuple | None]]:
-    """The events of :func:`scan_json`, in text order: ``("value", pointer, offset, None)``
-    for every value, ``("close", pointer, offset, None)`` when a container ends and
-    ``("problem", pointer, offset, (code, pointer, offset, message, fix))``."""
+    """Walk JSON text iteratively (no recursion, whatever the nesting), yielding in text
+    order ``("value", pointer, offset, None)`` for every value, ``("close", pointer,
+    offset, None)`` when a container ends, and ``("problem", pointer, offset, (code,
+    pointer, offset, message, fix))`` for duplicate keys, NaN/Infinity literals, lone
+    surrogates in strings and keys, integer literals of more than :data:`MAX_INT_DIGITS`
+    digits, numbers too large for a float, and containers nested deeper than
+    ``max_depth`` (the outermost over-deep container of each branch only; no pointers
+    inside it, so the walk stays linear).  A syntax error ends the walk silently: the
+    strict parser reports those."""
     stack: list[list] = []  # frames: [kind, pointer, keys seen (object) | index (array)]
     state = "value"         # "value", "key" or "after"
     key = ""

@@ -219,7 +219,8 @@ def _schema_problem(error) -> Problem:
     if error.validator == "type":
         return Problem(code="wrong-type", message=f"{error.message}", fix=fix, pointer=pointer)
     if error.validator == "minimum":
-        return Problem(code="negative-offset", message=f"{excerpt(error.instance)} is negative", fix=fix, pointer=pointer)
+        return Problem(code="negative-offset", message=f"{excerpt(error.instance)} is negative", fix=fix,
+                       pointer=pointer)
     return Problem(code=f"schema-{error.validator}", message=error.message, fix=fix, pointer=pointer)
 
 
