@@ -18,6 +18,7 @@ from scorer import __version__
 from scorer.errors import Problem, ScorerError
 from scorer.evaluation import EDITIONS, FLAVORS, TASKS, evaluate
 from scorer.formats.jsontext import DEFAULT_MAX_BYTES, load_json
+from scorer.formats.limits import QuestionLimits
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -34,6 +35,9 @@ Typical dry run before a submission:
 
 #: How many problems of one kind the text output shows (--all shows every one).
 PROBLEMS_PER_KIND = 10
+CHALLENGE_HELP = ("check a run against the per-question limits ([limits]) of this challenge repository (default: "
+                  "the current folder if it has challenge.toml, else BioASQ's: 10 documents, snippets, concepts and "
+                  "triples per question, 5 factoid and 100 list answers)")
 TASK_HELP = "phaseA, phaseB (BioASQ Task B phases), taskA (MeSH indexing) or mcqa (multiple-choice reading tests)"
 
 
@@ -42,23 +46,46 @@ def _print_problems(problems: list[Problem], stream=None, per_code: int | None =
     stream = stream or sys.stderr
     shown: dict[str, int] = {}
     for p in problems:
-        shown[p.code] = shown.get(p.code, 0) + 1
+        shown[p.code] = shown.get(p.code, 0) + (p.count or 1)
         if per_code is None or shown[p.code] <= per_code:
             print(p.format(), file=stream)
     for code, n in shown.items():
         if per_code is not None and n > per_code:
-            print(f"... and {n - per_code} more {code} problem(s) (--all lists every one)", file=stream)
+            print(f"... and {n - per_code} more {code} problem(s) (--all lists more)", file=stream)
 
 
 def _summary(problems: list[Problem]) -> str:
-    errors = sum(p.severity == "error" for p in problems)
-    warnings = len(problems) - errors
-    return f"{errors} error(s), {warnings} warning(s)"
+    """``"3 error(s), 1 warning(s)"``, counting the unlisted problems a summary stands for."""
+    errors = sum(p.count or 1 for p in problems if p.severity == "error" and not p.code == "more-problems")
+    warnings = sum(p.count or 1 for p in problems if p.severity != "error")
+    more = " or more" if any(p.code == "more-problems" for p in problems) else ""
+    return f"{errors:,}{more} error(s), {warnings:,} warning(s)"
 
 
-def _validate_file(path: str, task: str, role: str, gold: str | None, max_bytes: int, hierarchy: str | None = None):
+def _run_limits(args) -> tuple[QuestionLimits, list[Problem]]:
+    """The per-question caps runs are checked against, and problems finding them: the
+    ``[limits]`` of ``--challenge DIR``, else of the challenge repository in the current
+    folder (a warning if its configuration cannot be read), else BioASQ's defaults."""
+    from scorer.formats.challenge import load_challenge
+    root = args.challenge or ("." if Path("challenge.toml").is_file() else None)
+    if root is None:
+        return QuestionLimits(), []
+    try:
+        return load_challenge(root).limits, []
+    except ScorerError as exc:
+        if args.challenge:
+            return QuestionLimits(), exc.problems
+        return QuestionLimits(), [Problem(
+            code="challenge-unreadable", severity="warning", file=str(Path(root) / "challenge.toml"),
+            message=f"the challenge configuration here has {len(exc.problems)} problem(s), so BioASQ's default "
+                    "per-question limits apply", fix="python -m scorer validate --challenge . shows them")]
+
+
+def _validate_file(path: str, task: str, role: str, gold: str | None, max_bytes: int, hierarchy: str | None = None,
+                   limits: QuestionLimits | None = None):
     """(problems, fixed value) of one file; loading problems come back as problems.
-    ``hierarchy`` (Task A): warn about labels that are not in this hierarchy file."""
+    ``hierarchy`` (Task A): warn about labels that are not in this hierarchy file;
+    ``limits``: a run's lists longer than these per-question caps are errors."""
     try:
         value, doc = load_json(path, max_bytes=max_bytes)
         gold_value = load_json(gold, max_bytes=None)[0] if gold else None
@@ -72,13 +99,15 @@ def _validate_file(path: str, task: str, role: str, gold: str | None, max_bytes:
         return validate_mcqa(value, doc, role=role, gold_value=gold_value), None
     if task == "taskA":
         from scorer.formats.taska import validate_taska
-        return validate_taska(value, doc, role=role, labels=labels), None
+        return validate_taska(value, doc, role=role, labels=labels, limits=limits), None
     from scorer.formats.validation import validate_taskb
-    return validate_taskb(value, doc, phase=task, role=role, gold_value=gold_value)
+    return validate_taskb(value, doc, phase=task, role=role, gold_value=gold_value, limits=limits)
 
 
 def cmd_validate(args) -> int:
-    problems, _ = _validate_file(args.file, args.task, args.role, args.gold, args.max_bytes, args.hierarchy)
+    limits, found = _run_limits(args) if args.role == "run" else (None, [])
+    problems, _ = _validate_file(args.file, args.task, args.role, args.gold, args.max_bytes, args.hierarchy, limits)
+    problems = found + problems
     if args.format == "json":
         print(json.dumps({"file": args.file, "valid": not any(p.severity == "error" for p in problems),
                           "problems": [p.to_dict() for p in problems]}, indent=2, sort_keys=True))
@@ -88,16 +117,19 @@ def cmd_validate(args) -> int:
         ok = not any(p.severity == "error" for p in problems)
         print(f"{args.file}: {'valid' if ok else 'INVALID'} ({_summary(problems)})")
         if fixable and args.task not in ("taskA", "mcqa"):
-            print(f"  {len(fixable)} of these are fixed by: python -m scorer normalize {args.file} FIXED.json "
+            print(f"  {sum(p.count or 1 for p in fixable):,} of these are fixed by: "
+                  f"python -m scorer normalize {args.file} FIXED.json "
                   f"--task {args.task}")
     return EXIT_OK if not any(p.severity == "error" for p in problems) else EXIT_INVALID
 
 
 #: Problem codes ``normalize`` cannot fix.
 NOT_FIXABLE = {"invalid-json", "empty-file", "not-utf8", "duplicate-key", "non-finite-number", "too-deep",
-               "too-large", "not-found", "not-a-file", "unreadable", "missing-member", "wrong-type",
+               "too-large", "not-found", "not-a-file", "lone-surrogate", "number-too-long", "number-overflow",
+               "unreadable", "missing-member", "wrong-type",
                "negative-offset", "duplicate-id", "end-before-begin", "missing-questions", "unknown-question",
-               "unknown-member", "schema-anyOf", "yesno-label"}
+               "unknown-member", "schema-anyOf", "yesno-label", "over-limit", "more-problems",
+               "challenge-unreadable"}
 
 
 def cmd_normalize(args) -> int:
@@ -115,10 +147,10 @@ def cmd_normalize(args) -> int:
     tmp.write_text(json.dumps(fixed, indent=2, ensure_ascii=True) + "\n", encoding="utf-8")
     tmp.replace(out)
     remaining, _ = _validate_file(str(out), args.task, "run", None, args.max_bytes)
-    print(f"{args.output}: written with {len(fixed_codes)} fix(es)")
     counts: dict[str, int] = {}
     for p in fixed_codes:
-        counts[p.code] = counts.get(p.code, 0) + 1
+        counts[p.code] = counts.get(p.code, 0) + (p.count or 1)
+    print(f"{args.output}: written with {sum(counts.values())} fix(es)")
     for code, n in sorted(counts.items()):
         print(f"  {n:6d} x {code}")
     errors = [p for p in remaining if p.severity == "error"]
@@ -153,7 +185,9 @@ def cmd_score(args) -> int:
     if args.task == "taskA" and not args.hierarchy:
         print("score: --task taskA needs --hierarchy FILE (PARENT CHILD per line)", file=sys.stderr)
         return EXIT_USAGE
-    problems, _ = _validate_file(args.run, args.task, "run", None, args.max_bytes)
+    limits, found = _run_limits(args)
+    problems, _ = _validate_file(args.run, args.task, "run", None, args.max_bytes, limits=limits)
+    problems = found + problems
     errors = [p for p in problems if p.severity == "error"]
     if errors and args.strict:
         _print_problems(errors, per_code=PROBLEMS_PER_KIND)
@@ -412,6 +446,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hierarchy", help="Task A: also warn about labels that are not in this hierarchy file "
                                        "(PARENT CHILD per line)")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--challenge", metavar="DIR", help=CHALLENGE_HELP)
     p.add_argument("--all", action="store_true",
                    help=f"list every problem (default: at most {PROBLEMS_PER_KIND} of each kind)")
     p.set_defaults(handler=cmd_validate)
@@ -442,6 +477,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--manual", metavar="FILE",
                    help="Phase B: the experts' scores of ideal answers (taskb-manual-scores.schema.json)")
     p.add_argument("--system", metavar="ID", help="Phase B: the run's system id in the --manual file")
+    p.add_argument("--challenge", metavar="DIR", help=CHALLENGE_HELP)
     p.add_argument("--strict", action="store_true",
                    help="refuse a run that validate rejects (exit 1), as the pull-request check does")
     p.set_defaults(handler=cmd_score)

@@ -7,7 +7,19 @@ message lists them all, so a user never sees a traceback.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, replace
+
+#: At most this many problems of one code, and this many in all, are collected for one
+#: file; past either bound one summary per code says how many were left out.
+#: Enough to show every kind of mistake, few enough that a file of a million bad values
+#: is reported in well under a second and a few megabytes.
+PROBLEMS_PER_CODE = 100
+PROBLEMS_PER_FILE = 200
+#: The longest message, fix, file name or pointer a problem keeps.
+MAX_MESSAGE = 500
+_TEXT_LIMITS = (("message", MAX_MESSAGE), ("fix", MAX_MESSAGE), ("question_id", 100), ("file", MAX_MESSAGE),
+                ("pointer", MAX_MESSAGE))
 
 
 @dataclass(frozen=True)
@@ -16,7 +28,9 @@ class Problem:
 
     ``severity`` is ``"error"`` (the file is rejected) or ``"warning"`` (the file is
     accepted as the official tool reads it, but should be fixed).  ``code`` is a
-    stable, machine-readable kind such as ``"duplicate-key"``.
+    stable, machine-readable kind such as ``"duplicate-key"``.  ``count`` is set on a
+    summary that stands for that many problems of its code left unlisted (see
+    :func:`bounded`).
     """
 
     code: str
@@ -28,6 +42,24 @@ class Problem:
     column: int | None = None
     question_id: str | None = None
     severity: str = "error"
+    count: int | None = None
+
+    @property
+    def is_summary(self) -> bool:
+        """True for a problem that says how many more there are (listed last)."""
+        return self.count is not None or self.code == "more-problems"
+
+    def __post_init__(self):
+        """Texts are kept short and always encodable: a message over :data:`MAX_MESSAGE`
+        characters (a quoted value the caller did not excerpt) is cut, and unpaired
+        surrogates (a file name that is not UTF-8) become ``\\udcxx`` escapes."""
+        for name, limit in _TEXT_LIMITS:
+            text = getattr(self, name)
+            if isinstance(text, str) and (len(text) > limit or not text.isascii()):  # else nothing to do
+                short = text if len(text) <= limit else text[:limit] + "..."
+                short = short.encode("utf-8", "backslashreplace").decode("utf-8")
+                if short != text:
+                    object.__setattr__(self, name, short)
 
     def located(self, **where) -> "Problem":
         """A copy with more location fields filled in."""
@@ -57,15 +89,112 @@ class Problem:
 
 
 class ScorerError(ValueError):
-    """An input cannot be scored; ``problems`` says where and how to fix it."""
+    """An input cannot be scored; ``problems`` says where and how to fix it (at most
+    :data:`PROBLEMS_PER_CODE` of a kind, then a summary: see :func:`bounded`)."""
 
     def __init__(self, problems: list[Problem] | Problem | str):
         if isinstance(problems, str):
             problems = [Problem(code="error", message=problems)]
         elif isinstance(problems, Problem):
             problems = [problems]
-        self.problems: list[Problem] = list(problems)
+        self.problems: list[Problem] = bounded(problems)
         super().__init__("\n".join(p.format() for p in self.problems))
+
+
+def excerpt(value, limit: int = 80) -> str:
+    """A JSON-like rendering of ``value`` of at most about ``limit`` characters, for messages.
+
+    Strings are quoted and cut (``"abc..."``), containers show their first items and
+    their size (``[1, 1, ...] (a list of 1,000,000 items)``); only as much of ``value`` is
+    looked at as is shown, so quoting a huge value costs nothing.  Unpaired surrogates
+    come out as ``\\ud800`` escapes, so the text can always be written as UTF-8.
+    """
+    if type(value) is int and value.bit_length() <= 128:  # the common case, fast
+        return str(value)
+    text = _render(value, limit)
+    if isinstance(value, list) and len(value) > 3:
+        text += f" (a list of {len(value):,} items)"
+    elif isinstance(value, dict) and len(value) > 3:
+        text += f" (an object of {len(value):,} members)"
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _render(value, budget: int) -> str:
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, int):
+        if value.bit_length() > 128:  # str() of a huge integer is slow (and fails past 4,300 digits)
+            return f"an integer of about {int(value.bit_length() * 0.30103) + 1:,} digits"
+        return str(value)
+    if isinstance(value, float):
+        text = getattr(value, "literal", None) or repr(value)  # a JsonFloat keeps its literal
+        return text if len(text) <= budget else text[:budget] + "..."
+    if isinstance(value, str):
+        return json.dumps(value[:budget], ensure_ascii=False) + ("..." if len(value) > budget else "")
+    if isinstance(value, (list, dict)):
+        parts, used = [], 2
+        items = value.items() if isinstance(value, dict) else value
+        for n, item in enumerate(items):
+            if used >= budget:
+                parts.append("...")
+                break
+            if isinstance(value, dict):
+                part = _render(item[0], budget - used) + ": " + _render(item[1], max(budget - used, 8) // 2)
+            else:
+                part = _render(item, budget - used)
+            parts.append(part)
+            used += len(part) + 2
+        inner = ", ".join(parts)
+        return "{" + inner + "}" if isinstance(value, dict) else "[" + inner + "]"
+    text = repr(value)
+    return text if len(text) <= budget else text[:budget] + "..."
+
+
+class Bounded:
+    """A collector of problems that keeps at most ``per_code`` of each code and ``total``
+    in all, in the order added; past a bound, one summary per cut code (same code,
+    ``count`` = how many more, located at the first one left out and with its severity, so
+    an invalid file stays invalid) stands for the rest.  Only the kept problems are held in memory.
+    Works on anything with a ``code`` and a ``severity`` (e.g. findings not yet turned
+    into problems); ``append`` is ``add``, so it can stand where a list is filled."""
+
+    def __init__(self, per_code: int = PROBLEMS_PER_CODE, total: int = PROBLEMS_PER_FILE):
+        self.per_code, self.total = per_code, total
+        self.kept: list = []
+        self.more: dict[str, list] = {}  # code -> [count, first left-out problem]
+        self.seen: dict[str, int] = {}
+
+    def add(self, p) -> None:
+        summarized = getattr(p, "count", None)  # a summary of an earlier bound stands for this many
+        n = summarized or 1
+        self.seen[p.code] = self.seen.get(p.code, 0) + n
+        if summarized is None and self.seen[p.code] <= self.per_code and len(self.kept) < self.total:
+            self.kept.append(p)
+        elif p.code in self.more:
+            self.more[p.code][0] += n
+        else:
+            self.more[p.code] = [n, p]
+
+    append = add
+
+    def __iter__(self):
+        """The kept problems, then the summaries."""
+        yield from self.kept
+        for code, (count, first) in self.more.items():
+            yield Problem(code=code, count=count, severity=first.severity, file=getattr(first, "file", None),
+                          pointer=first.pointer, line=getattr(first, "line", None),
+                          column=getattr(first, "column", None),
+                          message=f"and {count:,} more {code} problem(s) from here on, not listed",
+                          fix=f"fix the {code} problems listed above the same way, then validate again")
+
+
+def bounded(problems, per_code: int = PROBLEMS_PER_CODE, total: int = PROBLEMS_PER_FILE) -> list:
+    """The problems as :class:`Bounded` keeps them: at most ``per_code`` of a code and
+    ``total`` in all, then one summary per cut code."""
+    collector = Bounded(per_code, total)
+    for p in problems:
+        collector.add(p)
+    return list(collector)
 
 
 def some_of(items, limit: int = 5) -> str:

@@ -385,8 +385,11 @@ def testset_path(ref: RunRef) -> str:
     return f"testsets/taska/{ref.batch}/{ref.phase}.json"
 
 
-def judge_content(decision: Decision, data: bytes, testset: bytes | None, max_bytes: int) -> tuple[Decision, object]:
-    """Validate a run's bytes and compare its ids with the test set's.
+def judge_content(decision: Decision, data: bytes, testset: bytes | None, max_bytes: int,
+                  limits=None) -> tuple[Decision, object]:
+    """Validate a run's bytes (against the per-question ``limits``, a
+    :class:`scorer.formats.limits.QuestionLimits`, when given) and compare its ids with
+    the test set's.
 
     Returns the decision with the validator's problems (and the reasons they give) and the
     run's parsed, normalized value (None when it cannot be read or is invalid).
@@ -400,13 +403,13 @@ def judge_content(decision: Decision, data: bytes, testset: bytes | None, max_by
     else:
         if ref.task == "taskA":
             from scorer.formats.taska import validate_taska
-            problems, fixed = validate_taska(parsed, doc, role="run"), parsed
+            problems, fixed = validate_taska(parsed, doc, role="run", limits=limits), parsed
         elif ref.task == "mcqa":
             from scorer.formats.mcqa import validate_mcqa
             problems, fixed = validate_mcqa(parsed, doc, role="run"), parsed
         else:
             from scorer.formats.validation import validate_taskb
-            problems, fixed = validate_taskb(parsed, doc, phase=ref.phase, role="run")
+            problems, fixed = validate_taskb(parsed, doc, phase=ref.phase, role="run", limits=limits)
         if not any(p.severity == "error" for p in problems):
             value = fixed
             problems += _id_problems(ref, fixed, doc, testset, reasons, max_bytes)

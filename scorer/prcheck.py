@@ -169,7 +169,8 @@ def check_pull_request(repo: str | Path, base: str, head: str, *, actor: str | N
             if decision.needs_content:
                 data = git.blob(decision.change.blob)
                 testset = git.read(base_commit, testset_path(decision.ref))
-                check.decision, value = judge_content(decision, data, testset, challenge.limits.max_run_bytes)
+                check.decision, value = judge_content(decision, data, testset, challenge.limits.max_run_bytes,
+                                                            limits=challenge.limits)
                 if value is not None:
                     _dry_run(check, value, challenge, git, base_commit, trusted)
             report.checks.append(check)

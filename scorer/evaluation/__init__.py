@@ -10,7 +10,7 @@ import math
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from scorer.errors import Problem, ScorerError
+from scorer.errors import Problem, ScorerError, excerpt
 from scorer.formats.jsontext import JsonText, load_input
 
 TASKS = ("phaseA", "phaseB", "taskA", "mcqa")
@@ -82,7 +82,9 @@ def evaluate(gold, run, task: str = "phaseA", edition: int = 9, flavor: str = "o
     ``edition``: BioASQ rules 2, 3, 5, 8 or 9.  ``flavor``:
     ``"official"`` (the official tools' numbers, quirks included) or ``"reference"``
     (the published definitions).  Raises :class:`scorer.ScorerError` for any input that
-    cannot be scored, with a located message.
+    cannot be scored, with a located message, and for nothing else: any other exception
+    (a bug) becomes a ScorerError with code ``internal-error`` naming it, so one bad run
+    can never stop a caller that scores many (the tests assert it never happens).
     """
     if task not in TASKS:
         raise _usage(f"unknown task {task!r}", f"use one of {', '.join(TASKS)}")
@@ -91,8 +93,18 @@ def evaluate(gold, run, task: str = "phaseA", edition: int = 9, flavor: str = "o
                      "use 2 (BioASQ 1-2), 3 (3-4), 5 (5-7), 8 (8) or 9 (9 and later)")
     if flavor not in FLAVORS:
         raise _usage(f"unknown flavor {flavor!r}", "use 'official' or 'reference'")
-    with cyclic_gc_paused():
-        return _dispatch(gold, run, task, edition, flavor, options)
+    try:
+        with cyclic_gc_paused():
+            return _dispatch(gold, run, task, edition, flavor, options)
+    except ScorerError:
+        raise
+    except MemoryError:
+        raise ScorerError(Problem(code="too-large", message="the input needs more memory than there is",
+                                  fix="make the run smaller (see the [limits] of challenge.toml)")) from None
+    except Exception as exc:  # a bug in the scorer: still a ScorerError, so the contract holds
+        raise ScorerError(Problem(
+            code="internal-error", message=f"internal error in the scorer: {type(exc).__name__}: {excerpt(str(exc))}",
+            fix="this is a bug in the scorer; please report it with the input files")) from exc
 
 
 def _dispatch(gold, run, task: str, edition: int, flavor: str, options: dict) -> Result:

@@ -17,7 +17,7 @@ from scorer.formats.jsontext import load_input
 from scorer.formats.taskb import Question, TaskBFile, read_taskb
 from scorer.measures import abstention, adapted, exact, rouge
 from scorer.measures.retrieval import NAN, mean
-from scorer.schemas import schema_errors
+from scorer.schemas import schema_problems
 
 #: The official tool's ``-verbose`` labels, in its output order, and our names.
 OFFICIAL_LABELS = {
@@ -455,9 +455,9 @@ def _manual_scores(manual):
     """The loaded manual scores and their text; a :class:`ScorerError` with every schema
     violation (located, with the schema's ``x-fix``) when they do not follow the schema."""
     value, doc = load_input(manual, name="manual")
-    problems = [doc.place(Problem(code="manual-scores", message=e.message, pointer=json_pointer(*e.absolute_path),
-                                  fix=e.schema.get("x-fix", "") if isinstance(e.schema, dict) else ""))
-                for e in schema_errors(MANUAL_SCHEMA, value)]
+    problems = [doc.place(p) for p in schema_problems(MANUAL_SCHEMA, value, lambda e: Problem(
+        code="manual-scores", message=e.message, pointer=json_pointer(*e.absolute_path),
+        fix=e.schema.get("x-fix", "") if isinstance(e.schema, dict) else ""))]
     if problems:
         raise ScorerError(problems)
     return value, doc

@@ -19,6 +19,7 @@ from __future__ import annotations
 import unicodedata
 from typing import NamedTuple
 
+from scorer.errors import Bounded, excerpt
 from scorer.formats.jsontext import JsonFloat
 
 YESNO, FACTOID, LIST, SUMMARY = "yesno", "factoid", "list", "summary"
@@ -109,7 +110,7 @@ def official_answer(value, *, edition: int, gold: bool) -> tuple[OfficialAnswer 
                                        "evaluator aborts on it)", "leave out exact_answer for an unanswered "
                                        "question (python -m scorer normalize does it)")
         return None, AnswerProblem("", "wrong-answer-type", f"exact_answer must be a string or a list, not "
-                                   f"{value!r}", 'write "yes"/"no", or a list such as [["BRCA1"]]')
+                                   f"{excerpt(value)}", 'write "yes"/"no", or a list such as [["BRCA1"]]')
     if not value:
         return OfficialAnswer(None, [], []), None
     if type(value[0]) is not list:
@@ -237,7 +238,7 @@ def fix_phase_b_question(question) -> tuple[object, list]:
 
     if not isinstance(question, dict):
         return question, []
-    findings: list[Finding] = []
+    findings = Bounded()
     fixed = dict(question)
     qtype = fixed.get("type")
     if "exact_answer" in fixed:
@@ -285,7 +286,7 @@ def _fix_exact_answer(answer, qtype, findings: list) -> object:
     if qtype == YESNO:
         if type(answer) is list and len(answer) == 1 and type(answer[0]) is str:
             findings.append(Finding("/exact_answer", "yesno-answer-list",
-                                    f"the yes/no answer is the list {answer!r}, not a string",
+                                    f"the yes/no answer is the list {excerpt(answer)}, not a string",
                                     f'write "exact_answer": "{answer[0]}"'))
             return answer[0]
         if type(answer) is str and reference_text(answer) not in ("yes", "no"):

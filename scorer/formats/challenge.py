@@ -19,7 +19,9 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 from scorer.errors import Problem, ScorerError, json_pointer
-from scorer.schemas import schema_errors
+from scorer.formats.jsontext import regular_file
+from scorer.formats.limits import QuestionLimits
+from scorer.schemas import schema_problems
 
 DEFAULT_MEASURES = {
     "concepts": "concepts.map", "documents": "documents.map", "snippets": "snippets.map",
@@ -79,7 +81,10 @@ class Rules:
 
 
 @dataclass(frozen=True)
-class Limits:
+class Limits(QuestionLimits):
+    """``[limits]``: teams, run size, and the per-question caps of runs (see
+    :mod:`scorer.formats.limits` for their BioASQ defaults and sources)."""
+
     systems_per_team: int = 5
     max_run_bytes: int = 20_000_000
 
@@ -216,10 +221,14 @@ _TOML_ERROR_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 def _read_toml(path: Path) -> tuple[dict, str]:
     try:
+        regular_file(path, str(path))
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ScorerError(Problem(code="not-found", file=str(path), message="no such file",
                                   fix=f"create {path.name} (see docs/challenge.md)")) from None
+    except OSError as exc:
+        raise ScorerError(Problem(code="unreadable", file=str(path), message=f"cannot read the file: {exc.strerror}",
+                                  fix="check the path and its permissions")) from None
     except UnicodeDecodeError as exc:
         raise ScorerError(Problem(code="not-utf8", file=str(path), message=f"the file is not UTF-8 ({exc.reason})",
                                   fix="save the file as UTF-8")) from None
@@ -232,6 +241,12 @@ def _read_toml(path: Path) -> tuple[dict, str]:
             line=int(where.group(1)) if where else None, column=int(where.group(2)) if where else None,
             message=f"invalid TOML: {_TOML_ERROR_AT.sub('', str(exc)).strip()}",
             fix="fix the TOML syntax at this place (a missing quote, bracket or '='?)")) from None
+    except ValueError:  # an integer too long for Python to convert (over 4,300 digits)
+        where = re.search(r"[0-9a-fA-F_]{4000,}", text)
+        line = text.count("\n", 0, where.start()) + 1 if where else None
+        raise ScorerError(Problem(code="invalid-toml", file=str(path), line=line,
+                                  message="a number with thousands of digits",
+                                  fix="write the number as it is meant")) from None
 
 
 def _as_json(value):
@@ -279,19 +294,13 @@ def toml_line(text: str, parts) -> int | None:
 
 
 def _schema_problems(value, text: str, path: Path, schema: str) -> list[Problem]:
-    problems = []
-    for error in schema_errors(schema, _as_json(value)):
+    def convert(error) -> Problem:
         parts = list(error.absolute_path)
         fix = error.schema.get("x-fix", "") if isinstance(error.schema, dict) else ""
-        where = toml_path(parts) or "the top level"
-        if error.validator == "additionalProperties":
-            message = f"{where}: {error.message}"
-        elif error.validator == "required":
-            message = f"{where}: {error.message}"
-        else:
-            message = f"{where} = {error.instance!r}: {error.message}"
-        problems.append(Problem(code=f"config-{error.validator}", file=str(path), line=toml_line(text, parts),
-                                pointer=toml_path(parts), message=message, fix=fix))
+        return Problem(code=f"config-{error.validator}", file=str(path), line=toml_line(text, parts),
+                       pointer=toml_path(parts), message=f"{toml_path(parts) or 'the top level'}: {error.message}",
+                       fix=fix)
+    problems = schema_problems(schema, _as_json(value), convert)
     return sorted(problems, key=lambda p: (p.line or 0, p.pointer or ""))
 
 
@@ -318,6 +327,8 @@ def _read_team(path: Path, problems: list[Problem], systems_per_team: int) -> Te
     seen = set()
     for i, system in enumerate(systems):
         sid = system.get("id") if isinstance(system, dict) else None
+        if not isinstance(sid, str):  # the schema reports it
+            continue
         if sid in seen:
             found.append(Problem(code="duplicate-system", file=str(path), line=toml_line(text, ["systems", i]),
                                  pointer=f"systems[{i}].id", message=f"system id {sid!r} appears twice",

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from scorer.errors import Problem, ScorerError, some_of
+from scorer.formats.jsontext import regular_file
 
 ROOT = 0      #: HEMKit's artificial root, parent of every parentless node
 DUMMY = -1    #: HEMKit's dummy common ancestor appended to every upward path
@@ -265,12 +266,12 @@ def load_hierarchy(path) -> Hierarchy:
     """The hierarchy of a ``PARENT CHILD`` file, read once per (path, mtime, size)."""
     resolved = Path(path).resolve()
     try:
-        stat = resolved.stat()
+        stat = regular_file(resolved, str(path))
         return _load_cached(str(resolved), stat.st_mtime_ns, stat.st_size, str(path))
     except FileNotFoundError:
         raise ScorerError(Problem(code="not-found", file=str(path), message="no such hierarchy file",
                                   fix="give the path of the PARENT CHILD file, e.g. gold/mesh/hierarchy.txt")) from None
-    except (IsADirectoryError, PermissionError) as exc:
+    except OSError as exc:
         raise ScorerError(Problem(code="unreadable", file=str(path), message=f"cannot read the hierarchy: {exc.strerror}",
                                   fix="check the path and its permissions")) from None
 

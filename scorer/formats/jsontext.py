@@ -2,9 +2,12 @@
 
 ``load_json`` is the only way the scorer reads a JSON file.  The fast path is the C
 parser of :mod:`json` with two hooks (duplicate keys, NaN/Infinity literals).  Only when
-something is wrong does the slow path run: :func:`scan_json` walks the text once,
+something is wrong does the slow path run: :func:`_walk` walks the text once,
 iteratively (no recursion, so no ``RecursionError`` whatever the nesting), and reports
-every duplicate key, non-finite literal and over-deep value with its line and column.
+every duplicate key, non-finite literal, over-deep value, lone surrogate (``"\\ud800"``,
+which no UTF-8 writer can encode), integer literal longer than :data:`MAX_INT_DIGITS`
+digits and number too large for a float (``1e400``) with its line and column.  Good files
+pay for the last three only with a regular-expression search of the raw text.
 The same walk maps JSON pointers to line:column for problems found later (schema,
 reader), see :class:`JsonText`.
 """
@@ -12,13 +15,20 @@ from __future__ import annotations
 
 import bisect
 import json
+import math
+import os
 import re
+import stat
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scorer.errors import Problem, ScorerError, json_pointer
+from scorer.errors import Problem, ScorerError, bounded, excerpt, json_pointer
 
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+#: The longest integer literal accepted (20 digits hold every 64-bit integer); Python
+#: itself refuses to convert integers of more than 4,300 digits.
+MAX_INT_DIGITS = 20
 
 
 class JsonFloat(float):
@@ -32,6 +42,8 @@ class JsonFloat(float):
 
     def __new__(cls, literal: str) -> "JsonFloat":
         self = super().__new__(cls, literal)
+        if math.isinf(self):  # 1e400: too large for a float; _walk locates it
+            raise _Flagged
         self.literal = literal
         return self
 
@@ -51,13 +63,27 @@ def _reject_constant(name: str):
     raise _Flagged
 
 
+def _bounded_int(literal: str) -> int:
+    """``int(literal)``, or :class:`_Flagged` for more than :data:`MAX_INT_DIGITS` digits."""
+    if len(literal.lstrip("-")) > MAX_INT_DIGITS:
+        raise _Flagged
+    return int(literal)
+
+
+#: Cheap pre-checks of the raw text: only a file that matches pays for the exact checks.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_LONG_DIGITS = re.compile("[0-9]{%d}" % (MAX_INT_DIGITS + 1))
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 @dataclass
 class JsonText:
     """The decoded text of a JSON file, able to locate JSON pointers in it."""
 
     name: str
     text: str | None
-    _positions: dict[str, int] | None = field(default=None, repr=False)
+    _positions: dict[str, int] = field(default_factory=dict, repr=False)
+    _scan: Iterator | None = field(default=None, repr=False)
     _line_starts: list[int] | None = field(default=None, repr=False)
 
     def line_col(self, offset: int) -> tuple[int, int]:
@@ -72,14 +98,33 @@ class JsonText:
         if the pointer names something absent, e.g. a missing key)."""
         if self.text is None:
             return None, None
-        if self._positions is None:
-            self._positions = scan_json(self.text)[0]
+        self._scan_to(pointer)
         while True:
             if pointer in self._positions:
                 return self.line_col(self._positions[pointer])
             if not pointer:
                 return None, None
             pointer = pointer.rsplit("/", 1)[0]
+
+    def _scan_to(self, pointer: str) -> None:
+        """Advance the one walk of the text until ``pointer`` is seen or cannot come any
+        more (a container holding it has closed, or the text ends): locating the problems
+        at the start of a huge file reads only its start."""
+        if pointer in self._positions:
+            return
+        if self._scan is None:
+            self._scan = _walk(self.text, None)
+        chain, part = {pointer}, pointer
+        while part:
+            part = part.rsplit("/", 1)[0]
+            chain.add(part)
+        for kind, where, offset, _ in self._scan:
+            if kind == "value":
+                self._positions[where] = offset
+                if where == pointer:
+                    return
+            elif kind == "close" and where in chain:
+                return
 
     def place(self, problem: Problem) -> Problem:
         """The problem with file, line and column filled in from its pointer."""
@@ -90,23 +135,22 @@ class JsonText:
 
 
 _WS = re.compile(r"[ \t\n\r]*")
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _LITERALS = ("true", "false", "null")
 _NON_FINITE = ("NaN", "Infinity", "-Infinity")
 
 
-def scan_json(text: str, max_depth: int | None = None):
-    """Walk JSON text iteratively; return ``(positions, problems)``.
-
-    ``positions`` maps the JSON pointer of every value to its start offset.
-    ``problems`` lists ``(code, pointer, offset, message, fix)`` for duplicate keys,
-    NaN/Infinity literals and containers nested deeper than ``max_depth`` (the outermost
-    over-deep container of each branch only).  A syntax error ends the walk silently:
-    the strict parser reports those.
-    """
-    positions: dict[str, int] = {}
-    problems: list[tuple[str, str, int, str, str]] = []
+def _walk(text: str, max_depth: int | None) -> Iterator[tuple[str, str | None, int, tuple | None]]:
+    """Walk JSON text iteratively (no recursion, whatever the nesting), yielding in text
+    order ``("value", pointer, offset, None)`` for every value, ``("close", pointer,
+    offset, None)`` when a container ends, and ``("problem", pointer, offset, (code,
+    pointer, offset, message, fix))`` for duplicate keys, NaN/Infinity literals, lone
+    surrogates in strings and keys, integer literals of more than :data:`MAX_INT_DIGITS`
+    digits, numbers too large for a float, and containers nested deeper than
+    ``max_depth`` (the outermost over-deep container of each branch only; no pointers
+    inside it, so the walk stays linear).  A syntax error ends the walk silently: the
+    strict parser reports those."""
     stack: list[list] = []  # frames: [kind, pointer, keys seen (object) | index (array)]
     state = "value"         # "value", "key" or "after"
     key = ""
@@ -127,32 +171,35 @@ def scan_json(text: str, max_depth: int | None = None):
             else:
                 pointer = stack[-1][1] + "/" + str(stack[-1][2])
             if pointer is not None:
-                positions[pointer] = i
+                yield "value", pointer, i, None
             if ch in "[{":
                 depth = len(stack) + 1
                 if max_depth is not None and depth > max_depth and deep_from is None:
                     deep_from = len(stack)
-                    problems.append((
+                    yield "problem", pointer, i, (
                         "too-deep", pointer, i,
                         f"value nested {depth} levels deep; this format never needs more than {max_depth}",
-                        "remove the extra nesting (a list inside a list where a string is expected?)",
-                    ))
+                        "remove the extra nesting (a list inside a list where a string is expected?)")
                 stack.append(["object", pointer, set()] if ch == "{" else ["array", pointer, 0])
                 i += 1
                 close = "}" if ch == "{" else "]"
                 j = _WS.match(text, i).end()
                 if j < n and text[j] == close:
                     stack.pop()
+                    if pointer is not None:
+                        yield "close", pointer, j, None
                     i, state = j + 1, "after"
                 else:
                     state = "key" if ch == "{" else "value"
                 continue
             if ch == '"':
                 m = _STRING.match(text, i)
+                if m and _SURROGATE_ESCAPE.search(m.group()) and _SURROGATE.search(json.loads(m.group())):
+                    yield "problem", pointer, i, _lone_surrogate(pointer, i, "string")
             elif text.startswith(_NON_FINITE, i):
                 word = next(w for w in _NON_FINITE if text.startswith(w, i))
-                problems.append(("non-finite-number", pointer, i, f"{word} is not valid JSON",
-                                 "write a finite number, or null if the value is unknown"))
+                yield "problem", pointer, i, ("non-finite-number", pointer, i, f"{word} is not valid JSON",
+                                              "write a finite number, or null if the value is unknown")
                 i, state = i + len(word), "after"
                 continue
             elif text.startswith(_LITERALS, i):
@@ -160,6 +207,9 @@ def scan_json(text: str, max_depth: int | None = None):
                 continue
             else:
                 m = _NUMBER.match(text, i)
+                if m and (m.end() - i > MAX_INT_DIGITS or m.group(1)):  # only these can be too large
+                    for problem in _number_problems(m.group(), pointer, i):
+                        yield "problem", pointer, i, problem
             if not m:
                 break
             i, state = m.end(), "after"
@@ -169,12 +219,15 @@ def scan_json(text: str, max_depth: int | None = None):
                 break
             key = json.loads(m.group())
             frame = stack[-1]
+            if _SURROGATE.search(key):
+                key = key.encode("utf-8", "backslashreplace").decode("utf-8")  # pointers stay text
+                if frame[1] is not None:
+                    yield "problem", frame[1], i, _lone_surrogate(frame[1] + json_pointer(key), i, "key")
             if frame[1] is not None and key in frame[2]:
-                problems.append((
+                yield "problem", frame[1], i, (
                     "duplicate-key", frame[1] + json_pointer(key), i,
-                    f'key "{key}" appears more than once in this object',
-                    "keep one copy of the key; JSON readers disagree on which one wins",
-                ))
+                    f'key "{excerpt(key, 60)[1:-1]}" appears more than once in this object',
+                    "keep one copy of the key; JSON readers disagree on which one wins")
             frame[2].add(key)
             i = _WS.match(text, m.end()).end()
             if i >= n or text[i] != ":":
@@ -192,13 +245,36 @@ def scan_json(text: str, max_depth: int | None = None):
                 else:
                     state = "key"
             elif ch in "]}":
-                stack.pop()
+                closed = stack.pop()
+                if closed[1] is not None:
+                    yield "close", closed[1], i, None
                 if deep_from is not None and len(stack) <= deep_from:
                     deep_from = None
                 i += 1
             else:
                 break
-    return positions, problems
+
+
+def _lone_surrogate(pointer: str | None, offset: int, what: str) -> tuple:
+    return ("lone-surrogate", pointer, offset,
+            f"this {what} holds an unpaired surrogate escape (\\ud800-\\udfff), which is not text "
+            "and cannot be written as UTF-8",
+            "remove the escape, or write the character itself (a pair \\ud83d\\ude00 is fine)")
+
+
+def _number_problems(literal: str, pointer: str | None, offset: int) -> list[tuple]:
+    """An integer literal of too many digits, or a number too large for a float."""
+    if not any(c in literal for c in ".eE"):
+        digits = len(literal.lstrip("-"))
+        if digits > MAX_INT_DIGITS:
+            return [("number-too-long", pointer, offset,
+                     f"an integer of {digits:,} digits; at most {MAX_INT_DIGITS} are accepted",
+                     "write the number as it is meant (an id as a string, an offset as a small integer)")]
+    elif math.isinf(float(literal)):
+        return [("number-overflow", pointer, offset,
+                 f"{literal[:20]}{'...' if len(literal) > 20 else ''} is too large for a number "
+                 "(beyond 1.8e308)", "write a finite number of a sensible size")]
+    return []
 
 
 def _decode(data: bytes, name: str) -> str:
@@ -239,14 +315,17 @@ def load_json(source, *, name: str | None = None, max_bytes: int | None = DEFAUL
     """Read a JSON file strictly; return ``(value, JsonText)``.
 
     ``source``: a path, or bytes/str content.  Raises :class:`ScorerError` listing every
-    problem found: size over ``max_bytes``, empty file, not UTF-8, invalid JSON (with line
-    and column), duplicate keys, NaN/Infinity, nesting deeper than ``max_depth``.
+    problem found: not a regular file (a directory, FIFO or device is refused without
+    being opened), size over ``max_bytes``, empty file, not UTF-8, invalid JSON (with line
+    and column), duplicate keys, NaN/Infinity, lone surrogates, integers of more than
+    :data:`MAX_INT_DIGITS` digits, numbers too large for a float, nesting deeper than
+    ``max_depth``.
     """
     if isinstance(source, (str, Path)) and not (isinstance(source, str) and source.lstrip()[:1] in ("{", "[")):
         path = Path(source)
         name = name or str(source)
         try:
-            size = path.stat().st_size
+            size = regular_file(path, name).st_size
             if max_bytes is not None and size > max_bytes:
                 raise ScorerError(Problem(
                     code="too-large", file=name,
@@ -257,9 +336,6 @@ def load_json(source, *, name: str | None = None, max_bytes: int | None = DEFAUL
         except FileNotFoundError:
             raise ScorerError(Problem(code="not-found", file=name, message="no such file",
                                       fix="check the path")) from None
-        except IsADirectoryError:
-            raise ScorerError(Problem(code="not-a-file", file=name, message="this is a directory, not a JSON file",
-                                      fix="give the path of a .json file")) from None
         except OSError as exc:
             raise ScorerError(Problem(code="unreadable", file=name, message=f"cannot read the file: {exc.strerror}",
                                       fix="check the path and its permissions")) from None
@@ -279,8 +355,8 @@ def load_json(source, *, name: str | None = None, max_bytes: int | None = DEFAUL
                                   message="the file is empty",
                                   fix='write a JSON object, e.g. {"questions": [...]}'))
     try:
-        value = json.loads(text, object_pairs_hook=_unique_keys_object,
-                           parse_constant=_reject_constant, parse_float=JsonFloat)
+        value = json.loads(text, object_pairs_hook=_unique_keys_object, parse_constant=_reject_constant,
+                           parse_float=JsonFloat, parse_int=_bounded_int if _LONG_DIGITS.search(text) else None)
     except json.JSONDecodeError as exc:
         raise ScorerError(Problem(
             code="invalid-json", file=name, line=exc.lineno, column=exc.colno,
@@ -288,25 +364,47 @@ def load_json(source, *, name: str | None = None, max_bytes: int | None = DEFAUL
             fix="fix the JSON syntax at this place (a missing comma, quote or bracket?)",
         )) from None
     except (_Flagged, RecursionError):
-        value = None
-    if value is None:
+        flagged = True
+    else:
+        flagged = False
+    if flagged or _SURROGATE_ESCAPE.search(text):
         lexical = _lexical_problems(doc, max_depth)
+        if not flagged and not lexical:  # surrogate escapes, all paired
+            return value, doc
         if not lexical:  # a RecursionError the scan did not explain
-            lexical = [Problem(code="too-deep", file=name, message="the JSON nesting is too deep to read",
-                               fix="remove the extra nesting")]
+            lexical = [Problem(code="too-deep", file=name, line=1, column=1, pointer="",
+                               message="the JSON nesting is too deep to read", fix="remove the extra nesting")]
         raise ScorerError(lexical)
     return value, doc
 
 
+def regular_file(path: Path, name: str) -> os.stat_result:
+    """``os.stat`` of ``path``; :class:`ScorerError` ``not-a-file`` for a directory, FIFO,
+    device or socket, which is never opened (reading a FIFO would wait forever).
+    ``FileNotFoundError`` and other ``OSError`` pass to the caller."""
+    info = path.stat()
+    if not stat.S_ISREG(info.st_mode):
+        raise ScorerError(_not_a_file(name, info.st_mode))
+    return info
+
+
+def _not_a_file(name: str, mode: int) -> Problem:
+    """The problem of a path that is not a regular file (it is not opened: a FIFO would hang)."""
+    kind = ("a directory" if stat.S_ISDIR(mode) else "a named pipe (FIFO)" if stat.S_ISFIFO(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "not a regular file")
+    return Problem(code="not-a-file", file=name, message=f"this is {kind}, not a JSON file",
+                   fix="give the path of a regular .json file")
+
+
 def _lexical_problems(doc: JsonText, max_depth: int | None) -> list[Problem]:
-    positions, found = scan_json(doc.text, max_depth if max_depth is not None else 64)
-    doc._positions = positions
-    problems = []
-    for code, pointer, offset, message, fix in found:
-        line, column = doc.line_col(offset)
-        problems.append(Problem(code=code, message=message, fix=fix, file=doc.name,
-                                pointer=pointer, line=line, column=column))
-    return problems
+    """Every problem the walk finds, located (at most
+    :data:`scorer.errors.PROBLEMS_PER_CODE` of a kind, then a count)."""
+    found = (Problem(code=code, message=message, fix=fix, file=doc.name, pointer=pointer,
+                     **dict(zip(("line", "column"), doc.line_col(offset))))
+             for kind, _, _, (code, pointer, offset, message, fix)
+             in (e for e in _walk(doc.text, max_depth if max_depth is not None else 64) if e[0] == "problem"))
+    return bounded(found)
 
 
 def nesting_exceeds(value, limit: int) -> bool:

@@ -28,9 +28,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from scorer.errors import Problem, ScorerError, json_pointer, some_of
+from scorer.errors import Problem, ScorerError, bounded, excerpt, json_pointer, some_of
 from scorer.formats.jsontext import JsonText
-from scorer.schemas import schema_errors
+from scorer.schemas import schema_problems
 
 SCHEMAS = {"gold": "mcqa-gold.schema.json", "run": "mcqa-run.schema.json"}
 ROLES = tuple(SCHEMAS)
@@ -116,7 +116,7 @@ def validate_mcqa(value, doc: JsonText | None = None, role: str = "run", gold_va
     if role not in SCHEMAS:
         raise ScorerError(Problem(code="bad-argument", message=f"unknown role {role!r}",
                                   fix="use role='run' or role='gold'"))
-    problems = [_schema_problem(e) for e in schema_errors(SCHEMAS[role], value)]
+    problems = schema_problems(SCHEMAS[role], value, _schema_problem)
     if role == "gold":
         problems += _gold_problems(value)
     else:
@@ -124,10 +124,10 @@ def validate_mcqa(value, doc: JsonText | None = None, role: str = "run", gold_va
         if gold_value is not None:
             problems += _against_gold_value(value, gold_value)
     problems = [p if p.question_id is not None else p.located(question_id=_question_at(value, p.pointer))
-                for p in problems]
+                for p in bounded(problems)]
     if doc is not None:
         problems = [doc.place(p) for p in problems]
-    problems.sort(key=lambda p: (p.line or 0, p.column or 0, p.pointer or ""))
+    problems.sort(key=lambda p: (p.is_summary, p.line or 0, p.column or 0, p.pointer or ""))
     return problems
 
 
@@ -155,10 +155,10 @@ def _schema_problem(error) -> Problem:
     if error.validator == "additionalProperties":
         return Problem(code="unknown-member", message=error.message, fix=fix, pointer=pointer)
     if error.validator in ("type", "anyOf"):
-        return Problem(code="wrong-type", message=f"{_show(error.instance)} is not allowed here", fix=fix,
+        return Problem(code="wrong-type", message=f"{excerpt(error.instance, 60)} is not allowed here", fix=fix,
                        pointer=pointer)
     if error.validator == "pattern":
-        return Problem(code="bad-id", message=f"{_show(error.instance)} is not a valid id here", fix=fix,
+        return Problem(code="bad-id", message=f"{excerpt(error.instance, 60)} is not a valid id here", fix=fix,
                        pointer=pointer)
     if error.validator == "minItems":
         return Problem(code="too-few-candidates", pointer=pointer,
@@ -167,18 +167,6 @@ def _schema_problem(error) -> Problem:
     if error.validator == "minLength":
         return Problem(code="empty-id", message="this id is empty", fix=fix, pointer=pointer)
     return Problem(code=f"schema-{error.validator}", message=error.message, fix=fix, pointer=pointer)
-
-
-def _show(value) -> str:
-    """A short JSON-like rendering of a wrong value for a message."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (dict, list)):
-        return "an object" if isinstance(value, dict) else "a list"
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 _QUESTION_AT = re.compile(r"^/topics/(\d+)/reading_tests/(\d+)/questions/(\d+)|^/answers/(\d+)")
@@ -244,7 +232,8 @@ def _gold_problems(value) -> list[Problem]:
                                             "reading-test statistics",
                                     fix="add its questions, or remove the reading test"))
         if kind == "reading test":
-            n_questions += len(item.get("questions") or ())
+            questions = item.get("questions")
+            n_questions += len(questions) if isinstance(questions, list) else 0
         if kind != "question":
             continue
         seen: dict[str, int] = {}

@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from scorer.errors import Problem, ScorerError, json_pointer
+from scorer.errors import Problem, ScorerError, bounded, json_pointer
 from scorer.formats.jsontext import JsonText
-from scorer.schemas import schema_errors
+from scorer.formats.limits import QuestionLimits, limit_problems
+from scorer.schemas import schema_problems
 
 SCHEMAS = {"run": "taska-run.schema.json", "gold": "taska-gold.schema.json"}
 _INDEX = re.compile(r"^/documents/(\d+)")
@@ -34,7 +35,8 @@ def _pmid_text(pmid) -> str:
     return str(pmid)
 
 
-def validate_taska(value, doc: JsonText | None = None, role: str = "run", *, labels=None) -> list[Problem]:
+def validate_taska(value, doc: JsonText | None = None, role: str = "run", *, labels=None,
+                   limits: QuestionLimits | None = None) -> list[Problem]:
     """Every problem of a Task A run (``role="run"``) or gold file, located.
 
     Errors: anything the JSON Schema rejects, a PMID given twice.  Warnings: a label
@@ -42,11 +44,15 @@ def validate_taska(value, doc: JsonText | None = None, role: str = "run", *, lab
     prints no numbers for it), and, when ``labels`` (a container of the known
     DescriptorIDs, e.g. ``Hierarchy.ids``) is given, labels outside it.
     ``doc`` (from :func:`scorer.formats.jsontext.load_input`) adds file, line and column.
+    With ``limits``, a run document with more labels than ``labels_per_document`` is an
+    error (gold files are never capped).
     """
-    problems = [_schema_problem(error) for error in schema_errors(SCHEMAS[role], value)]
+    problems = schema_problems(SCHEMAS[role], value, _schema_problem)
+    if limits is not None and role == "run":
+        problems += limit_problems(value, "taskA", limits)
     if not problems:
         problems = _semantic_problems(value, role, labels)
-    problems = [_with_pmid(p, value) for p in problems]
+    problems = [_with_pmid(p, value) for p in bounded(problems)]
     return [doc.place(p) for p in problems] if doc is not None else problems
 
 

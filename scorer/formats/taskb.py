@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from scorer.errors import Problem, ScorerError, json_pointer
+from scorer.errors import Problem, ScorerError, excerpt, json_pointer
 from scorer.formats.jsontext import JsonFloat, JsonText, nesting_exceeds
 
 #: The deepest nesting a Task B file can need: root > questions > question >
@@ -146,7 +146,7 @@ class _Reader:
                          f'write {what} as a string, or leave out the member')
         elif isinstance(value, list) and len(value) == 1 and isinstance(value[0], str):
             code = "list-valued-section" if what.endswith("Section") else "list-instead-of-string"
-            self.problem(code, pointer, f"{what} is the list {value!r}, not a string",
+            self.problem(code, pointer, f"{what} is the list {excerpt(value)}, not a string",
                          f'write the string "{value[0]}" (python -m scorer normalize does it)')
         else:
             self.problem("wrong-type", pointer, f"{what} must be a string, not {_kind(value)}",
@@ -168,10 +168,10 @@ class _Reader:
         if value is None:
             self.problem("null-value", pointer, f"{what} is null", f"write {what} as a whole number")
         elif isinstance(value, list) and len(value) == 1 and type(value[0]) is int:
-            self.problem("list-instead-of-number", pointer, f"{what} is a list {value!r}, not a number",
-                         f"write the number itself: {value[0]}")
+            self.problem("list-instead-of-number", pointer, f"{what} is a list {excerpt(value)}, not a number",
+                         f"write the number itself: {excerpt(value[0])}")
         else:
-            self.problem("bad-offset", pointer, f"{what} must be a whole number of characters, not {value!r}",
+            self.problem("bad-offset", pointer, f"{what} must be a whole number of characters, not {excerpt(value)}",
                          f"write {what} as a whole number, e.g. 0")
         return None
 
@@ -238,7 +238,7 @@ class _Reader:
             return None
         if fields["document"] and not fields["document"].strip("/"):
             self.problem("bad-document", pointer + "/document",
-                         f'snippet document {fields["document"]!r} has no PubMed id',
+                         f'snippet document {excerpt(fields["document"])} has no PubMed id',
                          'write the document URL, e.g. "http://www.ncbi.nlm.nih.gov/pubmed/12345"')
             return None
         return Snippet(fields["document"], fields["beginSection"], fields["endSection"],

@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 
-from scorer.errors import Problem, json_pointer, some_of
+from scorer.errors import Bounded, Problem, bounded, excerpt, json_pointer, some_of
 from scorer.formats.answers import fix_phase_b_question
 from scorer.formats.jsontext import JsonFloat, JsonText
+from scorer.formats.limits import QuestionLimits, limit_problems
 from scorer.formats.taskb import SNIPPET_KEY_VARIANTS, SNIPPET_KEYS
-from scorer.schemas import schema_errors
+from scorer.schemas import schema_problems
 
 #: The document URL form of every BioASQ gold file; the official tool compares strings.
 PUBMED_URL = "http://www.ncbi.nlm.nih.gov/pubmed/{}"
@@ -42,7 +43,7 @@ class Finding:
     severity: str = "error"
 
 
-QuestionFixer = Callable[[dict], "tuple[dict, list[Finding]]"]
+QuestionFixer = Callable[[dict], "tuple[dict, Iterable[Finding]]"]
 
 
 def _canonical_document(value, pointer: str, findings: list[Finding]):
@@ -56,7 +57,7 @@ def _canonical_document(value, pointer: str, findings: list[Finding]):
     canonical = PUBMED_URL.format(match.group(1))
     if canonical != value:
         findings.append(Finding(
-            pointer, "document-form", f"document {value!r} is not in the URL form of the gold files",
+            pointer, "document-form", f"document {excerpt(value)} is not in the URL form of the gold files",
             f'write "{canonical}" (the official evaluator compares documents as exact strings)',
             severity="warning"))
     return canonical
@@ -68,7 +69,7 @@ def _whole_number(value, pointer: str, what: str, findings: list[Finding]):
         return value
     if isinstance(value, JsonFloat) or isinstance(value, float):
         if value.is_integer():
-            findings.append(Finding(pointer, "integral-float", f"{what} {value!r} is written as a fraction",
+            findings.append(Finding(pointer, "integral-float", f"{what} {excerpt(value)} is written as a fraction",
                                     f"write {int(value)}", severity="warning"))
             return int(value)
         return value
@@ -104,7 +105,7 @@ def _fix_snippet(snippet, pointer: str, findings: list[Finding]):
                 continue
         if target in ("beginSection", "endSection") and isinstance(value, list):
             if len(value) == 1 and isinstance(value[0], str):
-                findings.append(Finding(where, "list-valued-section", f"{target} is the list {value!r}",
+                findings.append(Finding(where, "list-valued-section", f"{target} is the list {excerpt(value)}",
                                         f'write the string "{value[0]}"'))
                 value = value[0]
         elif target.startswith("offset"):
@@ -140,7 +141,7 @@ def _fix_strings(values, pointer: str, what: str, findings: list[Finding], canon
 
 def fix_phase_a_question(question) -> tuple[object, list[Finding]]:
     """Fix the Phase A members of one question; return (fixed question, findings)."""
-    findings: list[Finding] = []
+    findings = Bounded()  # a million bad documents in one question: 100 findings and a count
     if not isinstance(question, dict):
         return question, findings
     fixed = dict(question)
@@ -218,7 +219,8 @@ def _schema_problem(error) -> Problem:
     if error.validator == "type":
         return Problem(code="wrong-type", message=f"{error.message}", fix=fix, pointer=pointer)
     if error.validator == "minimum":
-        return Problem(code="negative-offset", message=f"{error.instance} is negative", fix=fix, pointer=pointer)
+        return Problem(code="negative-offset", message=f"{excerpt(error.instance)} is negative", fix=fix,
+                       pointer=pointer)
     return Problem(code=f"schema-{error.validator}", message=error.message, fix=fix, pointer=pointer)
 
 
@@ -240,7 +242,8 @@ def _semantic_problems(value) -> list[Problem]:
                     fix="keep one entry per question id (the official evaluator uses only the first)"))
             else:
                 first[qid] = i
-        for j, s in enumerate(q.get("snippets") or []):
+        snippets = q.get("snippets")
+        for j, s in enumerate(snippets if isinstance(snippets, list) else ()):
             if (isinstance(s, dict) and type(s.get("offsetInBeginSection")) is int
                     and type(s.get("offsetInEndSection")) is int
                     and s.get("beginSection") == s.get("endSection")
@@ -287,23 +290,28 @@ def _coverage_problems(value, gold_value, phase: str) -> list[Problem]:
 
 
 def validate_taskb(value, doc: JsonText, *, phase: str = "phaseA", role: str = "run",
-                   gold_value=None) -> tuple[list[Problem], object]:
+                   gold_value=None, limits: QuestionLimits | None = None) -> tuple[list[Problem], object]:
     """Every problem of a parsed Task B file, located; and the normalized value.
 
     ``role`` is ``"run"`` or ``"gold"``; with ``gold_value`` the run's questions are
-    also compared with the gold's.
+    also compared with the gold's; with ``limits`` a run's lists longer than their
+    per-question cap are errors (gold files are never capped).
     """
     fixed, found = normalize_taskb(value, phase, role)
-    problems = [Problem(code=f.code, message=f.message, fix=f.fix, severity=f.severity,
-                        pointer=base + f.pointer) for base, f in found]
+    problems = [f if isinstance(f, Problem) else  # a summary of findings
+                Problem(code=f.code, message=f.message, fix=f.fix, severity=f.severity, pointer=f.pointer)
+                for f in bounded(f if isinstance(f, Problem) else replace(f, pointer=base + f.pointer)
+                                 for base, f in found)]
     schema = PHASES[phase][1] if role == "run" else GOLD_SCHEMA
-    problems += [_schema_problem(e) for e in schema_errors(schema, fixed)]
+    problems += schema_problems(schema, fixed, _schema_problem)
     problems += _semantic_problems(fixed)
+    if limits is not None and role == "run":
+        problems += limit_problems(fixed, phase, limits)
     if gold_value is not None:
         problems += _coverage_problems(fixed, gold_value, phase)
     placed = []
-    for p in problems:
+    for p in bounded(problems):
         qid = p.question_id or _question_id(fixed, p.pointer)
         placed.append(doc.place(p.located(question_id=qid)))
-    placed.sort(key=lambda p: (p.line or 0, p.column or 0, p.pointer or ""))
+    placed.sort(key=lambda p: (p.is_summary, p.line or 0, p.column or 0, p.pointer or ""))
     return placed, copy.deepcopy(fixed) if fixed is value else fixed

@@ -1,20 +1,33 @@
 """JSON Schemas (draft 2020-12) of every file format, shipped as package data.
 
-``validator(name)`` returns a cached ``Draft202012Validator`` whose ``$ref``s to the
-other schema files of this folder resolve locally (nothing is fetched).
-``schema_errors(name, instance)`` is what validators call: a compiled check
-(jsonschema-rs, in Rust) answers "valid" for a good file in milliseconds, and only an
-invalid one is walked again by ``jsonschema`` for its detailed, located errors.
+``validator(name)`` returns a cached validator whose ``$ref``s to the other schema files
+of this folder resolve locally (nothing is fetched).  ``schema_problems(name, instance,
+convert)`` is what format readers call: a compiled check (jsonschema-rs, in Rust) answers
+"valid" for a good file in milliseconds, and only an invalid one is walked again by
+``jsonschema`` for its detailed, located errors.
+
+Bounded work whatever the input: the walk stops after :data:`MAX_SCHEMA_ERRORS` errors,
+and no error message quotes more than a short excerpt of a value (``jsonschema``'s own
+messages quote the whole instance: a 2,000-question list where an object belongs would be
+an 860 KB message).
 """
 from __future__ import annotations
 
+import itertools
 import json
+import re
+from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
 
 import jsonschema_rs
-from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
+from jsonschema import Draft202012Validator, ValidationError, validators
+from jsonschema._utils import equal, find_additional_properties, uniq
+
+from scorer.errors import PROBLEMS_PER_FILE, Problem, excerpt, some_of
+
+#: The schema walk of an invalid file stops after this many errors.
+MAX_SCHEMA_ERRORS = PROBLEMS_PER_FILE
 
 
 def schema_names() -> list[str]:
@@ -28,7 +41,8 @@ def load_schema(name: str) -> dict:
 
 
 @lru_cache(maxsize=None)
-def _registry() -> Registry:
+def _registry():
+    from referencing import Registry, Resource
     resources_ = []
     for name in schema_names():
         schema = load_schema(name)
@@ -36,12 +50,96 @@ def _registry() -> Registry:
     return Registry().with_resources(resources_)
 
 
+# --- keywords whose messages quote the instance: the same checks, excerpted messages -----
+
+def _type(validator, types, instance, schema):
+    types = types if isinstance(types, list) else [types]
+    if not any(validator.is_type(instance, t) for t in types):
+        yield ValidationError(f"{excerpt(instance)} is not of type {', '.join(repr(t) for t in types)}")
+
+
+def _enum(validator, enums, instance, schema):
+    if all(not equal(each, instance) for each in enums):
+        yield ValidationError(f"{excerpt(instance)} is not one of {excerpt(enums, 200)}")
+
+
+def _const(validator, const, instance, schema):
+    if not equal(instance, const):
+        yield ValidationError(f"{excerpt(const)} was expected, not {excerpt(instance)}")
+
+
+def _size(kind: str, at_least: bool):
+    """minItems/maxItems (``kind`` "array") or minLength/maxLength ("string")."""
+    what = "items" if kind == "array" else "characters"
+
+    def keyword(validator, bound, instance, schema):
+        if validator.is_type(instance, kind) and (len(instance) < bound if at_least else len(instance) > bound):
+            yield ValidationError(f"{excerpt(instance)} has {len(instance):,} {what}; "
+                                  f"{'at least' if at_least else 'at most'} {bound} are allowed")
+    return keyword
+
+
+def _pattern(validator, pattern, instance, schema):
+    if validator.is_type(instance, "string") and not re.search(pattern, instance):
+        yield ValidationError(f"{excerpt(instance)} does not match {pattern!r}")
+
+
+def _bound(outside, text: str):
+    """minimum, maximum and their exclusive forms: ``outside(value, limit)`` is the failure."""
+    def keyword(validator, limit, instance, schema):
+        if validator.is_type(instance, "number") and outside(instance, limit):
+            yield ValidationError(f"{excerpt(instance)} is {text} {limit!r}")
+    return keyword
+
+
+def _any_of(validator, subschemas, instance, schema):
+    context = []
+    for index, subschema in enumerate(subschemas):
+        errors = list(itertools.islice(validator.descend(instance, subschema, schema_path=index), 10))
+        if not errors:
+            return
+        context.extend(errors)
+    yield ValidationError(f"{excerpt(instance)} is not valid under any of the given schemas", context=context)
+
+
+def _unique_items(validator, unique, instance, schema):
+    if unique and validator.is_type(instance, "array") and not uniq(instance):
+        yield ValidationError(f"{excerpt(instance)} has non-unique elements")
+
+
+def _additional_properties(validator, allowed, instance, schema):
+    if not validator.is_type(instance, "object"):
+        return
+    extras = list(find_additional_properties(instance, schema))
+    if validator.is_type(allowed, "object"):
+        for extra in extras:
+            yield from validator.descend(instance[extra], allowed, path=extra)
+    elif not allowed and extras:
+        names = some_of((excerpt(e, 40) for e in sorted(extras, key=str)[:6]), 5)
+        yield ValidationError(f"Additional properties are not allowed ({names} "
+                              f"{'was' if len(extras) == 1 else 'were'} unexpected)")
+
+
+_Validator = validators.extend(Draft202012Validator, validators={
+    "type": _type, "enum": _enum, "const": _const, "pattern": _pattern,
+    "minItems": _size("array", True), "maxItems": _size("array", False),
+    "minLength": _size("string", True), "maxLength": _size("string", False),
+    "minimum": _bound(lambda x, b: x < b, "less than the minimum of"),
+    "maximum": _bound(lambda x, b: x > b, "greater than the maximum of"),
+    "exclusiveMinimum": _bound(lambda x, b: x <= b, "less than or equal to the exclusive minimum of"),
+    "exclusiveMaximum": _bound(lambda x, b: x >= b, "greater than or equal to the exclusive maximum of"),
+    "anyOf": _any_of, "uniqueItems": _unique_items,
+    "additionalProperties": _additional_properties,
+})
+
+
 @lru_cache(maxsize=None)
-def validator(name: str) -> Draft202012Validator:
-    """A validator for the schema ``name``, with cross-file references resolved locally."""
+def validator(name: str):
+    """A validator for the schema ``name``, with cross-file references resolved locally and
+    messages that quote at most an excerpt of a value."""
     schema = load_schema(name)
     Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema, registry=_registry())
+    return _Validator(schema, registry=_registry())
 
 
 @lru_cache(maxsize=None)
@@ -50,12 +148,83 @@ def _compiled(name: str):
     return jsonschema_rs.validator_for(load_schema(name), registry=registry)
 
 
-def schema_errors(name: str, instance) -> list:
-    """The ``jsonschema`` errors of ``instance`` against schema ``name`` ([] if valid).
+def _plain(value):
+    """``value`` with float subclasses (the loader's ``JsonFloat``) as plain floats,
+    iteratively; anything else that is not JSON stays as it is."""
+    if isinstance(value, float):
+        return float(value)
+    if not isinstance(value, (list, dict)):
+        return value
+    root = [value]
+    stack = [(root, 0)]
+    while stack:
+        parent, key = stack.pop()
+        item = parent[key]
+        if isinstance(item, float) and type(item) is not float:
+            parent[key] = float(item)
+        elif isinstance(item, list):
+            copy = parent[key] = list(item)
+            stack.extend((copy, i) for i in range(len(copy)))
+        elif isinstance(item, dict):
+            copy = parent[key] = dict(item)
+            stack.extend((copy, k) for k in copy)
+    return root[0]
+
+
+def _compiled_valid(name: str, instance) -> bool:
+    """The compiled check; a value it cannot read (a ``JsonFloat``, a TOML date) is retried
+    with plain floats, and counts as not known to be valid if it still cannot be read."""
+    try:
+        return _compiled(name).is_valid(instance)
+    except (ValueError, TypeError):
+        pass
+    try:
+        return _compiled(name).is_valid(_plain(instance))
+    except (ValueError, TypeError):
+        return False
+
+
+def schema_errors(name: str, instance, limit: int = MAX_SCHEMA_ERRORS) -> list:
+    """The first ``limit`` (then one more, to say so) ``jsonschema`` errors of
+    ``instance`` against schema ``name``; [] if valid.
 
     A 5,000-question run is checked in about 10 ms instead of 7 s: the compiled check
-    runs first and the Python validator only describes the errors of an invalid file.
+    runs first and the Python validator only describes the errors of an invalid file,
+    stopping early.
     """
-    if _compiled(name).is_valid(instance):
+    if _compiled_valid(name, instance):
         return []
-    return list(validator(name).iter_errors(instance))
+    return list(itertools.islice(validator(name).iter_errors(instance), limit + 1))
+
+
+def _with_fix(problem: Problem, error) -> Problem:
+    """The problem, with a fix from the kind of error when the schema gives none (``x-fix``)."""
+    if problem.fix:
+        return problem
+    if error.validator == "type":
+        types = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+        fix = f"write {' or '.join(f'a JSON {t}' for t in types)} here"
+    elif error.validator == "enum":
+        fix = f"write one of {excerpt(error.validator_value, 200)}"
+    elif error.validator == "additionalProperties":
+        fix = "remove the members this format does not have (check their spelling)"
+    elif error.validator == "required":
+        fix = "add the missing member"
+    else:
+        fix = "make this value match the format (see docs/formats.md and scorer/schemas)"
+    return problem.located(fix=fix)
+
+
+def schema_problems(name: str, instance, convert: Callable[[object], Problem],
+                    limit: int = MAX_SCHEMA_ERRORS) -> list[Problem]:
+    """The schema errors of ``instance`` as problems (``convert`` turns one error into a
+    :class:`Problem`), at most ``limit``; past that, one ``more-problems`` error says
+    the walk stopped."""
+    errors = schema_errors(name, instance, limit)
+    problems = [_with_fix(convert(e), e) for e in errors[:limit]]
+    if len(errors) > limit:
+        problems.append(Problem(
+            code="more-problems", pointer="",
+            message=f"the schema check stopped after {limit} errors; the file has more",
+            fix="fix the errors listed, then validate again"))
+    return problems

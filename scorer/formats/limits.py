@@ -1,0 +1,93 @@
+"""Per-question caps of a run: how long each list of one question (or Task A document) may be.
+
+Runs only; gold files are never capped.  The defaults are BioASQ's rules, and the
+official evaluator's quirks are defined on lists of such lengths (a run of 30,000
+snippets in one question sends its snippet merge into hours of work):
+
+* Phase A: "the participating systems are required to return at most 10 relevant
+  documents and snippets" (BioASQ Task 13b guidelines, participants-area.bioasq.org,
+  general_information/Task13b); the BioASQ FAQ (Task 8b) calls 10 "the maximum number of
+  elements per question in participant submissions", which the MAP of documents,
+  concepts, snippets and triples divides by: 10 for concepts and triples too.
+* Phase B: a factoid answer is "up to 5 entity names" (Tsatsaronis et al., An overview of
+  the BIOASQ large-scale biomedical semantic indexing and question answering competition,
+  BMC Bioinformatics 16:138, 2015, Table 14); a list answer is a list of entity names,
+  at most 100 here (the guidelines' figure as we know it; not confirmed in the pages we
+  could read, so organizers may set ``list_answers``); synonyms per entity: since
+  BioASQ 5 "no synonyms should be submitted" (Task 13b guidelines), one name is scored,
+  10 are accepted for older editions' runs.  Documents, snippets, concepts and triples
+  of a Phase B run are copied from the test set and not scored: not capped.
+* Task A: BioASQ sets no number of MeSH labels per article; 100 is far above any real
+  indexing (a MEDLINE citation has about 13) and keeps the hierarchical measures cheap.
+* mcqa: a run holds one answer per question; nothing to cap.
+
+Organizers change them in ``[limits]`` of ``challenge.toml`` (docs/challenge.md).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scorer.errors import Problem, json_pointer
+
+
+@dataclass(frozen=True)
+class QuestionLimits:
+    """The caps; field names are the ``[limits]`` keys of ``challenge.toml``."""
+
+    documents_per_question: int = 10
+    snippets_per_question: int = 10
+    concepts_per_question: int = 10
+    triples_per_question: int = 10
+    factoid_answers: int = 5
+    list_answers: int = 100
+    synonyms_per_answer: int = 10
+    labels_per_document: int = 100
+
+
+#: Phase A lists: (member, cap field).
+_PHASE_A = (("documents", "documents_per_question"), ("snippets", "snippets_per_question"),
+            ("concepts", "concepts_per_question"), ("triples", "triples_per_question"))
+
+
+def _over(items, cap: int, pointer: str, what: str, fix: str) -> list[Problem]:
+    if not isinstance(items, list) or len(items) <= cap:
+        return []
+    return [Problem(code="over-limit", pointer=pointer,
+                    message=f"{len(items):,} {what}; at most {cap} are accepted",
+                    fix=fix)]
+
+
+def limit_problems(value, task: str, limits: QuestionLimits) -> list[Problem]:
+    """The lists of a run (``task``: phaseA, phaseB, taskA or mcqa) longer than their cap,
+    one error each, located at the list; a value of the wrong shape has none (the schema
+    reports it).  Linear in the number of questions: only lengths are read."""
+    if task == "taskA":
+        entries = value.get("documents") if isinstance(value, dict) else None
+        return [p for i, entry in enumerate(entries if isinstance(entries, list) else ())
+                if isinstance(entry, dict)
+                for p in _over(entry.get("labels"), limits.labels_per_document,
+                               json_pointer("documents", i, "labels"), "labels in this document",
+                               f"keep at most {limits.labels_per_document} labels, the most confident ones")]
+    questions = value.get("questions") if isinstance(value, dict) else None
+    if task not in ("phaseA", "phaseB") or not isinstance(questions, list):
+        return []
+    problems = []
+    for i, question in enumerate(questions):
+        if not isinstance(question, dict):
+            continue
+        if task == "phaseA":
+            for member, field in _PHASE_A:
+                cap = getattr(limits, field)
+                problems += _over(question.get(member), cap, json_pointer("questions", i, member),
+                                  f"{member} in this question",
+                                  f"keep at most {cap} {member}, the best ranked first (BioASQ scores no more)")
+            continue
+        answer = question.get("exact_answer")
+        cap = limits.factoid_answers if question.get("type") == "factoid" else limits.list_answers
+        problems += _over(answer, cap, json_pointer("questions", i, "exact_answer"), "answers in this question",
+                          f"keep at most {cap} answers, the most confident first")
+        for j, entry in enumerate(answer if isinstance(answer, list) else ()):
+            problems += _over(entry, limits.synonyms_per_answer, json_pointer("questions", i, "exact_answer", j),
+                              "names for this answer", f"keep at most {limits.synonyms_per_answer} names "
+                              "(from BioASQ 5 on only the first is scored)")
+    return problems
