@@ -105,7 +105,7 @@ def test_a_failing_scorer_gives_an_error_report(repo, monkeypatch):
     code, body, markdown, out = check(repo)
     assert code == 1 and "Traceback" not in out and "internal error in the scorer: RuntimeError" in out
     assert body["verdict"] == "error" and body["accepted"] is False
-    assert body["errors"][0]["code"] == "internal-error" and "boom \ud800" in body["errors"][0]["message"]
+    assert body["errors"][0]["code"] == "internal-error" and "boom \\ud800" in body["errors"][0]["message"]
     assert markdown.startswith("### Submission check: ⚠️ error") and "boom \\ud800" in markdown
 
 

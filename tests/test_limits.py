@@ -4,7 +4,6 @@ files and the test-set copies of Phase B runs are not capped."""
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
@@ -76,7 +75,7 @@ def test_gold_files_are_not_capped(tmp_path):
     assert validate(tmp_path, gold, "--task", "phaseA", "--role", "gold")[0] == 0
 
 
-def test_the_challenge_sets_the_caps(tmp_path):
+def test_the_challenge_sets_the_caps(tmp_path, monkeypatch):
     """--challenge DIR, or the challenge repository validate runs in, overrides the defaults."""
     from tests.test_ci_check import BASE_FILES
     challenge = tmp_path / "challenge"
@@ -87,7 +86,7 @@ def test_the_challenge_sets_the_caps(tmp_path):
     run.write_text(json.dumps(phase_a("documents", 15)))
     assert main(["validate", str(run)]) == 1
     assert main(["validate", str(run), "--challenge", str(challenge)]) == 0
-    os.chdir(challenge)
+    monkeypatch.chdir(challenge)
     assert main(["validate", str(run)]) == 0
     (challenge / "challenge.toml").write_text(text.replace("= 20", "= 0"))  # a broken configuration
     assert main(["validate", str(run), "--challenge", str(challenge)]) == 1
