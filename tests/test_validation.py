@@ -170,3 +170,35 @@ def test_cli_usage_errors_exit_2(capsys):
     with pytest.raises(SystemExit) as info:
         main(["validate", "x.json", "--task", "nope"])
     assert info.value.code == 2
+
+
+def test_a_value_the_compiled_check_refuses_is_never_accepted(monkeypatch):
+    """When jsonschema-rs refuses what the Python validator lets pass (their regular
+    expressions differ), the compiled validator's own error is reported."""
+    from types import SimpleNamespace
+
+    from scorer import schemas
+    monkeypatch.setattr(schemas, "validator", lambda name: SimpleNamespace(iter_errors=lambda instance: iter(())))
+    assert schemas.schema_errors("team.schema.json", {"name": "ok", "members": ["a"], "systems": [{"id": "s", "name": "S", "description": "d"}]}) == []
+    errors = schemas.schema_errors("team.schema.json", {"name": "x\u202e", "members": ["a"], "systems": [{"id": "s", "name": "S", "description": "d"}]})
+    assert len(errors) == 1 and list(errors[0].absolute_path) == ["name"]
+    assert errors[0].message == '"x\u202e" does not follow the format (its pattern rule)'
+
+
+def test_no_schema_pattern_ends_with_a_dollar():
+    """In Python's re (which describes the errors) ``$`` also matches before a final
+    newline; patterns end with ``(?![\\s\\S])`` so "slug\\n" is refused by both validators."""
+    from scorer.schemas import load_schema, schema_names
+
+    def patterns(node):
+        if isinstance(node, dict):
+            if isinstance(node.get("pattern"), str):
+                yield node["pattern"]
+            for child in node.values():
+                yield from patterns(child)
+        elif isinstance(node, list):
+            for child in node:
+                yield from patterns(child)
+
+    found = {name: [p for p in patterns(load_schema(name)) if p.endswith("$")] for name in schema_names()}
+    assert not any(found.values()), found

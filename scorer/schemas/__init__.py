@@ -194,7 +194,33 @@ def schema_errors(name: str, instance, limit: int = MAX_SCHEMA_ERRORS) -> list:
     """
     if _compiled_valid(name, instance):
         return []
-    return list(itertools.islice(validator(name).iter_errors(instance), limit + 1))
+    errors = list(itertools.islice(validator(name).iter_errors(instance), limit + 1))
+    return errors or _compiled_errors(name, instance, limit)
+
+
+def _compiled_errors(name: str, instance, limit: int) -> list[ValidationError]:
+    """The compiled validator's own errors, as ``jsonschema`` errors with short messages.
+
+    Used when the two validators disagree (their regular-expression dialects differ,
+    e.g. on ``$`` before a final newline): a value the compiled check refuses is never
+    accepted because the Python validator found nothing to say.
+    """
+    plain = _plain(instance)
+    errors = []
+    for error in itertools.islice(_compiled(name).iter_errors(plain), limit + 1):
+        path = list(error.instance_path)
+        kind = type(error.kind).__name__.lower()
+        errors.append(ValidationError(
+            f"{excerpt(_at(plain, path))} does not follow the format (its {kind} rule)",
+            validator=kind, path=path, instance=_at(plain, path), schema={}))
+    return errors
+
+
+def _at(value, path: list):
+    """The part of ``value`` at ``path`` (keys and indices)."""
+    for part in path:
+        value = value[part]
+    return value
 
 
 def _with_fix(problem: Problem, error) -> Problem:
