@@ -103,3 +103,12 @@ MCQA_GOLD = {"topics": [{"id": "t", "reading_tests": [{"id": "rt", "questions": 
 @given(st.one_of(st.just(MCQA_GOLD), JSON), MCQA)
 def test_mcqa_never_crashes(gold, run):
     _evaluate(gold, run, task="mcqa")
+
+
+@pytest.mark.parametrize("task, option", [("phaseA", "hierarchy"), ("phaseB", "workers"), ("mcqa", "ideal"),
+                                          ("taskA", "manual")])
+def test_an_option_the_task_does_not_take_is_a_located_usage_error(task, option):
+    with pytest.raises(scorer.ScorerError) as caught:
+        scorer.evaluate({"questions": []}, {"questions": []}, task=task, **{option: "x"})
+    (problem,) = caught.value.problems
+    assert problem.code == "bad-argument" and option in problem.message and task in problem.fix

@@ -5,74 +5,46 @@ Each task has an evaluator module here that turns loaded gold and run into a
 """
 from __future__ import annotations
 
-import gc
-import math
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+import importlib
+from dataclasses import dataclass
+from typing import Literal, get_args
 
 from scorer.errors import Problem, ScorerError, excerpt
+from scorer.evaluation.result import Result, cyclic_gc_paused
 from scorer.formats.jsontext import JsonText, load_input
 
-TASKS = ("phaseA", "phaseB", "taskA", "mcqa")
+Task = Literal["phaseA", "phaseB", "taskA", "mcqa"]
+Flavor = Literal["official", "reference"]
+TASKS: tuple[str, ...] = get_args(Task)
+FLAVORS: tuple[str, ...] = get_args(Flavor)
 EDITIONS = (2, 3, 5, 8, 9)
-FLAVORS = ("official", "reference")
 
 
-@dataclass
-class Result:
-    """Scores of one run against one gold file.
+@dataclass(frozen=True)
+class Evaluator:
+    """Where a task's evaluator lives (imported on first use) and the options it takes."""
 
-    ``measures``: measure name -> value (NaN where the definition gives no value).
-    ``per_question``: question (or document) id -> {measure name -> value}; the values
-    that were averaged, for drill-down and significance tests.
-    ``counts``: how many items each mean is over, e.g. ``{"documents": 80}``.
-    ``warnings``: problems that did not stop scoring.
-    """
+    module: str
+    function: str
+    options: tuple[str, ...] = ()
 
-    task: str
-    edition: int
-    flavor: str
-    measures: dict[str, float]
-    per_question: dict[str, dict[str, float]] = field(default_factory=dict)
-    counts: dict[str, int] = field(default_factory=dict)
-    warnings: list[Problem] = field(default_factory=list)
-
-    def to_json(self) -> dict:
-        """A JSON-ready dict; NaN and infinities become ``null``."""
-        def clean(v):
-            return v if isinstance(v, float) and math.isfinite(v) or not isinstance(v, float) else None
-        return {
-            "task": self.task, "edition": self.edition, "flavor": self.flavor,
-            "measures": {k: clean(v) for k, v in self.measures.items()},
-            "counts": dict(self.counts),
-            "per_question": {q: {k: clean(v) for k, v in m.items()} for q, m in self.per_question.items()},
-            "warnings": [w.to_dict() for w in self.warnings],
-        }
+    def load(self):
+        return getattr(importlib.import_module(self.module), self.function)
 
 
-@contextmanager
-def cyclic_gc_paused():
-    """Pause Python's cyclic garbage collector, restoring its previous state after.
-
-    Reading a large batch allocates millions of containers, which makes the collector run
-    its full passes over the growing heap again and again (about a quarter of the time of a
-    5,000-question Phase A batch).  The records built here hold no reference cycles, so
-    reference counting still frees everything.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
+EVALUATORS: dict[str, Evaluator] = {
+    "phaseA": Evaluator("scorer.evaluation.phase_a", "evaluate_phase_a"),
+    "phaseB": Evaluator("scorer.evaluation.phase_b", "evaluate_phase_b", ("ideal", "manual", "system")),
+    "taskA": Evaluator("scorer.evaluation.task_a", "evaluate_task_a", ("hierarchy", "workers")),
+    "mcqa": Evaluator("scorer.evaluation.mcqa", "evaluate_mcqa"),
+}
 
 
 def _usage(message: str, fix: str) -> ScorerError:
     return ScorerError(Problem(code="bad-argument", message=message, fix=fix))
 
 
-def evaluate(gold, run, task: str = "phaseA", edition: int = 9, flavor: str = "official",
+def evaluate(gold, run, task: Task = "phaseA", edition: int = 9, flavor: Flavor = "official",
              **options) -> Result:
     """Score ``run`` against ``gold``.
 
@@ -93,6 +65,10 @@ def evaluate(gold, run, task: str = "phaseA", edition: int = 9, flavor: str = "o
                      "use 2 (BioASQ 1-2), 3 (3-4), 5 (5-7), 8 (8) or 9 (9 and later)")
     if flavor not in FLAVORS:
         raise _usage(f"unknown flavor {flavor!r}", "use 'official' or 'reference'")
+    unknown = sorted(set(options) - set(EVALUATORS[task].options))
+    if unknown:
+        accepted = ", ".join(f"{o}=" for o in EVALUATORS[task].options) or "no options"
+        raise _usage(f"the task {task} has no option {', '.join(unknown)}", f"{task} takes {accepted}")
     try:
         with cyclic_gc_paused():
             return _dispatch(gold, run, task, edition, flavor, options)
@@ -110,15 +86,7 @@ def evaluate(gold, run, task: str = "phaseA", edition: int = 9, flavor: str = "o
 def _dispatch(gold, run, task: str, edition: int, flavor: str, options: dict) -> Result:
     gold_loaded = load_input(gold, name="gold")
     run_loaded = load_input(run, name="run")
-    if task == "phaseA":
-        from scorer.evaluation.phase_a import evaluate_phase_a as evaluator
-    elif task == "phaseB":
-        from scorer.evaluation.phase_b import evaluate_phase_b as evaluator
-    elif task == "mcqa":
-        from scorer.evaluation.mcqa import evaluate_mcqa as evaluator
-    else:
-        from scorer.evaluation.task_a import evaluate_task_a as evaluator
-    return evaluator(gold_loaded, run_loaded, edition=edition, flavor=flavor, **options)
+    return EVALUATORS[task].load()(gold_loaded, run_loaded, edition=edition, flavor=flavor, **options)
 
 
-__all__ = ["evaluate", "Result", "TASKS", "EDITIONS", "FLAVORS", "JsonText"]
+__all__ = ["EDITIONS", "EVALUATORS", "FLAVORS", "TASKS", "Flavor", "JsonText", "Result", "Task", "evaluate"]

@@ -23,8 +23,7 @@ that are not candidates are located errors.
 """
 from __future__ import annotations
 
-from scorer.errors import Problem, ScorerError
-from scorer.evaluation import Result
+from scorer.evaluation.result import Result
 from scorer.formats.mcqa import McqaGold, McqaRun, read_mcqa_gold, read_mcqa_run
 from scorer.measures import mcqa as m
 
@@ -34,12 +33,9 @@ SUMMARY = ("mcqa.c_at_1", "mcqa.accuracy", "mcqa.accuracy_with_candidates", "mcq
            "mcqa.random_baseline")
 
 
-def evaluate_mcqa(gold_loaded, run_loaded, *, edition: int = 9, flavor: str = "official", **options) -> Result:
+def evaluate_mcqa(gold_loaded, run_loaded, *, edition: int = 9, flavor: str = "official") -> Result:
     """Score a run; see the module doc.  ``gold_loaded``/``run_loaded`` are
     ``(value, JsonText)`` pairs from :func:`scorer.formats.jsontext.load_input`."""
-    if options:
-        raise ScorerError(Problem(code="bad-argument", message=f"unknown option(s) {', '.join(sorted(options))}",
-                                  fix="the mcqa task takes no options"))
     gold = read_mcqa_gold(*gold_loaded)
     run = read_mcqa_run(*run_loaded, gold=gold)
     measures, per_question, counts = score_mcqa(gold, run)

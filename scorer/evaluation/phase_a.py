@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 
 from scorer.errors import Problem, ScorerError, listing_warnings
-from scorer.evaluation import Result
+from scorer.evaluation.result import Result
 from scorer.formats.taskb import Question, TaskBFile, read_taskb
 from scorer.measures import retrieval, snippets
 

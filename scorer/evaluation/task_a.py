@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from scorer.errors import Problem, ScorerError
-from scorer.evaluation import Result
+from scorer.evaluation.result import Result
 from scorer.formats.hierarchy import Hierarchy, load_hierarchy
 from scorer.formats.jsontext import JsonText
 from scorer.formats.taska import TaskADocument, read_taska
@@ -69,8 +69,7 @@ _RULES = {
 }
 
 
-def evaluate_task_a(gold_loaded, run_loaded, *, edition, flavor, hierarchy=None, workers=1,
-                    **options) -> Result:
+def evaluate_task_a(gold_loaded, run_loaded, *, edition, flavor, hierarchy=None, workers=1) -> Result:
     """Score a Task A run; see the module doc for the treatment of irregular input.
 
     ``hierarchy``: path of a ``PARENT CHILD`` file or a loaded :class:`Hierarchy`.
@@ -78,7 +77,7 @@ def evaluate_task_a(gold_loaded, run_loaded, *, edition, flavor, hierarchy=None,
     :func:`scorer.measures.hierarchical.lca_sizes`).
     ``edition`` has no effect (Task A rules did not change between editions).
     """
-    _check_arguments(options, hierarchy)
+    _check_hierarchy(hierarchy)
     rules = _RULES[flavor]
     tree = hierarchy if isinstance(hierarchy, Hierarchy) else load_hierarchy(hierarchy)
     gold_docs, gold_warnings = read_taska(*gold_loaded, role="gold")
@@ -103,11 +102,9 @@ def evaluate_task_a(gold_loaded, run_loaded, *, edition, flavor, hierarchy=None,
     return Result("taskA", edition, flavor, measures, per_question, counts, warnings)
 
 
-def _check_arguments(options: dict, hierarchy) -> None:
-    """A :class:`ScorerError` for an unknown option or a missing hierarchy."""
-    if options:
-        raise ScorerError(Problem(code="bad-argument", message=f"unknown option(s) {', '.join(sorted(options))}",
-                                  fix="Task A takes hierarchy= and workers="))
+def _check_hierarchy(hierarchy) -> None:
+    """A :class:`ScorerError` when the hierarchy is missing (options are checked by
+    :func:`scorer.evaluation.evaluate`)."""
     if hierarchy is None:
         raise ScorerError(Problem(code="bad-argument", message="Task A needs the MeSH hierarchy",
                                   fix="pass hierarchy=PATH (a PARENT CHILD file, e.g. gold/mesh/hierarchy.txt)"))
