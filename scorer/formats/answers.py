@@ -20,6 +20,7 @@ import unicodedata
 from typing import NamedTuple
 
 from scorer.errors import Bounded, excerpt
+from scorer.formats.findings import Finding
 from scorer.formats.jsontext import JsonFloat
 
 YESNO, FACTOID, LIST, SUMMARY = "yesno", "factoid", "list", "summary"
@@ -234,7 +235,6 @@ def fix_phase_b_question(question) -> tuple[object, list]:
     * ``ideal_answer`` as a list of strings -> one string (joined by spaces);
       ``ideal_answer: null`` -> member removed.
     """
-    from scorer.formats.validation import Finding
 
     if not isinstance(question, dict):
         return question, []
@@ -269,7 +269,6 @@ def _short(text: str, limit: int = 40) -> str:
 
 
 def _fix_exact_answer(answer, qtype, findings: list) -> object:
-    from scorer.formats.validation import Finding
 
     def texts(values: list, pointer: str) -> list:
         out = []

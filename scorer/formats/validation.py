@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from scorer.errors import Bounded, Problem, bounded, excerpt, json_pointer, some_of
 from scorer.formats.answers import fix_phase_b_question
+from scorer.formats.findings import Finding, QuestionFixer
 from scorer.formats.jsontext import JsonFloat, JsonText
 from scorer.formats.limits import QuestionLimits, limit_problems
 from scorer.formats.taskb import SNIPPET_KEY_VARIANTS, SNIPPET_KEYS
@@ -32,18 +32,6 @@ _PMID_FORMS = re.compile(
     r"(\d+)/?\s*", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
-class Finding:
-    """One variant found in a question: where (relative pointer), what, how to fix."""
-
-    pointer: str
-    code: str
-    message: str
-    fix: str
-    severity: str = "error"
-
-
-QuestionFixer = Callable[[dict], "tuple[dict, Iterable[Finding]]"]
 
 
 def _canonical_document(value, pointer: str, findings: list[Finding]):
