@@ -113,7 +113,7 @@ def cmd_validate(args) -> int:
                           "problems": [p.to_dict() for p in problems]}, indent=2, sort_keys=True))
     else:
         _print_problems(problems, sys.stdout, per_code=None if args.all else PROBLEMS_PER_KIND)
-        fixable = [p for p in problems if p.code not in NOT_FIXABLE]
+        fixable = _fixed_by_normalize(problems)
         ok = not any(p.severity == "error" for p in problems)
         print(f"{args.file}: {'valid' if ok else 'INVALID'} ({_summary(problems)})")
         if fixable and args.task not in ("taskA", "mcqa"):
@@ -123,13 +123,9 @@ def cmd_validate(args) -> int:
     return EXIT_OK if not any(p.severity == "error" for p in problems) else EXIT_INVALID
 
 
-#: Problem codes ``normalize`` cannot fix.
-NOT_FIXABLE = {"invalid-json", "empty-file", "not-utf8", "duplicate-key", "non-finite-number", "too-deep",
-               "too-large", "not-found", "not-a-file", "lone-surrogate", "number-too-long", "number-overflow",
-               "unreadable", "missing-member", "wrong-type",
-               "negative-offset", "duplicate-id", "end-before-begin", "missing-questions", "unknown-question",
-               "unknown-member", "schema-anyOf", "yesno-label", "over-limit", "more-problems",
-               "challenge-unreadable"}
+def _fixed_by_normalize(problems: list[Problem]) -> list[Problem]:
+    """The problems ``normalize`` fixes: those its fixers reported (``fixed_by``)."""
+    return [p for p in problems if p.fixed_by == "normalize"]
 
 
 def cmd_normalize(args) -> int:
@@ -141,7 +137,7 @@ def cmd_normalize(args) -> int:
         _print_problems(problems)
         print(f"{args.input}: cannot be read, nothing written", file=sys.stderr)
         return EXIT_INVALID
-    fixed_codes = [p for p in problems if p.code not in NOT_FIXABLE]
+    fixed_codes = _fixed_by_normalize(problems)
     out = Path(args.output)
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_text(json.dumps(fixed, indent=2, ensure_ascii=True) + "\n", encoding="utf-8")
@@ -168,7 +164,7 @@ def _format_value(value: float) -> str:
 
 
 def _fix_hint(args, errors: list[Problem]) -> str:
-    if args.task == "mcqa" or not any(p.code not in NOT_FIXABLE for p in errors):
+    if not _fixed_by_normalize(errors):
         return ""
     return f" python -m scorer normalize {args.run} FIXED.json --task {args.task} fixes the variants."
 
@@ -199,7 +195,7 @@ def cmd_score(args) -> int:
                           **options)
     except ScorerError as exc:
         _print_problems(exc.problems, per_code=PROBLEMS_PER_KIND)
-        print(f"{args.run}: nothing scored.{_fix_hint(args, exc.problems)}", file=sys.stderr)
+        print(f"{args.run}: nothing scored.{_fix_hint(args, errors)}", file=sys.stderr)
         return EXIT_INVALID
     _print_problems(problems, per_code=PROBLEMS_PER_KIND)
     if errors:

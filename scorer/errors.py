@@ -30,7 +30,8 @@ class Problem:
     accepted as the official tool reads it, but should be fixed).  ``code`` is a
     stable, machine-readable kind such as ``"duplicate-key"``.  ``count`` is set on a
     summary that stands for that many problems of its code left unlisted (see
-    :func:`bounded`).
+    :func:`bounded`).  ``fixed_by`` names the command that fixes the problem
+    (``"normalize"`` for the documented variants), None when only the author can.
     """
 
     code: str
@@ -43,6 +44,7 @@ class Problem:
     question_id: str | None = None
     severity: str = "error"
     count: int | None = None
+    fixed_by: str | None = None
 
     @property
     def is_summary(self) -> bool:
@@ -182,6 +184,7 @@ class Bounded:
         yield from self.kept
         for code, (count, first) in self.more.items():
             yield Problem(code=code, count=count, severity=first.severity, file=getattr(first, "file", None),
+                          fixed_by=getattr(first, "fixed_by", None),
                           pointer=first.pointer, line=getattr(first, "line", None),
                           column=getattr(first, "column", None),
                           message=f"and {count:,} more {code} problem(s) from here on, not listed",

@@ -291,7 +291,8 @@ def _fix_exact_answer(answer, qtype, findings: list) -> object:
         if type(answer) is str and reference_text(answer) not in ("yes", "no"):
             findings.append(Finding("/exact_answer", "yesno-label", f"the yes/no answer {_short(answer)!r} is "
                                     f"neither yes nor no; the official evaluator reads it as "
-                                    f"{official_yesno_label(answer)!r}", 'write "yes" or "no"', severity="warning"))
+                                    f"{official_yesno_label(answer)!r}", 'write "yes" or "no"', severity="warning",
+                                    fixed=False))
         return answer
     if qtype not in (FACTOID, LIST):
         return answer

@@ -11,13 +11,23 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Finding:
-    """One variant found in a question: where (relative pointer), what, how to fix."""
+    """One variant found in a question: where (relative pointer), what, how to fix.
+
+    ``fixed``: the fixer changed the value (``normalize`` writes the fix); False for a
+    finding it only reports (e.g. a yes/no answer that is neither yes nor no).
+    """
 
     pointer: str
     code: str
     message: str
     fix: str
     severity: str = "error"
+    fixed: bool = True
+
+    @property
+    def fixed_by(self) -> str | None:
+        """``"normalize"`` when the fixer wrote the fix (see :attr:`Problem.fixed_by`)."""
+        return "normalize" if self.fixed else None
 
 
 QuestionFixer = Callable[[dict], "tuple[dict, Iterable[Finding]]"]

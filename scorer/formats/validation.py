@@ -287,7 +287,8 @@ def validate_taskb(value, doc: JsonText, *, phase: str = "phaseA", role: str = "
     """
     fixed, found = normalize_taskb(value, phase, role)
     problems = [f if isinstance(f, Problem) else  # a summary of findings
-                Problem(code=f.code, message=f.message, fix=f.fix, severity=f.severity, pointer=f.pointer)
+                Problem(code=f.code, message=f.message, fix=f.fix, severity=f.severity, pointer=f.pointer,
+                        fixed_by=f.fixed_by)
                 for f in bounded(f if isinstance(f, Problem) else replace(f, pointer=base + f.pointer)
                                  for base, f in found)]
     schema = PHASES[phase][1] if role == "run" else GOLD_SCHEMA
