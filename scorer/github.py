@@ -48,7 +48,7 @@ from github import Auth, Github, GithubException
 from scorer.errors import Problem, ScorerError
 from scorer.gitrepo import GitError, GitRepo
 from scorer.policy import ABSENT_MODE, REGULAR_MODES, Change, shown
-from scorer.prcheck import CheckReport, check_pull_request, error_markdown, internal_error, md_code
+from scorer.prcheck import CheckReport, check_pull_request, error_markdown, internal_error, markdown_templates
 
 #: The hidden line that marks the reporter's comment (kept as the comment's first line).
 MARKER = "<!-- bioasq-leaderboard-report -->"
@@ -309,10 +309,9 @@ def _describe(check: CheckReport) -> str:
 
 
 def other_branch_markdown(base: str, branch: str) -> str:
-    """The comment on a pull request into another branch than the leaderboard's."""
-    return (f"### Submission check: not judged\n\nThis pull request targets {md_code(base)}; runs reach the "
-            f"leaderboard only through pull requests into {md_code(branch)}, and only those are checked. Change "
-            f"the base branch to {md_code(branch)} (**Edit**, next to the title): the check runs again.\n")
+    """The comment on a pull request into another branch than the leaderboard's
+    (``templates/pr_other_branch.md.j2``)."""
+    return markdown_templates().get_template("pr_other_branch.md.j2").render(base=base, branch=branch) + "\n"
 
 
 def judge(api: ApiRepo, pull, sha: str, branch: str, checks: CheckTimes, event_time: datetime,
