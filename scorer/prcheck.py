@@ -33,7 +33,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from scorer import __version__
 from scorer.errors import Problem, ScorerError
 from scorer.formats.challenge import Challenge, load_challenge, parse_utc, run_ref, utc_text
-from scorer.gitrepo import GitRepo
+from scorer.gitrepo import GitRepo, RepoReader, export
 from scorer.policy import Context, Decision, judge_changes, judge_content, shown, testset_path, verdict
 
 REPORT_VERSION = 1
@@ -143,20 +143,21 @@ def event_time(event: dict | None) -> datetime | None:
 
 # --- the check -------------------------------------------------------------------------
 
-def check_pull_request(repo: str | Path, base: str, head: str, *, actor: str | None, actor_source: str | None,
-                       now: datetime, time_source: str) -> CheckReport:
-    """Decide on every change of ``base...head`` (see the module doc).
+def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, actor: str | None,
+                       actor_source: str | None, now: datetime, time_source: str) -> CheckReport:
+    """Decide on every change of ``base...head`` (see the module doc), read from ``repo``:
+    a local repository's folder, or any :class:`scorer.gitrepo.RepoReader`.
 
     Raises :class:`scorer.gitrepo.GitError` for revisions that do not resolve and
     :class:`ScorerError` when the base branch's ``challenge.toml`` or ``teams/`` is broken.
     """
-    git = repo if isinstance(repo, GitRepo) else GitRepo(repo)
+    git = GitRepo(repo) if isinstance(repo, (str, Path)) else repo
     base_commit, head_commit = git.commit(base), git.commit(head)
     since = git.merge_base(base_commit, head_commit)
     with tempfile.TemporaryDirectory(prefix="scorer-ci-") as folder:
         trusted = Path(folder)
         team_files = [p for p in git.files(base_commit, "teams") if p.endswith(".toml") and p.count("/") == 1]
-        git.export(base_commit, ["challenge.toml", *team_files], trusted)
+        export(git, base_commit, ["challenge.toml", *team_files], trusted)
         challenge = load_challenge(trusted)
         existing = tuple(p for p in git.files(base_commit, "submissions") if run_ref(p) is not None)
         context = Context(challenge=challenge, actor=actor, now=now.astimezone(timezone.utc), existing_runs=existing)
@@ -179,13 +180,13 @@ def check_pull_request(repo: str | Path, base: str, head: str, *, actor: str | N
     return report
 
 
-def _dry_run(check: RunCheck, value, challenge: Challenge, git: GitRepo, base: str, trusted: Path) -> None:
+def _dry_run(check: RunCheck, value, challenge: Challenge, git: RepoReader, base: str, trusted: Path) -> None:
     """Score a valid run against the base branch's gold, when there is gold."""
     from scorer.evaluation import evaluate
     ref = check.decision.ref
     paths = {k: p.relative_to(challenge.root).as_posix() for k, p in challenge.gold_paths(ref).items()
              if k != "manual"}
-    if git.export(base, sorted(paths.values()), trusted) != sorted(paths.values()):
+    if export(git, base, sorted(paths.values()), trusted) != sorted(paths.values()):
         return  # no gold yet (or no hierarchy): validation only
     options = {"hierarchy": str(trusted / paths["hierarchy"])} if ref.task == "taskA" else {}
     try:
