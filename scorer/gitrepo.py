@@ -3,8 +3,9 @@
 :func:`run_git` runs git with one hardened environment (:func:`git_env`): git's own
 variables inherited from the caller (``GIT_DIR``, ``GIT_INDEX_FILE``, ``GIT_CONFIG_*``, a
 hook's or a parent git's) are dropped, so the repository is the one named; the system and
-the global configuration are ignored, so a user's settings (``color.ui``,
-``log.showSignature``, ``diff.renameLimit``, ...) cannot change an output that is parsed;
+the global configuration are ignored (unless a command asks for them), so a user's
+settings (``color.ui``, ``log.showSignature``, ``diff.renameLimit``, ...) cannot change
+an output that is parsed;
 no hook, file-system monitor, pager, prompt or replace object takes part; messages are in
 the C locale.  Configuration the caller adds (e.g. an authorization header) goes through
 the environment (``GIT_CONFIG_COUNT``), never the command line.  Output is bytes; a
@@ -38,14 +39,17 @@ from scorer.policy import Change
 GIT_TIMEOUT = 300
 #: Environment of every git call (:func:`git_env`).
 HARDENED_ENV = {
-    "GIT_CONFIG_NOSYSTEM": "1",        # no /etc/gitconfig
-    "GIT_CONFIG_GLOBAL": os.devnull,   # no ~/.gitconfig (git >= 2.32)
     "GIT_ATTR_NOSYSTEM": "1",          # no system gitattributes
     "GIT_NO_REPLACE_OBJECTS": "1",     # an object is what its id says (refs/replace ignored)
     "GIT_TERMINAL_PROMPT": "0",        # never wait for a password
     "GIT_PAGER": "cat",
     "GIT_OPTIONAL_LOCKS": "0",         # reads take no index lock
     "LC_ALL": "C",                     # messages and formats in the C locale
+}
+#: What ignores the user's configuration (unless ``user_config``, see :func:`git_env`).
+NO_USER_CONFIG = {
+    "GIT_CONFIG_NOSYSTEM": "1",        # no /etc/gitconfig
+    "GIT_CONFIG_GLOBAL": os.devnull,   # no ~/.gitconfig (git >= 2.32)
 }
 #: Configuration of every git call (through the environment, see :func:`git_env`).
 HARDENED_CONFIG = {
@@ -61,15 +65,20 @@ class GitError(RuntimeError):
     """A git command failed (unknown revision, not a repository, ...)."""
 
 
-def git_env(config: Mapping[str, str] | None = None, base: Mapping[str, str] | None = None) -> dict[str, str]:
+def git_env(config: Mapping[str, str] | None = None, base: Mapping[str, str] | None = None,
+            user_config: bool = False) -> dict[str, str]:
     """The hardened environment of a git call (see the module doc): ``base`` (default
     ``os.environ``) without the ``GIT_*`` variables except :data:`KEPT_GIT_VARIABLES`, plus
-    :data:`HARDENED_ENV`, plus :data:`HARDENED_CONFIG` and ``config`` (which wins) as
-    ``GIT_CONFIG_COUNT``/``GIT_CONFIG_KEY_<n>``/``GIT_CONFIG_VALUE_<n>``, so no value
-    (a token) ever appears in a command line."""
+    :data:`HARDENED_ENV` and, unless ``user_config`` (a command that reaches a remote with
+    the user's credential helpers, ``ci publish`` run by hand), :data:`NO_USER_CONFIG`;
+    plus :data:`HARDENED_CONFIG` and ``config`` (which wins) as ``GIT_CONFIG_COUNT``/
+    ``GIT_CONFIG_KEY_<n>``/``GIT_CONFIG_VALUE_<n>``, so no value (a token) ever appears in
+    a command line."""
     base = os.environ if base is None else base
     env = {k: v for k, v in base.items() if not k.startswith("GIT_") or k.startswith(KEPT_GIT_VARIABLES)}
     env.update(HARDENED_ENV)
+    if not user_config:
+        env.update(NO_USER_CONFIG)
     settings = {**HARDENED_CONFIG, **(config or {})}
     env["GIT_CONFIG_COUNT"] = str(len(settings))
     for i, (key, value) in enumerate(settings.items()):
@@ -78,14 +87,15 @@ def git_env(config: Mapping[str, str] | None = None, base: Mapping[str, str] | N
 
 
 def run_git(root: str | Path, *args: str, input: bytes | None = None, config: Mapping[str, str] | None = None,
-            timeout: float = GIT_TIMEOUT, check: bool = True) -> subprocess.CompletedProcess[bytes]:
-    """``git -C root args...`` with :func:`git_env` (``config`` added); stdout and stderr
-    as bytes.  Raises :class:`GitError` when git cannot start or takes longer than
-    ``timeout`` seconds, and (``check``) when it exits with an error: the message is the
-    last line git wrote to stderr."""
+            user_config: bool = False, timeout: float = GIT_TIMEOUT,
+            check: bool = True) -> subprocess.CompletedProcess[bytes]:
+    """``git -C root args...`` with :func:`git_env` (``config`` and ``user_config`` passed
+    on); stdout and stderr as bytes.  Raises :class:`GitError` when git cannot start or
+    takes longer than ``timeout`` seconds, and (``check``) when it exits with an error:
+    the message is the last line git wrote to stderr."""
     try:
         done = subprocess.run(["git", "-C", str(root), *args], input=input, capture_output=True,
-                              env=git_env(config), timeout=timeout, check=False)
+                              env=git_env(config, user_config=user_config), timeout=timeout, check=False)
     except FileNotFoundError:
         raise GitError("git is not installed") from None
     except subprocess.TimeoutExpired:

@@ -68,6 +68,8 @@ def test_the_global_configuration_is_ignored(tmp_path, monkeypatch):
     assert subprocess.run(["git", "-C", str(tmp_path / "repo"), "shown"], capture_output=True).returncode == 0
     with pytest.raises(GitError, match="shown"):
         run_git(tmp_path / "repo", "shown")
+    # a command that needs the user's credential helpers may read it (ci publish run by hand)
+    assert run_git(tmp_path / "repo", "shown", user_config=True).stdout.strip()
 
 
 def test_commit_time_and_modified(tmp_path):
