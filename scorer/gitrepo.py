@@ -33,7 +33,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Protocol
 
-from scorer.policy import Change
+from scorer.policy import REGULAR_MODES, Change
 
 #: Seconds a git command may take before it is stopped (a :class:`GitError`).
 GIT_TIMEOUT = 300
@@ -218,7 +218,7 @@ class GitRepo:
             return None
         meta, _, name = entry.partition(b"\t")
         mode, kind, blob = meta.decode().split()
-        if kind != "blob" or mode not in ("100644", "100755") or name.decode("utf-8", "surrogateescape") != path:
+        if kind != "blob" or mode not in REGULAR_MODES or name.decode("utf-8", "surrogateescape") != path:
             return None
         return self.blob(blob)
 

@@ -12,9 +12,11 @@
    flavor and edition); otherwise the check is validation only.
 
 The result is a :class:`CheckReport`: JSON for the reporter workflow (stable keys, see
-``docs/pull-requests.md``) and a Markdown summary for the pull-request comment, in which
-every string that comes from the pull request (paths, ids, messages quoting the run) is
-shown as code, so it cannot become a link, an image, a mention or HTML.
+``docs/pull-requests.md``) and a Markdown summary for the pull-request comment, rendered
+from the Jinja2 templates ``scorer/templates/pr_*.md.j2`` (:func:`render_markdown`), in
+which every string that comes from the pull request (paths, ids, messages quoting the
+run) is shown as code (the ``md_code`` and ``md_block`` filters), so it cannot become a
+link, an image, a mention or HTML.
 """
 from __future__ import annotations
 
