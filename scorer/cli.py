@@ -286,60 +286,22 @@ def _write_error_report(args, what: str, problems: list[Problem]) -> None:
 
 
 def cmd_ci_check(args) -> int:
-    from datetime import datetime, timezone
-
-    from scorer.gitrepo import GitError
-    from scorer.formats.challenge import parse_utc
-    from scorer.prcheck import check_pull_request, event_actor, event_time, internal_error, write_json, write_text
+    """Decide on the changes of ``--base...--head`` and write the JSON report and the
+    Markdown summary (:func:`scorer.prcheck.check_pull_request`).  Exit 0 when every
+    change is accepted, 1 when one is rejected or nothing could be decided, 2 for an
+    unreadable event file, a bad ``--now`` or revisions git cannot read."""
     _tolerant_output()
-    event, event_file = None, args.event or os.environ.get("GITHUB_EVENT_PATH")
-    if event_file:
-        try:
-            event = json.loads(Path(event_file).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            print(f"ci check: cannot read the event file {event_file}: {exc}", file=sys.stderr)
-            return EXIT_USAGE
-    if args.actor:
-        actor, actor_source = args.actor, "--actor"
-    elif event_actor(event):
-        actor, actor_source = event_actor(event), "event"
-    elif os.environ.get("GITHUB_ACTOR"):
-        actor, actor_source = os.environ["GITHUB_ACTOR"], "GITHUB_ACTOR"
-    else:
-        actor, actor_source = None, None
-    if args.now:
-        try:
-            now, time_source = parse_utc(args.now), "--now"
-        except ValueError:
-            print(f"ci check: --now {args.now!r} is not a UTC time such as 2026-03-02T10:00:00Z", file=sys.stderr)
-            return EXIT_USAGE
-    elif event_time(event) is not None:
-        now, time_source = event_time(event), "event"
-    else:
-        now, time_source = datetime.now(timezone.utc), "clock"
     try:
-        report = check_pull_request(args.repo, args.base, args.head, actor=actor, actor_source=actor_source,
-                                    now=now, time_source=time_source)
-        body = report.to_json()
-        if args.report:
-            write_json(body, args.report)
-        if _summary_path(args):
-            write_text(report.to_markdown(), _summary_path(args))
-    except GitError as exc:  # a revision that does not resolve, or trees git cannot read
-        _write_error_report(args, "git cannot read the commits", [Problem(
-            code="git-error", message=str(exc), fix="check --base and --head; a tree git cannot read (a crafted "
-                                                    "commit) is to be replaced by a plain commit")])
+        event = _read_event(args.event or os.environ.get("GITHUB_EVENT_PATH"))
+        actor, actor_source = _check_actor(args.actor, event)
+        now, time_source = _check_time(args.now, event)
+    except _UsageError as exc:
         print(f"ci check: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except ScorerError as exc:  # the base branch's challenge.toml or teams/ is broken
-        _write_error_report(args, "the base branch's configuration is invalid", list(exc.problems))
-        _print_problems(exc.problems, per_code=PROBLEMS_PER_KIND)
-        print("ci check: the base branch's configuration is invalid; nothing decided", file=sys.stderr)
-        return EXIT_INVALID
-    except Exception as exc:  # a bug: the reports say so, the verdict is "error"
-        _write_error_report(args, "the scorer failed", [internal_error(exc)])
-        print(f"ci check: {internal_error(exc).message}; nothing decided", file=sys.stderr)
-        return EXIT_INVALID
+    report, code = _run_check(args, actor=actor, actor_source=actor_source, now=now, time_source=time_source)
+    if report is None:
+        return code
+    body = report.to_json()
     for change in body["changes"]:
         print(f"{change['path']}: {change['reason']}")
         errors = [Problem(**p) for p in change["problems"] if p.get("severity", "error") == "error"]
@@ -348,6 +310,80 @@ def cmd_ci_check(args) -> int:
           f"accepted, {body['summary']['late']} late; actor {actor or 'unknown'} ({actor_source or 'none'}), "
           f"time {body['time']} ({time_source}))")
     return EXIT_OK if report.accepted else EXIT_INVALID
+
+
+class _UsageError(ValueError):
+    """A ``ci check`` input that cannot be used (exit code 2); the message says which."""
+
+
+def _read_event(event_file: str | None) -> dict | None:
+    """The pull-request event payload (``--event``, else ``$GITHUB_EVENT_PATH``); None without one."""
+    if not event_file:
+        return None
+    try:
+        return json.loads(Path(event_file).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise _UsageError(f"cannot read the event file {event_file}: {exc}") from None
+
+
+def _check_actor(given: str | None, event: dict | None) -> tuple[str | None, str | None]:
+    """Who submits, and where that comes from: ``--actor``, else the event's pull-request
+    author or sender, else ``$GITHUB_ACTOR``; (None, None) when none says."""
+    from scorer.prcheck import event_actor
+    if given:
+        return given, "--actor"
+    if event_actor(event):
+        return event_actor(event), "event"
+    if os.environ.get("GITHUB_ACTOR"):
+        return os.environ["GITHUB_ACTOR"], "GITHUB_ACTOR"
+    return None, None
+
+
+def _check_time(given: str | None, event: dict | None):
+    """When the pull request counts as submitted, and where that comes from: ``--now``,
+    else the event's ``pull_request.updated_at``, else the clock."""
+    from datetime import datetime, timezone
+
+    from scorer.formats.challenge import parse_utc
+    from scorer.prcheck import event_time
+    if given:
+        try:
+            return parse_utc(given), "--now"
+        except ValueError:
+            raise _UsageError(f"--now {given!r} is not a UTC time such as 2026-03-02T10:00:00Z") from None
+    if event_time(event) is not None:
+        return event_time(event), "event"
+    return datetime.now(timezone.utc), "clock"
+
+
+def _run_check(args, **who_and_when):
+    """(the check's report, None) with the JSON report and summary written; or (None, the
+    exit code) when nothing could be decided, with error reports written: 2 when git
+    cannot read the revisions, 1 for a broken base configuration or a bug of the scorer."""
+    from scorer.gitrepo import GitError
+    from scorer.prcheck import check_pull_request, internal_error, write_json, write_text
+    try:
+        report = check_pull_request(args.repo, args.base, args.head, **who_and_when)
+        if args.report:
+            write_json(report.to_json(), args.report)
+        if _summary_path(args):
+            write_text(report.to_markdown(), _summary_path(args))
+        return report, None
+    except GitError as exc:  # a revision that does not resolve, or trees git cannot read
+        _write_error_report(args, "git cannot read the commits", [Problem(
+            code="git-error", message=str(exc), fix="check --base and --head; a tree git cannot read (a crafted "
+                                                    "commit) is to be replaced by a plain commit")])
+        print(f"ci check: {exc}", file=sys.stderr)
+        return None, EXIT_USAGE
+    except ScorerError as exc:  # the base branch's challenge.toml or teams/ is broken
+        _write_error_report(args, "the base branch's configuration is invalid", list(exc.problems))
+        _print_problems(exc.problems, per_code=PROBLEMS_PER_KIND)
+        print("ci check: the base branch's configuration is invalid; nothing decided", file=sys.stderr)
+        return None, EXIT_INVALID
+    except Exception as exc:  # a bug: the reports say so, the verdict is "error"
+        _write_error_report(args, "the scorer failed", [internal_error(exc)])
+        print(f"ci check: {internal_error(exc).message}; nothing decided", file=sys.stderr)
+        return None, EXIT_INVALID
 
 
 def cmd_ci_report(args) -> int:

@@ -30,11 +30,11 @@ the one time of a submission: ``ci publish`` records the same time in
 
 It does not read the check job's report artifact: that job ran the pull request's
 workflow file, so its artifact can say anything.  Instead :class:`ApiRepo` serves the
-same read-only interface as :class:`scorer.gitrepo.GitRepo` from the API, and the whole
-check (:func:`scorer.prcheck.check_pull_request`) is run again on it.  The verdicts go to
-one sticky comment per pull request (found by :data:`MARKER` and its author) and to the
-commit status :data:`STATUS_CONTEXT` of the head commit, the check that branch protection
-requires.
+read-only interface of :class:`scorer.gitrepo.GitRepo` (:class:`scorer.gitrepo.RepoReader`)
+from the API, and the whole check (:func:`scorer.prcheck.check_pull_request`) is run
+again on it.  The verdicts go to one sticky comment per pull request (found by
+:data:`MARKER` and its author) and to the commit status :data:`STATUS_CONTEXT` of the
+head commit, the check that branch protection requires.
 """
 from __future__ import annotations
 
@@ -46,9 +46,9 @@ from typing import Callable
 from github import Auth, Github, GithubException
 
 from scorer.errors import Problem, ScorerError
-from scorer.gitrepo import GitError, GitRepo
+from scorer.gitrepo import GitError, slashed
 from scorer.policy import ABSENT_MODE, REGULAR_MODES, Change, shown
-from scorer.prcheck import CheckReport, check_pull_request, error_markdown, internal_error, md_code
+from scorer.prcheck import CheckReport, check_pull_request, error_markdown, internal_error, markdown_templates
 
 #: The hidden line that marks the reporter's comment (kept as the comment's first line).
 MARKER = "<!-- bioasq-leaderboard-report -->"
@@ -71,21 +71,18 @@ def connect(token: str, api_url: str = DEFAULT_API) -> Github:
     return Github(base_url=api_url, auth=Auth.Token(token))
 
 
-class ApiRepo(GitRepo):
-    """The read-only interface of :class:`GitRepo` served by the REST API (no clone, no checkout).
+class ApiRepo:
+    """The :class:`scorer.gitrepo.RepoReader` of a repository served by the REST API (no
+    clone, no checkout).
 
     Files are read by commit id: trees (``git/trees/{sha}?recursive=1``) give each path's
     mode, object id and size; blobs (``git/blobs/{sha}``) give the bytes.
     """
 
     def __init__(self, repo):
-        super().__init__(".")
         self.repo = repo
         self._trees: dict[str, dict] = {}
         self._compares: dict[tuple[str, str], object] = {}
-
-    def _git(self, *args: str, input: bytes | None = None) -> bytes:
-        raise GitError("ApiRepo reads through the REST API only")
 
     def commit(self, rev: str) -> str:
         return self._call(lambda: self.repo.get_commit(rev).sha, f"no commit {rev!r}")
@@ -100,7 +97,7 @@ class ApiRepo(GitRepo):
             raise GitError(f"the pull request changes {COMPARE_FILES_LIMIT} files or more (the API lists at most "
                            f"{COMPARE_FILES_LIMIT}); split it")
         now, before = self._tree(head), self._tree(comparison.merge_base_commit.sha)
-        slashed = self.slashed(head, [f.filename for f in files if f.status != "removed"])
+        found = slashed(self, head, [f.filename for f in files if f.status != "removed"])
         out = []
         for f in files:
             if f.status not in STATUS_LETTERS:
@@ -114,7 +111,7 @@ class ApiRepo(GitRepo):
                               old_mode=old["mode"] if old else ABSENT_MODE,
                               blob=entry["sha"] if present else None,
                               size=entry.get("size") if present else None,
-                              slash_in_name=f.filename in slashed))
+                              slash_in_name=f.filename in found))
         return out
 
     def blob(self, blob: str) -> bytes:
@@ -309,10 +306,9 @@ def _describe(check: CheckReport) -> str:
 
 
 def other_branch_markdown(base: str, branch: str) -> str:
-    """The comment on a pull request into another branch than the leaderboard's."""
-    return (f"### Submission check: not judged\n\nThis pull request targets {md_code(base)}; runs reach the "
-            f"leaderboard only through pull requests into {md_code(branch)}, and only those are checked. Change "
-            f"the base branch to {md_code(branch)} (**Edit**, next to the title): the check runs again.\n")
+    """The comment on a pull request into another branch than the leaderboard's
+    (``templates/pr_other_branch.md.j2``)."""
+    return markdown_templates().get_template("pr_other_branch.md.j2").render(base=base, branch=branch) + "\n"
 
 
 def judge(api: ApiRepo, pull, sha: str, branch: str, checks: CheckTimes, event_time: datetime,

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from scorer.errors import Problem, ScorerError, some_of
-from scorer.formats.challenge import Challenge, RunRef, run_ref, utc_text
+from scorer.formats.challenge import Challenge, RunRef, Window, run_ref, utc_text
 from scorer.formats.jsontext import load_json
 
 #: git file modes
@@ -287,84 +287,130 @@ def _is_member(context: Context, team_id: str) -> bool:
 
 
 def _judge_new(change: Change, context: Context, systems: _Systems) -> Decision:
-    """The rules on the file a change leaves at ``change.path``."""
-    path = change.path
-    protected = _protected(path)
-    if protected:
-        return Decision(change, reasons=(protected,))
-    if change.mode == SYMLINK_MODE:
-        return Decision(change, reasons=(Reason("symlink", f"{path} is a symbolic link",
-                                                "commit the run file itself, not a link"),))
-    if change.mode == GITLINK_MODE:
-        return Decision(change, reasons=(Reason("submodule", f"{path} is a submodule (a link to another repository)",
-                                                "remove the submodule; commit the run file itself"),))
-    if change.mode not in REGULAR_MODES:
-        return Decision(change, reasons=(Reason("bad-mode", f"{path} is not a regular file (git mode {change.mode})",
-                                                "commit a plain JSON file"),))
-    ref = run_ref(path)
+    """The rules on the file a change leaves at ``change.path``.
+
+    First its place and kind, each alone: a protected path (:func:`_protected`), a file
+    that is not regular (:func:`_kind_rule`), a path that is not a run's.  Then, for a
+    run, every other rule together, in this order: the batch (:func:`_batch_rule`), the
+    team, membership and system (:func:`_team_rules`), the window (:func:`_window_rule`)
+    and the size (:func:`_size_rule`).  An accepted run's system counts towards its
+    team's limit for the changes after it.  The content is to be checked when the window
+    is known and the size is known and within the limit.
+    """
+    alone = _protected(change.path) or _kind_rule(change)
+    if alone:
+        return Decision(change, reasons=(alone,))
+    ref = run_ref(change.path)
     if ref is None:
-        return Decision(change, reasons=(Reason("not-a-run-path", f"{path} is not at a run's path",
+        return Decision(change, reasons=(Reason("not-a-run-path", f"{change.path} is not at a run's path",
                                                 f"put each run at {RUN_FORM}"),))
-    challenge, reasons, late = context.challenge, [], False
-    window = challenge.window(ref)
-    if window is None:
-        if ref.task == "mcqa":
-            message = f"challenge.toml has no mcqa batch {ref.batch}"
-        else:
-            where = "phase" if ref.task == "taskB" else "test set"
-            message = f"challenge.toml has no batch {ref.batch} with {where} {ref.phase} in {ref.task}"
-        reasons.append(Reason("unknown-batch", message,
-                              "use a batch and phase (Task A: test set) listed in challenge.toml"))
-    team = challenge.teams.get(ref.team)
-    if team is None:
-        reasons.append(Reason("unknown-team", f"there is no team {ref.team} (teams/{ref.team}.toml on the base branch)",
-                              "register the team with the organizers first, or use your team's folder"))
-    else:
-        if not context.actor:
-            reasons.append(Reason("no-actor", "the check does not know who submits (no --actor, event or GITHUB_ACTOR)",
-                                  "pass --actor LOGIN"))
-        elif not _is_member(context, ref.team):
-            reasons.append(Reason("not-a-member", f"{context.actor} is not a member of team {ref.team} "
-                                                  f"(teams/{ref.team}.toml on the base branch)",
-                                  "submit from an account listed in the team's members, or ask the organizers "
-                                  "to add yours"))
-        if ref.system not in team.systems:
-            reasons.append(Reason("unregistered-system", f"team {ref.team} has no system {ref.system} "
-                                                         f"(registered: {some_of(sorted(team.systems)) or 'none'})",
-                                  "use a registered system id as the file name, or ask the organizers to register "
-                                  "the system"))
-        else:
-            used = systems.in_use.setdefault(ref.team, set())
-            limit = challenge.limits.systems_per_team
-            if ref.system not in used and len(used) >= limit:
-                reasons.append(Reason("too-many-systems",
-                                      f"team {ref.team} already has runs of {len(used)} systems "
-                                      f"({some_of(sorted(used))}); the limit is {limit} per team",
-                                      "submit with a system your team already has runs of, or ask the organizers"))
-    where = _window_name(ref)
-    if window is not None:
-        if context.now < window.opens:
-            reasons.append(Reason("window-not-open", f"the window of {where} opens at "
-                                                     f"{utc_text(window.opens)}; the pull request is from {utc_text(context.now)}",
-                                  "submit again when the window is open"))
-        elif context.now > window.closes:
-            if challenge.rules.accept_late_runs:
-                late = True
-            else:
-                reasons.append(Reason("window-closed", f"the window of {where} closed at "
-                                                       f"{utc_text(window.closes)}; the pull request is from "
-                                                       f"{utc_text(context.now)}, and this challenge accepts no late runs",
-                                      "none: the window is closed (ask the organizers)"))
-    limit = challenge.limits.max_run_bytes
-    if change.size is None:
-        reasons.append(Reason("unreadable", f"the size of {path} cannot be read", "push the file again"))
-    elif change.size > limit:
-        reasons.append(Reason("too-large", f"{path} has {change.size:,} bytes; the limit is {limit:,}",
-                              "remove unneeded fields (e.g. snippet texts), or ask the organizers"))
+    window, limit = context.challenge.window(ref), context.challenge.limits.max_run_bytes
+    reasons = [*_batch_rule(ref, window), *_team_rules(ref, context, systems), *_window_rule(ref, window, context),
+               *_size_rule(change, limit)]
     if not reasons:
         systems.in_use.setdefault(ref.team, set()).add(ref.system)
     needs = window is not None and change.size is not None and change.size <= limit
-    return Decision(change, ref=ref, reasons=tuple(reasons), late=late, needs_content=needs)
+    return Decision(change, ref=ref, reasons=tuple(reasons), late=_late(window, context), needs_content=needs)
+
+
+def _kind_rule(change: Change) -> Reason | None:
+    """A symbolic link (``symlink``), a submodule (``submodule``) or any other mode but a
+    regular file's (``bad-mode``) is refused; None for a regular file."""
+    path, mode = change.path, change.mode
+    if mode == SYMLINK_MODE:
+        return Reason("symlink", f"{path} is a symbolic link", "commit the run file itself, not a link")
+    if mode == GITLINK_MODE:
+        return Reason("submodule", f"{path} is a submodule (a link to another repository)",
+                      "remove the submodule; commit the run file itself")
+    if mode not in REGULAR_MODES:
+        return Reason("bad-mode", f"{path} is not a regular file (git mode {mode})", "commit a plain JSON file")
+    return None
+
+
+def _batch_rule(ref: RunRef, window: Window | None) -> list[Reason]:
+    """``unknown-batch`` when ``challenge.toml`` has no window for the run's batch and
+    phase (Task A: test set; mcqa: batch)."""
+    if window is not None:
+        return []
+    if ref.task == "mcqa":
+        message = f"challenge.toml has no mcqa batch {ref.batch}"
+    else:
+        where = "phase" if ref.task == "taskB" else "test set"
+        message = f"challenge.toml has no batch {ref.batch} with {where} {ref.phase} in {ref.task}"
+    return [Reason("unknown-batch", message, "use a batch and phase (Task A: test set) listed in challenge.toml")]
+
+
+def _team_rules(ref: RunRef, context: Context, systems: _Systems) -> list[Reason]:
+    """``unknown-team`` when the base branch has no ``teams/<team>.toml``; else the
+    membership rule (:func:`_member_rule`) and the system rule (:func:`_system_rule`)."""
+    team = context.challenge.teams.get(ref.team)
+    if team is None:
+        return [Reason("unknown-team", f"there is no team {ref.team} (teams/{ref.team}.toml on the base branch)",
+                       "register the team with the organizers first, or use your team's folder")]
+    return [r for r in (_member_rule(ref, context), _system_rule(ref, team.systems, context, systems)) if r]
+
+
+def _member_rule(ref: RunRef, context: Context) -> Reason | None:
+    """``no-actor`` when the check does not know who submits; ``not-a-member`` when the
+    actor is not among the team's members (compared without case)."""
+    if not context.actor:
+        return Reason("no-actor", "the check does not know who submits (no --actor, event or GITHUB_ACTOR)",
+                      "pass --actor LOGIN")
+    if not _is_member(context, ref.team):
+        return Reason("not-a-member", f"{context.actor} is not a member of team {ref.team} "
+                                      f"(teams/{ref.team}.toml on the base branch)",
+                      "submit from an account listed in the team's members, or ask the organizers to add yours")
+    return None
+
+
+def _system_rule(ref: RunRef, registered, context: Context, systems: _Systems) -> Reason | None:
+    """``unregistered-system`` when the team file does not list the system;
+    ``too-many-systems`` when a new system would give the team runs of more systems than
+    ``limits.systems_per_team`` (counting the base branch and the changes accepted so far)."""
+    if ref.system not in registered:
+        return Reason("unregistered-system", f"team {ref.team} has no system {ref.system} "
+                                             f"(registered: {some_of(sorted(registered)) or 'none'})",
+                      "use a registered system id as the file name, or ask the organizers to register the system")
+    used, limit = systems.in_use.get(ref.team, set()), context.challenge.limits.systems_per_team
+    if ref.system not in used and len(used) >= limit:
+        return Reason("too-many-systems", f"team {ref.team} already has runs of {len(used)} systems "
+                                          f"({some_of(sorted(used))}); the limit is {limit} per team",
+                      "submit with a system your team already has runs of, or ask the organizers")
+    return None
+
+
+def _window_rule(ref: RunRef, window: Window | None, context: Context) -> list[Reason]:
+    """``window-not-open`` before the window opens; ``window-closed`` after it closes
+    unless ``rules.accept_late_runs`` (then the run is late, :func:`_late`)."""
+    if window is None:
+        return []
+    where, now = _window_name(ref), context.now
+    if now < window.opens:
+        return [Reason("window-not-open", f"the window of {where} opens at {utc_text(window.opens)}; "
+                                          f"the pull request is from {utc_text(now)}",
+                       "submit again when the window is open")]
+    if now > window.closes and not context.challenge.rules.accept_late_runs:
+        return [Reason("window-closed", f"the window of {where} closed at {utc_text(window.closes)}; the pull "
+                                        f"request is from {utc_text(now)}, and this challenge accepts no late runs",
+                       "none: the window is closed (ask the organizers)")]
+    return []
+
+
+def _late(window: Window | None, context: Context) -> bool:
+    """A run is late when the event is after its window closed (and not before it
+    opened) and the challenge accepts late runs."""
+    return (window is not None and not context.now < window.opens and context.now > window.closes
+            and context.challenge.rules.accept_late_runs)
+
+
+def _size_rule(change: Change, limit: int) -> list[Reason]:
+    """``unreadable`` when git gives no size; ``too-large`` above ``limits.max_run_bytes``."""
+    if change.size is None:
+        return [Reason("unreadable", f"the size of {change.path} cannot be read", "push the file again")]
+    if change.size > limit:
+        return [Reason("too-large", f"{change.path} has {change.size:,} bytes; the limit is {limit:,}",
+                       "remove unneeded fields (e.g. snippet texts), or ask the organizers")]
+    return []
 
 
 def _window_name(ref: RunRef) -> str:
@@ -392,7 +438,9 @@ def judge_content(decision: Decision, data: bytes, testset: bytes | None, max_by
     the test set's.
 
     Returns the decision with the validator's problems (and the reasons they give) and the
-    run's parsed, normalized value (None when it cannot be read or is invalid).
+    run's parsed, normalized value (None when it cannot be read or is invalid).  A run
+    that validates has its ids compared with the test set's (:func:`_id_problems`); the
+    errors give the reasons of :func:`_content_reasons`.
     """
     ref = decision.ref
     reasons, value = list(decision.reasons), None
@@ -401,69 +449,59 @@ def judge_content(decision: Decision, data: bytes, testset: bytes | None, max_by
     except ScorerError as exc:
         problems = list(exc.problems)
     else:
-        if ref.task == "taskA":
-            from scorer.formats.taska import validate_taska
-            problems, fixed = validate_taska(parsed, doc, role="run", limits=limits), parsed
-        elif ref.task == "mcqa":
-            from scorer.formats.mcqa import validate_mcqa
-            problems, fixed = validate_mcqa(parsed, doc, role="run"), parsed
-        else:
-            from scorer.formats.validation import validate_taskb
-            problems, fixed = validate_taskb(parsed, doc, phase=ref.phase, role="run", limits=limits)
+        problems, fixed = _validate(ref, parsed, doc, limits)
         if not any(p.severity == "error" for p in problems):
             value = fixed
-            problems += _id_problems(ref, fixed, doc, testset, reasons, max_bytes)
+            problems += _id_problems(ref, fixed, doc, testset, reasons)
+    content = _content_reasons(ref, problems)
+    value = None if content else value
+    return replace(decision, reasons=tuple(reasons + content), problems=tuple(problems), needs_content=False), value
+
+
+def _validate(ref: RunRef, parsed, doc, limits=None) -> tuple[list[Problem], object]:
+    """The validator's problems of a parsed run of ``ref``'s task (with its per-question
+    ``limits``), and its normalized value."""
+    if ref.task == "taskA":
+        from scorer.formats.taska import validate_taska
+        return validate_taska(parsed, doc, role="run", limits=limits), parsed
+    if ref.task == "mcqa":
+        from scorer.formats.mcqa import validate_mcqa
+        return validate_mcqa(parsed, doc, role="run"), parsed
+    from scorer.formats.validation import validate_taskb
+    return validate_taskb(parsed, doc, phase=ref.phase, role="run", limits=limits)
+
+
+def _content_reasons(ref: RunRef, problems: list[Problem]) -> list[Reason]:
+    """``invalid-run`` when the run has errors other than unknown ids (counted), and
+    ``unknown-questions`` when it answers ids (Task A: PMIDs) the test set lacks (listed)."""
     errors = [p for p in problems if p.severity == "error"]
     invalid = [p for p in errors if p.code != "unknown-question"]
+    unknown = [p for p in errors if p.code == "unknown-question"]
+    reasons = []
     if invalid:
         reasons.append(Reason("invalid-run", f"the run has {len(invalid)} error(s)",
                               f"python -m scorer validate RUN.json --task {ref.scorer_task} lists them with "
                               "their fixes; python -m scorer normalize fixes the documented variants"))
-        value = None
-    unknown = [p for p in errors if p.code == "unknown-question"]
     if unknown:
         what = "PMID(s)" if ref.task == "taskA" else "question id(s)"
         reasons.append(Reason("unknown-questions",
                               f"{len(unknown)} {what} are not in the test set {testset_path(ref)}: "
                               + some_of(p.question_id for p in unknown),
                               "answer the questions of this batch's test set (check the batch and phase)"))
-        value = None
-    return replace(decision, reasons=tuple(reasons), problems=tuple(problems), needs_content=False), value
+    return reasons
 
 
-def _id_problems(ref: RunRef, fixed, doc, testset: bytes | None, reasons: list[Reason], max_bytes: int) -> list[Problem]:
-    """Ids of the run not in the test set (errors, located) and test set ids the run lacks
-    (one warning); a missing or unreadable test set is a reason."""
+def _id_problems(ref: RunRef, fixed, doc, testset: bytes | None, reasons: list[Reason]) -> list[Problem]:
+    """Ids of the run not in the test set (errors, located; mcqa: also answers that are
+    not candidates of their question) and test set ids the run lacks (one warning); a
+    missing or unreadable test set is a reason (:func:`_read_testset`)."""
     path = testset_path(ref)
-    if testset is None:
-        reasons.append(Reason("no-testset", f"the test set {path} is missing on the base branch, so the question "
-                                            "ids cannot be checked",
-                              f"organizers: publish {path} when the window opens"))
-        return []
-    try:
-        testset_value = load_json(testset, name=path, max_bytes=None)[0]
-        expected = testset_ids(ref, testset_value)
-    except ScorerError as exc:
-        expected = None
-        detail = exc.problems[0].format().splitlines()[0]
-    else:
-        detail = "no question ids found"
+    testset_value, expected = _read_testset(ref, testset, reasons)
     if not expected:
-        reasons.append(Reason("bad-testset", f"the test set {path} cannot be read ({detail})",
-                              "organizers: fix the test set file"))
         return []
+    found, noun, fix = _run_ids(ref, fixed)
+    problems = _mcqa_candidate_problems(fixed, testset_candidates(testset_value), doc, path) if ref.task == "mcqa" else []
     known = set(expected)
-    problems = []
-    if ref.task == "taskA":
-        found = [(f"/documents/{i}/pmid", str(d["pmid"])) for i, d in enumerate(fixed["documents"])]
-        noun, fix = "PMID", "answer the documents of the test set only"
-    elif ref.task == "mcqa":
-        found = [(f"/answers/{i}/question", a["question"]) for i, a in enumerate(fixed["answers"])]
-        noun, fix = "question", "answer the questions of this batch's test set only"
-        problems += _mcqa_candidate_problems(fixed, testset_candidates(testset_value), doc, path)
-    else:
-        found = [(f"/questions/{i}/id", q["id"]) for i, q in enumerate(fixed["questions"])]
-        noun, fix = "question", "answer the questions of the test set only (check the batch and phase)"
     problems += [doc.place(Problem(code="unknown-question", pointer=pointer, question_id=qid,
                                    message=f"{noun} {qid} is not in the test set {path}", fix=fix))
                  for pointer, qid in found if qid not in known]
@@ -474,6 +512,42 @@ def _id_problems(ref: RunRef, fixed, doc, testset: bytes | None, reasons: list[R
                                 message=f"{len(missing)} {noun}(s) of the test set are not answered: {some_of(missing)}",
                                 fix="an empty answer is allowed, but the run is scored on every question"))
     return problems
+
+
+def _read_testset(ref: RunRef, testset: bytes | None, reasons: list[Reason]) -> tuple[object, list[str]]:
+    """The parsed test set and its ids (:func:`testset_ids`); ``([] ids)`` with the
+    reason ``no-testset`` appended when it is missing, ``bad-testset`` when it cannot be
+    read or holds no id."""
+    path = testset_path(ref)
+    if testset is None:
+        reasons.append(Reason("no-testset", f"the test set {path} is missing on the base branch, so the question "
+                                            "ids cannot be checked",
+                              f"organizers: publish {path} when the window opens"))
+        return None, []
+    try:
+        value = load_json(testset, name=path, max_bytes=None)[0]
+        expected = testset_ids(ref, value)
+    except ScorerError as exc:
+        value, expected, detail = None, [], exc.problems[0].format().splitlines()[0]
+    else:
+        detail = "no question ids found"
+    if not expected:
+        reasons.append(Reason("bad-testset", f"the test set {path} cannot be read ({detail})",
+                              "organizers: fix the test set file"))
+    return value, expected
+
+
+def _run_ids(ref: RunRef, fixed) -> tuple[list[tuple[str, str]], str, str]:
+    """The ids a valid run answers, each with its JSON pointer; the noun for them and
+    the fix for an id the test set lacks."""
+    if ref.task == "taskA":
+        return ([(f"/documents/{i}/pmid", str(d["pmid"])) for i, d in enumerate(fixed["documents"])],
+                "PMID", "answer the documents of the test set only")
+    if ref.task == "mcqa":
+        return ([(f"/answers/{i}/question", a["question"]) for i, a in enumerate(fixed["answers"])],
+                "question", "answer the questions of this batch's test set only")
+    return ([(f"/questions/{i}/id", q["id"]) for i, q in enumerate(fixed["questions"])],
+            "question", "answer the questions of the test set only (check the batch and phase)")
 
 
 def testset_candidates(value) -> dict[str, tuple[str, ...]]:

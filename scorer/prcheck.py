@@ -12,12 +12,15 @@
    flavor and edition); otherwise the check is validation only.
 
 The result is a :class:`CheckReport`: JSON for the reporter workflow (stable keys, see
-``docs/pull-requests.md``) and a Markdown summary for the pull-request comment, in which
-every string that comes from the pull request (paths, ids, messages quoting the run) is
-shown as code, so it cannot become a link, an image, a mention or HTML.
+``docs/pull-requests.md``) and a Markdown summary for the pull-request comment, rendered
+from the Jinja2 templates ``scorer/templates/pr_*.md.j2`` (:func:`render_markdown`), in
+which every string that comes from the pull request (paths, ids, messages quoting the
+run) is shown as code (the ``md_code`` and ``md_block`` filters), so it cannot become a
+link, an image, a mention or HTML.
 """
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -27,10 +30,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from jinja2 import Environment, PackageLoader, StrictUndefined
+
 from scorer import __version__
 from scorer.errors import Problem, ScorerError
 from scorer.formats.challenge import Challenge, load_challenge, parse_utc, run_ref, utc_text
-from scorer.gitrepo import GitRepo
+from scorer.gitrepo import GitRepo, RepoReader, export
 from scorer.policy import Context, Decision, judge_changes, judge_content, shown, testset_path, verdict
 
 REPORT_VERSION = 1
@@ -140,20 +145,21 @@ def event_time(event: dict | None) -> datetime | None:
 
 # --- the check -------------------------------------------------------------------------
 
-def check_pull_request(repo: str | Path, base: str, head: str, *, actor: str | None, actor_source: str | None,
-                       now: datetime, time_source: str) -> CheckReport:
-    """Decide on every change of ``base...head`` (see the module doc).
+def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, actor: str | None,
+                       actor_source: str | None, now: datetime, time_source: str) -> CheckReport:
+    """Decide on every change of ``base...head`` (see the module doc), read from ``repo``:
+    a local repository's folder, or any :class:`scorer.gitrepo.RepoReader`.
 
     Raises :class:`scorer.gitrepo.GitError` for revisions that do not resolve and
     :class:`ScorerError` when the base branch's ``challenge.toml`` or ``teams/`` is broken.
     """
-    git = repo if isinstance(repo, GitRepo) else GitRepo(repo)
+    git = GitRepo(repo) if isinstance(repo, (str, Path)) else repo
     base_commit, head_commit = git.commit(base), git.commit(head)
     since = git.merge_base(base_commit, head_commit)
     with tempfile.TemporaryDirectory(prefix="scorer-ci-") as folder:
         trusted = Path(folder)
         team_files = [p for p in git.files(base_commit, "teams") if p.endswith(".toml") and p.count("/") == 1]
-        git.export(base_commit, ["challenge.toml", *team_files], trusted)
+        export(git, base_commit, ["challenge.toml", *team_files], trusted)
         challenge = load_challenge(trusted)
         existing = tuple(p for p in git.files(base_commit, "submissions") if run_ref(p) is not None)
         context = Context(challenge=challenge, actor=actor, now=now.astimezone(timezone.utc), existing_runs=existing)
@@ -177,13 +183,13 @@ def check_pull_request(repo: str | Path, base: str, head: str, *, actor: str | N
     return report
 
 
-def _dry_run(check: RunCheck, value, challenge: Challenge, git: GitRepo, base: str, trusted: Path) -> None:
+def _dry_run(check: RunCheck, value, challenge: Challenge, git: RepoReader, base: str, trusted: Path) -> None:
     """Score a valid run against the base branch's gold, when there is gold."""
     from scorer.evaluation import evaluate
     ref = check.decision.ref
     paths = {k: p.relative_to(challenge.root).as_posix() for k, p in challenge.gold_paths(ref).items()
              if k != "manual"}
-    if git.export(base, sorted(paths.values()), trusted) != sorted(paths.values()):
+    if export(git, base, sorted(paths.values()), trusted) != sorted(paths.values()):
         return  # no gold yet (or no hierarchy): validation only
     options = {"hierarchy": str(trusted / paths["hierarchy"])} if ref.task == "taskA" else {}
     try:
@@ -247,37 +253,41 @@ def _value(value) -> str:
 
 
 def render_markdown(report: CheckReport) -> str:
-    """The sticky pull-request comment: verdict, one row per change, details per run.
+    """The sticky pull-request comment: verdict, one row per change, details per run
+    (template ``templates/pr_report.md.j2``).
 
     Every string that comes from the pull request is a code span or sits in a code block;
-    only the check's own words are Markdown.
+    only the check's own words are Markdown.  Cut to :data:`MARKDOWN_LIMIT` characters.
     """
-    ok = report.accepted
-    late = sum(c.decision.late for c in report.checks)
-    lines = [f"### Submission check: {'✅ accepted' if ok else '❌ rejected'}", ""]
-    who = md_code(report.actor) if report.actor else "an unknown account"
-    lines.append(f"Checked commit {md_code(report.head[:12])} against {md_code(report.base[:12])} for {who}, "
-                 f"at {utc_text(report.time)} ({_time_words(report.time_source)}).")
-    if not report.checks:
-        lines += ["", "The pull request changes no file."]
-    else:
-        rejected = sum(not c.decision.accepted for c in report.checks)
-        lines += ["", f"{len(report.checks)} changed file(s): {len(report.checks) - rejected} accepted"
-                      f"{f' ({late} late)' if late else ''}, {rejected} rejected.", ""]
-        for c in report.checks:
-            d = c.decision
-            mark = "✅" if d.accepted else "❌"
-            word = ("accepted, late" if d.late else "accepted") if d.accepted else "rejected: " + \
-                ", ".join(dict.fromkeys(r.code for r in d.reasons))
-            path = d.change.path if d.change.old_path is None else f"{d.change.old_path} -> {d.change.path}"
-            lines.append(f"- {mark} {md_code(path)}: {md_code(word)}")
-        for c in report.checks:
-            lines += _details(c, report)
-    if not ok:
-        lines += ["", "A pull request may only add or replace run files of your own team under `submissions/`, "
-                      "while the window is open; see the participants' guide (docs/pull-requests.md)."]
-    lines = [line for i, line in enumerate(lines) if line or (i and lines[i - 1])]  # no double blank lines
-    return shown(_cut(lines, MARKDOWN_LIMIT))
+    return _render("pr_report.md.j2", report=report)
+
+
+def _render(template: str, **values) -> str:
+    """A Markdown template rendered: runs of blank lines collapsed to one, no blank line
+    at either end, cut to :data:`MARKDOWN_LIMIT` characters (:func:`_cut`), and every
+    character UTF-8 cannot encode escaped (:func:`scorer.policy.shown`)."""
+    lines = markdown_templates().get_template(template).render(limit=PROBLEMS_SHOWN, **values).split("\n")
+    kept = [line for i, line in enumerate(lines) if line or (i and lines[i - 1])]
+    while kept and not kept[-1]:
+        kept.pop()
+    return shown(_cut(kept, MARKDOWN_LIMIT))
+
+
+@functools.cache
+def markdown_templates() -> Environment:
+    """The Markdown templates of ``scorer/templates``: no HTML autoescaping (the output
+    is Markdown; user text goes through the ``md_code`` and ``md_block`` filters), block
+    tags take no line of their own, and an undefined name is an error."""
+    env = Environment(loader=PackageLoader("scorer", "templates"), autoescape=False, trim_blocks=True,
+                      lstrip_blocks=True, undefined=StrictUndefined)
+    env.filters.update(md_code=md_code, md_block=md_block, utc_text=utc_text, time_words=_time_words,
+                       problem_lines=_problem_lines, measure_value=_value, summary_measures=_check_measures)
+    return env
+
+
+def _problem_lines(problems) -> list[str]:
+    """The lines of each problem's :meth:`~scorer.errors.Problem.format`, in order."""
+    return [line for p in problems for line in p.format().splitlines()]
 
 
 def _cut(lines: list[str], limit: int) -> str:
@@ -305,34 +315,9 @@ def _time_words(source: str) -> str:
             "--now": "a time given with --now", "clock": "the clock of the machine that ran the check"}.get(source, source)
 
 
-def _details(check: RunCheck, report: CheckReport) -> list[str]:
-    d = check.decision
-    if d.accepted and not d.problems and check.scores is None and not check.score_problems:
-        return []
-    out = ["", f"#### {md_code(d.change.path)}", ""]
-    for r in d.reasons:
-        out.append(f"- {md_code(r.message)}" + (f" — fix: {md_code(r.fix)}" if r.fix else ""))
-    if d.problems:
-        errors = sum(p.severity == "error" for p in d.problems)
-        shown = list(d.problems[:PROBLEMS_SHOWN])
-        out += ["", f"Validation: {errors} error(s), {len(d.problems) - errors} warning(s)"
-                    + (f" (the first {PROBLEMS_SHOWN} shown; the JSON report lists all)"
-                       if len(d.problems) > PROBLEMS_SHOWN else "") + ":", ""]
-        out += md_block([line for p in shown for line in p.format().splitlines()])
-    if check.scores is not None:
-        ref = d.ref
-        names = _summary_measures(ref.scorer_task, report.official_measures, check.categories)
-        out += ["", f"Dry-run scores against {md_code(check.scored_against)} (flavor {report.rules['flavor']}"
-                    + (f", edition {report.rules['edition']}" if ref.task == "taskB" else "") + "):", "",
-                "| measure | value |", "|---|---|"]
-        out += [f"| {md_code(name, table=True)} | {_value(check.scores.get(name))} |" for name in names]
-    elif d.accepted or d.problems:
-        if d.ref is not None and not any(p.severity == "error" for p in d.problems) and not check.score_problems:
-            out += ["", "No gold for this batch yet: validation only."]
-    if check.score_problems:
-        out += ["", "The dry run could not score the run:", ""]
-        out += md_block([line for p in check.score_problems[:PROBLEMS_SHOWN] for line in p.format().splitlines()])
-    return out
+def _check_measures(check: RunCheck, report: CheckReport) -> list[str]:
+    """The measures the summary shows for a scored run (:func:`_summary_measures`)."""
+    return _summary_measures(check.decision.ref.scorer_task, report.official_measures, check.categories)
 
 
 def _summary_measures(task: str, official: dict, categories: list[str] | None = None) -> list[str]:
@@ -353,11 +338,8 @@ def error_json(problems: list[Problem]) -> dict:
 
 def error_markdown(what: str, problems: list[Problem]) -> str:
     """The pull-request comment of a check that could not decide: ``what`` went wrong and
-    each problem in a code block; says that nothing was decided."""
-    lines = ["### Submission check: ⚠️ error", "", f"The check could not decide: {what}. Nothing was accepted "
-             "or rejected; the organizers are told by the failed status.", ""]
-    lines += md_block([line for p in problems[:PROBLEMS_SHOWN] for line in p.format().splitlines()])
-    return shown(_cut(lines, MARKDOWN_LIMIT))
+    each problem in a code block; says that nothing was decided (``templates/pr_error.md.j2``)."""
+    return _render("pr_error.md.j2", what=what, problems=problems)
 
 
 def internal_error(exc: BaseException) -> Problem:

@@ -687,6 +687,23 @@ def test_markdown_helpers():
     assert md_block(["```", "````x"]) == ["`````text", "```", "````x", "`````"]
 
 
+
+def test_template_syntax_in_pull_request_text_is_shown_as_text():
+    """The comment is rendered from a Jinja2 template; text of the pull request is a value
+    of it, never template source, and stays a code span."""
+    from datetime import datetime, timezone
+
+    from scorer.policy import Decision, Reason
+    from scorer.prcheck import CheckReport, RunCheck, render_markdown
+    path = "submissions/{{ 7*7 }}/{% raw %}<b>.json"
+    check = RunCheck(Decision(Change("A", path), reasons=(Reason("not-a-run-path", f"{path} {{#", "{{ fix }}"),)))
+    report = CheckReport(base="b" * 40, head="a" * 40, merge_base="b" * 40, actor="{{ actor }}", actor_source="--actor",
+                         time=datetime(2026, 3, 1, tzinfo=timezone.utc), time_source="--now", checks=[check])
+    markdown = render_markdown(report)
+    assert f"#### {md_code(path)}" in markdown and md_code("{{ actor }}") in markdown
+    assert f"- {md_code(path + ' {#')} — fix: {md_code('{{ fix }}')}" in markdown
+    assert "49" not in markdown
+
 def test_usage_errors(repo):
     commit(repo, {NEW_RUN: phase_a_run("q1")})
     assert check(repo, head="no-such-branch")[0] == 2

@@ -8,15 +8,18 @@ received yet, the earliest opening of a window.
 """
 from __future__ import annotations
 
-import subprocess
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
 from scorer.formats.challenge import Challenge, RunRef, Window, utc_text
+from scorer.gitrepo import GitError, GitRepo
 
 #: Inputs whose uncommitted changes make the footer say so.
 TRACKED_INPUTS = ("challenge.toml", "teams", "gold", "submissions", "docs", "site_templates")
+
+#: Seconds each git command of a build may take.
+BUILD_GIT_TIMEOUT = 30
 
 UPCOMING, OPEN, CLOSED, SCORED = "upcoming", "open", "closed", "scored"
 
@@ -41,23 +44,13 @@ class BuildInputs:
 
 
 
-def _git(root: Path, *args: str) -> str | None:
-    try:
-        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return done.stdout.strip() if done.returncode == 0 else None
-
-
 def read_inputs(root: Path, challenge: Challenge, received: dict[str, datetime], scorer_version: str,
                 gold_sha256: dict) -> BuildInputs:
     """The commit, its date (or the fallback date) and the other provenance of a build."""
-    head = _git(root, "log", "-1", "--format=%H%n%cI")
-    if head and "\n" in head:
-        commit, date_text = head.split("\n", 1)
-        date = datetime.fromisoformat(date_text.replace("Z", "+00:00")).astimezone(timezone.utc)
-        status = _git(root, "status", "--porcelain", "--", *TRACKED_INPUTS)
-        return BuildInputs(commit, bool(status), date, "commit date of HEAD", scorer_version, gold_sha256)
+    head = _head(root)
+    if head is not None:
+        commit, date, dirty = head
+        return BuildInputs(commit, dirty, date, "commit date of HEAD", scorer_version, gold_sha256)
     if received:
         return BuildInputs(None, False, max(received.values()), "latest received run (not a Git checkout)",
                            scorer_version, gold_sha256)
@@ -65,6 +58,23 @@ def read_inputs(root: Path, challenge: Challenge, received: dict[str, datetime],
     date = min(opens) if opens else datetime(1970, 1, 1, tzinfo=timezone.utc)
     return BuildInputs(None, False, date, "earliest window opening (not a Git checkout, no run received)",
                        scorer_version, gold_sha256)
+
+
+def _head(root: Path) -> tuple[str, datetime, bool] | None:
+    """The commit at ``HEAD`` of the checkout at ``root``, its committer time, and whether
+    :data:`TRACKED_INPUTS` have uncommitted changes (False when git cannot tell); None
+    outside a Git checkout or without a commit."""
+    git = GitRepo(root, timeout=BUILD_GIT_TIMEOUT)
+    try:
+        commit = git.commit("HEAD")
+        date = git.commit_time(commit)
+    except GitError:
+        return None
+    try:
+        dirty = git.modified(TRACKED_INPUTS)
+    except GitError:
+        dirty = False
+    return commit, date, dirty
 
 
 def _windows(challenge: Challenge) -> list[Window]:
