@@ -49,7 +49,7 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from scorer.errors import Problem, ScorerError, some_of
+from scorer.errors import Problem, ScorerError, bounded, some_of
 from scorer.formats.challenge import Challenge, RunRef, Window, run_ref, utc_text
 from scorer.formats.jsontext import load_json
 
@@ -479,16 +479,23 @@ def _content_reasons(ref: RunRef, problems: list[Problem]) -> list[Reason]:
     unknown = [p for p in errors if p.code == "unknown-question"]
     reasons = []
     if invalid:
-        reasons.append(Reason("invalid-run", f"the run has {len(invalid)} error(s)",
+        reasons.append(Reason("invalid-run", f"the run has {_how_many(invalid)} error(s)",
                               f"python -m scorer validate RUN.json --task {ref.scorer_task} lists them with "
                               "their fixes; python -m scorer normalize fixes the documented variants"))
     if unknown:
         what = "PMID(s)" if ref.task == "taskA" else "question id(s)"
         reasons.append(Reason("unknown-questions",
-                              f"{len(unknown)} {what} are not in the test set {testset_path(ref)}: "
-                              + some_of(p.question_id for p in unknown),
+                              f"{_how_many(unknown)} {what} are not in the test set {testset_path(ref)}: "
+                              + some_of(p.question_id for p in unknown if not p.is_summary),
                               "answer the questions of this batch's test set (check the batch and phase)"))
     return reasons
+
+
+def _how_many(problems: list[Problem]) -> str:
+    """How many problems the list stands for (a summary counts its ``count``), e.g. "1,203"
+    ("at least 200" when the schema walk stopped early)."""
+    total = sum(p.count or 1 for p in problems if p.code != "more-problems")
+    return f"at least {total:,}" if any(p.code == "more-problems" for p in problems) else f"{total:,}"
 
 
 def _id_problems(ref: RunRef, fixed, doc, testset: bytes | None, reasons: list[Reason]) -> list[Problem]:
@@ -502,9 +509,10 @@ def _id_problems(ref: RunRef, fixed, doc, testset: bytes | None, reasons: list[R
     found, noun, fix = _run_ids(ref, fixed)
     problems = _mcqa_candidate_problems(fixed, testset_candidates(testset_value), doc, path) if ref.task == "mcqa" else []
     known = set(expected)
-    problems += [doc.place(Problem(code="unknown-question", pointer=pointer, question_id=qid,
-                                   message=f"{noun} {qid} is not in the test set {path}", fix=fix))
-                 for pointer, qid in found if qid not in known]
+    unknown = bounded(Problem(code="unknown-question", pointer=pointer, question_id=qid,
+                              message=f"{noun} {qid} is not in the test set {path}", fix=fix)
+                      for pointer, qid in found if qid not in known)
+    problems += [doc.place(p) for p in unknown]  # placed after bounding: a million ids cost one pass
     answered = {qid for _, qid in found}
     missing = [q for q in expected if q not in answered]
     if missing:

@@ -121,3 +121,22 @@ def test_the_command_prints_a_name_that_is_not_utf8(repo, tmp_path):
                           cwd=repo, capture_output=True, env=env, check=False)
     assert done.returncode == 1 and b"Traceback" not in done.stderr, done.stderr
     assert b"alpha/a\\udcff2.json: " in done.stdout and json.loads((tmp_path / "r.json").read_bytes())
+
+
+def test_a_run_of_many_unknown_ids_gives_a_short_report(repo):
+    """50,000 question ids the test set lacks: the report lists at most 100 of them, says
+    how many there are, and stays small (it is uploaded as an artifact)."""
+    from test_ci_check import BASE_FILES, MAX_BYTES, commit
+    git(repo, "checkout", "-q", "main")
+    commit(repo, {"challenge.toml": BASE_FILES["challenge.toml"].replace(
+        f"max_run_bytes = {MAX_BYTES}".encode(), b"max_run_bytes = 50000000")}, "large runs allowed")
+    git(repo, "checkout", "-q", "-B", "pr", "main")
+    commit(repo, {NEW_RUN: phase_a_run("q1", "q2", *(f"x{i}" for i in range(50_000)))})
+    code, body, markdown, out = check(repo)
+    (change,) = body["changes"]
+    assert code == 1 and not change["accepted"]
+    reason = next(r for r in change["reasons"] if r["code"] == "unknown-questions")
+    assert reason["message"].startswith("50,000 question id(s) are not in the test set")
+    listed = [p for p in change["problems"] if p["code"] == "unknown-question"]
+    assert len(listed) <= 101 and listed[-1]["count"] == 50_000 - 100
+    assert len(json.dumps(body)) < 200_000 and len(markdown) < 70_000
