@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Sequence
 from functools import lru_cache
@@ -98,28 +99,218 @@ def official_merge(snippets: list[OfficialSnippet]) -> list[OfficialSnippet]:
     """Merge overlapping snippets exactly as the official tool's loop does.
 
     Two snippets are mergeable when document and (reduced) sections are identical and
-    their closed intervals intersect (b1 <= e2 and b2 <= e1).  The tool's loop: for each
-    position i, scan j from 0; when snippets i and j are mergeable, snippet i becomes
-    their hull [min b, max e] (keeping i's document and sections) and j is deleted; the
-    scan restarts at j = 1 (position 0 is not re-examined).
+    their closed intervals intersect (b1 <= e2 and b2 <= e1).  The tool's loop (see
+    :func:`official_merge_loop`): for each position i, scan j from 0; when snippets i
+    and j are mergeable, snippet i becomes their hull [min b, max e] (keeping i's
+    document and sections) and j is deleted; the scan restarts at j = 1 (position 0 is
+    not re-examined).  Deleting a j < i shifts the hull to i - 1, so the scan goes on
+    with the next snippet at position i.
 
     When every snippet has b <= e this equals collapsing each overlap-connected group
     into its hull at the position of its first member (the scan at a group's first
     member absorbs the whole group, and hulls of different groups are disjoint), computed
-    in O(n log n); ``tests/test_snippets.py`` checks the two against each other.  Lists
-    with an inverted snippet (e < b) run the loop itself.
+    by :func:`_components` in O(n log n).  Other lists (an inverted snippet, e < b, which
+    the official tool accepts when the sections differ) are simulated step by step by
+    :func:`_simulated_merge`, which finds each j without scanning.
+    ``tests/test_snippets.py`` checks both against the loop itself.
     """
     if len(snippets) < 2:
         return snippets
     if is_ordinary(snippets):
         return _components(snippets) or snippets
-    return official_merge_loop(snippets)
+    return _simulated_merge(snippets)
 
 
 def is_ordinary(snippets: Sequence[OfficialSnippet]) -> bool:
     """True when every snippet has begin <= end; merging such a list once leaves no
     mergeable pair, so merging it again changes nothing."""
     return all(s[3] <= s[4] for s in snippets)
+
+
+class _Passive:
+    """The snippets of one (document, sections) key that are not the current one, by list
+    order, in a segment tree of (least begin, greatest end) per node: :meth:`first` finds
+    the first snippet mergeable with an interval (begin <= its end and end >= its begin),
+    visiting only the nodes whose bounds admit one."""
+
+    _EMPTY = (float("inf"), float("-inf"))
+
+    def __init__(self, members: list[int], begins: list[int], ends: list[int]):
+        self.members = members  # list indices, increasing
+        self.position = {index: k for k, index in enumerate(members)}
+        size = 1
+        while size < len(members):
+            size *= 2
+        self.size = size
+        self.low = [self._EMPTY[0]] * (2 * size)
+        self.high = [self._EMPTY[1]] * (2 * size)
+        for k, index in enumerate(members):
+            self.low[size + k], self.high[size + k] = begins[index], ends[index]
+        for node in range(size - 1, 0, -1):
+            self.low[node] = min(self.low[2 * node], self.low[2 * node + 1])
+            self.high[node] = max(self.high[2 * node], self.high[2 * node + 1])
+
+    def set(self, index: int, begin, end) -> None:
+        """Put snippet ``index`` in with offsets (begin, end), or out with ``_EMPTY``."""
+        node = self.size + self.position[index]
+        low, high = self.low, self.high
+        low[node], high[node] = begin, end
+        node //= 2
+        while node:
+            low[node] = min(low[2 * node], low[2 * node + 1])
+            high[node] = max(high[2 * node], high[2 * node + 1])
+            node //= 2
+
+    def remove(self, index: int) -> None:
+        self.set(index, *self._EMPTY)
+
+    def first(self, start: int, end: int, begin: int) -> int | None:
+        """The first snippet at member position >= ``start`` with b <= ``end`` and
+        e >= ``begin`` (its list index), or None."""
+        low, high, size = self.low, self.high, self.size
+        node = start + size
+        if start >= len(self.members):
+            return None
+        while True:
+            while not node & 1:
+                node >>= 1
+            if low[node] <= end and high[node] >= begin:
+                stack = [node]
+                while stack:
+                    q = stack.pop()
+                    if low[q] <= end and high[q] >= begin:
+                        if q >= size:
+                            return self.members[q - size]
+                        stack.append(2 * q + 1)
+                        stack.append(2 * q)
+            node += 1
+            if not node & (node - 1):
+                return None
+
+
+def _merge_groups(snippets: Sequence[OfficialSnippet]) -> list[list[int]]:
+    """The indices of the snippets that can ever merge with one another, in groups of
+    increasing indices (singletons left out).
+
+    Merging only joins snippets of one key.  Of a key, the ordinary snippets (b <= e)
+    form overlap-connected components whose hulls are disjoint, and every hull the loop
+    builds lies inside one of them; an inverted snippet (e < b) is mergeable only with an
+    ordinary interval containing [e, b], so only with snippets of the one component whose
+    hull contains [e, b] (two inverted snippets never intersect).
+    """
+    by_key: dict[tuple, list[int]] = defaultdict(list)
+    for index, s in enumerate(snippets):
+        by_key[s[:3]].append(index)
+    begins = [s[3] for s in snippets]
+    ends = [s[4] for s in snippets]
+    groups: list[list[int]] = []
+    for indices in by_key.values():
+        ordinary = sorted((i for i in indices if begins[i] <= ends[i]), key=begins.__getitem__)
+        components: list[list[int]] = []
+        starts: list[int] = []
+        reaches: list[int] = []
+        reach = None
+        for i in ordinary:
+            if reach is not None and begins[i] <= reach:
+                components[-1].append(i)
+                if ends[i] > reach:
+                    reach = reaches[-1] = ends[i]
+            else:
+                components.append([i])
+                starts.append(begins[i])
+                reach = ends[i]
+                reaches.append(reach)
+        for i in indices:
+            if ends[i] < begins[i]:
+                k = bisect_right(starts, ends[i]) - 1
+                if k >= 0 and reaches[k] >= begins[i]:
+                    components[k].append(i)
+        groups += [sorted(c) for c in components if len(c) > 1]
+    return groups
+
+
+def _simulated_merge(snippets: Sequence[OfficialSnippet]) -> list[OfficialSnippet]:
+    """:func:`official_merge_loop`, with each scan replaced by a query for its result.
+
+    The loop's list keeps the original order of the snippets that survive (a merged
+    snippet stays in the slot of snippet i), so a position is an original index among
+    the survivors, kept in a linked list.  Only snippets of one :func:`_merge_groups`
+    group can merge.  A group whose first snippet is ordinary, or inverted but inside a
+    single ordinary snippet of the group, collapses into its hull at that first snippet
+    when the loop reaches it (nothing of the group precedes it, so its scans only absorb,
+    until no member is left).  In the other groups each scan is a query: at position i
+    the scan from j = 0 (or j = 1 after a merge, skipping the first survivor) finds the
+    first mergeable snippet other than i, the first of the group's :class:`_Passive` tree
+    (snippet i is out of it while scanned).  A merge with a snippet before i moves i's
+    hull to i - 1; the next snippet then sits at position i and is scanned from j = 1.
+    """
+    n = len(snippets)
+    begins = [s[3] for s in snippets]
+    ends = [s[4] for s in snippets]
+    tree_of: list[_Passive | None] = [None] * n
+    collapse: dict[int, list[int]] = {}
+    for group in _merge_groups(snippets):
+        first = group[0]
+        if begins[first] <= ends[first] or any(
+                begins[k] <= ends[first] and ends[k] >= begins[first] for k in group):
+            collapse[first] = group
+        else:
+            tree = _Passive(group, begins, ends)
+            for index in group:
+                tree_of[index] = tree
+    following = list(range(1, n + 1))  # the next survivor; n = none
+    preceding = list(range(-1, n - 1))
+    head = 0
+
+    def delete(index: int) -> None:
+        nonlocal head
+        before, after = preceding[index], following[index]
+        if before >= 0:
+            following[before] = after
+        else:
+            head = after
+        if after < n:
+            preceding[after] = before
+
+    current, from_zero = 0, True
+    while current < n:
+        tree = tree_of[current]
+        switched = False
+        if current in collapse:
+            group = collapse[current]
+            ordinary = [k for k in group if begins[k] <= ends[k]]
+            begins[current] = min(begins[k] for k in ordinary)
+            ends[current] = max(ends[k] for k in ordinary)
+            for k in group[1:]:
+                delete(k)
+        elif tree is not None:
+            tree.remove(current)
+            while True:
+                start = 0
+                if not from_zero and head != current and tree_of[head] is tree:
+                    start = tree.position[head] + 1
+                found = tree.first(start, ends[current], begins[current])
+                if found is None:
+                    break
+                begins[current] = min(begins[current], begins[found])
+                ends[current] = max(ends[current], ends[found])
+                tree.remove(found)
+                delete(found)
+                from_zero = False
+                if found < current:
+                    switched = True
+                    break
+            tree.set(current, begins[current], ends[current])
+        current = following[current]
+        from_zero = not switched
+    out = []
+    index = head
+    while index < n:
+        s = snippets[index]
+        out.append(s if (begins[index], ends[index]) == (s[3], s[4])
+                   else (s[0], s[1], s[2], begins[index], ends[index]))
+        index = following[index]
+    return out
 
 
 def official_merge_loop(snippets: list[OfficialSnippet]) -> list[OfficialSnippet]:
