@@ -5,8 +5,10 @@
    rules that decide its numbers, the run size limit.
 2. A run whose provenance equals the one recorded in ``results/index.json`` (and whose
    result file still has the recorded hash) is reused; the others are validated and
-   scored, in a process pool when there are several.  A run that cannot be scored gets
-   ``<system>.error.json`` and never stops the others.
+   scored, each in its own forked process (up to ``jobs`` at a time) that is killed when
+   it exceeds ``[limits] run_seconds``.  A run that cannot be scored (located errors, an
+   unexpected exception, a process that dies or runs out of time) gets
+   ``<system>.error.json`` with the reason and never stops the others.
 3. Each batch table is recomputed only when its inputs (the result files of its runs,
    late flags, baselines, the challenge) changed; the overviews are rebuilt from the
    tables; ``index.json`` is written last, then files of runs that no longer exist are
@@ -17,9 +19,11 @@ Every file is written atomically as canonical JSON (``scorer.store.files``).
 from __future__ import annotations
 
 import json
+import multiprocessing
+import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing.connection import wait
 from pathlib import Path
 
 from scorer import __version__
@@ -28,7 +32,7 @@ from scorer.formats.challenge import TASKB_PHASES, Challenge, RunRef, load_chall
 from scorer.formats.hierarchy import load_hierarchy
 from scorer.formats.jsontext import load_json
 from scorer.store.files import canonical_json, read_json, remove_stale, sha256_bytes, sha256_file, write_atomic
-from scorer.store.runs import RunJob, discover_runs, identity_problems, score_run
+from scorer.store.runs import RunJob, discover_runs, failure, identity_problems, score_run
 from scorer.store.tables import ScoredRun, mcqa_table, overview, taska_table, taskb_table
 
 RESULTS = "results"
@@ -64,8 +68,8 @@ class Summary:
 def score_all(root: str | Path = ".", jobs: int = 1, on_run: Callable[[str], None] | None = None) -> Summary:
     """Score every run of the repository at ``root`` and write ``results/`` (see the module doc).
 
-    ``jobs``: processes used when several runs need scoring (1 = in this process; a pool
-    that cannot start falls back to 1).  ``on_run(path)`` is called after each run's
+    ``jobs``: runs scored at the same time, each in a forked process (where processes
+    cannot be forked, in this process, one after the other and without a time limit).  ``on_run(path)`` is called after each run's
     result is settled (progress).  Raises :class:`scorer.ScorerError` only for a broken
     ``challenge.toml``, ``teams/`` or ``received.json``.
     """
@@ -77,7 +81,8 @@ def score_all(root: str | Path = ".", jobs: int = 1, on_run: Callable[[str], Non
     ordered = sorted(pending, key=lambda p: -_size(root / p[0].ref.path))  # largest first: balanced workers
     jobs_list = [job for job, _, _ in ordered]
     _preload_hierarchy(jobs_list)
-    for (job, provenance, timing), body in zip(ordered, _score_many(jobs_list, jobs)):
+    for k, body in _score_many(jobs_list, jobs, challenge.limits.run_seconds):
+        job, provenance, timing = ordered[k]
         state.settle(job.ref, provenance, timing, body)
         if on_run:
             on_run(job.ref.path)
@@ -113,19 +118,69 @@ def _read_index(root: Path) -> dict:
     return value if isinstance(value, dict) and value.get("scorer_version") == __version__ else {}
 
 
-def _score_many(jobs: list[RunJob], workers: int) -> Iterator[dict]:
-    """``score_run`` of each job, in order; in a process pool when it is worth it and it starts."""
-    pool = None
-    if workers > 1 and len(jobs) > 1:
-        try:
-            pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)))
-        except (OSError, NotImplementedError, ImportError):
-            pool = None
-    if pool is None:
-        yield from map(score_run, jobs)
+def _score_many(jobs: list[RunJob], workers: int, seconds: float) -> Iterator[tuple[int, dict]]:
+    """(k, ``score_run(jobs[k])``) for every job as it finishes, each job in a forked process
+    of its own, at most ``workers`` at a time.  A process still running after ``seconds``
+    is killed and its run gets a ``run-time-limit`` error; one that ends without sending
+    its result gets ``scoring-crashed``.  Without ``fork`` the jobs run here in order."""
+    try:
+        context = multiprocessing.get_context("fork")
+    except ValueError:
+        yield from enumerate(map(score_run, jobs))
         return
-    with pool:
-        yield from pool.map(score_run, jobs)
+    waiting = list(enumerate(jobs))[::-1]
+    running: dict = {}  # connection -> (k, process, deadline)
+    try:
+        while waiting or running:
+            while waiting and len(running) < max(1, workers):
+                k, job = waiting.pop()
+                receive, send = context.Pipe(duplex=False)
+                process = context.Process(target=_child, args=(job, send), daemon=True)
+                process.start()
+                send.close()
+                running[receive] = (k, process, time.monotonic() + seconds)
+            now = time.monotonic()
+            ready = wait(list(running), timeout=max(0.0, min(d for _, _, d in running.values()) - now))
+            for connection in ready:
+                k, process, _ = running.pop(connection)
+                yield k, _receive(connection, process, jobs[k])
+            now = time.monotonic()
+            for connection, (k, process, deadline) in list(running.items()):
+                if now >= deadline:
+                    del running[connection]
+                    _stop(process, connection)
+                    yield k, failure(jobs[k], "run-time-limit",
+                                     f"scoring took longer than the limit of {seconds:g} s and was stopped",
+                                     "make the run smaller, or ask the organizers to raise [limits] run_seconds")
+    finally:
+        for connection, (_, process, _) in running.items():
+            _stop(process, connection)
+
+
+def _child(job: RunJob, connection) -> None:
+    """The work of one forked process: score the run, send the result."""
+    connection.send(score_run(job))
+    connection.close()
+
+
+def _receive(connection, process, job: RunJob) -> dict:
+    """The result a process sent, or a ``scoring-crashed`` error when it ended without one."""
+    try:
+        body = connection.recv()
+    except (EOFError, OSError):
+        body = None
+    connection.close()
+    process.join()
+    if body is None:
+        return failure(job, "scoring-crashed", f"the process scoring the run ended without a result "
+                       f"(exit code {process.exitcode})", "report this to the organizers with the run")
+    return body
+
+
+def _stop(process, connection) -> None:
+    process.kill()
+    process.join()
+    connection.close()
 
 
 def result_path(ref: RunRef, status: str) -> str:
@@ -189,7 +244,8 @@ class _State:
         return {"scorer_version": __version__, "run_sha256": sha256_file(self.root / ref.path),
                 "gold_sha256": {name: self._gold_hash(p) for name, p in sorted(gold.items())},
                 "rules_sha256": self.challenge.rules_digest(ref),
-                "max_run_bytes": self.challenge.limits.max_run_bytes}
+                "max_run_bytes": self.challenge.limits.max_run_bytes,
+                "run_seconds": self.challenge.limits.run_seconds}
 
     def _gold_hash(self, path: Path) -> str:
         relative = _rel(self.root, path)
@@ -258,7 +314,8 @@ class _State:
         write_atomic(self.root / relative, data)
         self.keep.add(relative)
         self.entries[ref.path] = {**_identity(ref), **timing, "status": status, "result": relative,
-                                  "result_sha256": sha256_bytes(data), "provenance": provenance}
+                                  "result_sha256": sha256_bytes(data), "provenance": provenance,
+                                  **({"reason": _reason(body["problems"])} if status == ERROR else {})}
 
     # --- tables, overview, index -------------------------------------------------------
 
@@ -333,6 +390,16 @@ class _State:
                  "batches": sorted(self.tables, key=lambda t: t["table"]), "overview": self.overviews,
                  "warnings": [w.to_dict() for w in self.summary.warnings]}
         write_atomic(self.root / INDEX, canonical_json(index))
+
+
+def _reason(problems: list[dict], limit: int = 200) -> str:
+    """A short reason for a run in error: its first error's message, and how many more."""
+    errors = [p for p in problems if p.get("severity", "error") == "error"] or problems
+    if not errors:
+        return "no reason recorded"
+    message = str(errors[0].get("message", ""))
+    message = message if len(message) <= limit else message[:limit] + "..."
+    return message + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else "")
 
 
 def _identity(ref: RunRef) -> dict:
