@@ -10,15 +10,14 @@ import time
 from pathlib import Path
 
 import pytest
+from test_publish_race import git
+from test_score_all import gold_a, gold_taska, make_repo, run_a, run_taska, write
 
 import scorer.publish as publish_module
-import scorer.store.runs as runs
 from scorer.publish import publish
 from scorer.site import build_site
 from scorer.site import paths as site_paths
-from scorer.store import score_all
-from test_publish_race import git
-from test_score_all import gold_a, gold_taska, make_repo, run_a, run_taska, write
+from scorer.store import runs, score_all
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
@@ -122,7 +121,7 @@ def test_a_failed_run_is_shown_with_its_reason(tmp_path, monkeypatch):
     failed = {p for p in summary.failed}
     assert failed and all(p.endswith("beta/b1.json") for p in failed)
     assert summary.scored and all(not p.endswith("beta/b1.json") for p in summary.scored)
-    path = sorted(failed)[0]
+    path = min(failed)
     problem = summary.problems[path][0]
     assert problem["code"] == "internal-error" and "a bug met by this run only" in problem["message"]
     index = json.loads((repo / "results/index.json").read_text(encoding="utf-8"))

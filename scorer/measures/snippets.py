@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Sequence
 from functools import lru_cache
@@ -111,7 +111,7 @@ def official_merge(snippets: list[OfficialSnippet]) -> list[OfficialSnippet]:
     member absorbs the whole group, and hulls of different groups are disjoint), computed
     by :func:`_components` in O(n log n).  Other lists (an inverted snippet, e < b, which
     the official tool accepts when the sections differ) are simulated step by step by
-    :func:`_simulated_merge`, which finds each j without scanning.
+    :func:`_simulated_merge`, which finds each j with a query instead of a scan.
     ``tests/test_snippets.py`` checks both against the loop itself.
     """
     if len(snippets) < 2:
@@ -128,24 +128,24 @@ def is_ordinary(snippets: Sequence[OfficialSnippet]) -> bool:
 
 
 class _Passive:
-    """The snippets of one (document, sections) key that are not the current one, by list
-    order, in a segment tree of (least begin, greatest end) per node: :meth:`first` finds
-    the first snippet mergeable with an interval (begin <= its end and end >= its begin),
-    visiting only the nodes whose bounds admit one."""
+    """Snippets of a group by list order in a segment tree of (least begin, greatest end)
+    per node: :meth:`first` finds the first snippet mergeable with an interval (begin <=
+    its end and end >= its begin), visiting only the nodes whose bounds admit one (exact,
+    but a node can admit one without holding one)."""
 
     _EMPTY = (float("inf"), float("-inf"))
 
-    def __init__(self, members: list[int], begins: list[int], ends: list[int]):
-        self.members = members  # list indices, increasing
-        self.position = {index: k for k, index in enumerate(members)}
+    def __init__(self, members: list[int], position: dict[int, int], begins: list[int], ends: list[int],
+                 present: list[int]):
+        self.members, self.position = members, position  # list indices, increasing; index -> k
         size = 1
         while size < len(members):
             size *= 2
         self.size = size
         self.low = [self._EMPTY[0]] * (2 * size)
         self.high = [self._EMPTY[1]] * (2 * size)
-        for k, index in enumerate(members):
-            self.low[size + k], self.high[size + k] = begins[index], ends[index]
+        for index in present:
+            self.low[size + position[index]], self.high[size + position[index]] = begins[index], ends[index]
         for node in range(size - 1, 0, -1):
             self.low[node] = min(self.low[2 * node], self.low[2 * node + 1])
             self.high[node] = max(self.high[2 * node], self.high[2 * node + 1])
@@ -154,11 +154,17 @@ class _Passive:
         """Put snippet ``index`` in with offsets (begin, end), or out with ``_EMPTY``."""
         node = self.size + self.position[index]
         low, high = self.low, self.high
+        if low[node] == begin and high[node] == end:
+            return
         low[node], high[node] = begin, end
         node //= 2
         while node:
-            low[node] = min(low[2 * node], low[2 * node + 1])
-            high[node] = max(high[2 * node], high[2 * node + 1])
+            a, b = 2 * node, 2 * node + 1
+            new_low = low[a] if low[a] < low[b] else low[b]
+            new_high = high[a] if high[a] > high[b] else high[b]
+            if new_low == low[node] and new_high == high[node]:
+                return
+            low[node], high[node] = new_low, new_high
             node //= 2
 
     def remove(self, index: int) -> None:
@@ -229,6 +235,144 @@ def _merge_groups(snippets: Sequence[OfficialSnippet]) -> list[list[int]]:
     return groups
 
 
+class _Starts:
+    """Ordinary snippets by begin offset in a segment tree of least list index:
+    :meth:`first` is the first in list order of those beginning inside [low, high]."""
+
+    def __init__(self, indices: list[int], begins: list[int]):
+        order = sorted(indices, key=lambda i: (begins[i], i))
+        self.keys = [begins[i] for i in order]
+        self.slot = {index: k for k, index in enumerate(order)}
+        size = 1
+        while size < len(order):
+            size *= 2
+        self.size, self.least = size, [_NONE] * (2 * size)
+        self.least[size:size + len(order)] = order
+        for node in range(size - 1, 0, -1):
+            self.least[node] = min(self.least[2 * node], self.least[2 * node + 1])
+
+    def remove(self, index: int) -> None:
+        node, least = self.size + self.slot[index], self.least
+        least[node] = _NONE
+        node //= 2
+        while node and least[node] == index:
+            a, b = least[2 * node], least[2 * node + 1]
+            least[node] = a if a < b else b
+            node //= 2
+
+    def first(self, low: int, high: int) -> int:
+        left, right = bisect_left(self.keys, low) + self.size, bisect_right(self.keys, high) + self.size
+        best, least = _NONE, self.least
+        while left < right:
+            if left & 1:
+                best = min(best, least[left])
+                left += 1
+            if right & 1:
+                right -= 1
+                best = min(best, least[right])
+            left //= 2
+            right //= 2
+        return best
+
+
+class _Stabs:
+    """Ordinary snippets in a segment tree over the positions of their offsets (each
+    offset and each gap between two): each snippet is listed, in list order, at the
+    O(log n) nodes covering [begin, end]; :meth:`first` is the first in list order of
+    those containing a point (a pointer per node skips the removed ones for good)."""
+
+    def __init__(self, indices: list[int], begins: list[int], ends: list[int]):
+        self.values = sorted({begins[i] for i in indices} | {ends[i] for i in indices})
+        size = 1
+        while size < 2 * len(self.values):
+            size *= 2
+        self.size = size
+        self.lists: list[list[int]] = [[] for _ in range(2 * size)]
+        self.pointer = [0] * (2 * size)
+        self.removed: set[int] = set()
+        rank = {value: 2 * k + size for k, value in enumerate(self.values)}
+        lists = self.lists
+        for index in indices:  # increasing: every list in list order
+            left, right = rank[begins[index]], rank[ends[index]] + 1
+            while left < right:
+                if left & 1:
+                    lists[left].append(index)
+                    left += 1
+                if right & 1:
+                    right -= 1
+                    lists[right].append(index)
+                left >>= 1
+                right >>= 1
+
+    def first(self, point: int) -> int:
+        k = bisect_left(self.values, point)
+        if k == len(self.values):
+            return _NONE
+        node = self.size + 2 * k - (self.values[k] != point)
+        if node < self.size:
+            return _NONE
+        best = _NONE
+        while node:
+            entries = self.lists[node]
+            if entries:
+                at = self.pointer[node]
+                while at < len(entries) and entries[at] in self.removed:
+                    at += 1
+                self.pointer[node] = at
+                if at < len(entries) and entries[at] < best:
+                    best = entries[at]
+            node //= 2
+        return best
+
+
+_NONE = 1 << 62
+
+
+class _Group:
+    """The snippets of one group that the loop must scan (see :func:`_simulated_merge`).
+
+    ``fresh``: the ordinary snippets not yet reached by the loop, in a :class:`_Starts`
+    and a :class:`_Stabs` (a snippet intersects [b, e] when it begins inside it or
+    contains b), the only ordinary snippets a scan can find besides interrupted hulls.
+    ``others``: the inverted snippets and the interrupted hulls, ``every``: those and the
+    fresh ordinary ones (what an inverted snippet's scan looks at), both :class:`_Passive`.
+    """
+
+    def __init__(self, members: list[int], begins: list[int], ends: list[int]):
+        position = {index: k for k, index in enumerate(members)}
+        ordinary = [i for i in members if begins[i] <= ends[i]]
+        inverted = [i for i in members if begins[i] > ends[i]]
+        self.fresh = set(ordinary)
+        self.starts, self.stabs = _Starts(ordinary, begins), _Stabs(ordinary, begins, ends)
+        self.others = _Passive(members, position, begins, ends, inverted)
+        self.every = _Passive(members, position, begins, ends, members)
+        self.position = position
+
+    def take(self, index: int) -> None:
+        """Out of every structure (for good if it is a fresh ordinary snippet)."""
+        if index in self.fresh:
+            self.fresh.discard(index)
+            self.starts.remove(index)
+            self.stabs.removed.add(index)
+        self.others.remove(index)
+        self.every.remove(index)
+
+    def put(self, index: int, begin: int, end: int) -> None:
+        """Back in as an inverted snippet or an interrupted hull."""
+        self.others.set(index, begin, end)
+        self.every.set(index, begin, end)
+
+    def first(self, start: int, begin: int, end: int) -> int | None:
+        """The first snippet from member position ``start`` on mergeable with [begin, end]."""
+        if begin > end:
+            return self.every.first(start, end, begin)
+        best = min(self.starts.first(begin, end), self.stabs.first(begin))
+        other = self.others.first(start, end, begin)
+        if other is not None and other < best:
+            return other
+        return None if best == _NONE else best
+
+
 def _simulated_merge(snippets: Sequence[OfficialSnippet]) -> list[OfficialSnippet]:
     """:func:`official_merge_loop`, with each scan replaced by a query for its result.
 
@@ -238,26 +382,39 @@ def _simulated_merge(snippets: Sequence[OfficialSnippet]) -> list[OfficialSnippe
     group can merge.  A group whose first snippet is ordinary, or inverted but inside a
     single ordinary snippet of the group, collapses into its hull at that first snippet
     when the loop reaches it (nothing of the group precedes it, so its scans only absorb,
-    until no member is left).  In the other groups each scan is a query: at position i
-    the scan from j = 0 (or j = 1 after a merge, skipping the first survivor) finds the
-    first mergeable snippet other than i, the first of the group's :class:`_Passive` tree
-    (snippet i is out of it while scanned).  A merge with a snippet before i moves i's
-    hull to i - 1; the next snippet then sits at position i and is scanned from j = 1.
+    until no member is left).  In the other groups each scan is a query (:class:`_Group`):
+    at position i the scan from j = 0 (or j = 1 after a merge, skipping the first
+    survivor) finds the first mergeable snippet other than i.  A merge with a snippet
+    before i moves i's hull to i - 1; the next snippet then sits at position i and is
+    scanned from j = 1.
+
+    What a scan can find: the snippets after i are as they were given (only the snippet
+    at i changes); a snippet whose scan ended with nothing left to merge (a "closed" one)
+    is mergeable with none of them, and the hull a later scan grows from them is their
+    union (a snippet merged before its position ends that scan), so a closed ordinary
+    snippet is never found again and leaves the queries.  What stays: the ordinary
+    snippets not yet reached, the inverted snippets, and the hulls of scans cut short by
+    a merge before their position.  ``tests/test_snippets.py`` checks the result against
+    the loop.
+
+    Cost: O(n log n) for the grouping, the collapses and the queries on ordinary
+    snippets; the queries on inverted snippets and cut-short hulls search a
+    :class:`_Passive` tree (fast unless a group holds many of them).
     """
     n = len(snippets)
     begins = [s[3] for s in snippets]
     ends = [s[4] for s in snippets]
-    tree_of: list[_Passive | None] = [None] * n
+    group_of: list[_Group | None] = [None] * n
     collapse: dict[int, list[int]] = {}
-    for group in _merge_groups(snippets):
-        first = group[0]
+    for members in _merge_groups(snippets):
+        first = members[0]
         if begins[first] <= ends[first] or any(
-                begins[k] <= ends[first] and ends[k] >= begins[first] for k in group):
-            collapse[first] = group
+                begins[k] <= ends[first] and ends[k] >= begins[first] for k in members):
+            collapse[first] = members
         else:
-            tree = _Passive(group, begins, ends)
-            for index in group:
-                tree_of[index] = tree
+            group = _Group(members, begins, ends)
+            for index in members:
+                group_of[index] = group
     following = list(range(1, n + 1))  # the next survivor; n = none
     preceding = list(range(-1, n - 1))
     head = 0
@@ -274,33 +431,35 @@ def _simulated_merge(snippets: Sequence[OfficialSnippet]) -> list[OfficialSnippe
 
     current, from_zero = 0, True
     while current < n:
-        tree = tree_of[current]
+        group = group_of[current]
         switched = False
         if current in collapse:
-            group = collapse[current]
-            ordinary = [k for k in group if begins[k] <= ends[k]]
+            members = collapse[current]
+            ordinary = [k for k in members if begins[k] <= ends[k]]
             begins[current] = min(begins[k] for k in ordinary)
             ends[current] = max(ends[k] for k in ordinary)
-            for k in group[1:]:
+            for k in members[1:]:
                 delete(k)
-        elif tree is not None:
-            tree.remove(current)
+        elif group is not None:
+            group.take(current)
+            merged = False
             while True:
                 start = 0
-                if not from_zero and head != current and tree_of[head] is tree:
-                    start = tree.position[head] + 1
-                found = tree.first(start, ends[current], begins[current])
+                if not from_zero and head != current and group_of[head] is group:
+                    start = group.position[head] + 1
+                found = group.first(start, begins[current], ends[current])
                 if found is None:
                     break
                 begins[current] = min(begins[current], begins[found])
                 ends[current] = max(ends[current], ends[found])
-                tree.remove(found)
+                group.take(found)
                 delete(found)
-                from_zero = False
+                from_zero, merged = False, True
                 if found < current:
                     switched = True
                     break
-            tree.set(current, begins[current], ends[current])
+            if switched or not merged and begins[current] > ends[current]:
+                group.put(current, begins[current], ends[current])
         current = following[current]
         from_zero = not switched
     out = []
