@@ -4,6 +4,7 @@ budget, a crashing scorer, a dying process; a publish that fails leaves its clon
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import shutil
 import time
@@ -17,7 +18,7 @@ import scorer.publish as publish_module
 from scorer.publish import publish
 from scorer.site import build_site
 from scorer.site import paths as site_paths
-from scorer.store import runs, score_all
+from scorer.store import pipeline, runs, score_all
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
@@ -193,3 +194,22 @@ def test_a_failing_publish_leaves_the_clone_clean(origin, monkeypatch, error):
     assert git(publisher, "rev-parse", "HEAD") == start
     monkeypatch.setattr(publish_module, "score_all", real)
     assert publish(publisher).pushed  # the next attempt is not refused
+
+
+def test_runs_are_scored_here_when_no_process_starts(tmp_path, monkeypatch):
+    repo = make_repo(tmp_path / "repo")
+    fork = multiprocessing.get_context("fork")
+
+    class NoProcesses:
+        Pipe = staticmethod(fork.Pipe)
+
+        class Process:
+            def __init__(self, **kwargs):
+                pass
+
+            def start(self):
+                raise OSError("fork: Resource temporarily unavailable")
+
+    monkeypatch.setattr(pipeline.multiprocessing, "get_context", lambda method: NoProcesses)
+    summary = score_all(repo, jobs=2)
+    assert not summary.failed and len(summary.scored) > 10

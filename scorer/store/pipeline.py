@@ -122,7 +122,8 @@ def _score_many(jobs: list[RunJob], workers: int, seconds: float) -> Iterator[tu
     """(k, ``score_run(jobs[k])``) for every job as it finishes, each job in a forked process
     of its own, at most ``workers`` at a time.  A process still running after ``seconds``
     is killed and its run gets a ``run-time-limit`` error; one that ends without sending
-    its result gets ``scoring-crashed``.  Without ``fork`` the jobs run here in order."""
+    its result gets ``scoring-crashed``.  Without ``fork`` (or when a process cannot be
+    started) a job runs here, without a time limit."""
     try:
         context = multiprocessing.get_context("fork")
     except ValueError:
@@ -136,9 +137,17 @@ def _score_many(jobs: list[RunJob], workers: int, seconds: float) -> Iterator[tu
                 k, job = waiting.pop()
                 receive, send = context.Pipe(duplex=False)
                 process = context.Process(target=_child, args=(job, send), daemon=True)
-                process.start()
+                try:
+                    process.start()
+                except OSError:  # no process to be had (limits of the machine): score it here
+                    receive.close()
+                    send.close()
+                    yield k, score_run(job)
+                    continue
                 send.close()
                 running[receive] = (k, process, time.monotonic() + seconds)
+            if not running:
+                continue
             now = time.monotonic()
             ready = wait(list(running), timeout=max(0.0, min(d for _, _, d in running.values()) - now))
             for connection in ready:
