@@ -275,101 +275,164 @@ class _Starts:
         return best
 
 
-class _Stabs:
-    """Ordinary snippets in a segment tree over the positions of their offsets (each
-    offset and each gap between two): each snippet is listed, in list order, at the
-    O(log n) nodes covering [begin, end]; :meth:`first` is the first in list order of
-    those containing a point (a pointer per node skips the removed ones for good)."""
+_NONE = 1 << 62
+
+
+class _Dominance:
+    """Snippets as points (begin, end) that only ever leave: :meth:`first` is the first in
+    list order of those with begin <= x and end >= y, in O(log² n).  A segment tree over
+    the points by begin; each node it visits sorts its points by end (built the first
+    time, O(n log n) in all) and keeps a segment tree of least list index over them."""
 
     def __init__(self, indices: list[int], begins: list[int], ends: list[int]):
-        self.values = sorted({begins[i] for i in indices} | {ends[i] for i in indices})
+        self.order = sorted(indices, key=lambda i: (begins[i], i))
+        self.keys = [begins[i] for i in self.order]
+        self.slot = {index: k for k, index in enumerate(self.order)}
         size = 1
-        while size < 2 * len(self.values):
+        while size < len(self.order):
             size *= 2
-        self.size = size
-        self.lists: list[list[int]] = [[] for _ in range(2 * size)]
-        self.pointer = [0] * (2 * size)
-        self.removed: set[int] = set()
-        rank = {value: 2 * k + size for k, value in enumerate(self.values)}
-        lists = self.lists
-        for index in indices:  # increasing: every list in list order
-            left, right = rank[begins[index]], rank[ends[index]] + 1
-            while left < right:
-                if left & 1:
-                    lists[left].append(index)
-                    left += 1
-                if right & 1:
-                    right -= 1
-                    lists[right].append(index)
-                left >>= 1
-                right >>= 1
+        self.size, self.ends = size, ends
+        self.gone: set[int] = set()
+        self.inner: dict[int, tuple] = {}
 
-    def first(self, point: int) -> int:
-        k = bisect_left(self.values, point)
-        if k == len(self.values):
-            return _NONE
-        node = self.size + 2 * k - (self.values[k] != point)
-        if node < self.size:
-            return _NONE
-        best = _NONE
+    def _node(self, node: int) -> tuple:
+        """(negated ends ascending, index -> place, tree size, tree) of an outer node."""
+        built = self.inner.get(node)
+        if built is None:
+            depth = node.bit_length() - 1
+            width = self.size >> depth
+            low = (node - (1 << depth)) * width
+            ends = self.ends
+            members = sorted((i for i in self.order[low:low + width] if i not in self.gone),
+                             key=lambda i: (-ends[i], i))
+            size = 1
+            while size < len(members):
+                size *= 2
+            tree = [_NONE] * (2 * size)
+            tree[size:size + len(members)] = members
+            for k in range(size - 1, 0, -1):
+                tree[k] = min(tree[2 * k], tree[2 * k + 1])
+            built = ([-ends[i] for i in members], {i: k for k, i in enumerate(members)}, size, tree)
+            self.inner[node] = built
+        return built
+
+    def remove(self, index: int) -> None:
+        if index in self.gone or index not in self.slot:
+            return
+        self.gone.add(index)
+        node = self.size + self.slot[index]
         while node:
-            entries = self.lists[node]
-            if entries:
-                at = self.pointer[node]
-                while at < len(entries) and entries[at] in self.removed:
-                    at += 1
-                self.pointer[node] = at
-                if at < len(entries) and entries[at] < best:
-                    best = entries[at]
+            built = self.inner.get(node)
+            if built is not None:
+                _, place, size, tree = built
+                k = place[index] + size
+                tree[k] = _NONE
+                k //= 2
+                while k and tree[k] == index:
+                    a, b = tree[2 * k], tree[2 * k + 1]
+                    tree[k] = a if a < b else b
+                    k //= 2
             node //= 2
+
+    def first(self, x: int, y: int) -> int:
+        if len(self.gone) == len(self.order):
+            return _NONE
+        right = bisect_right(self.keys, x) + self.size
+        left, best = self.size, _NONE
+        while left < right:
+            if left & 1:
+                best = self._least(left, y, best)
+                left += 1
+            if right & 1:
+                right -= 1
+                best = self._least(right, y, best)
+            left //= 2
+            right //= 2
         return best
 
-
-_NONE = 1 << 62
+    def _least(self, node: int, y: int, best: int) -> int:
+        """The least of ``best`` and the list indices of the points of ``node`` with end >= y."""
+        keys, _, size, tree = self.inner.get(node) or self._node(node)
+        lo, hi = size, bisect_right(keys, -y) + size
+        while lo < hi:
+            if lo & 1:
+                if tree[lo] < best:
+                    best = tree[lo]
+                lo += 1
+            if hi & 1:
+                hi -= 1
+                if tree[hi] < best:
+                    best = tree[hi]
+            lo //= 2
+            hi //= 2
+        return best
 
 
 class _Group:
     """The snippets of one group that the loop must scan (see :func:`_simulated_merge`).
 
     ``fresh``: the ordinary snippets not yet reached by the loop, in a :class:`_Starts`
-    and a :class:`_Stabs` (a snippet intersects [b, e] when it begins inside it or
-    contains b), the only ordinary snippets a scan can find besides interrupted hulls.
-    ``others``: the inverted snippets and the interrupted hulls, ``every``: those and the
-    fresh ordinary ones (what an inverted snippet's scan looks at), both :class:`_Passive`.
+    and a :class:`_Dominance` (a snippet intersects [b, e] when it begins inside it or
+    contains b; it is mergeable with an inverted snippet when it contains its [e, b]).  ``inverted``: the inverted snippets not merged yet, in a
+    :class:`_Dominance` (those whose [e, b] lies inside an interval), except the first
+    survivor of the whole list (``head``), which only a scan from j = 0 can reach.
+    ``hulls``: the hulls of scans cut short, in a :class:`_Passive` tree.
     """
 
     def __init__(self, members: list[int], begins: list[int], ends: list[int]):
-        position = {index: k for k, index in enumerate(members)}
+        self.position = {index: k for k, index in enumerate(members)}
         ordinary = [i for i in members if begins[i] <= ends[i]]
         inverted = [i for i in members if begins[i] > ends[i]]
-        self.fresh = set(ordinary)
-        self.starts, self.stabs = _Starts(ordinary, begins), _Stabs(ordinary, begins, ends)
-        self.others = _Passive(members, position, begins, ends, inverted)
-        self.every = _Passive(members, position, begins, ends, members)
-        self.position = position
+        self.fresh, self.waiting = set(ordinary), set(inverted)
+        self.starts, self.containing = _Starts(ordinary, begins), _Dominance(ordinary, begins, ends)
+        self.inside = _Dominance(inverted, begins, ends)
+        self.hulls = _Passive(members, self.position, begins, ends, [])
+        self.head: int | None = None
+        self.begins, self.ends = begins, ends
 
     def take(self, index: int) -> None:
-        """Out of every structure (for good if it is a fresh ordinary snippet)."""
+        """Out of every structure: a fresh ordinary snippet reached or merged, an inverted
+        one merged, a hull merged."""
         if index in self.fresh:
             self.fresh.discard(index)
             self.starts.remove(index)
-            self.stabs.removed.add(index)
-        self.others.remove(index)
-        self.every.remove(index)
+            self.containing.remove(index)
+        if index in self.waiting:
+            self.waiting.discard(index)
+            self.inside.remove(index)
+        if self.head == index:
+            self.head = None
+        self.hulls.remove(index)
 
-    def put(self, index: int, begin: int, end: int) -> None:
-        """Back in as an inverted snippet or an interrupted hull."""
-        self.others.set(index, begin, end)
-        self.every.set(index, begin, end)
+    def take_fresh(self, index: int) -> None:
+        """The loop reached ``index``: out for good if it is a fresh ordinary snippet (an
+        inverted one stays in ``inside`` until it merges: its own scan, for an interval
+        containing its [e, b], never finds an inverted snippet)."""
+        if index in self.fresh:
+            self.take(index)
 
-    def first(self, start: int, begin: int, end: int) -> int | None:
-        """The first snippet from member position ``start`` on mergeable with [begin, end]."""
+    def now_head(self, index: int) -> None:
+        """``index`` became the first survivor: an inverted snippet leaves ``inside``."""
+        if index in self.waiting:
+            self.inside.remove(index)
+            self.head = index
+
+    def first(self, start: int, begin: int, end: int, from_zero: bool) -> int | None:
+        """The first snippet from member position ``start`` on mergeable with [begin, end];
+        ``from_zero``: the scan started at j = 0 (the head can be found)."""
+        best = _NONE
         if begin > end:
-            return self.every.first(start, end, begin)
-        best = min(self.starts.first(begin, end), self.stabs.first(begin))
-        other = self.others.first(start, end, begin)
-        if other is not None and other < best:
-            return other
+            best = self.containing.first(end, begin)
+        else:
+            best = min(self.starts.first(begin, end), self.containing.first(begin, begin),
+                       self.inside.first(end, begin))
+            head = self.head
+            if from_zero and head is not None and head < best and begin <= self.ends[head] and \
+                    self.begins[head] <= end:
+                best = head
+        hull = self.hulls.first(start, end, begin)
+        if hull is not None and hull < best:
+            return hull
         return None if best == _NONE else best
 
 
@@ -393,13 +456,15 @@ def _simulated_merge(snippets: Sequence[OfficialSnippet]) -> list[OfficialSnippe
     is mergeable with none of them, and the hull a later scan grows from them is their
     union (a snippet merged before its position ends that scan), so a closed ordinary
     snippet is never found again and leaves the queries.  What stays: the ordinary
-    snippets not yet reached, the inverted snippets, and the hulls of scans cut short by
-    a merge before their position.  ``tests/test_snippets.py`` checks the result against
-    the loop.
+    snippets not yet reached, the inverted snippets not merged, and the hulls of scans
+    cut short by a merge before their position.  ``tests/test_snippets.py`` checks the
+    result against the loop.
 
-    Cost: O(n log n) for the grouping, the collapses and the queries on ordinary
-    snippets; the queries on inverted snippets and cut-short hulls search a
-    :class:`_Passive` tree (fast unless a group holds many of them).
+    Cost: O(n log n) for the grouping and the collapses; in the other groups each scan
+    is O(log² n) on the fresh ordinary and the inverted snippets (:class:`_Starts`,
+    :class:`_Dominance`); only the hulls of scans cut short are searched in a pruned
+    :class:`_Passive` tree (one per merge with a snippet before i, so few unless a group
+    holds many inverted snippets).
     """
     n = len(snippets)
     begins = [s[3] for s in snippets]
@@ -426,9 +491,13 @@ def _simulated_merge(snippets: Sequence[OfficialSnippet]) -> list[OfficialSnippe
             following[before] = after
         else:
             head = after
+            if after < n and group_of[after] is not None:
+                group_of[after].now_head(after)
         if after < n:
             preceding[after] = before
 
+    if group_of[0] is not None:
+        group_of[0].now_head(0)
     current, from_zero = 0, True
     while current < n:
         group = group_of[current]
@@ -441,25 +510,25 @@ def _simulated_merge(snippets: Sequence[OfficialSnippet]) -> list[OfficialSnippe
             for k in members[1:]:
                 delete(k)
         elif group is not None:
-            group.take(current)
-            merged = False
+            group.take_fresh(current)
             while True:
                 start = 0
                 if not from_zero and head != current and group_of[head] is group:
                     start = group.position[head] + 1
-                found = group.first(start, begins[current], ends[current])
+                found = group.first(start, begins[current], ends[current], from_zero)
                 if found is None:
                     break
                 begins[current] = min(begins[current], begins[found])
                 ends[current] = max(ends[current], ends[found])
+                group.take(current)
                 group.take(found)
                 delete(found)
-                from_zero, merged = False, True
+                from_zero = False
                 if found < current:
                     switched = True
                     break
-            if switched or not merged and begins[current] > ends[current]:
-                group.put(current, begins[current], ends[current])
+            if switched:
+                group.hulls.set(current, begins[current], ends[current])
         current = following[current]
         from_zero = not switched
     out = []
