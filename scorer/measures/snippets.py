@@ -373,9 +373,10 @@ class _Group:
 
     ``fresh``: the ordinary snippets not yet reached by the loop, in a :class:`_Starts`
     and a :class:`_Dominance` (a snippet intersects [b, e] when it begins inside it or
-    contains b; it is mergeable with an inverted snippet when it contains its [e, b]).  ``inverted``: the inverted snippets not merged yet, in a
-    :class:`_Dominance` (those whose [e, b] lies inside an interval), except the first
-    survivor of the whole list (``head``), which only a scan from j = 0 can reach.
+    contains b; it is mergeable with an inverted snippet when it contains its [e, b]).
+    ``inverted``: the inverted snippets not merged yet, in a :class:`_Dominance` (those
+    whose [e, b] lies inside an interval), except the first survivor of the whole list
+    (``head``), which only a scan from j = 0 can reach.
     ``hulls``: the hulls of scans cut short, in a :class:`_Passive` tree.
     """
 

@@ -69,8 +69,8 @@ def score_all(root: str | Path = ".", jobs: int = 1, on_run: Callable[[str], Non
     """Score every run of the repository at ``root`` and write ``results/`` (see the module doc).
 
     ``jobs``: runs scored at the same time, each in a forked process (where processes
-    cannot be forked, in this process, one after the other and without a time limit).  ``on_run(path)`` is called after each run's
-    result is settled (progress).  Raises :class:`scorer.ScorerError` only for a broken
+    cannot be forked, in this process, one after the other and without a time limit).
+    ``on_run(path)`` is called after each run's result is settled (progress).  Raises :class:`scorer.ScorerError` only for a broken
     ``challenge.toml``, ``teams/`` or ``received.json``.
     """
     root = Path(root).resolve()
@@ -119,10 +119,11 @@ def _read_index(root: Path) -> dict:
 
 
 def _score_many(jobs: list[RunJob], workers: int, seconds: float) -> Iterator[tuple[int, dict]]:
-    """(k, ``score_run(jobs[k])``) for every job as it finishes, each job in a forked process
-    of its own, at most ``workers`` at a time.  A process still running after ``seconds``
-    is killed and its run gets a ``run-time-limit`` error; one that ends without sending
-    its result gets ``scoring-crashed``.  Without ``fork`` (or when a process cannot be
+    """(k, ``score_run(jobs[k])``) for every job as it finishes, in at most ``workers``
+    forked worker processes (each scores one job after another, keeping what it cached).
+    A worker still on a job after ``seconds`` is killed, its run gets a
+    ``run-time-limit`` error and a new worker takes its place; a worker that dies gives
+    its run ``scoring-crashed``.  Without ``fork`` (or when no worker process can be
     started) a job runs here, without a time limit."""
     try:
         context = multiprocessing.get_context("fork")
@@ -130,66 +131,72 @@ def _score_many(jobs: list[RunJob], workers: int, seconds: float) -> Iterator[tu
         yield from enumerate(map(score_run, jobs))
         return
     waiting = list(enumerate(jobs))[::-1]
-    running: dict = {}  # connection -> (k, process, deadline)
+    idle: list[_Worker] = []
+    busy: dict = {}  # connection -> (worker, k, deadline)
     try:
-        while waiting or running:
-            while waiting and len(running) < max(1, workers):
+        while waiting or busy:
+            while waiting and len(busy) < max(1, workers):
                 k, job = waiting.pop()
-                receive, send = context.Pipe(duplex=False)
-                process = context.Process(target=_child, args=(job, send), daemon=True)
                 try:
-                    process.start()
+                    worker = idle.pop() if idle else _Worker(context)
+                    worker.connection.send(job)
                 except OSError:  # no process to be had (limits of the machine): score it here
-                    receive.close()
-                    send.close()
                     yield k, score_run(job)
                     continue
-                send.close()
-                running[receive] = (k, process, time.monotonic() + seconds)
-            if not running:
+                busy[worker.connection] = (worker, k, time.monotonic() + seconds)
+            if not busy:
                 continue
+            timeout = max(0.0, min(deadline for _, _, deadline in busy.values()) - time.monotonic())
+            for connection in wait(list(busy), timeout=timeout):
+                worker, k, _ = busy.pop(connection)
+                try:
+                    body = connection.recv()
+                    idle.append(worker)
+                except (EOFError, OSError):
+                    worker.stop()
+                    body = failure(jobs[k], "scoring-crashed", "the process scoring the run ended without a "
+                                   f"result (exit code {worker.process.exitcode})",
+                                   "report this to the organizers with the run")
+                yield k, body
             now = time.monotonic()
-            ready = wait(list(running), timeout=max(0.0, min(d for _, _, d in running.values()) - now))
-            for connection in ready:
-                k, process, _ = running.pop(connection)
-                yield k, _receive(connection, process, jobs[k])
-            now = time.monotonic()
-            for connection, (k, process, deadline) in list(running.items()):
+            for connection, (worker, k, deadline) in list(busy.items()):
                 if now >= deadline:
-                    del running[connection]
-                    _stop(process, connection)
+                    del busy[connection]
+                    worker.stop()
                     yield k, failure(jobs[k], "run-time-limit",
                                      f"scoring took longer than the limit of {seconds:g} s and was stopped",
                                      "make the run smaller, or ask the organizers to raise [limits] run_seconds")
     finally:
-        for connection, (_, process, _) in running.items():
-            _stop(process, connection)
+        for worker in idle + [worker for worker, _, _ in busy.values()]:
+            worker.stop()
 
 
-def _child(job: RunJob, connection) -> None:
-    """The work of one forked process: score the run, send the result."""
-    connection.send(score_run(job))
-    connection.close()
+class _Worker:
+    """A forked process that scores the jobs sent to it, one at a time, and sends back each result."""
+
+    def __init__(self, context):
+        self.connection, theirs = context.Pipe()
+        self.process = context.Process(target=_work, args=(theirs,), daemon=True)
+        try:
+            self.process.start()
+        finally:
+            theirs.close()
+
+    def stop(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join()
+        self.connection.close()
 
 
-def _receive(connection, process, job: RunJob) -> dict:
-    """The result a process sent, or a ``scoring-crashed`` error when it ended without one."""
-    try:
-        body = connection.recv()
-    except (EOFError, OSError):
-        body = None
-    connection.close()
-    process.join()
-    if body is None:
-        return failure(job, "scoring-crashed", f"the process scoring the run ended without a result "
-                       f"(exit code {process.exitcode})", "report this to the organizers with the run")
-    return body
-
-
-def _stop(process, connection) -> None:
-    process.kill()
-    process.join()
-    connection.close()
+def _work(connection) -> None:
+    """The loop of a worker process: until the pipe closes, receive a job, send its result."""
+    while True:
+        try:
+            job = connection.recv()
+        except EOFError:
+            return
+        connection.send(score_run(job))
 
 
 def result_path(ref: RunRef, status: str) -> str:
