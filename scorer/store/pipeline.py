@@ -2,13 +2,13 @@
 
 1. Each run is checked (path, team, system, batch), its gold found and its provenance
    computed: scorer version, SHA-256 of the run and of each gold file, the digest of the
-   rules that decide its numbers, the run size limit.
+   rules that decide its numbers, the run size and time limits.
 2. A run whose provenance equals the one recorded in ``results/index.json`` (and whose
    result file still has the recorded hash) is reused; the others are validated and
-   scored, each in its own forked process (up to ``jobs`` at a time) that is killed when
-   it exceeds ``[limits] run_seconds``.  A run that cannot be scored (located errors, an
-   unexpected exception, a process that dies or runs out of time) gets
-   ``<system>.error.json`` with the reason and never stops the others.
+   scored in forked worker processes (up to ``jobs``); a worker still on one run after
+   ``[limits] run_seconds`` is killed and replaced.  A run that cannot be scored
+   (located errors, an unexpected exception, a process that dies or runs out of time)
+   gets ``<system>.error.json`` with the reason and never stops the others.
 3. Each batch table is recomputed only when its inputs (the result files of its runs,
    late flags, baselines, the challenge) changed; the overviews are rebuilt from the
    tables; ``index.json`` is written last, then files of runs that no longer exist are
@@ -68,7 +68,7 @@ class Summary:
 def score_all(root: str | Path = ".", jobs: int = 1, on_run: Callable[[str], None] | None = None) -> Summary:
     """Score every run of the repository at ``root`` and write ``results/`` (see the module doc).
 
-    ``jobs``: runs scored at the same time, each in a forked process (where processes
+    ``jobs``: runs scored at the same time, in forked worker processes (where processes
     cannot be forked, in this process, one after the other and without a time limit).
     ``on_run(path)`` is called after each run's result is settled (progress).  Raises :class:`scorer.ScorerError` only for a broken
     ``challenge.toml``, ``teams/`` or ``received.json``.
