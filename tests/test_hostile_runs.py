@@ -15,6 +15,8 @@ from test_publish_race import git
 from test_score_all import gold_a, gold_taska, make_repo, run_a, run_taska, write
 
 import scorer.publish as publish_module
+from scorer.errors import ScorerError
+from scorer.formats.challenge import load_challenge
 from scorer.publish import publish
 from scorer.site import build_site
 from scorer.site import paths as site_paths
@@ -213,3 +215,15 @@ def test_runs_are_scored_here_when_no_process_starts(tmp_path, monkeypatch):
     monkeypatch.setattr(pipeline.multiprocessing, "get_context", lambda method: NoProcesses)
     summary = score_all(repo, jobs=2)
     assert not summary.failed and len(summary.scored) > 10
+
+
+@pytest.mark.parametrize("value", ["0", "1.5", '"300"', "100000"])
+def test_run_seconds_out_of_range_is_a_located_error(tmp_path, value):
+    repo = make_repo(tmp_path / "repo")
+    with open(repo / "challenge.toml", "a", encoding="utf-8") as out:
+        out.write(f"\n[limits]\nrun_seconds = {value}\n")
+    with pytest.raises(ScorerError) as caught:
+        load_challenge(repo)
+    (problem,) = caught.value.problems
+    assert problem.line == len((repo / "challenge.toml").read_text(encoding="utf-8").splitlines())
+    assert "run_seconds" in problem.message and problem.fix == "run_seconds = 300"
