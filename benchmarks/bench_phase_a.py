@@ -8,6 +8,9 @@ question returns 10 documents and 10 snippets mixing gold items, shifted gold sn
 and unrelated ones, plus concepts and triples where the gold has them).  Prints the time
 of a bare ``json.load`` of both files and of ``scorer.evaluate`` (parsing included) for
 each flavor, and the ratio to the official evaluator's ~2.4 s on this machine.
+Then times one hostile question: 30,000 snippets of one document whose sections differ,
+one of them inverted (end before begin) at the front, which the official merge loop
+takes hours on (goal: well under a second).
 """
 from __future__ import annotations
 
@@ -67,6 +70,25 @@ def make_batch(n: int, seed: int = 7) -> tuple[dict, dict]:
     return {"questions": gold}, {"questions": run}
 
 
+def hostile_question(n: int = 30000, seed: int = 3) -> tuple[dict, dict]:
+    """Gold and run of one question whose run has ``n`` snippets in one document with
+    ``beginSection`` != ``endSection``, the first one inverted and not inside any other."""
+    rng = random.Random(seed)
+    doc = "http://www.ncbi.nlm.nih.gov/pubmed/1"
+
+    def snippet(b: int, e: int) -> dict:
+        return {"document": doc, "beginSection": "sections.0", "endSection": "sections.1",
+                "offsetInBeginSection": b, "offsetInEndSection": e, "text": "x"}
+    snippets = [snippet(60000, 40000)]
+    for _ in range(n - 1):
+        b = rng.randint(0, 100000)
+        snippets.append(snippet(b, b + rng.randint(0, 300)))
+    gold = {"questions": [{"id": "q1", "type": "summary", "body": "q", "documents": [doc],
+                           "snippets": [snippet(10, 400)]}]}
+    return gold, {"questions": [{"id": "q1", "type": "summary", "body": "q", "documents": [doc],
+                                 "snippets": snippets}]}
+
+
 def best_of(repeats: int, fn) -> float:
     times = []
     for _ in range(repeats):
@@ -107,6 +129,12 @@ def main() -> None:
             value, doc = load_json(run_path)
             validate_taskb(value, doc)
         print(f"  validate the run (schema + variants)  {best_of(args.repeats, validate):7.3f} s")
+        hostile_gold, hostile_run = hostile_question()
+        gold_path.write_text(json.dumps(hostile_gold), encoding="utf-8")
+        run_path.write_text(json.dumps(hostile_run), encoding="utf-8")
+        t = best_of(args.repeats, lambda: scorer.evaluate(gold_path, run_path, task="phaseA", edition=9,
+                                                          flavor="official"))
+        print(f"  one question, 30,000 snippets, sections differing, one inverted: official -e 9 {t:7.3f} s")
 
 
 if __name__ == "__main__":

@@ -125,6 +125,8 @@ def publish(root: str | Path = ".", *, remote: str = "origin", branch: str = "ma
     The clone must have no changes to tracked files and no commit the remote lacks: each
     attempt moves it to the remote tip (``git reset --hard``), which is safe only then.
     Raises :class:`PublishError` when it is not, or when ``attempts`` pushes were refused.
+    When any attempt fails (an error, an interrupt), the clone is reset to the commit it
+    was at and what the attempt wrote is removed before the error goes on.
     """
     git = _Clone(Path(root).resolve(), token, server)
     tip = git.fetch(remote, branch)
@@ -132,6 +134,17 @@ def publish(root: str | Path = ".", *, remote: str = "origin", branch: str = "ma
         raise PublishError("the clone has uncommitted changes; publish from a clean clone of the branch")
     if git.run("merge-base", "--is-ancestor", "HEAD", tip, check=False).returncode != 0:
         raise PublishError(f"HEAD has commits that {remote}/{branch} lacks; publish from a clean clone of the branch")
+    start = git("rev-parse", "HEAD")
+    try:
+        return _attempts(git, remote, branch, attempts, jobs, checks, tip)
+    except BaseException:
+        _restore(git, start)
+        raise
+
+
+def _attempts(git: _Clone, remote: str, branch: str, attempts: int, jobs: int, checks: CheckTimes | None,
+              tip: str) -> Published:
+    """The attempts of :func:`publish` from the fetched ``tip``."""
     for attempt in range(1, attempts + 1):
         if attempt > 1:
             time.sleep(random.uniform(0.5, 2.0) * attempt)
@@ -152,6 +165,12 @@ def publish(root: str | Path = ".", *, remote: str = "origin", branch: str = "ma
                        "run again")
 
 
+def _restore(git: _Clone, start: str) -> None:
+    """Put the clone back as :func:`publish` found it (HEAD at ``start``, no change to a tracked
+    file, nothing left of what an attempt wrote), so a failed publish never blocks the next.
+    A failure here is left to the error being raised."""
+    for args in (("reset", "--quiet", "--hard", start), ("clean", "--quiet", "-fd", "--", *PUBLISHED)):
+        git.run(*args, check=False)
 
 
 def landings(git: _Clone) -> dict[str, _Landing]:

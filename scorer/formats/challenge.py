@@ -87,6 +87,7 @@ class Limits(QuestionLimits):
 
     systems_per_team: int = 5
     max_run_bytes: int = 20_000_000
+    run_seconds: int = 300  # score-all stops scoring a run after this long (the run's error)
 
 
 @dataclass(frozen=True)

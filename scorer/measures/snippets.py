@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Sequence
 from functools import lru_cache
@@ -98,28 +99,447 @@ def official_merge(snippets: list[OfficialSnippet]) -> list[OfficialSnippet]:
     """Merge overlapping snippets exactly as the official tool's loop does.
 
     Two snippets are mergeable when document and (reduced) sections are identical and
-    their closed intervals intersect (b1 <= e2 and b2 <= e1).  The tool's loop: for each
-    position i, scan j from 0; when snippets i and j are mergeable, snippet i becomes
-    their hull [min b, max e] (keeping i's document and sections) and j is deleted; the
-    scan restarts at j = 1 (position 0 is not re-examined).
+    their closed intervals intersect (b1 <= e2 and b2 <= e1).  The tool's loop (see
+    :func:`official_merge_loop`): for each position i, scan j from 0; when snippets i
+    and j are mergeable, snippet i becomes their hull [min b, max e] (keeping i's
+    document and sections) and j is deleted; the scan restarts at j = 1 (position 0 is
+    not re-examined).  Deleting a j < i shifts the hull to i - 1, so the scan goes on
+    with the next snippet at position i.
 
     When every snippet has b <= e this equals collapsing each overlap-connected group
     into its hull at the position of its first member (the scan at a group's first
     member absorbs the whole group, and hulls of different groups are disjoint), computed
-    in O(n log n); ``tests/test_snippets.py`` checks the two against each other.  Lists
-    with an inverted snippet (e < b) run the loop itself.
+    by :func:`_components` in O(n log n).  Other lists (an inverted snippet, e < b, which
+    the official tool accepts when the sections differ) are simulated step by step by
+    :func:`_simulated_merge`, which finds each j with a query instead of a scan.
+    ``tests/test_snippets.py`` checks both against the loop itself.
     """
     if len(snippets) < 2:
         return snippets
     if is_ordinary(snippets):
         return _components(snippets) or snippets
-    return official_merge_loop(snippets)
+    return _simulated_merge(snippets)
 
 
 def is_ordinary(snippets: Sequence[OfficialSnippet]) -> bool:
     """True when every snippet has begin <= end; merging such a list once leaves no
     mergeable pair, so merging it again changes nothing."""
     return all(s[3] <= s[4] for s in snippets)
+
+
+class _Passive:
+    """Snippets of a group by list order in a segment tree of (least begin, greatest end)
+    per node: :meth:`first` finds the first snippet mergeable with an interval (begin <=
+    its end and end >= its begin), visiting only the nodes whose bounds admit one (exact,
+    but a node can admit one without holding one)."""
+
+    _EMPTY = (float("inf"), float("-inf"))
+
+    def __init__(self, members: list[int], position: dict[int, int], begins: list[int], ends: list[int],
+                 present: list[int]):
+        self.members, self.position = members, position  # list indices, increasing; index -> k
+        size = 1
+        while size < len(members):
+            size *= 2
+        self.size = size
+        self.low = [self._EMPTY[0]] * (2 * size)
+        self.high = [self._EMPTY[1]] * (2 * size)
+        for index in present:
+            self.low[size + position[index]], self.high[size + position[index]] = begins[index], ends[index]
+        for node in range(size - 1, 0, -1):
+            self.low[node] = min(self.low[2 * node], self.low[2 * node + 1])
+            self.high[node] = max(self.high[2 * node], self.high[2 * node + 1])
+
+    def set(self, index: int, begin, end) -> None:
+        """Put snippet ``index`` in with offsets (begin, end), or out with ``_EMPTY``."""
+        node = self.size + self.position[index]
+        low, high = self.low, self.high
+        if low[node] == begin and high[node] == end:
+            return
+        low[node], high[node] = begin, end
+        node //= 2
+        while node:
+            a, b = 2 * node, 2 * node + 1
+            new_low = low[a] if low[a] < low[b] else low[b]
+            new_high = high[a] if high[a] > high[b] else high[b]
+            if new_low == low[node] and new_high == high[node]:
+                return
+            low[node], high[node] = new_low, new_high
+            node //= 2
+
+    def remove(self, index: int) -> None:
+        self.set(index, *self._EMPTY)
+
+    def first(self, start: int, end: int, begin: int) -> int | None:
+        """The first snippet at member position >= ``start`` with b <= ``end`` and
+        e >= ``begin`` (its list index), or None."""
+        low, high, size = self.low, self.high, self.size
+        node = start + size
+        if start >= len(self.members):
+            return None
+        while True:
+            while not node & 1:
+                node >>= 1
+            if low[node] <= end and high[node] >= begin:
+                stack = [node]
+                while stack:
+                    q = stack.pop()
+                    if low[q] <= end and high[q] >= begin:
+                        if q >= size:
+                            return self.members[q - size]
+                        stack.append(2 * q + 1)
+                        stack.append(2 * q)
+            node += 1
+            if not node & (node - 1):
+                return None
+
+
+def _merge_groups(snippets: Sequence[OfficialSnippet]) -> list[list[int]]:
+    """The indices of the snippets that can ever merge with one another, in groups of
+    increasing indices (singletons left out).
+
+    Merging only joins snippets of one key.  Of a key, the ordinary snippets (b <= e)
+    form overlap-connected components whose hulls are disjoint, and every hull the loop
+    builds lies inside one of them; an inverted snippet (e < b) is mergeable only with an
+    ordinary interval containing [e, b], so only with snippets of the one component whose
+    hull contains [e, b] (two inverted snippets never intersect).
+    """
+    by_key: dict[tuple, list[int]] = defaultdict(list)
+    for index, s in enumerate(snippets):
+        by_key[s[:3]].append(index)
+    begins = [s[3] for s in snippets]
+    ends = [s[4] for s in snippets]
+    groups: list[list[int]] = []
+    for indices in by_key.values():
+        ordinary = sorted((i for i in indices if begins[i] <= ends[i]), key=begins.__getitem__)
+        components: list[list[int]] = []
+        starts: list[int] = []
+        reaches: list[int] = []
+        reach = None
+        for i in ordinary:
+            if reach is not None and begins[i] <= reach:
+                components[-1].append(i)
+                if ends[i] > reach:
+                    reach = reaches[-1] = ends[i]
+            else:
+                components.append([i])
+                starts.append(begins[i])
+                reach = ends[i]
+                reaches.append(reach)
+        for i in indices:
+            if ends[i] < begins[i]:
+                k = bisect_right(starts, ends[i]) - 1
+                if k >= 0 and reaches[k] >= begins[i]:
+                    components[k].append(i)
+        groups += [sorted(c) for c in components if len(c) > 1]
+    return groups
+
+
+class _Starts:
+    """Ordinary snippets by begin offset in a segment tree of least list index:
+    :meth:`first` is the first in list order of those beginning inside [low, high]."""
+
+    def __init__(self, indices: list[int], begins: list[int]):
+        order = sorted(indices, key=lambda i: (begins[i], i))
+        self.keys = [begins[i] for i in order]
+        self.slot = {index: k for k, index in enumerate(order)}
+        size = 1
+        while size < len(order):
+            size *= 2
+        self.size, self.least = size, [_NONE] * (2 * size)
+        self.least[size:size + len(order)] = order
+        for node in range(size - 1, 0, -1):
+            self.least[node] = min(self.least[2 * node], self.least[2 * node + 1])
+
+    def remove(self, index: int) -> None:
+        node, least = self.size + self.slot[index], self.least
+        least[node] = _NONE
+        node //= 2
+        while node and least[node] == index:
+            a, b = least[2 * node], least[2 * node + 1]
+            least[node] = a if a < b else b
+            node //= 2
+
+    def first(self, low: int, high: int) -> int:
+        left, right = bisect_left(self.keys, low) + self.size, bisect_right(self.keys, high) + self.size
+        best, least = _NONE, self.least
+        while left < right:
+            if left & 1:
+                best = min(best, least[left])
+                left += 1
+            if right & 1:
+                right -= 1
+                best = min(best, least[right])
+            left //= 2
+            right //= 2
+        return best
+
+
+_NONE = 1 << 62
+
+
+class _Dominance:
+    """Snippets as points (begin, end) that only ever leave: :meth:`first` is the first in
+    list order of those with begin <= x and end >= y, in O(log² n).  A segment tree over
+    the points by begin; each node it visits sorts its points by end (built the first
+    time, O(n log n) in all) and keeps a segment tree of least list index over them."""
+
+    def __init__(self, indices: list[int], begins: list[int], ends: list[int]):
+        self.order = sorted(indices, key=lambda i: (begins[i], i))
+        self.keys = [begins[i] for i in self.order]
+        self.slot = {index: k for k, index in enumerate(self.order)}
+        size = 1
+        while size < len(self.order):
+            size *= 2
+        self.size, self.ends = size, ends
+        self.gone: set[int] = set()
+        self.inner: dict[int, tuple] = {}
+
+    def _node(self, node: int) -> tuple:
+        """(negated ends ascending, index -> place, tree size, tree) of an outer node."""
+        built = self.inner.get(node)
+        if built is None:
+            depth = node.bit_length() - 1
+            width = self.size >> depth
+            low = (node - (1 << depth)) * width
+            ends = self.ends
+            members = sorted((i for i in self.order[low:low + width] if i not in self.gone),
+                             key=lambda i: (-ends[i], i))
+            size = 1
+            while size < len(members):
+                size *= 2
+            tree = [_NONE] * (2 * size)
+            tree[size:size + len(members)] = members
+            for k in range(size - 1, 0, -1):
+                tree[k] = min(tree[2 * k], tree[2 * k + 1])
+            built = ([-ends[i] for i in members], {i: k for k, i in enumerate(members)}, size, tree)
+            self.inner[node] = built
+        return built
+
+    def remove(self, index: int) -> None:
+        if index in self.gone or index not in self.slot:
+            return
+        self.gone.add(index)
+        node = self.size + self.slot[index]
+        while node:
+            built = self.inner.get(node)
+            if built is not None:
+                _, place, size, tree = built
+                k = place[index] + size
+                tree[k] = _NONE
+                k //= 2
+                while k and tree[k] == index:
+                    a, b = tree[2 * k], tree[2 * k + 1]
+                    tree[k] = a if a < b else b
+                    k //= 2
+            node //= 2
+
+    def first(self, x: int, y: int) -> int:
+        if len(self.gone) == len(self.order):
+            return _NONE
+        right = bisect_right(self.keys, x) + self.size
+        left, best = self.size, _NONE
+        while left < right:
+            if left & 1:
+                best = self._least(left, y, best)
+                left += 1
+            if right & 1:
+                right -= 1
+                best = self._least(right, y, best)
+            left //= 2
+            right //= 2
+        return best
+
+    def _least(self, node: int, y: int, best: int) -> int:
+        """The least of ``best`` and the list indices of the points of ``node`` with end >= y."""
+        keys, _, size, tree = self.inner.get(node) or self._node(node)
+        lo, hi = size, bisect_right(keys, -y) + size
+        while lo < hi:
+            if lo & 1:
+                if tree[lo] < best:
+                    best = tree[lo]
+                lo += 1
+            if hi & 1:
+                hi -= 1
+                if tree[hi] < best:
+                    best = tree[hi]
+            lo //= 2
+            hi //= 2
+        return best
+
+
+class _Group:
+    """The snippets of one group that the loop must scan (see :func:`_simulated_merge`).
+
+    ``fresh``: the ordinary snippets not yet reached by the loop, in a :class:`_Starts`
+    and a :class:`_Dominance` (a snippet intersects [b, e] when it begins inside it or
+    contains b; it is mergeable with an inverted snippet when it contains its [e, b]).
+    ``inverted``: the inverted snippets not merged yet, in a :class:`_Dominance` (those
+    whose [e, b] lies inside an interval), except the first survivor of the whole list
+    (``head``), which only a scan from j = 0 can reach.
+    ``hulls``: the hulls of scans cut short, in a :class:`_Passive` tree.
+    """
+
+    def __init__(self, members: list[int], begins: list[int], ends: list[int]):
+        self.position = {index: k for k, index in enumerate(members)}
+        ordinary = [i for i in members if begins[i] <= ends[i]]
+        inverted = [i for i in members if begins[i] > ends[i]]
+        self.fresh, self.waiting = set(ordinary), set(inverted)
+        self.starts, self.containing = _Starts(ordinary, begins), _Dominance(ordinary, begins, ends)
+        self.inside = _Dominance(inverted, begins, ends)
+        self.hulls = _Passive(members, self.position, begins, ends, [])
+        self.head: int | None = None
+        self.begins, self.ends = begins, ends
+
+    def take(self, index: int) -> None:
+        """Out of every structure: a fresh ordinary snippet reached or merged, an inverted
+        one merged, a hull merged."""
+        if index in self.fresh:
+            self.fresh.discard(index)
+            self.starts.remove(index)
+            self.containing.remove(index)
+        if index in self.waiting:
+            self.waiting.discard(index)
+            self.inside.remove(index)
+        if self.head == index:
+            self.head = None
+        self.hulls.remove(index)
+
+    def take_fresh(self, index: int) -> None:
+        """The loop reached ``index``: out for good if it is a fresh ordinary snippet (an
+        inverted one stays in ``inside`` until it merges: its own scan, for an interval
+        containing its [e, b], never finds an inverted snippet)."""
+        if index in self.fresh:
+            self.take(index)
+
+    def now_head(self, index: int) -> None:
+        """``index`` became the first survivor: an inverted snippet leaves ``inside``."""
+        if index in self.waiting:
+            self.inside.remove(index)
+            self.head = index
+
+    def first(self, start: int, begin: int, end: int, from_zero: bool) -> int | None:
+        """The first snippet from member position ``start`` on mergeable with [begin, end];
+        ``from_zero``: the scan started at j = 0 (the head can be found)."""
+        best = _NONE
+        if begin > end:
+            best = self.containing.first(end, begin)
+        else:
+            best = min(self.starts.first(begin, end), self.containing.first(begin, begin),
+                       self.inside.first(end, begin))
+            head = self.head
+            if from_zero and head is not None and head < best and begin <= self.ends[head] and \
+                    self.begins[head] <= end:
+                best = head
+        hull = self.hulls.first(start, end, begin)
+        if hull is not None and hull < best:
+            return hull
+        return None if best == _NONE else best
+
+
+def _simulated_merge(snippets: Sequence[OfficialSnippet]) -> list[OfficialSnippet]:
+    """:func:`official_merge_loop`, with each scan replaced by a query for its result.
+
+    The loop's list keeps the original order of the snippets that survive (a merged
+    snippet stays in the slot of snippet i), so a position is an original index among
+    the survivors, kept in a linked list.  Only snippets of one :func:`_merge_groups`
+    group can merge.  A group whose first snippet is ordinary, or inverted but inside a
+    single ordinary snippet of the group, collapses into its hull at that first snippet
+    when the loop reaches it (nothing of the group precedes it, so its scans only absorb,
+    until no member is left).  In the other groups each scan is a query (:class:`_Group`):
+    at position i the scan from j = 0 (or j = 1 after a merge, skipping the first
+    survivor) finds the first mergeable snippet other than i.  A merge with a snippet
+    before i moves i's hull to i - 1; the next snippet then sits at position i and is
+    scanned from j = 1.
+
+    What a scan can find: the snippets after i are as they were given (only the snippet
+    at i changes); a snippet whose scan ended with nothing left to merge (a "closed" one)
+    is mergeable with none of them, and the hull a later scan grows from them is their
+    union (a snippet merged before its position ends that scan), so a closed ordinary
+    snippet is never found again and leaves the queries.  What stays: the ordinary
+    snippets not yet reached, the inverted snippets not merged, and the hulls of scans
+    cut short by a merge before their position.  ``tests/test_snippets.py`` checks the
+    result against the loop.
+
+    Cost: O(n log n) for the grouping and the collapses; in the other groups each scan
+    is O(log² n) on the fresh ordinary and the inverted snippets (:class:`_Starts`,
+    :class:`_Dominance`); only the hulls of scans cut short are searched in a pruned
+    :class:`_Passive` tree (one per merge with a snippet before i, so few unless a group
+    holds many inverted snippets).
+    """
+    n = len(snippets)
+    begins = [s[3] for s in snippets]
+    ends = [s[4] for s in snippets]
+    group_of: list[_Group | None] = [None] * n
+    collapse: dict[int, list[int]] = {}
+    for members in _merge_groups(snippets):
+        first = members[0]
+        if begins[first] <= ends[first] or any(
+                begins[k] <= ends[first] and ends[k] >= begins[first] for k in members):
+            collapse[first] = members
+        else:
+            group = _Group(members, begins, ends)
+            for index in members:
+                group_of[index] = group
+    following = list(range(1, n + 1))  # the next survivor; n = none
+    preceding = list(range(-1, n - 1))
+    head = 0
+
+    def delete(index: int) -> None:
+        nonlocal head
+        before, after = preceding[index], following[index]
+        if before >= 0:
+            following[before] = after
+        else:
+            head = after
+            if after < n and group_of[after] is not None:
+                group_of[after].now_head(after)
+        if after < n:
+            preceding[after] = before
+
+    if group_of[0] is not None:
+        group_of[0].now_head(0)
+    current, from_zero = 0, True
+    while current < n:
+        group = group_of[current]
+        switched = False
+        if current in collapse:
+            members = collapse[current]
+            ordinary = [k for k in members if begins[k] <= ends[k]]
+            begins[current] = min(begins[k] for k in ordinary)
+            ends[current] = max(ends[k] for k in ordinary)
+            for k in members[1:]:
+                delete(k)
+        elif group is not None:
+            group.take_fresh(current)
+            while True:
+                start = 0
+                if not from_zero and head != current and group_of[head] is group:
+                    start = group.position[head] + 1
+                found = group.first(start, begins[current], ends[current], from_zero)
+                if found is None:
+                    break
+                begins[current] = min(begins[current], begins[found])
+                ends[current] = max(ends[current], ends[found])
+                group.take(current)
+                group.take(found)
+                delete(found)
+                from_zero = False
+                if found < current:
+                    switched = True
+                    break
+            if switched:
+                group.hulls.set(current, begins[current], ends[current])
+        current = following[current]
+        from_zero = not switched
+    out = []
+    index = head
+    while index < n:
+        s = snippets[index]
+        out.append(s if (begins[index], ends[index]) == (s[3], s[4])
+                   else (s[0], s[1], s[2], begins[index], ends[index]))
+        index = following[index]
+    return out
 
 
 def official_merge_loop(snippets: list[OfficialSnippet]) -> list[OfficialSnippet]:

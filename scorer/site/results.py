@@ -31,10 +31,18 @@ class RunEntry:
     received: str | None
     result: str | None   # results/runs/...json (None while awaiting gold)
     provenance: dict
+    reason: str | None = None  # why an error run could not be scored (its first problem)
 
     @property
     def key(self) -> str:
         return f"{self.team}/{self.system}"
+
+    @property
+    def label(self) -> str:
+        """The status as the site says it: ``failed: <reason>`` for a run in error."""
+        if self.status == "error":
+            return f"failed: {self.reason}" if self.reason else "failed"
+        return self.status
 
 
 @dataclass(frozen=True)
@@ -147,7 +155,7 @@ def load_results(root: str | Path) -> Results:
 def _run_entry(path: str, e: dict) -> RunEntry:
     return RunEntry(path=path, task=e["task"], batch=e["batch"], phase=e["phase"], team=e["team"],
                     system=e["system"], status=e["status"], late=bool(e.get("late")), received=e.get("received"),
-                    result=e.get("result"), provenance=e.get("provenance") or {})
+                    result=e.get("result"), provenance=e.get("provenance") or {}, reason=e.get("reason"))
 
 
 def _ranking(name: str, raw: dict) -> Ranking:

@@ -15,6 +15,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -46,12 +47,21 @@ def plain(value):
 
 
 def canonical_json(value, levels: int = 2) -> bytes:
-    """The deterministic bytes of ``value`` (see the module doc)."""
+    """The deterministic bytes of ``value`` (see the module doc).  A lone surrogate in a
+    string (text no UTF-8 can carry, e.g. quoted from a run) is written as the six
+    characters ``\\udXXX``, so any text gives valid UTF-8 JSON."""
     try:
         text = _layout(value, levels, "")
     except (ValueError, TypeError):  # NaN, infinities or numpy scalars somewhere
         text = _layout(plain(value), levels, "")
-    return (text + "\n").encode("utf-8")
+    text += "\n"
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub(lambda m: f"\\\\u{ord(m.group()):04x}", text).encode("utf-8")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _layout(value, levels: int, indent: str) -> str:

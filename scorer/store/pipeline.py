@@ -2,11 +2,13 @@
 
 1. Each run is checked (path, team, system, batch), its gold found and its provenance
    computed: scorer version, SHA-256 of the run and of each gold file, the digest of the
-   rules that decide its numbers, the run size limit.
+   rules that decide its numbers, the run size and time limits.
 2. A run whose provenance equals the one recorded in ``results/index.json`` (and whose
    result file still has the recorded hash) is reused; the others are validated and
-   scored, in a process pool when there are several.  A run that cannot be scored gets
-   ``<system>.error.json`` and never stops the others.
+   scored in forked worker processes (up to ``jobs``); a worker still on one run after
+   ``[limits] run_seconds`` is killed and replaced.  A run that cannot be scored
+   (located errors, an unexpected exception, a process that dies or runs out of time)
+   gets ``<system>.error.json`` with the reason and never stops the others.
 3. Each batch table is recomputed only when its inputs (the result files of its runs,
    late flags, baselines, the challenge) changed; the overviews are rebuilt from the
    tables; ``index.json`` is written last, then files of runs that no longer exist are
@@ -17,9 +19,11 @@ Every file is written atomically as canonical JSON (``scorer.store.files``).
 from __future__ import annotations
 
 import json
+import multiprocessing
+import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing.connection import wait
 from pathlib import Path
 
 from scorer import __version__
@@ -28,7 +32,7 @@ from scorer.formats.challenge import TASKB_PHASES, Challenge, RunRef, load_chall
 from scorer.formats.hierarchy import load_hierarchy
 from scorer.formats.jsontext import load_json
 from scorer.store.files import canonical_json, read_json, remove_stale, sha256_bytes, sha256_file, write_atomic
-from scorer.store.runs import RunJob, discover_runs, identity_problems, score_run
+from scorer.store.runs import RunJob, discover_runs, failure, identity_problems, score_run
 from scorer.store.tables import ScoredRun, mcqa_table, overview, taska_table, taskb_table
 
 RESULTS = "results"
@@ -64,9 +68,9 @@ class Summary:
 def score_all(root: str | Path = ".", jobs: int = 1, on_run: Callable[[str], None] | None = None) -> Summary:
     """Score every run of the repository at ``root`` and write ``results/`` (see the module doc).
 
-    ``jobs``: processes used when several runs need scoring (1 = in this process; a pool
-    that cannot start falls back to 1).  ``on_run(path)`` is called after each run's
-    result is settled (progress).  Raises :class:`scorer.ScorerError` only for a broken
+    ``jobs``: runs scored at the same time, in forked worker processes (where processes
+    cannot be forked, in this process, one after the other and without a time limit).
+    ``on_run(path)`` is called after each run's result is settled (progress).  Raises :class:`scorer.ScorerError` only for a broken
     ``challenge.toml``, ``teams/`` or ``received.json``.
     """
     root = Path(root).resolve()
@@ -77,7 +81,8 @@ def score_all(root: str | Path = ".", jobs: int = 1, on_run: Callable[[str], Non
     ordered = sorted(pending, key=lambda p: -_size(root / p[0].ref.path))  # largest first: balanced workers
     jobs_list = [job for job, _, _ in ordered]
     _preload_hierarchy(jobs_list)
-    for (job, provenance, timing), body in zip(ordered, _score_many(jobs_list, jobs)):
+    for k, body in _score_many(jobs_list, jobs, challenge.limits.run_seconds):
+        job, provenance, timing = ordered[k]
         state.settle(job.ref, provenance, timing, body)
         if on_run:
             on_run(job.ref.path)
@@ -113,19 +118,85 @@ def _read_index(root: Path) -> dict:
     return value if isinstance(value, dict) and value.get("scorer_version") == __version__ else {}
 
 
-def _score_many(jobs: list[RunJob], workers: int) -> Iterator[dict]:
-    """``score_run`` of each job, in order; in a process pool when it is worth it and it starts."""
-    pool = None
-    if workers > 1 and len(jobs) > 1:
-        try:
-            pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)))
-        except (OSError, NotImplementedError, ImportError):
-            pool = None
-    if pool is None:
-        yield from map(score_run, jobs)
+def _score_many(jobs: list[RunJob], workers: int, seconds: float) -> Iterator[tuple[int, dict]]:
+    """(k, ``score_run(jobs[k])``) for every job as it finishes, in at most ``workers``
+    forked worker processes (each scores one job after another, keeping what it cached).
+    A worker still on a job after ``seconds`` is killed, its run gets a
+    ``run-time-limit`` error and a new worker takes its place; a worker that dies gives
+    its run ``scoring-crashed``.  Without ``fork`` (or when no worker process can be
+    started) a job runs here, without a time limit."""
+    try:
+        context = multiprocessing.get_context("fork")
+    except ValueError:
+        yield from enumerate(map(score_run, jobs))
         return
-    with pool:
-        yield from pool.map(score_run, jobs)
+    waiting = list(enumerate(jobs))[::-1]
+    idle: list[_Worker] = []
+    busy: dict = {}  # connection -> (worker, k, deadline)
+    try:
+        while waiting or busy:
+            while waiting and len(busy) < max(1, workers):
+                k, job = waiting.pop()
+                try:
+                    worker = idle.pop() if idle else _Worker(context)
+                    worker.connection.send(job)
+                except OSError:  # no process to be had (limits of the machine): score it here
+                    yield k, score_run(job)
+                    continue
+                busy[worker.connection] = (worker, k, time.monotonic() + seconds)
+            if not busy:
+                continue
+            timeout = max(0.0, min(deadline for _, _, deadline in busy.values()) - time.monotonic())
+            for connection in wait(list(busy), timeout=timeout):
+                worker, k, _ = busy.pop(connection)
+                try:
+                    body = connection.recv()
+                    idle.append(worker)
+                except (EOFError, OSError):
+                    worker.stop()
+                    body = failure(jobs[k], "scoring-crashed", "the process scoring the run ended without a "
+                                   f"result (exit code {worker.process.exitcode})",
+                                   "report this to the organizers with the run")
+                yield k, body
+            now = time.monotonic()
+            for connection, (worker, k, deadline) in list(busy.items()):
+                if now >= deadline:
+                    del busy[connection]
+                    worker.stop()
+                    yield k, failure(jobs[k], "run-time-limit",
+                                     f"scoring took longer than the limit of {seconds:g} s and was stopped",
+                                     "make the run smaller, or ask the organizers to raise [limits] run_seconds")
+    finally:
+        for worker in idle + [worker for worker, _, _ in busy.values()]:
+            worker.stop()
+
+
+class _Worker:
+    """A forked process that scores the jobs sent to it, one at a time, and sends back each result."""
+
+    def __init__(self, context):
+        self.connection, theirs = context.Pipe()
+        self.process = context.Process(target=_work, args=(theirs,), daemon=True)
+        try:
+            self.process.start()
+        finally:
+            theirs.close()
+
+    def stop(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join()
+        self.connection.close()
+
+
+def _work(connection) -> None:
+    """The loop of a worker process: until the pipe closes, receive a job, send its result."""
+    while True:
+        try:
+            job = connection.recv()
+        except EOFError:
+            return
+        connection.send(score_run(job))
 
 
 def result_path(ref: RunRef, status: str) -> str:
@@ -189,7 +260,8 @@ class _State:
         return {"scorer_version": __version__, "run_sha256": sha256_file(self.root / ref.path),
                 "gold_sha256": {name: self._gold_hash(p) for name, p in sorted(gold.items())},
                 "rules_sha256": self.challenge.rules_digest(ref),
-                "max_run_bytes": self.challenge.limits.max_run_bytes}
+                "max_run_bytes": self.challenge.limits.max_run_bytes,
+                "run_seconds": self.challenge.limits.run_seconds}
 
     def _gold_hash(self, path: Path) -> str:
         relative = _rel(self.root, path)
@@ -258,7 +330,8 @@ class _State:
         write_atomic(self.root / relative, data)
         self.keep.add(relative)
         self.entries[ref.path] = {**_identity(ref), **timing, "status": status, "result": relative,
-                                  "result_sha256": sha256_bytes(data), "provenance": provenance}
+                                  "result_sha256": sha256_bytes(data), "provenance": provenance,
+                                  **({"reason": _reason(body["problems"])} if status == ERROR else {})}
 
     # --- tables, overview, index -------------------------------------------------------
 
@@ -333,6 +406,16 @@ class _State:
                  "batches": sorted(self.tables, key=lambda t: t["table"]), "overview": self.overviews,
                  "warnings": [w.to_dict() for w in self.summary.warnings]}
         write_atomic(self.root / INDEX, canonical_json(index))
+
+
+def _reason(problems: list[dict], limit: int = 200) -> str:
+    """A short reason for a run in error: its first error's message, and how many more."""
+    errors = [p for p in problems if p.get("severity", "error") == "error"] or problems
+    if not errors:
+        return "no reason recorded"
+    message = str(errors[0].get("message", ""))
+    message = message if len(message) <= limit else message[:limit] + "..."
+    return message + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else "")
 
 
 def _identity(ref: RunRef) -> dict:

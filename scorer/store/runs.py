@@ -89,7 +89,8 @@ class RunJob:
 
 def score_run(job: RunJob) -> dict:
     """Validate and score one run: ``{"status": "scored", measures, ...}`` or
-    ``{"status": "error", "problems": [...]}``.  Never raises :class:`ScorerError`."""
+    ``{"status": "error", "problems": [...]}``.  Never raises (an unexpected exception is
+    the run's ``internal-error``)."""
     try:
         problems, answered = _validate(job)
         if any(p.severity == "error" for p in problems):
@@ -98,11 +99,23 @@ def score_run(job: RunJob) -> dict:
                           edition=job.edition, flavor=job.flavor, **_options(job))
     except ScorerError as exc:
         return {"status": "error", "problems": _relative(exc.problems, job.root)}
+    except Exception as exc:  # noqa: BLE001 - one run's bug must not stop the others
+        return failure(job, "internal-error", f"internal error while scoring the run: {type(exc).__name__}: "
+                       f"{_excerpt(str(exc))}", "report this to the organizers with the run")
     body = result.to_json()
     body["warnings"] = _relative(problems + job.notes + result.warnings, job.root)
     if answered is not None:
         body["answered"] = answered
     return {"status": "scored", **body}
+
+
+def failure(job: RunJob, code: str, message: str, fix: str) -> dict:
+    """The error result of a run that could not be scored for a reason outside its content."""
+    return {"status": "error", "problems": [Problem(code=code, file=job.ref.path, message=message, fix=fix).to_dict()]}
+
+
+def _excerpt(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _validate(job: RunJob) -> tuple[list[Problem], list[str] | None]:
