@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import random
 import subprocess
 import time
@@ -43,7 +42,7 @@ from pathlib import Path
 
 from scorer.formats.challenge import run_ref, utc_text
 from scorer.github import CheckTimes
-from scorer.gitrepo import GitError
+from scorer.gitrepo import run_git
 from scorer.policy import LEDGER
 from scorer.store import Summary, score_all
 
@@ -87,27 +86,23 @@ class Published:
 
 
 class _Clone:
-    """Git commands in the publisher's clone; ``token`` authenticates fetch and push to
-    ``server`` through an environment-only HTTP header (never in argv or .git/config)."""
+    """Git commands in the publisher's clone (:func:`scorer.gitrepo.run_git`); ``token``
+    authenticates fetch and push to ``server`` through an HTTP header set in the
+    environment only (never in argv or .git/config); without a token the user's own
+    configuration (credential helpers) is read."""
 
     def __init__(self, root: Path, token: str | None = None, server: str = "https://github.com"):
         self.root = root
-        self.env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
+        self.config: dict[str, str] = {}
         if token:
             basic = base64.b64encode(f"x-access-token:{token}".encode()).decode()
-            self.env.update(GIT_CONFIG_COUNT="1", GIT_CONFIG_KEY_0=f"http.{server.rstrip('/')}/.extraheader",
-                            GIT_CONFIG_VALUE_0=f"AUTHORIZATION: basic {basic}")
+            self.config[f"http.{server.rstrip('/')}/.extraheader"] = f"AUTHORIZATION: basic {basic}"
 
-    def run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-        done = subprocess.run(["git", "-C", str(self.root), "-c", "core.quotePath=false", *args],
-                              capture_output=True, text=True, env=self.env, check=False)
-        if check and done.returncode != 0:
-            lines = done.stderr.strip().splitlines()
-            raise GitError(f"git {args[0]}: {lines[-1] if lines else f'exit code {done.returncode}'}")
-        return done
+    def run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[bytes]:
+        return run_git(self.root, *args, config=self.config, user_config=not self.config, check=check)
 
     def __call__(self, *args: str) -> str:
-        return self.run(*args).stdout.strip()
+        return self.run(*args).stdout.decode("utf-8", "surrogateescape").strip()
 
     def fetch(self, remote: str, branch: str) -> str:
         """Fetch ``branch`` from ``remote``; its tip."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -78,18 +77,20 @@ def merge_run(origin: Path, key: str) -> None:
     git(work, "push", "--quiet", "origin", "HEAD:main")
 
 
-def pre_push_hook(repo: Path, script: str) -> Path:
-    """Run ``script`` (Python) once, the first time ``repo`` pushes: another actor acts between
-    this publisher's commit and its push.  Returns the file the script writes when it is done."""
-    hook, program = repo / ".git/hooks/pre-push", repo.parent / f"{repo.name}-hook.py"
-    marker, done = repo.parent / f"{repo.name}.hooked", repo.parent / f"{repo.name}.hook-done"
-    program.write_text(f"import sys\nsys.path[:0] = [{str(ROOT)!r}, {str(Path(__file__).parent)!r}]\n"
-                       f"from pathlib import Path\n{script}\nPath({str(done)!r}).touch()\n")
-    hook.write_text(f"#!/bin/sh\n[ -e '{marker}' ] && exit 0\ntouch '{marker}'\n"
-                    "unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_PREFIX\n"
-                    f"exec '{sys.executable}' '{program}' >&2\n")
-    hook.chmod(hook.stat().st_mode | stat.S_IXUSR)
-    return done
+def before_first_push(monkeypatch, action) -> list:
+    """Run ``action()`` once, just before the first ``git push`` of a publisher: another
+    actor acts between this publisher's commit and its push (the publisher runs no hook of
+    its clone).  Returns a list that holds True once ``action`` ran."""
+    import scorer.publish
+    ran, real = [], scorer.publish.run_git
+
+    def run_git(root, *args, **options):
+        if args[:1] == ("push",) and not ran:
+            ran.append(True)
+            action()
+        return real(root, *args, **options)
+    monkeypatch.setattr(scorer.publish, "run_git", run_git)
+    return ran
 
 
 def main_state(origin: Path) -> dict:
@@ -145,29 +146,31 @@ def test_nothing_to_publish_pushes_nothing(origin):
     assert not again.pushed and again.commit == tip == git(origin, "rev-parse", "main")
 
 
-def test_race_with_another_publisher_loses_nothing(origin):
+def test_race_with_another_publisher_loses_nothing(origin, monkeypatch):
     """A commits results for R1; before its push, R2 is merged and publisher B publishes R1
     and R2.  A's push is refused; A starts again from B's tip and finds nothing to add."""
     merge_run(origin, "R1")
     a, b = clone(origin, "pub-a"), clone(origin, "pub-b")
-    done = pre_push_hook(a, f"from test_publish_race import merge_run\nfrom scorer.publish import publish\n"
-                            f"merge_run(Path({str(origin)!r}), 'R2')\nassert publish(Path({str(b)!r})).pushed")
+    def other_publisher():
+        merge_run(origin, "R2")
+        assert publish(b).pushed
+    ran = before_first_push(monkeypatch, other_publisher)
     out = publish(a)
-    assert done.exists()
+    assert ran
     assert (out.attempts, out.pushed) == (2, False)
     assert out.commit == git(origin, "rev-parse", "main")
     assert git(a, "status", "--porcelain") == ""
     expect_published(origin, ["R1", "R2"])
 
 
-def test_race_with_a_merge_rescores_the_new_tip(origin):
+def test_race_with_a_merge_rescores_the_new_tip(origin, monkeypatch):
     """R2 is merged between A's commit and its push: the refused attempt is dropped and the
     second one publishes R1 and R2 together."""
     merge_run(origin, "R1")
     a = clone(origin, "pub-a")
-    done = pre_push_hook(a, f"from test_publish_race import merge_run\nmerge_run(Path({str(origin)!r}), 'R2')")
+    ran = before_first_push(monkeypatch, lambda: merge_run(origin, "R2"))
     out = publish(a)
-    assert done.exists()
+    assert ran
     assert (out.attempts, out.pushed) == (2, True)
     expect_published(origin, ["R1", "R2"])
 
