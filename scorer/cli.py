@@ -278,7 +278,7 @@ def _summary_path(args) -> str | None:
 
 def _write_error_report(args, what: str, problems: list[Problem]) -> None:
     """The JSON report and summary of a ``ci check`` that could not decide (verdict error)."""
-    from scorer.prcheck import error_json, error_markdown, write_json, write_text
+    from scorer.pr.check import error_json, error_markdown, write_json, write_text
     if args.report:
         write_json(error_json(problems), args.report)
     if _summary_path(args):
@@ -287,7 +287,7 @@ def _write_error_report(args, what: str, problems: list[Problem]) -> None:
 
 def cmd_ci_check(args) -> int:
     """Decide on the changes of ``--base...--head`` and write the JSON report and the
-    Markdown summary (:func:`scorer.prcheck.check_pull_request`).  Exit 0 when every
+    Markdown summary (:func:`scorer.pr.check.check_pull_request`).  Exit 0 when every
     change is accepted, 1 when one is rejected or nothing could be decided, 2 for an
     unreadable event file, a bad ``--now`` or revisions git cannot read."""
     _tolerant_output()
@@ -329,7 +329,7 @@ def _read_event(event_file: str | None) -> dict | None:
 def _check_actor(given: str | None, event: dict | None) -> tuple[str | None, str | None]:
     """Who submits, and where that comes from: ``--actor``, else the event's pull-request
     author or sender, else ``$GITHUB_ACTOR``; (None, None) when none says."""
-    from scorer.prcheck import event_actor
+    from scorer.pr.check import event_actor
     if given:
         return given, "--actor"
     if event_actor(event):
@@ -345,7 +345,7 @@ def _check_time(given: str | None, event: dict | None):
     from datetime import datetime, timezone
 
     from scorer.formats.challenge import parse_utc
-    from scorer.prcheck import event_time
+    from scorer.pr.check import event_time
     if given:
         try:
             return parse_utc(given), "--now"
@@ -360,8 +360,8 @@ def _run_check(args, **who_and_when):
     """(the check's report, None) with the JSON report and summary written; or (None, the
     exit code) when nothing could be decided, with error reports written: 2 when git
     cannot read the revisions, 1 for a broken base configuration or a bug of the scorer."""
-    from scorer.gitrepo import GitError
-    from scorer.prcheck import check_pull_request, internal_error, write_json, write_text
+    from scorer.pr.gitrepo import GitError
+    from scorer.pr.check import check_pull_request, internal_error, write_json, write_text
     try:
         report = check_pull_request(args.repo, args.base, args.head, **who_and_when)
         if args.report:
@@ -389,9 +389,9 @@ def _run_check(args, **who_and_when):
 def cmd_ci_report(args) -> int:
     from github import GithubException
 
-    from scorer import github
+    from scorer.pr import github
     from scorer.formats.challenge import parse_utc
-    from scorer.prcheck import write_json
+    from scorer.pr.check import write_json
     _tolerant_output()
     token = os.environ.get("GITHUB_TOKEN")
     if not token:
@@ -424,7 +424,7 @@ def cmd_ci_report(args) -> int:
 
 def _check_times(args):
     """The GitHub API reader of check-run times for ``ci publish``, None without a repository or token."""
-    from scorer import github
+    from scorer.pr import github
     token = os.environ.get("API_TOKEN") or os.environ.get("GITHUB_TOKEN")
     if not (args.repository and token):
         return None
@@ -434,8 +434,8 @@ def _check_times(args):
 def cmd_ci_publish(args) -> int:
     from github import GithubException
 
-    from scorer.gitrepo import GitError
-    from scorer.publish import PublishError, publish
+    from scorer.pr.gitrepo import GitError
+    from scorer.pr.publish import PublishError, publish
     try:
         out = publish(args.repo, remote=args.remote, branch=args.branch, attempts=args.attempts, jobs=args.jobs,
                       token=os.environ.get("GITHUB_TOKEN"),
@@ -601,7 +601,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "the pull_request run of the check workflow for the merged pull request's head, read through "
                     "the API with $API_TOKEN or $GITHUB_TOKEN; else the commit's committer time), run score-all, "
                     "commit results/ and push without force. When the push is refused because another publisher "
-                    "pushed first, start again from the new tip (see scorer/publish.py). The clone must be clean; "
+                    "pushed first, start again from the new tip (see scorer/pr/publish.py). The clone must be clean; "
                     "it is moved to the remote tip.")
     p.add_argument("--repo", default=".", help="a clean clone of the challenge repository (default: here)")
     p.add_argument("--remote", default="origin", help="the remote to fetch from and push to (default origin)")

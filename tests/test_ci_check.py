@@ -2,7 +2,7 @@
 
 A tiny challenge is committed on ``main`` (the base); each test makes head commits on a
 branch (or in a second clone, a "fork", whose branch is fetched as ``refs/pull/1/head``)
-and runs the command line.  Every accept and reject rule of ``scorer.policy`` is covered.
+and runs the command line.  Every accept and reject rule of ``scorer.pr.policy`` is covered.
 """
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from scorer.cli import main as cli_main
-from scorer.policy import Change, Context, judge_change
-from scorer.prcheck import md_block, md_code
+from scorer.pr.policy import Change, Context, judge_change
+from scorer.pr.check import md_block, md_code
 
 PUBMED = "http://www.ncbi.nlm.nih.gov/pubmed/"
 OPEN = "2026-03-01T12:00:00Z"        # inside the Phase A windows below
@@ -693,8 +693,8 @@ def test_template_syntax_in_pull_request_text_is_shown_as_text():
     of it, never template source, and stays a code span."""
     from datetime import datetime, timezone
 
-    from scorer.policy import Decision, Reason
-    from scorer.prcheck import CheckReport, RunCheck, render_markdown
+    from scorer.pr.policy import Decision, Reason
+    from scorer.pr.check import CheckReport, RunCheck, render_markdown
     path = "submissions/{{ 7*7 }}/{% raw %}<b>.json"
     check = RunCheck(Decision(Change("A", path), reasons=(Reason("not-a-run-path", f"{path} {{#", "{{ fix }}"),)))
     report = CheckReport(base="b" * 40, head="a" * 40, merge_base="b" * 40, actor="{{ actor }}", actor_source="--actor",
@@ -752,7 +752,7 @@ def test_pure_rules_for_statuses_and_names(template):
 
 
 def test_markdown_shows_at_most_20_problems_and_stays_short(repo, monkeypatch):
-    import scorer.prcheck as prcheck
+    import scorer.pr.check as prcheck
     run = {"questions": [{"id": f"q{i}", "documents": [], "snippets": []} for i in range(30)]}
     commit(repo, {NEW_RUN: dumps(run)})
     code, body, markdown, _ = check(repo)

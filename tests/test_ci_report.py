@@ -28,9 +28,9 @@ import pytest
 from github import Github
 from test_ci_check import BETA_RUN, NEW_RUN, OPEN, check, commit, git, phase_a_run, repo, template  # noqa: F401
 
-import scorer.github
+import scorer.pr.github
 from scorer.cli import main as cli_main
-from scorer.github import MARKER, STATUS_CONTEXT
+from scorer.pr.github import MARKER, STATUS_CONTEXT
 
 OWNER, NAME, NUMBER = "org", "challenge", 7
 BOT = "github-actions[bot]"
@@ -131,7 +131,7 @@ class FakeGitHub:
         return 200, [p for _, p in sorted(self.pulls.items())]
 
     def compare(self, base, head, query, body):
-        from scorer.gitrepo import GitRepo
+        from scorer.pr.gitrepo import GitRepo
         git = GitRepo(self.repo)
         base, head = git.commit(base), git.commit(head)
         files = [{"filename": c.path, "status": LETTERS[c.status],
@@ -226,7 +226,7 @@ def serve(app: FakeGitHub):
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
-        with mock.patch.object(scorer.github, "Github", unthrottled):
+        with mock.patch.object(scorer.pr.github, "Github", unthrottled):
             yield app
     finally:
         server.shutdown()

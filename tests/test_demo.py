@@ -161,7 +161,7 @@ def test_gold_is_realistic(challenge):
 
 def test_test_sets_match_the_gold_without_answers(challenge):
     """testsets/: what participants receive; the pull-request check compares run ids with it."""
-    from scorer.policy import testset_ids, testset_path
+    from scorer.pr.policy import testset_ids, testset_path
     for batch in challenge.taskb_batches:
         for phase in ("phaseA", "phaseB"):
             gold = json.loads((ROOT / f"gold/taskb/{batch}/{phase}.json").read_text())["questions"]

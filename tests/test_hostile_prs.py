@@ -14,8 +14,8 @@ import pytest
 from git_trees import crafted_commit, names_of
 from test_ci_check import NEW_RUN, check, git, phase_a_run, repo, template  # noqa: F401
 
-import scorer.prcheck as prcheck
-from scorer.policy import path_problem
+import scorer.pr.check as prcheck
+from scorer.pr.policy import path_problem
 
 FOLDER = names_of(NEW_RUN)[:-1]  # submissions/taskB/batch2/phaseA/alpha
 

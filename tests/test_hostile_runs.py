@@ -14,10 +14,10 @@ import pytest
 from test_publish_race import git
 from test_score_all import gold_a, gold_taska, make_repo, run_a, run_taska, write
 
-import scorer.publish as publish_module
+import scorer.pr.publish as publish_module
 from scorer.errors import ScorerError
 from scorer.formats.challenge import load_challenge
-from scorer.publish import publish
+from scorer.pr.publish import publish
 from scorer.site import build_site
 from scorer.site import paths as site_paths
 from scorer.store import pipeline, runs, score_all

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from scorer.publish import PublishError, publish
+from scorer.pr.publish import PublishError, publish
 
 ROOT = Path(__file__).resolve().parents[1]
 PHASE_A = "submissions/taskB/batch1/phaseA"
@@ -81,15 +81,15 @@ def before_first_push(monkeypatch, action) -> list:
     """Run ``action()`` once, just before the first ``git push`` of a publisher: another
     actor acts between this publisher's commit and its push (the publisher runs no hook of
     its clone).  Returns a list that holds True once ``action`` ran."""
-    import scorer.publish
-    ran, real = [], scorer.publish.run_git
+    import scorer.pr.publish
+    ran, real = [], scorer.pr.publish.run_git
 
     def run_git(root, *args, **options):
         if args[:1] == ("push",) and not ran:
             ran.append(True)
             action()
         return real(root, *args, **options)
-    monkeypatch.setattr(scorer.publish, "run_git", run_git)
+    monkeypatch.setattr(scorer.pr.publish, "run_git", run_git)
     return ran
 
 

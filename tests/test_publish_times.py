@@ -18,8 +18,8 @@ from test_publish_race import RUNS, ROOT, clone, git, main_state, origin  # noqa
 
 from scorer.cli import main as cli_main
 from scorer.formats.challenge import read_received
-from scorer.github import CheckTimes, connect
-from scorer.publish import publish
+from scorer.pr.github import CheckTimes, connect
+from scorer.pr.publish import publish
 
 RUN = RUNS["R1"]
 CHECKED, MERGED = "2026-03-03T09:00:00Z", "2026-03-03T12:00:00Z"  # Phase A of batch1 closes at 10:00

@@ -13,9 +13,9 @@ from git_trees import crafted_commit, names_of
 from test_ci_check import AFTER, BEFORE, BETA_RUN, NEW_RUN, OPEN, commit, git, phase_a_run, repo, template  # noqa: F401
 from test_ci_report import NAME, NUMBER, OWNER, github, report  # noqa: F401
 
-import scorer.github
+import scorer.pr.github
 from scorer.formats.challenge import parse_utc
-from scorer.github import CheckTimes, connect, earliest_check
+from scorer.pr.github import CheckTimes, connect, earliest_check
 
 STRANGER = NUMBER + 2  # mallory's pull request: a copy of alice's head commit
 
@@ -36,12 +36,12 @@ def test_a_strangers_copy_of_the_head_does_not_turn_it_red(github, monkeypatch):
     assert "❌ rejected" in github.comments_on(STRANGER)[0] and "mallory is not a member" in github.comments_on(STRANGER)[0]
     assert f"#{NUMBER} into main: accepted" in out and f"#{STRANGER} into main: rejected" in out
     github.open_pull(head, author="Mallory", number=STRANGER + 1)  # more copies by the same account
-    original, judged = scorer.github.check_pull_request, []
+    original, judged = scorer.pr.github.check_pull_request, []
 
     def counted(*args, **kwargs):
         judged.append(kwargs["actor"])
         return original(*args, **kwargs)
-    monkeypatch.setattr(scorer.github, "check_pull_request", counted)
+    monkeypatch.setattr(scorer.pr.github, "check_pull_request", counted)
     report(github, head)
     assert judged == ["alice", "mallory"]  # once per author
     assert github.comments_on(STRANGER + 1) == github.comments_on(STRANGER) and states(github)[-1] == "success"
@@ -145,7 +145,7 @@ def test_a_failing_scorer_sets_an_error_status_and_says_so(github, monkeypatch):
 
     def broken(*args, **kwargs):
         raise RuntimeError("boom \ud800")
-    monkeypatch.setattr(scorer.github, "check_pull_request", broken)
+    monkeypatch.setattr(scorer.pr.github, "check_pull_request", broken)
     code, out, body = report(github, head)
     assert code == 1 and "Traceback" not in out and body == {}, out
     assert states(github) == ["error"] and "internal error in the scorer: RuntimeError: boom" in \

@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from scorer.formats.challenge import Challenge, RunRef, Window, utc_text
-from scorer.gitrepo import GitError, GitRepo
+from scorer.pr.gitrepo import GitError, GitRepo
 
 #: Inputs whose uncommitted changes make the footer say so.
 TRACKED_INPUTS = ("challenge.toml", "teams", "gold", "submissions", "docs", "site_templates")

@@ -21,7 +21,7 @@ changed on the branch's first-parent line since the ledger last changed, the fir
 commit that last changed it is mapped to the pull request it merged (a merge commit's
 second parent is the pull request's head; for a squash or rebase merge GitHub lists the
 pull request of the commit), and the time is when GitHub created the ``pull_request`` run
-of the check workflow for that head commit (:class:`scorer.github.CheckTimes`): the
+of the check workflow for that head commit (:class:`scorer.pr.github.CheckTimes`): the
 ``workflow_run.created_at`` the reporter judged the windows at.  A pull request checked
 before a deadline and merged after it is therefore on time.  Without the API (a local
 publish) or when GitHub lists no such run (a commit pushed to the branch directly), the
@@ -41,9 +41,9 @@ from datetime import datetime
 from pathlib import Path
 
 from scorer.formats.challenge import run_ref, utc_text
-from scorer.github import CheckTimes
-from scorer.gitrepo import run_git
-from scorer.policy import LEDGER
+from scorer.pr.github import CheckTimes
+from scorer.pr.gitrepo import run_git
+from scorer.pr.policy import LEDGER
 from scorer.store import Summary, score_all
 
 #: What a publisher commits: everything else in the clone is left as fetched.
@@ -86,7 +86,7 @@ class Published:
 
 
 class _Clone:
-    """Git commands in the publisher's clone (:func:`scorer.gitrepo.run_git`); ``token``
+    """Git commands in the publisher's clone (:func:`scorer.pr.gitrepo.run_git`); ``token``
     authenticates fetch and push to ``server`` through an HTTP header set in the
     environment only (never in argv or .git/config); without a token the user's own
     configuration (credential helpers) is read."""

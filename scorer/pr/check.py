@@ -1,19 +1,19 @@
 """``python -m scorer ci check``: decide on a pull request from Git objects, and report.
 
 1. The base and head revisions are resolved to commits; the changes are those of
-   ``git diff base...head`` (since the merge base), renames detected (:mod:`scorer.gitrepo`).
+   ``git diff base...head`` (since the merge base), renames detected (:mod:`scorer.pr.gitrepo`).
 2. The challenge (``challenge.toml``, ``teams/*.toml``), the test sets, the gold and the
    list of existing runs are read from the BASE commit, never from the pull request.
-3. :func:`scorer.policy.judge_changes` decides on each change's path, mode, status,
+3. :func:`scorer.pr.policy.judge_changes` decides on each change's path, mode, status,
    size, owner, system and window; each run's bytes (read by blob id, never checked out)
    are then validated and their ids compared with the test set
-   (:func:`scorer.policy.judge_content`).
+   (:func:`scorer.pr.policy.judge_content`).
 4. A valid run whose gold is on the base branch is scored (a dry run, with the rules'
    flavor and edition); otherwise the check is validation only.
 
 The result is a :class:`CheckReport`: JSON for the reporter workflow (stable keys, see
 ``docs/pull-requests.md``) and a Markdown summary for the pull-request comment, rendered
-from the Jinja2 templates ``scorer/templates/pr_*.md.j2`` (:func:`render_markdown`), in
+from the Jinja2 templates ``scorer/pr/templates/pr_*.md.j2`` (:func:`render_markdown`), in
 which every string that comes from the pull request (paths, ids, messages quoting the
 run) is shown as code (the ``md_code`` and ``md_block`` filters), so it cannot become a
 link, an image, a mention or HTML.
@@ -35,8 +35,8 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from scorer import __version__
 from scorer.errors import Problem, ScorerError
 from scorer.formats.challenge import Challenge, load_challenge, parse_utc, run_ref, utc_text
-from scorer.gitrepo import GitRepo, RepoReader, export
-from scorer.policy import Context, Decision, judge_changes, judge_content, shown, testset_path, verdict
+from scorer.pr.gitrepo import GitRepo, RepoReader, export
+from scorer.pr.policy import Context, Decision, judge_changes, judge_content, shown, testset_path, verdict
 
 REPORT_VERSION = 1
 #: The event field that gives the time of a pull-request event (see docs/pull-requests.md).
@@ -148,9 +148,9 @@ def event_time(event: dict | None) -> datetime | None:
 def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, actor: str | None,
                        actor_source: str | None, now: datetime, time_source: str) -> CheckReport:
     """Decide on every change of ``base...head`` (see the module doc), read from ``repo``:
-    a local repository's folder, or any :class:`scorer.gitrepo.RepoReader`.
+    a local repository's folder, or any :class:`scorer.pr.gitrepo.RepoReader`.
 
-    Raises :class:`scorer.gitrepo.GitError` for revisions that do not resolve and
+    Raises :class:`scorer.pr.gitrepo.GitError` for revisions that do not resolve and
     :class:`ScorerError` when the base branch's ``challenge.toml`` or ``teams/`` is broken.
     """
     git = GitRepo(repo) if isinstance(repo, (str, Path)) else repo
@@ -265,7 +265,7 @@ def render_markdown(report: CheckReport) -> str:
 def _render(template: str, **values) -> str:
     """A Markdown template rendered: runs of blank lines collapsed to one, no blank line
     at either end, cut to :data:`MARKDOWN_LIMIT` characters (:func:`_cut`), and every
-    character UTF-8 cannot encode escaped (:func:`scorer.policy.shown`)."""
+    character UTF-8 cannot encode escaped (:func:`scorer.pr.policy.shown`)."""
     lines = markdown_templates().get_template(template).render(limit=PROBLEMS_SHOWN, **values).split("\n")
     kept = [line for i, line in enumerate(lines) if line or (i and lines[i - 1])]
     while kept and not kept[-1]:
@@ -275,10 +275,10 @@ def _render(template: str, **values) -> str:
 
 @functools.cache
 def markdown_templates() -> Environment:
-    """The Markdown templates of ``scorer/templates``: no HTML autoescaping (the output
+    """The Markdown templates of ``scorer/pr/templates``: no HTML autoescaping (the output
     is Markdown; user text goes through the ``md_code`` and ``md_block`` filters), block
     tags take no line of their own, and an undefined name is an error."""
-    env = Environment(loader=PackageLoader("scorer", "templates"), autoescape=False, trim_blocks=True,
+    env = Environment(loader=PackageLoader("scorer.pr", "templates"), autoescape=False, trim_blocks=True,
                       lstrip_blocks=True, undefined=StrictUndefined)
     env.filters.update(md_code=md_code, md_block=md_block, utc_text=utc_text, time_words=_time_words,
                        problem_lines=_problem_lines, measure_value=_value, summary_measures=_check_measures)

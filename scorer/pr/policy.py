@@ -1,7 +1,7 @@
 """Submission rules of a pull request: what it may change, decided change by change.
 
-Pure functions, no Git and no file access: the caller (``scorer.prcheck``) reads the
-changes with :mod:`scorer.gitrepo`, and passes the challenge *of the base branch*, the
+Pure functions, no Git and no file access: the caller (``scorer.pr.check``) reads the
+changes with :mod:`scorer.pr.gitrepo`, and passes the challenge *of the base branch*, the
 actor, the server-side time of the pull-request event, and, for the content rules, the
 run's bytes and the test set's bytes.  See ``docs/pull-requests.md``.
 

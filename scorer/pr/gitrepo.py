@@ -13,7 +13,7 @@ command that fails, does not answer within its timeout, or cannot start is a
 :class:`GitError`.
 
 The pull-request check reads a repository through :class:`RepoReader`, a protocol that
-:class:`GitRepo` (a local repository) and :class:`scorer.github.ApiRepo` (the REST API)
+:class:`GitRepo` (a local repository) and :class:`scorer.pr.github.ApiRepo` (the REST API)
 both implement.  :class:`GitRepo` reads Git objects by commit or blob id with plumbing
 commands (``git merge-base``, ``git diff --raw -z``, ``git cat-file``, ``git ls-tree``):
 the pull request's files are never checked out and nothing of the pull request is
@@ -33,7 +33,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Protocol
 
-from scorer.policy import REGULAR_MODES, Change
+from scorer.pr.policy import REGULAR_MODES, Change
 
 #: Seconds a git command may take before it is stopped (a :class:`GitError`).
 GIT_TIMEOUT = 300
@@ -109,8 +109,8 @@ def run_git(root: str | Path, *args: str, input: bytes | None = None, config: Ma
 
 
 class RepoReader(Protocol):
-    """The read operations of the pull-request check (:mod:`scorer.prcheck`), by commit
-    and object id: implemented by :class:`GitRepo` and :class:`scorer.github.ApiRepo`.
+    """The read operations of the pull-request check (:mod:`scorer.pr.check`), by commit
+    and object id: implemented by :class:`GitRepo` and :class:`scorer.pr.github.ApiRepo`.
     Every method raises :class:`GitError` for what it cannot read."""
 
     def commit(self, rev: str) -> str:
