@@ -17,7 +17,7 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from scorer import __version__
+from scorer.fingerprint import fingerprint
 from scorer.formats.challenge import MCQA_PHASE, TASKB_PHASES, Challenge, load_challenge, read_received
 from scorer.schemas import load_schema, schema_names
 from scorer.site import boards, labels, paths
@@ -127,8 +127,7 @@ def build_site(repo: str | Path = ".", out: str | Path | None = None, templates:
     _check_replaceable(out)
     challenge = load_challenge(repo)
     results = load_results(repo)
-    inputs = read_inputs(repo, challenge, read_received(repo), results.scorer_version or __version__,
-                         results.gold_sha256)
+    inputs = read_inputs(repo, challenge, read_received(repo), _scorer_of(results), results.gold_sha256)
     templates = Path(templates) if templates else default_templates(repo)
     doc_pages = load_docs(Path(docs) if docs else default_docs(repo))
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -144,6 +143,14 @@ def build_site(repo: str | Path = ".", out: str | Path | None = None, templates:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return BuildSummary(out, writer.pages, sorted(writer.written))
+
+
+def _scorer_of(results: Results) -> tuple[str, str]:
+    """(version, digest) of the scorer that computed ``results``; this scorer's when they
+    do not say (no results yet, or written before digests were recorded)."""
+    if results.scorer_digest:
+        return results.scorer_version or "", results.scorer_digest
+    return fingerprint().version, fingerprint().digest
 
 
 def _check_replaceable(out: Path) -> None:
