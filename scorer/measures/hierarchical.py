@@ -14,7 +14,6 @@ sizes).  See ``docs/measures-taska.md`` for every difference with an example.
 """
 from __future__ import annotations
 
-import multiprocessing
 from itertools import pairwise
 from operator import itemgetter
 
@@ -22,6 +21,7 @@ import numpy as np
 
 from scorer.formats.hierarchy import Hierarchy, sorted_member, sorted_unique
 from scorer.measures.flat import LabelLists, f_measure, ratio
+from scorer.parallel import fork_map
 
 OFFICIAL_DISTANCE = 4  #: HEMKit's maximum distance as BioASQ runs it
 
@@ -488,13 +488,12 @@ def lca_sizes(gold: LabelLists, pred: LabelLists, hierarchy: Hierarchy, *, steps
            excluded)
     n = len(gold)
     workers = min(workers, max(1, n // (PARALLEL_MIN_DOCUMENTS // 2)))
-    if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+    if workers > 1:
         bounds = np.linspace(0, n, workers + 1).astype(int)
         global _JOB
         _JOB = job
         try:
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
-                parts = pool.map(_lca_sizes_of_job, list(pairwise(bounds)))
+            parts = fork_map(_lca_sizes_of_job, list(pairwise(bounds)), workers)
         finally:
             _JOB = None
         return tuple(np.concatenate([part[i] for part in parts]) for i in range(3))

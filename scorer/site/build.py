@@ -8,7 +8,6 @@ timestamps; two builds of one commit give the same bytes.
 """
 from __future__ import annotations
 
-import multiprocessing
 import os
 import shutil
 import tempfile
@@ -19,6 +18,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from scorer.fingerprint import fingerprint
 from scorer.formats.challenge import MCQA_PHASE, TASKB_PHASES, Challenge, load_challenge, read_received
+from scorer.parallel import forked_pool
 from scorer.schemas import load_schema, schema_names
 from scorer.site import boards, labels, paths
 from scorer.site.archive import results_zip
@@ -188,18 +188,19 @@ class _Builder:
         """Every page; the drill-down of each batch (most of the work) in ``jobs`` processes."""
         units = self._drilldown_units()
         self._pairs()  # computed once, before any fork
-        if jobs > 1 and len(units) > 1 and "fork" in multiprocessing.get_all_start_methods():
+        if jobs > 1 and len(units) > 1:
             for name in ("run.html", "compare.html", "compare_index.html"):
                 self.w.env.get_template(name)  # compiled once, before the fork
-            with multiprocessing.get_context("fork").Pool(min(jobs, len(units)), _adopt, (self,)) as pool:
-                done = pool.map_async(_drilldown_in_worker, units, chunksize=1)
-                self._summary_pages(templates)
-                for written, pages in done.get():
-                    self.w.merge(written, pages)
-        else:
-            for unit in units:
-                self._drilldown(*unit)
-            self._summary_pages(templates)
+            with forked_pool(min(jobs, len(units)), _adopt, (self,)) as pool:
+                if pool is not None:
+                    done = pool.map_async(_drilldown_in_worker, units, chunksize=1)
+                    self._summary_pages(templates)
+                    for written, pages in done.get():
+                        self.w.merge(written, pages)
+                    return
+        for unit in units:  # one process (or no process could be started)
+            self._drilldown(*unit)
+        self._summary_pages(templates)
 
     def _summary_pages(self, templates: Path) -> None:
         """Everything but the drill-down of the batches."""

@@ -20,7 +20,6 @@ Every file is written atomically as canonical JSON (``scorer.store.files``).
 from __future__ import annotations
 
 import json
-import multiprocessing
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ from scorer.errors import Problem
 from scorer.formats.challenge import TASKB_PHASES, Challenge, RunRef, load_challenge, read_received, utc_text
 from scorer.formats.hierarchy import load_hierarchy
 from scorer.formats.jsontext import load_json
+from scorer.parallel import Worker, fork_context
 from scorer.store.files import canonical_json, read_json, remove_stale, sha256_bytes, sha256_file, write_atomic
 from scorer.store.runs import RunJob, discover_runs, failure, identity_problems, score_run
 from scorer.store.tables import ScoredRun, mcqa_table, overview, taska_table, taskb_table
@@ -128,20 +128,19 @@ def _score_many(jobs: list[RunJob], workers: int, seconds: float) -> Iterator[tu
     ``run-time-limit`` error and a new worker takes its place; a worker that dies gives
     its run ``scoring-crashed``.  Without ``fork`` (or when no worker process can be
     started) a job runs here, without a time limit."""
-    try:
-        context = multiprocessing.get_context("fork")
-    except ValueError:
+    context = fork_context()
+    if context is None:
         yield from enumerate(map(score_run, jobs))
         return
     waiting = list(enumerate(jobs))[::-1]
-    idle: list[_Worker] = []
+    idle: list[Worker] = []
     busy: dict = {}  # connection -> (worker, k, deadline)
     try:
         while waiting or busy:
             while waiting and len(busy) < max(1, workers):
                 k, job = waiting.pop()
                 try:
-                    worker = idle.pop() if idle else _Worker(context)
+                    worker = idle.pop() if idle else Worker(context, score_run)
                     worker.connection.send(job)
                 except OSError:  # no process to be had (limits of the machine): score it here
                     yield k, score_run(job)
@@ -172,34 +171,6 @@ def _score_many(jobs: list[RunJob], workers: int, seconds: float) -> Iterator[tu
     finally:
         for worker in idle + [worker for worker, _, _ in busy.values()]:
             worker.stop()
-
-
-class _Worker:
-    """A forked process that scores the jobs sent to it, one at a time, and sends back each result."""
-
-    def __init__(self, context):
-        self.connection, theirs = context.Pipe()
-        self.process = context.Process(target=_work, args=(theirs,), daemon=True)
-        try:
-            self.process.start()
-        finally:
-            theirs.close()
-
-    def stop(self) -> None:
-        if self.process.is_alive():
-            self.process.kill()
-        self.process.join()
-        self.connection.close()
-
-
-def _work(connection) -> None:
-    """The loop of a worker process: until the pipe closes, receive a job, send its result."""
-    while True:
-        try:
-            job = connection.recv()
-        except EOFError:
-            return
-        connection.send(score_run(job))
 
 
 def result_path(ref: RunRef, status: str) -> str:
