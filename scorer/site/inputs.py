@@ -1,5 +1,6 @@
 """What a build is made from, named in every page footer: the commit, its date, the scorer
-version and digest (:mod:`scorer.fingerprint`) and the gold hashes; and the status of each submission window at that date.
+version and digest (:mod:`scorer.fingerprint`) and the gold hashes; and the status of each
+submission window at that date.
 
 The *build input date* is the commit date of ``HEAD`` (``git log -1 --format=%cI``), never
 the wall clock, so two builds of one commit are byte-identical.  Outside a Git checkout it
