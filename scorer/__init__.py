@@ -5,6 +5,9 @@ point; see ``docs/measures.md`` for every measure and both flavors.
 """
 from scorer.errors import Problem, ScorerError
 from scorer.evaluation import Result, evaluate
+from scorer.fingerprint import version
 
-__version__ = "0.1.0"
+#: The installed distribution's version (``importlib.metadata``), a label only: what
+#: decides whether a result is reused is :func:`scorer.fingerprint.fingerprint`.
+__version__ = version()
 __all__ = ["evaluate", "Result", "ScorerError", "Problem", "__version__"]

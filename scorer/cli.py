@@ -517,7 +517,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("score-all", help="score every run of a challenge repository into results/",
                        description="Validate and score every run under submissions/ that has gold, and write "
                                    "results/ (see docs/results.md). Incremental: only runs whose file, gold, "
-                                   "rules or scorer version changed are rescored. Exit 1 if any run failed.")
+                                   "rules or scorer (its source or locked dependencies) changed are rescored. "
+                                   "Exit 1 if any run failed.")
     p.add_argument("--repo", default=".", help="the challenge repository (default: the current folder)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                    help="processes for scoring runs (default: the number of CPUs)")

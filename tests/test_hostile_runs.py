@@ -212,7 +212,7 @@ def test_runs_are_scored_here_when_no_process_starts(tmp_path, monkeypatch):
             def start(self):
                 raise OSError("fork: Resource temporarily unavailable")
 
-    monkeypatch.setattr(pipeline.multiprocessing, "get_context", lambda method: NoProcesses)
+    monkeypatch.setattr(pipeline, "fork_context", lambda: NoProcesses)
     summary = score_all(repo, jobs=2)
     assert not summary.failed and len(summary.scored) > 10
 

@@ -160,12 +160,13 @@ def test_two_builds_are_byte_identical(tmp_path):
     assert build_site(repo, tmp_path / "one").files == first.files  # a previous build is replaced
 
 
-def test_footer_names_commit_version_gold_hashes_and_date(demo_site):
+def test_footer_names_commit_version_scorer_digest_gold_hashes_and_date(demo_site):
     index = json.loads((demo_site.parent / "results/index.json").read_text(encoding="utf-8"))
     for path in ("index.html", "taskB/batch1/phaseA.html", "runs/taskA/batch1/week1/northbridge/nb-hier.html"):
         text = (demo_site / path).read_text(encoding="utf-8")
         footer = text[text.index('<footer class="site-footer">'):]
-        assert f"scorer {index['scorer_version']}" in footer
+        assert f"scorer {index['scorer_version']} <code title=\"scorer digest {index['scorer_digest']}\">" \
+               f"{index['scorer_digest'][:12]}</code>" in footer
         assert all(digest in footer for digest in index["gold_sha256"].values())
         assert "build input date" in footer and "latest received run" in footer  # not a Git checkout
 

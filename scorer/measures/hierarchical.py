@@ -14,7 +14,6 @@ sizes).  See ``docs/measures-taska.md`` for every difference with an example.
 """
 from __future__ import annotations
 
-import multiprocessing
 from itertools import pairwise
 from operator import itemgetter
 
@@ -22,6 +21,7 @@ import numpy as np
 
 from scorer.formats.hierarchy import Hierarchy, sorted_member, sorted_unique
 from scorer.measures.flat import LabelLists, f_measure, ratio
+from scorer.parallel import fork_map
 
 OFFICIAL_DISTANCE = 4  #: HEMKit's maximum distance as BioASQ runs it
 
@@ -477,10 +477,10 @@ def lca_sizes(gold: LabelLists, pred: LabelLists, hierarchy: Hierarchy, *, steps
     built first (:meth:`Hierarchy.lca_tables`, cached); then each document runs steps
     2-6.  The documents are independent: with ``workers`` > 1 and from
     :data:`PARALLEL_MIN_DOCUMENTS` on, they are split over that many forked processes,
-    which share the tables (no effect where ``fork`` is unavailable).  The default is one
-    process: forking from a library is unsafe in threaded programs, and on 2 idle cores
-    two workers cut 10,000 documents from about 2.4 s to 2.0 s only.  The result does not
-    depend on the split.
+    which share the tables (:func:`scorer.parallel.fork_map`; in this process where no
+    process can be forked).  The default is one process: forking from a library is
+    unsafe in threaded programs, and on 2 idle cores two workers cut 10,000 documents
+    from about 2.4 s to 2.0 s only.  The result does not depend on the split.
     """
     gold_sets, pred_sets = most_specific(gold, hierarchy, steps), most_specific(pred, hierarchy, steps)
     labels = np.concatenate([gold.labels, pred.labels])
@@ -488,13 +488,12 @@ def lca_sizes(gold: LabelLists, pred: LabelLists, hierarchy: Hierarchy, *, steps
            excluded)
     n = len(gold)
     workers = min(workers, max(1, n // (PARALLEL_MIN_DOCUMENTS // 2)))
-    if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+    if workers > 1:
         bounds = np.linspace(0, n, workers + 1).astype(int)
         global _JOB
         _JOB = job
         try:
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
-                parts = pool.map(_lca_sizes_of_job, list(pairwise(bounds)))
+            parts = fork_map(_lca_sizes_of_job, list(pairwise(bounds)), workers)
         finally:
             _JOB = None
         return tuple(np.concatenate([part[i] for part in parts]) for i in range(3))

@@ -8,7 +8,6 @@ timestamps; two builds of one commit give the same bytes.
 """
 from __future__ import annotations
 
-import multiprocessing
 import os
 import shutil
 import tempfile
@@ -17,8 +16,9 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from scorer import __version__
+from scorer.fingerprint import fingerprint
 from scorer.formats.challenge import MCQA_PHASE, TASKB_PHASES, Challenge, load_challenge, read_received
+from scorer.parallel import forked_pool
 from scorer.schemas import load_schema, schema_names
 from scorer.site import boards, labels, paths
 from scorer.site.archive import results_zip
@@ -127,8 +127,7 @@ def build_site(repo: str | Path = ".", out: str | Path | None = None, templates:
     _check_replaceable(out)
     challenge = load_challenge(repo)
     results = load_results(repo)
-    inputs = read_inputs(repo, challenge, read_received(repo), results.scorer_version or __version__,
-                         results.gold_sha256)
+    inputs = read_inputs(repo, challenge, read_received(repo), _scorer_of(results), results.gold_sha256)
     templates = Path(templates) if templates else default_templates(repo)
     doc_pages = load_docs(Path(docs) if docs else default_docs(repo))
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -144,6 +143,14 @@ def build_site(repo: str | Path = ".", out: str | Path | None = None, templates:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return BuildSummary(out, writer.pages, sorted(writer.written))
+
+
+def _scorer_of(results: Results) -> tuple[str, str]:
+    """(version, digest) of the scorer that computed ``results``; this scorer's when they
+    do not say (no results yet, or written before digests were recorded)."""
+    if results.scorer_digest:
+        return results.scorer_version or "", results.scorer_digest
+    return fingerprint().version, fingerprint().digest
 
 
 def _check_replaceable(out: Path) -> None:
@@ -181,18 +188,19 @@ class _Builder:
         """Every page; the drill-down of each batch (most of the work) in ``jobs`` processes."""
         units = self._drilldown_units()
         self._pairs()  # computed once, before any fork
-        if jobs > 1 and len(units) > 1 and "fork" in multiprocessing.get_all_start_methods():
+        if jobs > 1 and len(units) > 1:
             for name in ("run.html", "compare.html", "compare_index.html"):
                 self.w.env.get_template(name)  # compiled once, before the fork
-            with multiprocessing.get_context("fork").Pool(min(jobs, len(units)), _adopt, (self,)) as pool:
-                done = pool.map_async(_drilldown_in_worker, units, chunksize=1)
-                self._summary_pages(templates)
-                for written, pages in done.get():
-                    self.w.merge(written, pages)
-        else:
-            for unit in units:
-                self._drilldown(*unit)
-            self._summary_pages(templates)
+            with forked_pool(min(jobs, len(units)), _adopt, (self,)) as pool:
+                if pool is not None:
+                    done = pool.map_async(_drilldown_in_worker, units, chunksize=1)
+                    self._summary_pages(templates)
+                    for written, pages in done.get():
+                        self.w.merge(written, pages)
+                    return
+        for unit in units:  # one process (or no process could be started)
+            self._drilldown(*unit)
+        self._summary_pages(templates)
 
     def _summary_pages(self, templates: Path) -> None:
         """Everything but the drill-down of the batches."""

@@ -1,5 +1,6 @@
 """What a build is made from, named in every page footer: the commit, its date, the scorer
-version and the gold hashes; and the status of each submission window at that date.
+version and digest (:mod:`scorer.fingerprint`) and the gold hashes; and the status of each
+submission window at that date.
 
 The *build input date* is the commit date of ``HEAD`` (``git log -1 --format=%cI``), never
 the wall clock, so two builds of one commit are byte-identical.  Outside a Git checkout it
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+from scorer.fingerprint import SHORT
 from scorer.formats.challenge import Challenge, RunRef, Window, utc_text
 from scorer.pr.gitrepo import GitError, GitRepo
 
@@ -31,11 +33,16 @@ class BuildInputs:
     date: datetime            # the build input date (UTC)
     date_source: str          # "commit date of HEAD" or what the fallback used
     scorer_version: str
+    scorer_digest: str        # what computed the results (scorer.fingerprint)
     gold_sha256: dict         # gold path -> SHA-256 (from results/index.json)
 
     @property
     def commit_short(self) -> str | None:
         return self.commit[:12] if self.commit else None
+
+    @property
+    def scorer_digest_short(self) -> str:
+        return self.scorer_digest[:SHORT]
 
     @property
     def date_text(self) -> str:
@@ -44,20 +51,21 @@ class BuildInputs:
 
 
 
-def read_inputs(root: Path, challenge: Challenge, received: dict[str, datetime], scorer_version: str,
+def read_inputs(root: Path, challenge: Challenge, received: dict[str, datetime], scorer: tuple[str, str],
                 gold_sha256: dict) -> BuildInputs:
-    """The commit, its date (or the fallback date) and the other provenance of a build."""
+    """The commit, its date (or the fallback date) and the other provenance of a build;
+    ``scorer``: the version and digest of the scorer that computed the results."""
     head = _head(root)
     if head is not None:
         commit, date, dirty = head
-        return BuildInputs(commit, dirty, date, "commit date of HEAD", scorer_version, gold_sha256)
+        return BuildInputs(commit, dirty, date, "commit date of HEAD", *scorer, gold_sha256)
     if received:
         return BuildInputs(None, False, max(received.values()), "latest received run (not a Git checkout)",
-                           scorer_version, gold_sha256)
+                           *scorer, gold_sha256)
     opens = [w.opens for w in _windows(challenge)]
     date = min(opens) if opens else datetime(1970, 1, 1, tzinfo=timezone.utc)
     return BuildInputs(None, False, date, "earliest window opening (not a Git checkout, no run received)",
-                       scorer_version, gold_sha256)
+                       *scorer, gold_sha256)
 
 
 def _head(root: Path) -> tuple[str, datetime, bool] | None:

@@ -106,6 +106,7 @@ class Results:
 
     root: Path
     scorer_version: str | None
+    scorer_digest: str | None  # the scorer fingerprint's digest (scorer.fingerprint)
     gold_sha256: dict
     runs: dict            # run path -> RunEntry, sorted by path
     tables: dict          # (task, batch, phase or None) -> Table
@@ -135,7 +136,7 @@ def load_results(root: str | Path) -> Results:
     root = Path(root)
     index_path = root / RESULTS / "index.json"
     if not index_path.is_file():
-        return Results(root, None, {}, {}, {}, {})
+        return Results(root, None, None, {}, {}, {}, {})
     index = read_json(index_path)
     runs = {path: _run_entry(path, e) for path, e in sorted(index.get("runs", {}).items())}
     tables: dict = {}
@@ -148,7 +149,7 @@ def load_results(root: str | Path) -> Results:
         else:
             tables[("taskB", raw["batch"], raw["phase"])] = _taskb_table(raw)
     overviews = {task: _overview(read_json(root / path)) for task, path in sorted(index.get("overview", {}).items())}
-    return Results(root, index.get("scorer_version"), dict(sorted(index.get("gold_sha256", {}).items())),
+    return Results(root, index.get("scorer_version"), index.get("scorer_digest"), dict(sorted(index.get("gold_sha256", {}).items())),
                    runs, tables, overviews)
 
 

@@ -1,8 +1,9 @@
 """``score-all``: every run under ``submissions/`` -> ``results/``, incrementally.
 
 1. Each run is checked (path, team, system, batch), its gold found and its provenance
-   computed: scorer version, SHA-256 of the run and of each gold file, the digest of the
-   rules that decide its numbers, the run size and time limits.
+   computed: the scorer's fingerprint (the digests of its source and of its locked
+   dependencies, :mod:`scorer.fingerprint`), SHA-256 of the run and of each gold file, the
+   digest of the rules that decide its numbers, the run size and time limits.
 2. A run whose provenance equals the one recorded in ``results/index.json`` (and whose
    result file still has the recorded hash) is reused; the others are validated and
    scored in forked worker processes (up to ``jobs``); a worker still on one run after
@@ -10,27 +11,27 @@
    (located errors, an unexpected exception, a process that dies or runs out of time)
    gets ``<system>.error.json`` with the reason and never stops the others.
 3. Each batch table is recomputed only when its inputs (the result files of its runs,
-   late flags, baselines, the challenge) changed; the overviews are rebuilt from the
-   tables; ``index.json`` is written last, then files of runs that no longer exist are
-   removed.
+   late flags, baselines, the challenge, the scorer's fingerprint) changed; the overviews
+   are rebuilt from the tables; ``index.json`` is written last, then files of runs that no
+   longer exist are removed.
 
 Every file is written atomically as canonical JSON (``scorer.store.files``).
 """
 from __future__ import annotations
 
 import json
-import multiprocessing
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from pathlib import Path
 
-from scorer import __version__
+from scorer.fingerprint import fingerprint
 from scorer.errors import Problem
 from scorer.formats.challenge import TASKB_PHASES, Challenge, RunRef, load_challenge, read_received, utc_text
 from scorer.formats.hierarchy import load_hierarchy
 from scorer.formats.jsontext import load_json
+from scorer.parallel import Worker, fork_context
 from scorer.store.files import canonical_json, read_json, remove_stale, sha256_bytes, sha256_file, write_atomic
 from scorer.store.runs import RunJob, discover_runs, failure, identity_problems, score_run
 from scorer.store.tables import ScoredRun, mcqa_table, overview, taska_table, taskb_table
@@ -110,12 +111,14 @@ def _preload_hierarchy(jobs: list[RunJob]) -> None:
 
 
 def _read_index(root: Path) -> dict:
-    """The previous ``results/index.json``, or {} when absent or unreadable (then all is rescored)."""
+    """The previous ``results/index.json``, or {} when absent or unreadable (then all is
+    rescored).  What it recorded is reused only where its provenance matches
+    (:meth:`_State._reuse`, :meth:`_State._table`)."""
     try:
         value = read_json(root / INDEX)
     except (OSError, ValueError):
         return {}
-    return value if isinstance(value, dict) and value.get("scorer_version") == __version__ else {}
+    return value if isinstance(value, dict) else {}
 
 
 def _score_many(jobs: list[RunJob], workers: int, seconds: float) -> Iterator[tuple[int, dict]]:
@@ -125,20 +128,19 @@ def _score_many(jobs: list[RunJob], workers: int, seconds: float) -> Iterator[tu
     ``run-time-limit`` error and a new worker takes its place; a worker that dies gives
     its run ``scoring-crashed``.  Without ``fork`` (or when no worker process can be
     started) a job runs here, without a time limit."""
-    try:
-        context = multiprocessing.get_context("fork")
-    except ValueError:
+    context = fork_context()
+    if context is None:
         yield from enumerate(map(score_run, jobs))
         return
     waiting = list(enumerate(jobs))[::-1]
-    idle: list[_Worker] = []
+    idle: list[Worker] = []
     busy: dict = {}  # connection -> (worker, k, deadline)
     try:
         while waiting or busy:
             while waiting and len(busy) < max(1, workers):
                 k, job = waiting.pop()
                 try:
-                    worker = idle.pop() if idle else _Worker(context)
+                    worker = idle.pop() if idle else Worker(context, score_run)
                     worker.connection.send(job)
                 except OSError:  # no process to be had (limits of the machine): score it here
                     yield k, score_run(job)
@@ -169,34 +171,6 @@ def _score_many(jobs: list[RunJob], workers: int, seconds: float) -> Iterator[tu
     finally:
         for worker in idle + [worker for worker, _, _ in busy.values()]:
             worker.stop()
-
-
-class _Worker:
-    """A forked process that scores the jobs sent to it, one at a time, and sends back each result."""
-
-    def __init__(self, context):
-        self.connection, theirs = context.Pipe()
-        self.process = context.Process(target=_work, args=(theirs,), daemon=True)
-        try:
-            self.process.start()
-        finally:
-            theirs.close()
-
-    def stop(self) -> None:
-        if self.process.is_alive():
-            self.process.kill()
-        self.process.join()
-        self.connection.close()
-
-
-def _work(connection) -> None:
-    """The loop of a worker process: until the pipe closes, receive a job, send its result."""
-    while True:
-        try:
-            job = connection.recv()
-        except EOFError:
-            return
-        connection.send(score_run(job))
 
 
 def result_path(ref: RunRef, status: str) -> str:
@@ -257,7 +231,7 @@ class _State:
         return {"late": late, "received": _iso(moment)}
 
     def _provenance(self, ref: RunRef, gold: dict[str, Path]) -> dict:
-        return {"scorer_version": __version__, "run_sha256": sha256_file(self.root / ref.path),
+        return {**scorer_provenance(), "run_sha256": sha256_file(self.root / ref.path),
                 "gold_sha256": {name: self._gold_hash(p) for name, p in sorted(gold.items())},
                 "rules_sha256": self.challenge.rules_digest(ref),
                 "max_run_bytes": self.challenge.limits.max_run_bytes,
@@ -378,7 +352,7 @@ class _State:
         """A batch table: the stored one when its inputs digest and hash hold, else computed."""
         teams = self.challenge.teams
         inputs = sha256_bytes(canonical_json({
-            "scorer_version": __version__, "challenge": self.challenge.to_json(),
+            "scorer_digest": fingerprint().digest, "challenge": self.challenge.to_json(),
             "runs": [[ref.path, e["result_sha256"], e["late"], e["received"],
                       teams[ref.team].systems[ref.system].baseline] for ref, e in runs]}))
         previous = self.previous_tables.get(relative)
@@ -390,7 +364,8 @@ class _State:
                 table = json.loads(data)
                 self.summary.tables_reused.append(relative)
         if table is None:
-            table = {**compute(), "inputs_sha256": inputs, "scorer_version": __version__}
+            table = {**compute(), "inputs_sha256": inputs, "scorer_version": fingerprint().version,
+                     "scorer_digest": fingerprint().digest}
             data = canonical_json(table)
             write_atomic(path, data)
             self.summary.tables_computed.append(relative)
@@ -401,11 +376,20 @@ class _State:
         return table
 
     def write_index(self) -> None:
-        index = {"scorer_version": __version__, "challenge": self.challenge.to_json(),
+        index = {"scorer_version": fingerprint().version, "scorer_digest": fingerprint().digest,
+                 "challenge": self.challenge.to_json(),
                  "gold_sha256": dict(sorted(self.gold_hashes.items())), "runs": self.entries,
                  "batches": sorted(self.tables, key=lambda t: t["table"]), "overview": self.overviews,
                  "warnings": [w.to_dict() for w in self.summary.warnings]}
         write_atomic(self.root / INDEX, canonical_json(index))
+
+
+def scorer_provenance() -> dict:
+    """The scorer's part of a run's provenance: its version (a label) and the digests of
+    its source and of its dependencies (a change of either rescores the run)."""
+    fp = fingerprint()
+    return {"scorer_version": fp.version, "scorer_source_sha256": fp.source_sha256,
+            "scorer_dependencies_sha256": fp.dependencies_sha256, "scorer_dependencies_from": fp.dependencies_from}
 
 
 def _reason(problems: list[dict], limit: int = 200) -> str:
