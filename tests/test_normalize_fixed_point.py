@@ -171,6 +171,17 @@ def variant_beside_official_key(q, rnd):
         s[rnd.choice(VARIANTS_OF[key])] = s[key]
 
 
+def two_variants_of_one_key(q, rnd):
+    """Two spellings of one key and no official one: normalize renames one, removes the other."""
+    s = _snippet(q, rnd)
+    keys = [k for k in s if len(VARIANTS_OF.get(k, ())) > 1] if s else []
+    if keys:
+        key = rnd.choice(keys)
+        first, second = rnd.sample(VARIANTS_OF[key], 2)
+        s[first] = s.pop(key)
+        s[second] = s[first] if rnd.random() < 0.5 else "other"
+
+
 def list_valued_text(q, rnd):
     """A string member other than a section given as a one-string list (normalize leaves it)."""
     s = _snippet(q, rnd)
@@ -280,7 +291,7 @@ def number_answer(q, rnd):
         q["exact_answer"] = [number] if rnd.random() < 0.5 else number
 
 
-PHASE_A_MUTATIONS = (snake_case_key, variant_beside_official_key, list_valued_text, list_valued_section, offset_variant, number_id, document_form,
+PHASE_A_MUTATIONS = (snake_case_key, variant_beside_official_key, two_variants_of_one_key, list_valued_text, list_valued_section, offset_variant, number_id, document_form,
                      number_concept, articles_for_documents, string_for_list)
 PHASE_B_MUTATIONS = PHASE_A_MUTATIONS + (flat_answer, bare_string_answer, yesno_list, null_exact, null_ideal,
                                          ideal_list, number_answer)
@@ -330,3 +341,12 @@ def test_the_mutations_produce_what_normalize_fixes():
                     mutation(q, random.Random(seed))
                 fixed_somewhere |= bool(fixes(normalize_taskb(reparse(run), phase)[1]))
             assert fixed_somewhere, f"{mutation.__name__} never produces a variant normalize fixes ({phase})"
+
+
+def test_a_second_spelling_of_one_snippet_key_is_removed_not_renamed_over_the_first():
+    run = {"questions": [{"id": "q", "snippets": [{"begin_section": "abstract", "beginsection": "title"}]}]}
+    fixed, found = normalize_taskb(run, "phaseA")
+    assert fixed["questions"][0]["snippets"][0] == {"beginSection": "abstract"}
+    assert [(p + f.pointer, f.code) for p, f in found] == [
+        ("/questions/0/snippets/0/begin_section", "snippet-key-variant"),
+        ("/questions/0/snippets/0/beginsection", "unknown-snippet-key")]
