@@ -233,7 +233,7 @@ def cmd_score_all(args) -> int:
 
 
 def cmd_build(args) -> int:
-    from scorer.site import build_site
+    from scorer.site.build import build_site
     failed = False
     if not args.no_score:
         failed = cmd_score_all(argparse.Namespace(repo=args.repo, jobs=args.jobs)) != EXIT_OK

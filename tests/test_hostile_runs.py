@@ -18,7 +18,7 @@ import scorer.pr.publish as publish_module
 from scorer.errors import ScorerError
 from scorer.formats.challenge import load_challenge
 from scorer.pr.publish import publish
-from scorer.site import build_site
+from scorer.site.build import build_site
 from scorer.site import paths as site_paths
 from scorer.store import pipeline, runs, score_all
 

@@ -19,7 +19,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from scorer.cli import main
-from scorer.site import build_site
+from scorer.site.build import build_site
 from scorer.store import score_all
 
 ROOT = Path(__file__).resolve().parent.parent

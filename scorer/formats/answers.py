@@ -138,13 +138,24 @@ def official_answer(value, *, edition: int, gold: bool) -> tuple[OfficialAnswer 
 
 
 def yesno_list_problem(value: list) -> AnswerProblem:
-    """The problem of a yes/no answer given as a list (the official tool aborts on it)."""
+    """The problem of a yes/no answer given as a list (the official tool aborts on it).
+
+    The advice names ``normalize`` only where its fixer unwraps the list: one string.
+    """
     first = next((t for t in (literal_text(v) for v in value) if t is not None), None)
     return AnswerProblem("", "yesno-answer-list", f"the yes/no answer is the list {_short(repr(value))}, not a "
                          "string; the official evaluator aborts on it",
                          f'write "exact_answer": "{first}"' + (" (python -m scorer normalize does it)"
-                                                                if len(value) == 1 and first else "")
+                                                                if _unwrapped_yesno(value) else "")
                          if first else 'write "exact_answer": "yes" or "no"')
+
+
+def _unwrapped_yesno(value) -> str | None:
+    """The string ``normalize`` writes for a yes/no answer given as a list of one string
+    (``["yes"]`` -> ``"yes"``); None for any other value (left as it is)."""
+    if type(value) is list and len(value) == 1 and type(value[0]) is str:
+        return value[0]
+    return None
 
 
 def _wrapped(values: list) -> str:
@@ -283,11 +294,11 @@ def _fix_exact_answer(answer, qtype, findings: list) -> object:
 
     strings_only = type(answer) is list and all(literal_text(v) is not None for v in answer)
     if qtype == YESNO:
-        if type(answer) is list and len(answer) == 1 and type(answer[0]) is str:
+        if (text := _unwrapped_yesno(answer)) is not None:
             findings.append(Finding("/exact_answer", "yesno-answer-list",
                                     f"the yes/no answer is the list {excerpt(answer)}, not a string",
-                                    f'write "exact_answer": "{answer[0]}"'))
-            return answer[0]
+                                    f'write "exact_answer": "{text}"'))
+            return text
         if type(answer) is str and reference_text(answer) not in ("yes", "no"):
             findings.append(Finding("/exact_answer", "yesno-label", f"the yes/no answer {_short(answer)!r} is "
                                     f"neither yes nor no; the official evaluator reads it as "

@@ -145,9 +145,10 @@ class _Reader:
             self.problem("null-value", pointer, f"{what} is null",
                          f'write {what} as a string, or leave out the member')
         elif isinstance(value, list) and len(value) == 1 and isinstance(value[0], str):
-            code = "list-valued-section" if what.endswith("Section") else "list-instead-of-string"
-            self.problem(code, pointer, f"{what} is the list {excerpt(value)}, not a string",
-                         f'write the string "{value[0]}" (python -m scorer normalize does it)')
+            section = what.endswith("Section")  # normalize unwraps snippet sections only
+            self.problem("list-valued-section" if section else "list-instead-of-string", pointer,
+                         f"{what} is the list {excerpt(value)}, not a string",
+                         f'write the string "{value[0]}"' + (" (python -m scorer normalize does it)" if section else ""))
         else:
             self.problem("wrong-type", pointer, f"{what} must be a string, not {_kind(value)}",
                          f"write {what} as a JSON string")
@@ -217,8 +218,8 @@ class _Reader:
             where = pointer + json_pointer(key)
             if key not in fields:
                 ok = False
-                official = SNIPPET_KEY_VARIANTS.get(key.lower()) or SNIPPET_KEY_VARIANTS.get(key)
-                if official:
+                official = SNIPPET_KEY_VARIANTS.get(key.lower())
+                if official and official not in value:  # as normalize renames it
                     self.problem("snippet-key-variant", where, f'snippet key "{key}" is not a BioASQ key',
                                  f'rename "{key}" to "{official}" (python -m scorer normalize does it)')
                 else:

@@ -82,7 +82,7 @@ def _fix_snippet(snippet, pointer: str, findings: list[Finding]):
         target = key
         if key not in SNIPPET_KEYS:
             official = SNIPPET_KEY_VARIANTS.get(key.lower())
-            if official and official not in snippet:
+            if official and official not in snippet and official not in fixed:  # a second variant is removed
                 findings.append(Finding(where, "snippet-key-variant", f'snippet key "{key}" is not a BioASQ key',
                                         f'rename "{key}" to "{official}"'))
                 target = official

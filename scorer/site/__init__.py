@@ -1,5 +1,6 @@
-"""The leaderboard site: ``build_site(repo, out)`` renders ``site_templates/`` and ``docs/``
-with ``results/`` into a static site (``python -m scorer build``); see ``docs/site.md``.
+"""The leaderboard site: :func:`scorer.site.build.build_site` (``build_site(repo, out)``)
+renders ``site_templates/`` and ``docs/`` with ``results/`` into a static site
+(``python -m scorer build``); see ``docs/site.md``.
 
 * :mod:`scorer.site.results`: the one reader of ``results/``;
 * :mod:`scorer.site.boards`, :mod:`scorer.site.drilldown`: tables of the pages;
@@ -7,7 +8,8 @@ with ``results/`` into a static site (``python -m scorer build``); see ``docs/si
 * :mod:`scorer.site.charts`: SVG geometry; :mod:`scorer.site.docs`: Markdown docs;
 * :mod:`scorer.site.inputs`: commit, build input date, window status;
 * :mod:`scorer.site.build`: the pages; :mod:`scorer.site.archive`: ``results.zip``.
-"""
-from scorer.site.build import BuildSummary, build_site
 
-__all__ = ["build_site", "BuildSummary"]
+The package itself imports nothing: its modules import one another (``from scorer.site
+import labels``), so an ``__init__`` that imported :mod:`scorer.site.build` would close an
+import cycle through every page module.
+"""
