@@ -324,7 +324,8 @@ def test_a_million_errors_validate_in_bounded_time_and_memory(tmp_path):
     seconds, max_rss_kb, code = done.stderr.split()[-3:]
     report = json.loads(done.stdout)
     assert code == "1" and not report["valid"]
-    assert float(seconds) < 5 and int(max_rss_kb) < 300_000, (seconds, max_rss_kb)
+    cpu_budget = 5 * (3 if "coverage" in sys.modules else 1)  # line tracing (coverage run) is slower
+    assert float(seconds) < cpu_budget and int(max_rss_kb) < 300_000, (seconds, max_rss_kb)
     assert len(report["problems"]) <= 210
     summaries = [p for p in report["problems"] if "count" in p or p["code"] == "more-problems"]
     assert {p["code"] for p in summaries} == {"wrong-type", "more-problems"}  # listed last

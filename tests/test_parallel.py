@@ -12,7 +12,7 @@ from scorer import parallel
 from scorer.formats.hierarchy import parse_hierarchy
 from scorer.measures.flat import LabelLists
 from scorer.measures.hierarchical import PARALLEL_MIN_DOCUMENTS, official_hierarchical
-from scorer.site import build_site
+from scorer.site.build import build_site
 from scorer.store import score_all
 
 
