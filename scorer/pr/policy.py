@@ -52,6 +52,7 @@ from datetime import datetime
 from scorer.errors import Problem, ScorerError, bounded, some_of
 from scorer.formats.challenge import Challenge, RunRef, Window, run_ref, utc_text
 from scorer.formats.jsontext import load_json
+from scorer.tasks import TASKS
 
 #: git file modes
 REGULAR_MODES = ("100644", "100755")
@@ -332,11 +333,11 @@ def _batch_rule(ref: RunRef, window: Window | None) -> list[Reason]:
     phase (Task A: test set; mcqa: batch)."""
     if window is not None:
         return []
-    if ref.task == "mcqa":
-        message = f"challenge.toml has no mcqa batch {ref.batch}"
+    unit = TASKS[ref.task].unit
+    if unit is None:
+        message = f"challenge.toml has no {ref.task} batch {ref.batch}"
     else:
-        where = "phase" if ref.task == "taskB" else "test set"
-        message = f"challenge.toml has no batch {ref.batch} with {where} {ref.phase} in {ref.task}"
+        message = f"challenge.toml has no batch {ref.batch} with {unit} {ref.phase} in {ref.task}"
     return [Reason("unknown-batch", message, "use a batch and phase (Task A: test set) listed in challenge.toml")]
 
 
@@ -415,7 +416,7 @@ def _size_rule(change: Change, limit: int) -> list[Reason]:
 
 def _window_name(ref: RunRef) -> str:
     """``batch1/phaseA``, ``batch1/week1``; mcqa (one window per batch): ``mcqa batch1``."""
-    return f"mcqa {ref.batch}" if ref.task == "mcqa" else f"{ref.batch}/{ref.phase}"
+    return f"{ref.batch}/{ref.phase}" if TASKS[ref.task].unit else f"{ref.task} {ref.batch}"
 
 
 
@@ -424,11 +425,7 @@ def _window_name(ref: RunRef) -> str:
 
 def testset_path(ref: RunRef) -> str:
     """The public test set a run answers: its question ids (Task A: PMIDs) are checked."""
-    if ref.task == "taskB":
-        return f"testsets/taskb/{ref.batch}/{ref.phase}.json"
-    if ref.task == "mcqa":
-        return f"testsets/mcqa/{ref.batch}/testset.json"
-    return f"testsets/taska/{ref.batch}/{ref.phase}.json"
+    return TASKS[ref.task].testset(ref.batch, ref.phase)
 
 
 def judge_content(decision: Decision, data: bytes, testset: bytes | None, max_bytes: int,
@@ -461,14 +458,8 @@ def judge_content(decision: Decision, data: bytes, testset: bytes | None, max_by
 def _validate(ref: RunRef, parsed, doc, limits=None) -> tuple[list[Problem], object]:
     """The validator's problems of a parsed run of ``ref``'s task (with its per-question
     ``limits``), and its normalized value."""
-    if ref.task == "taskA":
-        from scorer.formats.taska import validate_taska
-        return validate_taska(parsed, doc, role="run", limits=limits), parsed
-    if ref.task == "mcqa":
-        from scorer.formats.mcqa import validate_mcqa
-        return validate_mcqa(parsed, doc, role="run"), parsed
-    from scorer.formats.validation import validate_taskb
-    return validate_taskb(parsed, doc, phase=ref.phase, role="run", limits=limits)
+    from scorer.formats.validation import validate_run
+    return validate_run(ref.scorer_task, parsed, doc, role="run", limits=limits)
 
 
 def _content_reasons(ref: RunRef, problems: list[Problem]) -> list[Reason]:
@@ -483,7 +474,8 @@ def _content_reasons(ref: RunRef, problems: list[Problem]) -> list[Reason]:
                               f"python -m scorer validate RUN.json --task {ref.scorer_task} lists them with "
                               "their fixes; python -m scorer normalize fixes the documented variants"))
     if unknown:
-        what = "PMID(s)" if ref.task == "taskA" else "question id(s)"
+        ids = TASKS[ref.task].ids
+        what = f"{ids}(s)" if ids == "PMID" else f"{ids} id(s)"
         reasons.append(Reason("unknown-questions",
                               f"{_how_many(unknown)} {what} are not in the test set {testset_path(ref)}: "
                               + some_of(p.question_id for p in unknown if not p.is_summary),

@@ -25,11 +25,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from scorer.measures.registry import default_official_measures, ranking_components
+
 PHASE_A_CATEGORIES = ("concepts", "documents", "snippets", "triples")
-PHASE_B_EXACT_MEASURES = ("yesno.macro_f1", "factoid.mrr", "list.f1")
-IDEAL_MANUAL_MEASURES = ("ideal.manual.recall", "ideal.manual.precision",
-                         "ideal.manual.repetition", "ideal.manual.readability")
-IDEAL_AUTOMATIC_MEASURE = "ideal.rougesu4.f1"
+_DEFAULTS = default_official_measures()
+PHASE_B_EXACT_MEASURES = tuple(_DEFAULTS[f] for f in ("yesno", "factoid", "list"))
+IDEAL_MANUAL_MEASURES = ranking_components("ideal.manual")
+IDEAL_AUTOMATIC_MEASURE = _DEFAULTS["ideal"]
 
 
 def tied_ranks(values: Sequence[float]) -> np.ndarray:

@@ -6,11 +6,12 @@ categories show ``-``, baselines, late and unranked systems are named in a Notes
 """
 from __future__ import annotations
 
+from scorer.measures.registry import STATISTIC_LABELS
 from scorer.site import labels, paths
 from scorer.site.results import Overview, Ranking, Row, Table
 from scorer.site.tables import Column, Cell, TableView, count_cell, rank_cell, score_cell, text_cell
 
-STAT_ORDER = list(labels.STATS)
+STAT_ORDER = list(STATISTIC_LABELS)
 
 
 class Names:
