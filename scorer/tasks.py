@@ -36,8 +36,12 @@ class Task:
     scorer task of that name (Task B); empty when the phases are the batch's test sets
     from ``challenge.toml``, all scored as ``scoring``.  ``gold_file``/``testset_file``:
     the file name in ``gold/<key>/<batch>/`` and ``testsets/<key>/<batch>/`` (``{phase}``
-    is replaced).  ``ids``: what the ids a run answers are called.  ``editions``: whether
-    the BioASQ edition rules apply to its numbers.
+    is replaced).  ``ids``: what the ids a run answers are called; ``run_ids``: where a
+    run lists them (list member, id member); ``unknown_id_fix``: the fix for an id the
+    test set lacks.  ``editions``: whether the BioASQ edition rules apply to its numbers.
+    ``batch_ranking``: ranked per batch over its test sets (best k of n), with a batch
+    page above the test sets' pages.  ``candidates``: a run chooses among the candidates
+    its test set lists per question (the test set's ids are its questions').
     """
 
     id: str
@@ -49,7 +53,11 @@ class Task:
     phases: tuple[str, ...] = ()
     scoring: str | None = None
     ids: str = "question"
+    run_ids: tuple[str, str] = ("questions", "id")
+    unknown_id_fix: str = "answer the questions of the test set only (check the batch and phase)"
     editions: bool = False
+    batch_ranking: bool = False
+    candidates: bool = False
 
     @property
     def name(self) -> str:
@@ -78,6 +86,7 @@ class Task:
 class Scoring:
     """A task of :func:`scorer.evaluate`.
 
+    ``title``: its display name when it is a phase of a task ("Phase A").
     ``optional_gold``: option -> file in the gold's folder passed when it exists (Phase B's
     expert scores).  ``hierarchy``: scored with the challenge's label hierarchy.
     ``normalizable``: ``normalize`` has documented variants to fix.  ``categories``: a
@@ -88,6 +97,7 @@ class Scoring:
     """
 
     id: str
+    title: str = ""
     optional_gold: tuple[tuple[str, str], ...] = ()
     hierarchy: bool = False
     normalizable: bool = False
@@ -107,14 +117,17 @@ TASKS: dict[str, Task] = {t.id: t for t in (
     Task("taskB", "taskb", "Task B (question answering)", "phase", "{phase}.json", "{phase}.json",
          phases=("phaseA", "phaseB"), editions=True),
     Task("taskA", "taska", "Task A (semantic indexing)", "test set", "{phase}.json", "{phase}.json",
-         scoring="taskA", ids="PMID"),
-    Task("mcqa", "mcqa", "Reading tests (multiple choice)", None, "gold.json", "testset.json", scoring="mcqa"),
+         scoring="taskA", ids="PMID", run_ids=("documents", "pmid"),
+         unknown_id_fix="answer the documents of the test set only", batch_ranking=True),
+    Task("mcqa", "mcqa", "Reading tests (multiple choice)", None, "gold.json", "testset.json", scoring="mcqa",
+         run_ids=("answers", "question"), unknown_id_fix="answer the questions of this batch's test set only",
+         candidates=True),
 )}
 
 #: The tasks of :func:`scorer.evaluate`.
 SCORINGS: dict[str, Scoring] = {s.id: s for s in (
-    Scoring("phaseA", normalizable=True, categories=True, summary=("concepts", "documents", "snippets", "triples")),
-    Scoring("phaseB", optional_gold=(("manual", "manual.json"),), normalizable=True,
+    Scoring("phaseA", "Phase A", normalizable=True, categories=True, summary=("concepts", "documents", "snippets", "triples")),
+    Scoring("phaseB", "Phase B", optional_gold=(("manual", "manual.json"),), normalizable=True,
             summary=("yesno", "factoid", "list", "ideal")),
     Scoring("taskA", hierarchy=True),
     Scoring("mcqa", summary_extra=("mcqa.c_at_1", "mcqa.accuracy", "mcqa.random_baseline")),

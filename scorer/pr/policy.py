@@ -499,7 +499,8 @@ def _id_problems(ref: RunRef, fixed, doc, testset: bytes | None, reasons: list[R
     if not expected:
         return []
     found, noun, fix = _run_ids(ref, fixed)
-    problems = _mcqa_candidate_problems(fixed, testset_candidates(testset_value), doc, path) if ref.task == "mcqa" else []
+    problems = (_mcqa_candidate_problems(fixed, testset_candidates(testset_value), doc, path)
+                if TASKS[ref.task].candidates else [])
     known = set(expected)
     unknown = bounded(Problem(code="unknown-question", pointer=pointer, question_id=qid,
                               message=f"{noun} {qid} is not in the test set {path}", fix=fix)
@@ -540,14 +541,10 @@ def _read_testset(ref: RunRef, testset: bytes | None, reasons: list[Reason]) -> 
 def _run_ids(ref: RunRef, fixed) -> tuple[list[tuple[str, str]], str, str]:
     """The ids a valid run answers, each with its JSON pointer; the noun for them and
     the fix for an id the test set lacks."""
-    if ref.task == "taskA":
-        return ([(f"/documents/{i}/pmid", str(d["pmid"])) for i, d in enumerate(fixed["documents"])],
-                "PMID", "answer the documents of the test set only")
-    if ref.task == "mcqa":
-        return ([(f"/answers/{i}/question", a["question"]) for i, a in enumerate(fixed["answers"])],
-                "question", "answer the questions of this batch's test set only")
-    return ([(f"/questions/{i}/id", q["id"]) for i, q in enumerate(fixed["questions"])],
-            "question", "answer the questions of the test set only (check the batch and phase)")
+    spec = TASKS[ref.task]
+    entries, member = spec.run_ids
+    return ([(f"/{entries}/{i}/{member}", str(e[member])) for i, e in enumerate(fixed[entries])],
+            spec.ids, spec.unknown_id_fix)
 
 
 def testset_candidates(value) -> dict[str, tuple[str, ...]]:
@@ -584,9 +581,9 @@ def _mcqa_candidate_problems(fixed, candidates: dict[str, tuple[str, ...]], doc,
 
 def testset_ids(ref: RunRef, value) -> list[str]:
     """The question ids (Task A: PMIDs, as text) of a test set, in file order."""
-    if ref.task == "mcqa":
+    if TASKS[ref.task].candidates:
         return list(testset_candidates(value))
-    key, member = ("documents", "pmid") if ref.task == "taskA" else ("questions", "id")
+    key, member = TASKS[ref.task].run_ids
     entries = value.get(key) if isinstance(value, dict) else None
     if not isinstance(entries, list):
         return []

@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 from scorer.measures.registry import measure_label
+from scorer.tasks import SCORINGS
+from scorer.tasks import TASKS as TASK_SPECS
 
-TASKS = {"taskB": "Task B (question answering)", "taskA": "Task A (semantic indexing)",
-         "mcqa": "Reading tests (multiple choice)"}
-PHASES = {"phaseA": "Phase A", "phaseB": "Phase B"}
+TASKS = {t.id: t.title for t in TASK_SPECS.values()}
+PHASES = {s.id: s.title for s in SCORINGS.values() if s.title}
 RANKINGS = {"phaseA": "Phase A: concepts, documents, snippets, triples",
             "phaseB.exact": "Phase B: exact answers", "phaseB.ideal": "Phase B: ideal answers",
             "flat.micro_f1": "Flat micro F1 (MiF)", "lca.f1": "LCA-F", "mcqa": "c@1"}
@@ -17,18 +18,19 @@ __all__ = ["measure_label", "phase_label", "where_label", "ranking_label"]
 
 def phase_label(task: str, phase: str | None) -> str:
     """``phaseA`` -> "Phase A"; a Task A test set id as "test set week1"."""
-    if phase is None or task == "mcqa":
+    spec = TASK_SPECS[task]
+    if phase is None or spec.unit is None:
         return ""
-    return PHASES.get(phase, phase) if task == "taskB" else f"test set {phase}"
+    return PHASES.get(phase, phase) if spec.phases else f"{spec.unit} {phase}"
 
 
 def where_label(task: str, name: str, phase: str | None) -> str:
     """"Task B, Batch 1, Phase A": the task, the batch (named once: "Reading tests 2", not
     "Reading tests, Reading tests 2") and the phase or test set when the task has one."""
-    task_name = TASKS[task].split(" (")[0]
+    task_name = TASK_SPECS[task].name
     parts = [name] if name.startswith(task_name) else [task_name, name]
-    if phase and task != "mcqa":
-        parts.append(PHASES.get(phase, phase) if task == "taskB" else phase_label(task, phase))
+    if phase and TASK_SPECS[task].unit:
+        parts.append(phase_label(task, phase))
     return ", ".join(parts)
 
 

@@ -20,6 +20,7 @@ from scorer.ranking import (RankedSystem, best_per_team, c_at_1_from_counts, com
                             nemenyi_groups, per_question_arrays, rank_on_components, significance_groups,
                             task_a_ranking)
 from scorer.ranking.ranks import PHASE_A_CATEGORIES
+from scorer.tasks import SCORINGS
 
 PHASE_A_RULE = ("mean of the ranks of the categories the system answered; a category the run has no "
                 "answer of (no question with a non-empty list) is left out of its mean, not counted as last")
@@ -86,14 +87,7 @@ def taskb_table(challenge: Challenge, batch: str, phase: str, runs: Sequence[Sco
     baselines = {r.key for r in runs if r.baseline}
     measures = {r.key: _ranked_measures(r, phase) for r in eligible}
     per_question = {r.key: r.doc.get("per_question", {}) for r in eligible}
-    om = challenge.official_measures
-    if phase == "phaseA":
-        rankings = {"phaseA": (rank_on_components(measures, [om[c] for c in PHASE_A_CATEGORIES], baselines),
-                               PHASE_A_RULE)}
-    else:
-        rankings = {"phaseB.exact": (rank_on_components(measures, [om["yesno"], om["factoid"], om["list"]],
-                                                        baselines), PHASE_B_RULE),
-                    "phaseB.ideal": (ideal_ranking(measures, baselines, automatic=om["ideal"]), IDEAL_RULE)}
+    rankings = _TASKB_RANKINGS[phase](measures, baselines, challenge.official_measures)
     return {
         "task": "taskB", "batch": batch, "phase": phase, "name": challenge.taskb_batches[batch].name,
         "systems": {r.key: _system_row(r) for r in runs},
@@ -102,10 +96,26 @@ def taskb_table(challenge: Challenge, batch: str, phase: str, runs: Sequence[Sco
     }
 
 
+def _phase_a_rankings(measures: dict, baselines: set, om: dict) -> dict:
+    """Phase A: one ranking, the mean of the category ranks on their official measures."""
+    return {"phaseA": (rank_on_components(measures, [om[c] for c in PHASE_A_CATEGORIES], baselines), PHASE_A_RULE)}
+
+
+def _phase_b_rankings(measures: dict, baselines: set, om: dict) -> dict:
+    """Phase B: exact answers (mean of the yes/no, factoid and list ranks) and ideal answers."""
+    return {"phaseB.exact": (rank_on_components(measures, [om["yesno"], om["factoid"], om["list"]], baselines),
+                             PHASE_B_RULE),
+            "phaseB.ideal": (ideal_ranking(measures, baselines, automatic=om["ideal"]), IDEAL_RULE)}
+
+
+#: The rankings of a Task B table, per phase: name -> (records, rule).
+_TASKB_RANKINGS = {"phaseA": _phase_a_rankings, "phaseB": _phase_b_rankings}
+
+
 def _ranked_measures(run: ScoredRun, phase: str) -> dict:
-    """The measures ranked for a run; Phase A categories the run did not answer are missing."""
+    """The measures ranked for a run; categories the run did not answer (Phase A) are missing."""
     measures = run.doc["measures"]
-    if phase != "phaseA":
+    if not SCORINGS[phase].categories:
         return measures
     answered = set(run.doc.get("answered", PHASE_A_CATEGORIES))
     return {m: v for m, v in measures.items() if m.split(".")[0] in answered}
