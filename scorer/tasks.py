@@ -42,6 +42,9 @@ class Task:
     ``batch_ranking``: ranked per batch over its test sets (best k of n), with a batch
     page above the test sets' pages.  ``candidates``: a run chooses among the candidates
     its test set lists per question (the test set's ids are its questions').
+    ``item``: what a run's per-question values belong to; ``shown``: (how many, measure)
+    when a run page shows only that many items, the worst on that measure first (the CSV
+    download has all).
     """
 
     id: str
@@ -58,6 +61,8 @@ class Task:
     editions: bool = False
     batch_ranking: bool = False
     candidates: bool = False
+    item: str = "question"
+    shown: tuple[int, str] | None = None
 
     @property
     def name(self) -> str:
@@ -118,7 +123,8 @@ TASKS: dict[str, Task] = {t.id: t for t in (
          phases=("phaseA", "phaseB"), editions=True),
     Task("taskA", "taska", "Task A (semantic indexing)", "test set", "{phase}.json", "{phase}.json",
          scoring="taskA", ids="PMID", run_ids=("documents", "pmid"),
-         unknown_id_fix="answer the documents of the test set only", batch_ranking=True),
+         unknown_id_fix="answer the documents of the test set only", batch_ranking=True,
+         item="document", shown=(50, "lca.f1")),
     Task("mcqa", "mcqa", "Reading tests (multiple choice)", None, "gold.json", "testset.json", scoring="mcqa",
          run_ids=("answers", "question"), unknown_id_fix="answer the questions of this batch's test set only",
          candidates=True),
