@@ -39,6 +39,9 @@ class Measure:
     ``official_for``: the key of ``[official_measures]`` in ``challenge.toml`` whose
     default this measure is (a family, or ``taskA``/``mcqa``), if any.  ``ranking``: the
     ranking that always uses it as a component, whatever the official measures say.
+    ``column``: shown as a column of its task's leaderboard after the official measure(s)
+    (mcqa).  ``count``: an integer count (shown without decimals).  ``per_question``: a
+    per-question value only (what significance tests resample), not a measure of the run.
     """
 
     name: str
@@ -49,6 +52,9 @@ class Measure:
     missing: Missing = "nan"
     official_for: str | None = None
     ranking: str | None = None
+    column: bool = False
+    count: bool = False
+    per_question: bool = False
 
     @property
     def family(self) -> str:
@@ -104,18 +110,18 @@ def _task_a() -> list[Measure]:
 
 def _mcqa() -> list[Measure]:
     """The reading tests' measures (``docs/measures-mcqa.md``); c@1 is the default official one."""
-    rows = [("c_at_1", "c@1", "nan"), ("accuracy", "accuracy", "nan"),
-            ("accuracy_with_candidates", "accuracy with candidates", "nan"),
-            ("answered_right", "R", "never"), ("answered_wrong", "W", "never"), ("unanswered_right", "UR", "never"),
-            ("unanswered_wrong", "UW", "never"), ("unanswered_empty", "UE", "never"),
-            ("correctly_discarded", "correctly discarded", "nan"), ("reading.median", "reading median", "nan"),
-            ("reading.mean", "reading mean", "nan"), ("reading.std", "reading std", "nan"),
-            ("random_baseline", "random baseline", "nan"),
-            # per-question values only (the significance tests' outcomes)
-            ("correct", "right", "never"), ("unanswered", "unanswered", "never"),
-            ("correct_with_candidates", "right with candidates", "never")]
-    return [Measure(f"mcqa.{s}", "mcqa", label, missing=missing, official_for="mcqa" if s == "c_at_1" else None)
-            for s, label, missing in rows]
+    rates = [("accuracy", "accuracy"), ("accuracy_with_candidates", "accuracy with candidates")]
+    counts = [("answered_right", "R"), ("answered_wrong", "W"), ("unanswered_right", "UR"),
+              ("unanswered_wrong", "UW"), ("unanswered_empty", "UE")]
+    reading = [("correctly_discarded", "correctly discarded"), ("reading.median", "reading median"),
+               ("reading.mean", "reading mean"), ("reading.std", "reading std")]
+    outcomes = [("correct", "right"), ("unanswered", "unanswered"), ("correct_with_candidates", "right with candidates")]
+    return ([Measure("mcqa.c_at_1", "mcqa", "c@1", official_for="mcqa")]
+            + [Measure(f"mcqa.{s}", "mcqa", label, column=True) for s, label in rates]
+            + [Measure(f"mcqa.{s}", "mcqa", label, missing="never", column=True, count=True) for s, label in counts]
+            + [Measure(f"mcqa.{s}", "mcqa", label, column=True) for s, label in reading]
+            + [Measure("mcqa.random_baseline", "mcqa", "random baseline")]
+            + [Measure(f"mcqa.{s}", "mcqa", label, missing="never", per_question=True) for s, label in outcomes])
 
 
 #: Every measure by name, in the order of the tasks and of the official tools' output.
@@ -129,8 +135,15 @@ def official_labels(task: str) -> dict[str, str]:
 
 
 def names(task: str, family: str | None = None) -> tuple[str, ...]:
-    """The measure names of a scorer task (and of one family), in registry order."""
-    return tuple(m.name for m in MEASURES.values() if m.task == task and family in (None, m.family))
+    """The measures of a scorer task (and of one family) a run's result reports, in
+    registry order (per-question values only are left out)."""
+    return tuple(m.name for m in MEASURES.values()
+                 if m.task == task and family in (None, m.family) and not m.per_question)
+
+
+def higher_is_better(name: str) -> bool:
+    """The direction a ranking on ``name`` sorts by; True for a name not in the registry."""
+    return MEASURES[name].higher_is_better if name in MEASURES else True
 
 
 def default_official_measures() -> dict[str, str | list[str]]:
