@@ -23,6 +23,8 @@ from dataclasses import dataclass
 SINGLE_PHASE = "run"
 #: The Task A hierarchy when ``challenge.toml`` names none.
 DEFAULT_HIERARCHY = "gold/mesh/hierarchy.txt"
+#: The categories of a Phase A run, each scored, ranked and shown on its own.
+PHASE_A_CATEGORIES = ("concepts", "documents", "snippets", "triples")
 
 
 @dataclass(frozen=True)
@@ -94,9 +96,9 @@ class Scoring:
     ``title``: its display name when it is a phase of a task ("Phase A").
     ``optional_gold``: option -> file in the gold's folder passed when it exists (Phase B's
     expert scores).  ``hierarchy``: scored with the challenge's label hierarchy.
-    ``normalizable``: ``normalize`` has documented variants to fix.  ``categories``: a
-    run may answer only some categories (Phase A); the ones it answers are recorded, and
-    only they are ranked and summarized.  ``summary``: the measure families whose
+    ``normalizable``: ``normalize`` has documented variants to fix.  ``categories``: the
+    categories a run may answer only some of (Phase A); the ones it answers are recorded,
+    and only they are ranked and summarized.  ``summary``: the measure families whose
     official measures the pull-request summary shows (None: the task's own entry in
     ``[official_measures]``, then ``summary_extra``).
     """
@@ -106,7 +108,7 @@ class Scoring:
     optional_gold: tuple[tuple[str, str], ...] = ()
     hierarchy: bool = False
     normalizable: bool = False
-    categories: bool = False
+    categories: tuple[str, ...] = ()
     summary: tuple[str, ...] | None = None
     summary_extra: tuple[str, ...] = ()
 
@@ -132,7 +134,7 @@ TASKS: dict[str, Task] = {t.id: t for t in (
 
 #: The tasks of :func:`scorer.evaluate`.
 SCORINGS: dict[str, Scoring] = {s.id: s for s in (
-    Scoring("phaseA", "Phase A", normalizable=True, categories=True, summary=("concepts", "documents", "snippets", "triples")),
+    Scoring("phaseA", "Phase A", normalizable=True, categories=PHASE_A_CATEGORIES, summary=PHASE_A_CATEGORIES),
     Scoring("phaseB", "Phase B", optional_gold=(("manual", "manual.json"),), normalizable=True,
             summary=("yesno", "factoid", "list", "ideal")),
     Scoring("taskA", hierarchy=True),

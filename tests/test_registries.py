@@ -120,8 +120,8 @@ def test_rankings_follow_the_registered_direction(monkeypatch):
 
 
 def test_the_registries_are_pure_data():
-    """Every layer reads them: they import nothing of the scorer at module level."""
+    """Every layer reads them: at module level they import nothing of the scorer but each other."""
     for module in (ROOT / "scorer" / "tasks.py", ROOT / "scorer" / "measures" / "registry.py"):
         imports = [line for line in module.read_text().splitlines() if line.startswith(("import ", "from "))]
-        assert not [line for line in imports if "scorer" in line], module
+        assert not [line for line in imports if "scorer" in line and "scorer.tasks" not in line], module
     assert json.dumps(registry.default_official_measures())  # plain JSON values (written to results/)

@@ -14,8 +14,9 @@ from scorer.errors import Problem, ScorerError, listing_warnings
 from scorer.evaluation.result import Result
 from scorer.formats.taskb import Question, TaskBFile, read_taskb
 from scorer.measures import registry, retrieval, snippets
+from scorer.tasks import PHASE_A_CATEGORIES
 
-CATEGORIES = ("concepts", "documents", "snippets", "triples")
+CATEGORIES = PHASE_A_CATEGORIES
 STATISTICS = ("precision", "recall", "f1", "map", "gmap")
 MEASURES = registry.names("phaseA")  # category by category, the statistics in STATISTICS order
 _RECORDED = ("precision", "recall", "f1", "ap")  # per question and category

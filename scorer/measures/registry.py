@@ -3,13 +3,16 @@
 label, its family, whether higher is better, its display label, when it has no value,
 its role in the rankings) reads it here; the evaluators only compute the numbers.
 
-Pure data: this module imports nothing of the scorer, so every layer may read it.
+Pure data: this module imports nothing of the scorer but the task registry (pure data
+too), so every layer may read it.
 Adding a measure is one entry in :data:`MEASURES` (see ``docs/extending.md``).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Literal
+
+from scorer.tasks import PHASE_A_CATEGORIES
 
 #: When a measure has no value: ``nan`` (NaN, ``null`` in JSON: nothing defines it, e.g.
 #: no gold question of its kind; never ranked), ``absent`` (the key is left out: its
@@ -71,7 +74,7 @@ def _phase_a() -> list[Measure]:
     """Phase A: P, R, F1, MAP, GMAP per category; MAP is each category's official default."""
     labels = dict(zip(("precision", "recall", "f1", "map", "gmap"), ("MPrec", "MRec", "MF1", "MAP", "GMAP")))
     return [_family_measure(c, s, "phaseA", official_label=f"{label} {c}", official_for=c if s == "map" else None)
-            for c in ("concepts", "documents", "snippets", "triples") for s, label in labels.items()]
+            for c in PHASE_A_CATEGORIES for s, label in labels.items()]
 
 
 def _phase_b() -> list[Measure]:

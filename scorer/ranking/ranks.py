@@ -26,8 +26,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from scorer.measures.registry import default_official_measures, higher_is_better, ranking_components
+from scorer.tasks import PHASE_A_CATEGORIES
 
-PHASE_A_CATEGORIES = ("concepts", "documents", "snippets", "triples")
 _DEFAULTS = default_official_measures()
 PHASE_B_EXACT_MEASURES = tuple(_DEFAULTS[f] for f in ("yesno", "factoid", "list"))
 IDEAL_MANUAL_MEASURES = ranking_components("ideal.manual")
