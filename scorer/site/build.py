@@ -18,7 +18,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from scorer import __version__
-from scorer.formats.challenge import MCQA_PHASE, TASKB_PHASES, Challenge, load_challenge, read_received
+from scorer.formats.challenge import Challenge, load_challenge, read_received
 from scorer.schemas import load_schema, schema_names
 from scorer.site import boards, labels, paths
 from scorer.site.archive import results_zip
@@ -243,16 +243,29 @@ class _Builder:
                     names=self.names, task=table.task if table else None, **extra)
 
     def _boards(self) -> None:
-        for batch in self.challenge.taskb_batches.values():
-            for phase in TASKB_PHASES:
-                table = self.results.tables.get(("taskB", batch.id, phase))
-                views = ([boards.taskb_ranking_view(table, r, self.official, self.names)
+        """The board of every table, task by task: one per batch and phase (Task B, mcqa);
+        a batch board above one board per test set for a task ranked per batch (Task A)."""
+        for task in TASK_ORDER:
+            if TASKS[task].batch_ranking:
+                self._batch_boards()
+            else:
+                self._phase_boards(task)
+
+    def _phase_boards(self, task: str) -> None:
+        """One board per batch and phase, its views those of the task (:data:`RANKING_VIEWS`)."""
+        for batch in self.challenge.batches(task).values():
+            for phase in batch.phase_windows():
+                table = self.results.tables.get((task, batch.id, phase))
+                views = ([RANKING_VIEWS[task](table, r, self.official, self.names)
                           for r in table.rankings.values()] if table else [])
-                self._board_page(paths.board("taskB", batch.id, phase),
-                                 labels.where_label("taskB", batch.name, phase), table, views,
-                                 self._table_runs("taskB", batch.id, phase),
-                                 self._window_context("taskB", batch.id, phase),
-                                 compare=paths.compare_index("taskB", batch.id, phase) if table and table.rows else None)
+                self._board_page(paths.board(task, batch.id, phase),
+                                 labels.where_label(task, batch.name, phase), table, views,
+                                 self._table_runs(task, batch.id, phase),
+                                 self._window_context(task, batch.id, phase),
+                                 compare=paths.compare_index(task, batch.id, phase) if table and table.rows else None)
+
+    def _batch_boards(self) -> None:
+        """Task A: the batch board (rankings on the best k test sets) and each test set's board."""
         for batch in self.challenge.taska_batches.values():
             batch_table = self.results.tables.get(("taskA", batch.id, None))
             views = [boards.taska_ranking_view(batch_table, r, self.names)
@@ -270,14 +283,6 @@ class _Builder:
                                  table, views, self._table_runs("taskA", batch.id, testset),
                                  self._window_context("taskA", batch.id, testset),
                                  up=paths.board("taskA", batch.id, None))
-        for batch in self.challenge.mcqa_batches.values():
-            table = self.results.tables.get(("mcqa", batch.id, MCQA_PHASE))
-            views = ([boards.mcqa_ranking_view(table, r, self.official, self.names) for r in table.rankings.values()]
-                     if table else [])
-            self._board_page(paths.board("mcqa", batch.id, MCQA_PHASE), labels.where_label("mcqa", batch.name, None), table, views,
-                             self._table_runs("mcqa", batch.id, MCQA_PHASE),
-                             self._window_context("mcqa", batch.id, MCQA_PHASE),
-                             compare=paths.compare_index("mcqa", batch.id, MCQA_PHASE) if table and table.rows else None)
 
     def _overviews(self) -> None:
         for task in TASK_ORDER:
@@ -508,6 +513,8 @@ def _drilldown_in_worker(unit: tuple[str, str]) -> tuple[list[str], int]:
 TASK_ORDER = tuple(TASKS)
 
 
+#: The views of a board of one batch and phase, per task (one per ranking of the table).
+RANKING_VIEWS = {"taskB": boards.taskb_ranking_view, "mcqa": boards.mcqa_ranking_view}
 #: The views of a head-to-head page, per task.
 PAIR_VIEWS = {"taskB": taskb_pair_views, "taskA": taska_pair_view, "mcqa": mcqa_pair_views}
 
