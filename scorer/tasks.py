@@ -100,7 +100,9 @@ class Scoring:
     categories a run may answer only some of (Phase A); the ones it answers are recorded,
     and only they are ranked and summarized.  ``summary``: the measure families whose
     official measures the pull-request summary shows (None: the task's own entry in
-    ``[official_measures]``, then ``summary_extra``).
+    ``[official_measures]``, then ``summary_extra``).  ``rankings``: the rankings of a
+    table of this task that average the ranks on the official measures of families
+    (name -> the families), as the boards show them.
     """
 
     id: str
@@ -111,6 +113,7 @@ class Scoring:
     categories: tuple[str, ...] = ()
     summary: tuple[str, ...] | None = None
     summary_extra: tuple[str, ...] = ()
+    rankings: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def evaluator(self):
@@ -134,9 +137,11 @@ TASKS: dict[str, Task] = {t.id: t for t in (
 
 #: The tasks of :func:`scorer.evaluate`.
 SCORINGS: dict[str, Scoring] = {s.id: s for s in (
-    Scoring("phaseA", "Phase A", normalizable=True, categories=PHASE_A_CATEGORIES, summary=PHASE_A_CATEGORIES),
+    Scoring("phaseA", "Phase A", normalizable=True, categories=PHASE_A_CATEGORIES, summary=PHASE_A_CATEGORIES,
+            rankings=(("phaseA", PHASE_A_CATEGORIES),)),
     Scoring("phaseB", "Phase B", optional_gold=(("manual", "manual.json"),), normalizable=True,
-            summary=("yesno", "factoid", "list", "ideal")),
+            summary=("yesno", "factoid", "list", "ideal"),
+            rankings=(("phaseB.exact", ("yesno", "factoid", "list")), ("phaseB.ideal", ("ideal",)))),
     Scoring("taskA", hierarchy=True),
     Scoring("mcqa", summary_extra=("mcqa.c_at_1", "mcqa.accuracy", "mcqa.random_baseline")),
 )}

@@ -26,10 +26,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from scorer.measures.registry import default_official_measures, higher_is_better, ranking_components
-from scorer.tasks import PHASE_A_CATEGORIES
+from scorer.tasks import PHASE_A_CATEGORIES, SCORINGS
 
 _DEFAULTS = default_official_measures()
-PHASE_B_EXACT_MEASURES = tuple(_DEFAULTS[f] for f in ("yesno", "factoid", "list"))
+PHASE_B_EXACT_MEASURES = tuple(_DEFAULTS[f] for f in dict(SCORINGS["phaseB"].rankings)["phaseB.exact"])
 IDEAL_MANUAL_MEASURES = ranking_components("ideal.manual")
 IDEAL_AUTOMATIC_MEASURE = _DEFAULTS["ideal"]
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from scorer.measures.registry import measure_label
-from scorer.tasks import PHASE_A_CATEGORIES, SCORINGS
+from scorer.tasks import SCORINGS
 from scorer.tasks import TASKS as TASK_SPECS
 
 TASKS = {t.id: t.title for t in TASK_SPECS.values()}
@@ -11,8 +11,7 @@ RANKINGS = {"phaseA": "Phase A: concepts, documents, snippets, triples",
             "phaseB.exact": "Phase B: exact answers", "phaseB.ideal": "Phase B: ideal answers",
             "flat.micro_f1": "Flat micro F1 (MiF)", "lca.f1": "LCA-F", "mcqa": "c@1"}
 #: The measure families each Task B ranking shows as columns.
-RANKING_FAMILIES = {"phaseA": PHASE_A_CATEGORIES,
-                    "phaseB.exact": ("yesno", "factoid", "list"), "phaseB.ideal": ("ideal",)}
+RANKING_FAMILIES = {name: families for s in SCORINGS.values() for name, families in s.rankings}
 __all__ = ["measure_label", "phase_label", "where_label", "ranking_label"]
 
 

@@ -87,7 +87,8 @@ def taskb_table(challenge: Challenge, batch: str, phase: str, runs: Sequence[Sco
     baselines = {r.key for r in runs if r.baseline}
     measures = {r.key: _ranked_measures(r, phase) for r in eligible}
     per_question = {r.key: r.doc.get("per_question", {}) for r in eligible}
-    rankings = _TASKB_RANKINGS[phase](measures, baselines, challenge.official_measures)
+    rankings = {name: _RANKINGS[name](measures, baselines, challenge.official_measures)
+                for name, _ in SCORINGS[phase].rankings}
     return {
         "task": "taskB", "batch": batch, "phase": phase, "name": challenge.taskb_batches[batch].name,
         "systems": {r.key: _system_row(r) for r in runs},
@@ -96,20 +97,23 @@ def taskb_table(challenge: Challenge, batch: str, phase: str, runs: Sequence[Sco
     }
 
 
-def _phase_a_rankings(measures: dict, baselines: set, om: dict) -> dict:
-    """Phase A: one ranking, the mean of the category ranks on their official measures."""
-    return {"phaseA": (rank_on_components(measures, [om[c] for c in PHASE_A_CATEGORIES], baselines), PHASE_A_RULE)}
+def _component_ranking(families: tuple[str, ...], rule: str):
+    """A ranking on the mean of the ranks on the official measures of ``families``."""
+    def rank(measures: dict, baselines: set, om: dict):
+        return rank_on_components(measures, [om[f] for f in families], baselines), rule
+    return rank
 
 
-def _phase_b_rankings(measures: dict, baselines: set, om: dict) -> dict:
-    """Phase B: exact answers (mean of the yes/no, factoid and list ranks) and ideal answers."""
-    return {"phaseB.exact": (rank_on_components(measures, [om["yesno"], om["factoid"], om["list"]], baselines),
-                             PHASE_B_RULE),
-            "phaseB.ideal": (ideal_ranking(measures, baselines, automatic=om["ideal"]), IDEAL_RULE)}
+def _ideal_ranking(measures: dict, baselines: set, om: dict):
+    """Ideal answers: the expert scores when there are any, else the official ideal measure."""
+    return ideal_ranking(measures, baselines, automatic=om["ideal"]), IDEAL_RULE
 
 
-#: The rankings of a Task B table, per phase: name -> (records, rule).
-_TASKB_RANKINGS = {"phaseA": _phase_a_rankings, "phaseB": _phase_b_rankings}
+#: How each ranking of the task registry (``Scoring.rankings``) is computed: name ->
+#: f(measures, baselines, official measures) -> (records, rule).
+_RANKINGS = {"phaseA": _component_ranking(dict(SCORINGS["phaseA"].rankings)["phaseA"], PHASE_A_RULE),
+             "phaseB.exact": _component_ranking(dict(SCORINGS["phaseB"].rankings)["phaseB.exact"], PHASE_B_RULE),
+             "phaseB.ideal": _ideal_ranking}
 
 
 def _ranked_measures(run: ScoredRun, phase: str) -> dict:
