@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "gold"
 
 # The official tools' labels as DESIGN.md lists them (the contract), in its order.
-TASK_A_LABELS = ["accuracy", "EbP", "EbR", "EbF", "MaP", "MaR", "MaF", "MiP", "MiR", "MiF", "hP", "hR", "hF", "LCA-P", "LCA-R", "LCA-F"]
+TASK_A_LABELS = ["accuracy", "EbP", "EbR", "EbF", "MaP", "MaR", "MaF", "MiP", "MiR", "MiF",
+                 "hP", "hR", "hF", "LCA-P", "LCA-R", "LCA-F"]
 TASK_A_NAMES = (["flat.accuracy"] + [f"flat.{k}_{s}" for k in ("example", "macro", "micro")
                                      for s in ("precision", "recall", "f1")]
                 + [f"{f}.{s}" for f in ("hier", "lca") for s in ("precision", "recall", "f1")])
