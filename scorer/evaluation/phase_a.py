@@ -20,7 +20,7 @@ CATEGORIES = PHASE_A_CATEGORIES
 STATISTICS = ("precision", "recall", "f1", "map", "gmap")
 MEASURES = registry.names("phaseA")  # category by category, the statistics in STATISTICS order
 _RECORDED = ("precision", "recall", "f1", "ap")  # per question and category
-#: The official tool's ``-verbose`` labels and our names (from the measure registry).
+#: The official tool's ``-verbose`` labels, in its output order, and our names (from the measure registry).
 OFFICIAL_LABELS = registry.official_labels("phaseA")
 
 

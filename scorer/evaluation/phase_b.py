@@ -19,7 +19,7 @@ from scorer.measures import abstention, adapted, exact, registry, rouge
 from scorer.measures.retrieval import NAN, mean
 from scorer.schemas import schema_problems
 
-#: The official tool's ``-verbose`` labels and our names (from the measure registry).
+#: The official tool's ``-verbose`` labels, in its output order, and our names (from the measure registry).
 OFFICIAL_LABELS = registry.official_labels("phaseB")
 YESNO_MEASURES = ("yesno.accuracy", "yesno.f1_yes", "yesno.f1_no", "yesno.macro_f1")
 FACTOID_MEASURES = ("factoid.strict_accuracy", "factoid.lenient_accuracy", "factoid.mrr")

@@ -38,7 +38,9 @@ STATISTIC_LABELS = {
 class Measure:
     """What the scorer knows about one measure besides how to compute it.
 
-    ``official_label``: the official tool's ``-verbose`` label, where it prints one.
+    ``official_label``: the official tool's ``-verbose`` label, where it prints one;
+    ``official_position``: where the tool prints it among its task's labels (the registry
+    order when all are 0).
     ``official_for``: the key of ``[official_measures]`` in ``challenge.toml`` whose
     default this measure is (a family, or ``taskA``/``mcqa``), if any.  ``ranking``: the
     ranking that always uses it as a component, whatever the official measures say.
@@ -51,6 +53,7 @@ class Measure:
     task: str  # the scorer task (``scorer.evaluate``'s ``task``) that reports it
     label: str
     official_label: str | None = None
+    official_position: int = 0
     higher_is_better: bool = True
     missing: Missing = "nan"
     official_for: str | None = None
@@ -78,15 +81,17 @@ def _phase_a() -> list[Measure]:
 
 
 def _phase_b() -> list[Measure]:
-    """Phase B exact answers (official tool's labels), c@1, and the ideal-answer measures."""
-    exact = [("yesno", "accuracy", "YesNo Acc", False), ("yesno", "f1_yes", "YesNo F1 yes", False),
-             ("yesno", "f1_no", "YesNo F1 no", False), ("yesno", "macro_f1", "YesNo macroF1", True),
-             ("factoid", "strict_accuracy", "Factoid Strict Acc", False),
-             ("factoid", "lenient_accuracy", "Factoid Lenient Acc", False), ("factoid", "mrr", "Factoid MRR", True),
-             ("list", "precision", "List Prec", False), ("list", "recall", "List Rec", False),
-             ("list", "f1", "List F1", True)]
-    out = [_family_measure(f, s, "phaseB", official_label=label, official_for=f if official else None)
-           for f, s, label, official in exact]
+    """Phase B exact answers (the official tool's labels and the position it prints them
+    at), c@1, and the ideal-answer measures."""
+    exact = [("yesno", "accuracy", "YesNo Acc", 0, False), ("yesno", "f1_yes", "YesNo F1 yes", 8, False),
+             ("yesno", "f1_no", "YesNo F1 no", 9, False), ("yesno", "macro_f1", "YesNo macroF1", 7, True),
+             ("factoid", "strict_accuracy", "Factoid Strict Acc", 1, False),
+             ("factoid", "lenient_accuracy", "Factoid Lenient Acc", 2, False),
+             ("factoid", "mrr", "Factoid MRR", 3, True), ("list", "precision", "List Prec", 4, False),
+             ("list", "recall", "List Rec", 5, False), ("list", "f1", "List F1", 6, True)]
+    out = [_family_measure(f, s, "phaseB", official_label=label, official_position=position,
+                           official_for=f if official else None)
+           for f, s, label, position, official in exact]
     out += [_family_measure(f, "c_at_1", "phaseB") for f in ("yesno", "factoid")]
     automatic = ("rouge2.recall", "rouge2.precision", "rouge2.f1", "rougesu4.recall", "rougesu4.precision",
                  "rougesu4.f1", "rougel", "rougel_adapted", "bleu4", "bleu4_adapted")
@@ -133,8 +138,9 @@ MEASURES: dict[str, Measure] = {m.name: m for m in _phase_a() + _phase_b() + _ta
 
 def official_labels(task: str) -> dict[str, str]:
     """The official tool's ``-verbose`` label -> measure name, for one scorer task, in the
-    order of :data:`MEASURES` (``{"MAP documents": "documents.map", ...}``)."""
-    return {m.official_label: m.name for m in MEASURES.values() if m.task == task and m.official_label}
+    order the tool prints them (``{"MPrec concepts": "concepts.precision", ...}``)."""
+    labelled = [m for m in MEASURES.values() if m.task == task and m.official_label]
+    return {m.official_label: m.name for m in sorted(labelled, key=lambda m: m.official_position)}
 
 
 def names(task: str, family: str | None = None) -> tuple[str, ...]:
