@@ -19,6 +19,7 @@ from scorer.errors import Problem, ScorerError
 from scorer.evaluation import EDITIONS, FLAVORS, TASKS, evaluate
 from scorer.formats.jsontext import DEFAULT_MAX_BYTES, load_json
 from scorer.formats.limits import QuestionLimits
+from scorer.tasks import SCORINGS
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -89,19 +90,14 @@ def _validate_file(path: str, task: str, role: str, gold: str | None, max_bytes:
     try:
         value, doc = load_json(path, max_bytes=max_bytes)
         gold_value = load_json(gold, max_bytes=None)[0] if gold else None
-        if task == "taskA":
+        labels = None
+        if hierarchy and SCORINGS[task].hierarchy:
             from scorer.formats.hierarchy import load_hierarchy
-            labels = load_hierarchy(hierarchy).ids if hierarchy else None
+            labels = load_hierarchy(hierarchy).ids
     except ScorerError as exc:
         return exc.problems, None
-    if task == "mcqa":
-        from scorer.formats.mcqa import validate_mcqa
-        return validate_mcqa(value, doc, role=role, gold_value=gold_value), None
-    if task == "taskA":
-        from scorer.formats.taska import validate_taska
-        return validate_taska(value, doc, role=role, labels=labels, limits=limits), None
-    from scorer.formats.validation import validate_taskb
-    return validate_taskb(value, doc, phase=task, role=role, gold_value=gold_value, limits=limits)
+    from scorer.formats.validation import validate_run
+    return validate_run(task, value, doc, role=role, gold_value=gold_value, labels=labels, limits=limits)
 
 
 def cmd_validate(args) -> int:
@@ -116,7 +112,7 @@ def cmd_validate(args) -> int:
         fixable = _fixed_by_normalize(problems)
         ok = not any(p.severity == "error" for p in problems)
         print(f"{args.file}: {'valid' if ok else 'INVALID'} ({_summary(problems)})")
-        if fixable and args.task not in ("taskA", "mcqa"):
+        if fixable and SCORINGS[args.task].normalizable:
             print(f"  {sum(p.count or 1 for p in fixable):,} of these are fixed by: "
                   f"python -m scorer normalize {args.file} FIXED.json "
                   f"--task {args.task}")
@@ -129,7 +125,7 @@ def _fixed_by_normalize(problems: list[Problem]) -> list[Problem]:
 
 
 def cmd_normalize(args) -> int:
-    if args.task in ("taskA", "mcqa"):
+    if not SCORINGS[args.task].normalizable:
         print(f"normalize: {args.task} files have no documented variants to fix; use validate", file=sys.stderr)
         return EXIT_USAGE
     problems, fixed = _validate_file(args.input, args.task, "run", None, args.max_bytes)
@@ -172,13 +168,14 @@ def _fix_hint(args, errors: list[Problem]) -> str:
 def cmd_score(args) -> int:
     """Score what the official evaluator can read, as it would; say loudly when the run would
     be rejected as a submission (``--strict``: refuse it instead, as the pull-request check does)."""
-    options = {"hierarchy": args.hierarchy} if args.task == "taskA" else {}
+    scoring = SCORINGS[args.task]
+    options = {"hierarchy": args.hierarchy} if scoring.hierarchy else {}
     if args.manual:
-        if args.task != "phaseB":
+        if "manual" not in scoring.evaluator.options:
             print("score: --manual is for --task phaseB (expert scores of ideal answers)", file=sys.stderr)
             return EXIT_USAGE
         options.update(manual=args.manual, system=args.system)
-    if args.task == "taskA" and not args.hierarchy:
+    if scoring.hierarchy and not args.hierarchy:
         print("score: --task taskA needs --hierarchy FILE (PARENT CHILD per line)", file=sys.stderr)
         return EXIT_USAGE
     limits, found = _run_limits(args)

@@ -26,11 +26,10 @@ from __future__ import annotations
 from scorer.evaluation.result import Result
 from scorer.formats.mcqa import McqaGold, McqaRun, read_mcqa_gold, read_mcqa_run
 from scorer.measures import mcqa as m
+from scorer.measures import registry
 
-SUMMARY = ("mcqa.c_at_1", "mcqa.accuracy", "mcqa.accuracy_with_candidates", "mcqa.answered_right",
-           "mcqa.answered_wrong", "mcqa.unanswered_right", "mcqa.unanswered_wrong", "mcqa.unanswered_empty",
-           "mcqa.correctly_discarded", "mcqa.reading.median", "mcqa.reading.mean", "mcqa.reading.std",
-           "mcqa.random_baseline")
+#: The run's measures before the per-topic and per-reading-test ones (from the measure registry).
+SUMMARY = registry.names("mcqa")
 
 
 def evaluate_mcqa(gold_loaded, run_loaded, *, edition: int = 9, flavor: str = "official") -> Result:

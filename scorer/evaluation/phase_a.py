@@ -13,18 +13,15 @@ from dataclasses import dataclass
 from scorer.errors import Problem, ScorerError, listing_warnings
 from scorer.evaluation.result import Result
 from scorer.formats.taskb import Question, TaskBFile, read_taskb
-from scorer.measures import retrieval, snippets
+from scorer.measures import registry, retrieval, snippets
+from scorer.tasks import PHASE_A_CATEGORIES
 
-CATEGORIES = ("concepts", "documents", "snippets", "triples")
+CATEGORIES = PHASE_A_CATEGORIES
 STATISTICS = ("precision", "recall", "f1", "map", "gmap")
-MEASURES = tuple(f"{c}.{s}" for c in CATEGORIES for s in STATISTICS)
+MEASURES = registry.names("phaseA")  # category by category, the statistics in STATISTICS order
 _RECORDED = ("precision", "recall", "f1", "ap")  # per question and category
-#: The official tool's ``-verbose`` labels, in its output order, and our names.
-OFFICIAL_LABELS = {
-    f"{label} {c}": f"{c}.{s}"
-    for c in CATEGORIES
-    for label, s in zip(("MPrec", "MRec", "MF1", "MAP", "GMAP"), STATISTICS)
-}
+#: The official tool's ``-verbose`` labels, in its output order, and our names (from the measure registry).
+OFFICIAL_LABELS = registry.official_labels("phaseA")
 
 
 def evaluate_phase_a(gold_loaded, run_loaded, *, edition: int, flavor: str) -> Result:

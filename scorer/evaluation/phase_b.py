@@ -15,23 +15,12 @@ from scorer.evaluation.phase_a import _placed, _unique_ids
 from scorer.formats import answers as ans
 from scorer.formats.jsontext import load_input
 from scorer.formats.taskb import Question, TaskBFile, read_taskb
-from scorer.measures import abstention, adapted, exact, rouge
+from scorer.measures import abstention, adapted, exact, registry, rouge
 from scorer.measures.retrieval import NAN, mean
 from scorer.schemas import schema_problems
 
-#: The official tool's ``-verbose`` labels, in its output order, and our names.
-OFFICIAL_LABELS = {
-    "YesNo Acc": "yesno.accuracy",
-    "Factoid Strict Acc": "factoid.strict_accuracy",
-    "Factoid Lenient Acc": "factoid.lenient_accuracy",
-    "Factoid MRR": "factoid.mrr",
-    "List Prec": "list.precision",
-    "List Rec": "list.recall",
-    "List F1": "list.f1",
-    "YesNo macroF1": "yesno.macro_f1",
-    "YesNo F1 yes": "yesno.f1_yes",
-    "YesNo F1 no": "yesno.f1_no",
-}
+#: The official tool's ``-verbose`` labels, in its output order, and our names (from the measure registry).
+OFFICIAL_LABELS = registry.official_labels("phaseB")
 YESNO_MEASURES = ("yesno.accuracy", "yesno.f1_yes", "yesno.f1_no", "yesno.macro_f1")
 FACTOID_MEASURES = ("factoid.strict_accuracy", "factoid.lenient_accuracy", "factoid.mrr")
 LIST_MEASURES = ("list.precision", "list.recall", "list.f1")

@@ -21,17 +21,16 @@ except ModuleNotFoundError:  # Python 3.10
 from scorer.errors import Problem, ScorerError, json_pointer
 from scorer.formats.jsontext import regular_file
 from scorer.formats.limits import QuestionLimits
+from scorer.measures.registry import default_official_measures
+from scorer.tasks import DEFAULT_HIERARCHY, SINGLE_PHASE, SCORINGS, TASKS
 from scorer.schemas import schema_problems
 
-DEFAULT_MEASURES = {
-    "concepts": "concepts.map", "documents": "documents.map", "snippets": "snippets.map",
-    "triples": "triples.map", "yesno": "yesno.macro_f1", "factoid": "factoid.mrr", "list": "list.f1",
-    "ideal": "ideal.rougesu4.f1", "taskA": ["flat.micro_f1", "lca.f1"], "mcqa": "mcqa.c_at_1",
-}
-TASKB_PHASES = ("phaseA", "phaseB")
+#: ``[official_measures]`` when ``challenge.toml`` names none (from the measure registry).
+DEFAULT_MEASURES = default_official_measures()
+TASKB_PHASES = TASKS["taskB"].phases
 #: The ``phase`` of every mcqa run: its path has no phase or test set
 #: (``submissions/mcqa/<batch>/<team>/<system>.json``), a batch has one window.
-MCQA_PHASE = "run"
+MCQA_PHASE = SINGLE_PHASE
 
 
 @dataclass(frozen=True)
@@ -51,12 +50,20 @@ class TaskBBatch:
     name: str
     windows: dict[str, Window]  # "phaseA" / "phaseB" -> window
 
+    def phase_windows(self) -> dict[str, Window]:
+        """Phase -> its submission window."""
+        return self.windows
+
 
 @dataclass(frozen=True)
 class TaskABatch:
     id: str
     name: str
     testsets: dict[str, Window]  # test set id -> window, in file order
+
+    def phase_windows(self) -> dict[str, Window]:
+        """Test set id (the ``phase`` of its runs) -> its submission window."""
+        return self.testsets
 
 
 @dataclass(frozen=True)
@@ -66,6 +73,10 @@ class McqaBatch:
     id: str
     name: str
     window: Window
+
+    def phase_windows(self) -> dict[str, Window]:
+        """The one window, under the phase of every run of the batch (:data:`MCQA_PHASE`)."""
+        return {MCQA_PHASE: self.window}
 
 
 @dataclass(frozen=True)
@@ -125,16 +136,12 @@ class RunRef:
 
     @property
     def path(self) -> str:
-        if self.task == "mcqa":
-            return f"submissions/mcqa/{self.batch}/{self.team}/{self.system}.json"
-        return f"submissions/{self.task}/{self.batch}/{self.phase}/{self.team}/{self.system}.json"
+        return TASKS[self.task].run_path(self.batch, self.phase, self.team, self.system)
 
     @property
     def scorer_task(self) -> str:
         """The task name of :func:`scorer.evaluate`: phaseA, phaseB, taskA or mcqa."""
-        if self.task == "mcqa":
-            return "mcqa"
-        return self.phase if self.task == "taskB" else "taskA"
+        return TASKS[self.task].scorer_task(self.phase)
 
 
 @dataclass(frozen=True)
@@ -154,34 +161,31 @@ class Challenge:
     hierarchy: str | None = None
     teams: dict[str, Team] = field(default_factory=dict)
 
+    def batches(self, task: str) -> dict:
+        """The batches of a task (``taskB``, ``taskA``, ``mcqa``) in ``challenge.toml`` order."""
+        return getattr(self, f"{TASKS[task].key}_batches")
+
     def window(self, ref: RunRef) -> Window | None:
         """The submission window of a run, None if its batch/phase is not in the rules."""
-        if ref.task == "taskB":
-            batch = self.taskb_batches.get(ref.batch)
-            return batch.windows.get(ref.phase) if batch else None
-        if ref.task == "mcqa":
-            batch = self.mcqa_batches.get(ref.batch)
-            return batch.window if batch and ref.phase == MCQA_PHASE else None
-        batch = self.taska_batches.get(ref.batch)
-        return batch.testsets.get(ref.phase) if batch else None
+        batch = self.batches(ref.task).get(ref.batch)
+        return batch.phase_windows().get(ref.phase) if batch else None
 
     def gold_paths(self, ref: RunRef) -> dict[str, Path]:
-        """The gold files a run is scored against: ``gold`` (+ ``manual``, ``hierarchy``)."""
-        if ref.task == "taskB":
-            base = self.root / "gold" / "taskb" / ref.batch
-            paths = {"gold": base / f"{ref.phase}.json"}
-            if ref.phase == "phaseB" and (base / "manual.json").exists():
-                paths["manual"] = base / "manual.json"
-            return paths
-        if ref.task == "mcqa":
-            return {"gold": self.root / "gold" / "mcqa" / ref.batch / "gold.json"}
-        return {"gold": self.root / "gold" / "taska" / ref.batch / f"{ref.phase}.json",
-                "hierarchy": self.root / (self.hierarchy or "gold/mesh/hierarchy.txt")}
+        """The gold files a run is scored against: ``gold`` (+ ``manual`` when the batch
+        has expert scores, ``hierarchy``), from the task registry (:mod:`scorer.tasks`)."""
+        gold = self.root / TASKS[ref.task].gold(ref.batch, ref.phase)
+        scoring = SCORINGS[ref.scorer_task]
+        paths = {"gold": gold}
+        paths.update({option: gold.parent / name for option, name in scoring.optional_gold
+                      if (gold.parent / name).exists()})
+        if scoring.hierarchy:
+            paths["hierarchy"] = self.root / (self.hierarchy or DEFAULT_HIERARCHY)
+        return paths
 
     def rules_digest(self, ref: RunRef) -> str:
         """SHA-256 of the rules that decide a run's numbers (flavor, edition, measures)."""
         relevant = {"flavor": self.rules.flavor, "task": ref.scorer_task,
-                    "edition": self.rules.edition if ref.task == "taskB" else None}
+                    "edition": self.rules.edition if TASKS[ref.task].editions else None}
         return hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest()
 
     def to_json(self) -> dict:
@@ -400,7 +404,8 @@ def _window_problems(value: dict, text: str, path: Path) -> list[Problem]:
                                     pointer=toml_path(parts), message="the window closes before it opens",
                                     fix="swap opens and closes"))
 
-    for task in ("taskb", "taska", "mcqa"):
+    for spec in TASKS.values():
+        task = spec.key
         seen = set()
         for i, batch in enumerate(value.get(task, {}).get("batches", [])):
             parts = [task, "batches", i]
@@ -409,10 +414,10 @@ def _window_problems(value: dict, text: str, path: Path) -> list[Problem]:
                                         pointer=toml_path(parts + ["id"]),
                                         message=f"batch id {batch['id']!r} appears twice", fix="rename one batch"))
             seen.add(batch["id"])
-            if task == "taskb":
-                for phase in TASKB_PHASES:
+            if spec.phases:
+                for phase in spec.phases:
                     check(batch[phase], parts + [phase])
-            elif task == "mcqa":
+            elif spec.unit is None:
                 check(batch["window"], parts + ["window"])
             else:
                 ids = set()
@@ -428,8 +433,10 @@ def _window_problems(value: dict, text: str, path: Path) -> list[Problem]:
     return problems
 
 
-_SUBMISSION = re.compile(r"submissions/(taskA|taskB)/([^/]+)/([^/]+)/([^/]+)/([^/]+)\.json")
-_MCQA_SUBMISSION = re.compile(r"submissions/mcqa/([^/]+)/([^/]+)/([^/]+)\.json")
+_SUBMISSION = re.compile(r"submissions/(%s)/([^/]+)/([^/]+)/([^/]+)/([^/]+)\.json"
+                         % "|".join(t.id for t in TASKS.values() if t.unit))
+_SINGLE_PHASE_SUBMISSION = re.compile(r"submissions/(%s)/([^/]+)/([^/]+)/([^/]+)\.json"
+                                      % "|".join(t.id for t in TASKS.values() if not t.unit))
 
 
 def run_ref(relative_path: str) -> RunRef | None:
@@ -442,8 +449,8 @@ def run_ref(relative_path: str) -> RunRef | None:
     match = _SUBMISSION.fullmatch(path)
     if match:
         return RunRef(*match.groups())
-    match = _MCQA_SUBMISSION.fullmatch(path)
-    return RunRef("mcqa", match.group(1), MCQA_PHASE, match.group(2), match.group(3)) if match else None
+    match = _SINGLE_PHASE_SUBMISSION.fullmatch(path)
+    return RunRef(match.group(1), match.group(2), MCQA_PHASE, match.group(3), match.group(4)) if match else None
 
 
 def read_received(root: Path) -> dict[str, datetime]:

@@ -60,28 +60,44 @@ def _over(items, cap: int, pointer: str, what: str, fix: str) -> list[Problem]:
 def limit_problems(value, task: str, limits: QuestionLimits) -> list[Problem]:
     """The lists of a run (``task``: phaseA, phaseB, taskA or mcqa) longer than their cap,
     one error each, located at the list; a value of the wrong shape has none (the schema
-    reports it).  Linear in the number of questions: only lengths are read."""
-    if task == "taskA":
-        entries = value.get("documents") if isinstance(value, dict) else None
-        return [p for i, entry in enumerate(entries if isinstance(entries, list) else ())
-                if isinstance(entry, dict)
-                for p in _over(entry.get("labels"), limits.labels_per_document,
-                               json_pointer("documents", i, "labels"), "labels in this document",
-                               f"keep at most {limits.labels_per_document} labels, the most confident ones")]
+    reports it).  Linear in the number of questions: only lengths are read.  A task
+    without per-question caps (mcqa) has none."""
+    check = _CHECKS.get(task)
+    return check(value, limits) if check else []
+
+
+def _task_a_problems(value, limits: QuestionLimits) -> list[Problem]:
+    """Task A: the labels of each document."""
+    entries = value.get("documents") if isinstance(value, dict) else None
+    return [p for i, entry in enumerate(entries if isinstance(entries, list) else ())
+            if isinstance(entry, dict)
+            for p in _over(entry.get("labels"), limits.labels_per_document,
+                           json_pointer("documents", i, "labels"), "labels in this document",
+                           f"keep at most {limits.labels_per_document} labels, the most confident ones")]
+
+
+def _questions(value) -> list[tuple[int, dict]]:
+    """The (index, question) pairs of a Task B run that are objects."""
     questions = value.get("questions") if isinstance(value, dict) else None
-    if task not in ("phaseA", "phaseB") or not isinstance(questions, list):
-        return []
+    return [(i, q) for i, q in enumerate(questions if isinstance(questions, list) else ()) if isinstance(q, dict)]
+
+
+def _phase_a_problems(value, limits: QuestionLimits) -> list[Problem]:
+    """Phase A: documents, snippets, concepts and triples of each question."""
     problems = []
-    for i, question in enumerate(questions):
-        if not isinstance(question, dict):
-            continue
-        if task == "phaseA":
-            for member, field in _PHASE_A:
-                cap = getattr(limits, field)
-                problems += _over(question.get(member), cap, json_pointer("questions", i, member),
-                                  f"{member} in this question",
-                                  f"keep at most {cap} {member}, the best ranked first (BioASQ scores no more)")
-            continue
+    for i, question in _questions(value):
+        for member, field in _PHASE_A:
+            cap = getattr(limits, field)
+            problems += _over(question.get(member), cap, json_pointer("questions", i, member),
+                              f"{member} in this question",
+                              f"keep at most {cap} {member}, the best ranked first (BioASQ scores no more)")
+    return problems
+
+
+def _phase_b_problems(value, limits: QuestionLimits) -> list[Problem]:
+    """Phase B: the exact answers of each question and the names of each answer."""
+    problems = []
+    for i, question in _questions(value):
         answer = question.get("exact_answer")
         cap = limits.factoid_answers if question.get("type") == "factoid" else limits.list_answers
         problems += _over(answer, cap, json_pointer("questions", i, "exact_answer"), "answers in this question",
@@ -91,3 +107,7 @@ def limit_problems(value, task: str, limits: QuestionLimits) -> list[Problem]:
                               "names for this answer", f"keep at most {limits.synonyms_per_answer} names "
                               "(from BioASQ 5 on only the first is scored)")
     return problems
+
+
+#: The per-question caps of each task of :func:`scorer.evaluate` that has them.
+_CHECKS = {"taskA": _task_a_problems, "phaseA": _phase_a_problems, "phaseB": _phase_b_problems}

@@ -22,6 +22,8 @@ from scorer.formats.answers import fix_phase_b_question
 from scorer.formats.findings import Finding, QuestionFixer
 from scorer.formats.jsontext import JsonFloat, JsonText
 from scorer.formats.limits import QuestionLimits, limit_problems
+from scorer.formats.mcqa import validate_mcqa
+from scorer.formats.taska import validate_taska
 from scorer.formats.taskb import SNIPPET_KEY_VARIANTS, SNIPPET_KEYS
 from scorer.schemas import schema_problems
 
@@ -304,3 +306,27 @@ def validate_taskb(value, doc: JsonText, *, phase: str = "phaseA", role: str = "
         placed.append(doc.place(p.located(question_id=qid)))
     placed.sort(key=lambda p: (p.is_summary, p.line or 0, p.column or 0, p.pointer or ""))
     return placed, copy.deepcopy(fixed) if fixed is value else fixed
+
+
+def validate_run(task: str, value, doc: JsonText, *, role: str = "run", gold_value=None, labels=None,
+                 limits: QuestionLimits | None = None) -> tuple[list[Problem], object]:
+    """Every problem of a parsed file of one task of :func:`scorer.evaluate` (``phaseA``,
+    ``phaseB``, ``taskA``, ``mcqa``), located, and its normalized value (the value itself
+    for the tasks ``normalize`` has no fixes for).  Each task's validator takes what it
+    uses: ``gold_value`` (Task B, mcqa: the run's ids against the gold's), ``labels``
+    (Task A: the hierarchy's ids), ``limits`` (per-question caps; not mcqa)."""
+    if task in PHASES:
+        return validate_taskb(value, doc, phase=task, role=role, gold_value=gold_value, limits=limits)
+    return _OTHER_VALIDATORS[task](value, doc, role=role, gold_value=gold_value, labels=labels, limits=limits), value
+
+
+def _taska_problems(value, doc, *, role, gold_value, labels, limits) -> list[Problem]:
+    return validate_taska(value, doc, role=role, labels=labels, limits=limits)
+
+
+def _mcqa_problems(value, doc, *, role, gold_value, labels, limits) -> list[Problem]:
+    return validate_mcqa(value, doc, role=role, gold_value=gold_value)
+
+
+#: The validators of the tasks that are not Task B phases (:data:`PHASES`).
+_OTHER_VALIDATORS = {"taskA": _taska_problems, "mcqa": _mcqa_problems}

@@ -34,8 +34,9 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from scorer import __version__
 from scorer.errors import Problem, ScorerError
-from scorer.formats.challenge import Challenge, load_challenge, parse_utc, run_ref, utc_text
+from scorer.formats.challenge import DEFAULT_MEASURES, Challenge, load_challenge, parse_utc, run_ref, utc_text
 from scorer.pr.gitrepo import GitRepo, RepoReader, export
+from scorer.tasks import SCORINGS
 from scorer.pr.policy import Context, Decision, judge_changes, judge_content, shown, testset_path, verdict
 
 REPORT_VERSION = 1
@@ -44,9 +45,6 @@ EVENT_TIME_FIELD = "pull_request.updated_at"
 #: Markdown limits: problems shown per run, and the whole comment (GitHub allows 65,536).
 PROBLEMS_SHOWN = 20
 MARKDOWN_LIMIT = 60_000
-#: The measures the Markdown summary shows, per task (the JSON report has them all).
-SUMMARY_CATEGORIES = {"phaseA": ("concepts", "documents", "snippets", "triples"),
-                      "phaseB": ("yesno", "factoid", "list", "ideal")}
 
 
 @dataclass
@@ -191,7 +189,7 @@ def _dry_run(check: RunCheck, value, challenge: Challenge, git: RepoReader, base
              if k != "manual"}
     if export(git, base, sorted(paths.values()), trusted) != sorted(paths.values()):
         return  # no gold yet (or no hierarchy): validation only
-    options = {"hierarchy": str(trusted / paths["hierarchy"])} if ref.task == "taskA" else {}
+    options = {"hierarchy": str(trusted / paths["hierarchy"])} if SCORINGS[ref.scorer_task].hierarchy else {}
     try:
         result = evaluate(str(trusted / paths["gold"]), value, task=ref.scorer_task, edition=challenge.rules.edition,
                           flavor=challenge.rules.flavor, **options)
@@ -200,7 +198,7 @@ def _dry_run(check: RunCheck, value, challenge: Challenge, git: RepoReader, base
         return
     check.scores = dict(result.measures)
     check.scored_against = paths["gold"]
-    if ref.scorer_task == "phaseA":
+    if SCORINGS[ref.scorer_task].categories:
         from scorer.store.runs import answered_categories
         check.categories = answered_categories(value)
     check.score_problems = [p for p in result.warnings if p.severity == "error"]
@@ -321,12 +319,14 @@ def _check_measures(check: RunCheck, report: CheckReport) -> list[str]:
 
 
 def _summary_measures(task: str, official: dict, categories: list[str] | None = None) -> list[str]:
-    if task == "taskA":
-        return list(official.get("taskA", []))
-    if task == "mcqa":
-        return list(dict.fromkeys([official.get("mcqa", "mcqa.c_at_1"), "mcqa.c_at_1", "mcqa.accuracy",
-                                   "mcqa.random_baseline"]))
-    shown = [c for c in SUMMARY_CATEGORIES[task] if c in official and (categories is None or c in categories)]
+    """The official measures of the families the task registry names for the summary (only
+    the answered ``categories`` when given); else the task's own official measure(s) and
+    the registry's extra ones."""
+    scoring = SCORINGS[task]
+    if scoring.summary is None:
+        own = official.get(task, DEFAULT_MEASURES.get(task, []))
+        return list(dict.fromkeys([*(own if isinstance(own, list) else [own]), *scoring.summary_extra]))
+    shown = [c for c in scoring.summary if c in official and (categories is None or c in categories)]
     return [official[c] for c in shown]
 
 

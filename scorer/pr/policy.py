@@ -52,6 +52,7 @@ from datetime import datetime
 from scorer.errors import Problem, ScorerError, bounded, some_of
 from scorer.formats.challenge import Challenge, RunRef, Window, run_ref, utc_text
 from scorer.formats.jsontext import load_json
+from scorer.tasks import TASKS
 
 #: git file modes
 REGULAR_MODES = ("100644", "100755")
@@ -332,11 +333,11 @@ def _batch_rule(ref: RunRef, window: Window | None) -> list[Reason]:
     phase (Task A: test set; mcqa: batch)."""
     if window is not None:
         return []
-    if ref.task == "mcqa":
-        message = f"challenge.toml has no mcqa batch {ref.batch}"
+    unit = TASKS[ref.task].unit
+    if unit is None:
+        message = f"challenge.toml has no {ref.task} batch {ref.batch}"
     else:
-        where = "phase" if ref.task == "taskB" else "test set"
-        message = f"challenge.toml has no batch {ref.batch} with {where} {ref.phase} in {ref.task}"
+        message = f"challenge.toml has no batch {ref.batch} with {unit} {ref.phase} in {ref.task}"
     return [Reason("unknown-batch", message, "use a batch and phase (Task A: test set) listed in challenge.toml")]
 
 
@@ -415,7 +416,7 @@ def _size_rule(change: Change, limit: int) -> list[Reason]:
 
 def _window_name(ref: RunRef) -> str:
     """``batch1/phaseA``, ``batch1/week1``; mcqa (one window per batch): ``mcqa batch1``."""
-    return f"mcqa {ref.batch}" if ref.task == "mcqa" else f"{ref.batch}/{ref.phase}"
+    return f"{ref.batch}/{ref.phase}" if TASKS[ref.task].unit else f"{ref.task} {ref.batch}"
 
 
 
@@ -424,11 +425,7 @@ def _window_name(ref: RunRef) -> str:
 
 def testset_path(ref: RunRef) -> str:
     """The public test set a run answers: its question ids (Task A: PMIDs) are checked."""
-    if ref.task == "taskB":
-        return f"testsets/taskb/{ref.batch}/{ref.phase}.json"
-    if ref.task == "mcqa":
-        return f"testsets/mcqa/{ref.batch}/testset.json"
-    return f"testsets/taska/{ref.batch}/{ref.phase}.json"
+    return TASKS[ref.task].testset(ref.batch, ref.phase)
 
 
 def judge_content(decision: Decision, data: bytes, testset: bytes | None, max_bytes: int,
@@ -461,14 +458,8 @@ def judge_content(decision: Decision, data: bytes, testset: bytes | None, max_by
 def _validate(ref: RunRef, parsed, doc, limits=None) -> tuple[list[Problem], object]:
     """The validator's problems of a parsed run of ``ref``'s task (with its per-question
     ``limits``), and its normalized value."""
-    if ref.task == "taskA":
-        from scorer.formats.taska import validate_taska
-        return validate_taska(parsed, doc, role="run", limits=limits), parsed
-    if ref.task == "mcqa":
-        from scorer.formats.mcqa import validate_mcqa
-        return validate_mcqa(parsed, doc, role="run"), parsed
-    from scorer.formats.validation import validate_taskb
-    return validate_taskb(parsed, doc, phase=ref.phase, role="run", limits=limits)
+    from scorer.formats.validation import validate_run
+    return validate_run(ref.scorer_task, parsed, doc, role="run", limits=limits)
 
 
 def _content_reasons(ref: RunRef, problems: list[Problem]) -> list[Reason]:
@@ -483,7 +474,8 @@ def _content_reasons(ref: RunRef, problems: list[Problem]) -> list[Reason]:
                               f"python -m scorer validate RUN.json --task {ref.scorer_task} lists them with "
                               "their fixes; python -m scorer normalize fixes the documented variants"))
     if unknown:
-        what = "PMID(s)" if ref.task == "taskA" else "question id(s)"
+        ids = TASKS[ref.task].ids
+        what = f"{ids}(s)" if ids == "PMID" else f"{ids} id(s)"
         reasons.append(Reason("unknown-questions",
                               f"{_how_many(unknown)} {what} are not in the test set {testset_path(ref)}: "
                               + some_of(p.question_id for p in unknown if not p.is_summary),
@@ -507,7 +499,8 @@ def _id_problems(ref: RunRef, fixed, doc, testset: bytes | None, reasons: list[R
     if not expected:
         return []
     found, noun, fix = _run_ids(ref, fixed)
-    problems = _mcqa_candidate_problems(fixed, testset_candidates(testset_value), doc, path) if ref.task == "mcqa" else []
+    problems = (_mcqa_candidate_problems(fixed, testset_candidates(testset_value), doc, path)
+                if TASKS[ref.task].candidates else [])
     known = set(expected)
     unknown = bounded(Problem(code="unknown-question", pointer=pointer, question_id=qid,
                               message=f"{noun} {qid} is not in the test set {path}", fix=fix)
@@ -548,14 +541,10 @@ def _read_testset(ref: RunRef, testset: bytes | None, reasons: list[Reason]) -> 
 def _run_ids(ref: RunRef, fixed) -> tuple[list[tuple[str, str]], str, str]:
     """The ids a valid run answers, each with its JSON pointer; the noun for them and
     the fix for an id the test set lacks."""
-    if ref.task == "taskA":
-        return ([(f"/documents/{i}/pmid", str(d["pmid"])) for i, d in enumerate(fixed["documents"])],
-                "PMID", "answer the documents of the test set only")
-    if ref.task == "mcqa":
-        return ([(f"/answers/{i}/question", a["question"]) for i, a in enumerate(fixed["answers"])],
-                "question", "answer the questions of this batch's test set only")
-    return ([(f"/questions/{i}/id", q["id"]) for i, q in enumerate(fixed["questions"])],
-            "question", "answer the questions of the test set only (check the batch and phase)")
+    spec = TASKS[ref.task]
+    entries, member = spec.run_ids
+    return ([(f"/{entries}/{i}/{member}", str(e[member])) for i, e in enumerate(fixed[entries])],
+            spec.ids, spec.unknown_id_fix)
 
 
 def testset_candidates(value) -> dict[str, tuple[str, ...]]:
@@ -592,9 +581,9 @@ def _mcqa_candidate_problems(fixed, candidates: dict[str, tuple[str, ...]], doc,
 
 def testset_ids(ref: RunRef, value) -> list[str]:
     """The question ids (Task A: PMIDs, as text) of a test set, in file order."""
-    if ref.task == "mcqa":
+    if TASKS[ref.task].candidates:
         return list(testset_candidates(value))
-    key, member = ("documents", "pmid") if ref.task == "taskA" else ("questions", "id")
+    key, member = TASKS[ref.task].run_ids
     entries = value.get(key) if isinstance(value, dict) else None
     if not isinstance(entries, list):
         return []

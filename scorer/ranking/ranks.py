@@ -25,11 +25,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-PHASE_A_CATEGORIES = ("concepts", "documents", "snippets", "triples")
-PHASE_B_EXACT_MEASURES = ("yesno.macro_f1", "factoid.mrr", "list.f1")
-IDEAL_MANUAL_MEASURES = ("ideal.manual.recall", "ideal.manual.precision",
-                         "ideal.manual.repetition", "ideal.manual.readability")
-IDEAL_AUTOMATIC_MEASURE = "ideal.rougesu4.f1"
+from scorer.measures.registry import default_official_measures, higher_is_better, ranking_components
+from scorer.tasks import PHASE_A_CATEGORIES, SCORINGS
+
+_DEFAULTS = default_official_measures()
+PHASE_B_EXACT_MEASURES = tuple(_DEFAULTS[f] for f in dict(SCORINGS["phaseB"].rankings)["phaseB.exact"])
+IDEAL_MANUAL_MEASURES = ranking_components("ideal.manual")
+IDEAL_AUTOMATIC_MEASURE = _DEFAULTS["ideal"]
 
 
 def tied_ranks(values: Sequence[float]) -> np.ndarray:
@@ -111,11 +113,15 @@ def _table(scores: Mapping[str, dict[str, float]], component_ranks: Mapping[str,
     return sorted(records, key=lambda r: (r.rank is None, r.rank or 0.0, r.system))
 
 
-def _component_ranks(scores: Mapping[str, dict[str, float]], components: Iterable[str]) -> dict[str, dict[str, float]]:
-    """System -> {component -> rank}, each component ranked over the systems scored in it."""
+def _component_ranks(scores: Mapping[str, dict[str, float]], components: Iterable[str],
+                     measure: str | None = None) -> dict[str, dict[str, float]]:
+    """System -> {component -> rank}, each component ranked over the systems scored in it,
+    in the direction the measure registry gives the component (or ``measure``, when the
+    components are test sets scored on it)."""
     per_system: dict[str, dict[str, float]] = {s: {} for s in scores}
     for component in components:
-        for system, rank in average_ranks({s: v.get(component) for s, v in scores.items()}).items():
+        direction = higher_is_better(measure or component)
+        for system, rank in average_ranks({s: v.get(component) for s, v in scores.items()}, direction).items():
             per_system[system][component] = rank
     return per_system
 
@@ -191,7 +197,7 @@ def task_a_ranking(measures_per_testset: Mapping[str, Mapping[str, Mapping[str, 
     systems = sorted({s for per_system in measures_per_testset.values() for s in per_system})
     scores = {s: {t: per_system[s][measure] for t, per_system in measures_per_testset.items()
                   if s in per_system and has_score(per_system[s].get(measure))} for s in systems}
-    ranks = _component_ranks(scores, measures_per_testset)
+    ranks = _component_ranks(scores, measures_per_testset, measure)
     used = {s: tuple(sorted(ranks[s], key=lambda t: (ranks[s][t], t))[:k]) for s in systems}
     reasons = {s: f"{len(ranks[s])} of the {k} test sets needed" for s in systems if len(ranks[s]) < k}
     return _table(scores, ranks, used, reasons, baselines)

@@ -6,11 +6,12 @@ categories show ``-``, baselines, late and unranked systems are named in a Notes
 """
 from __future__ import annotations
 
+from scorer.measures.registry import MEASURES, STATISTIC_LABELS
 from scorer.site import labels, paths
 from scorer.site.results import Overview, Ranking, Row, Table
 from scorer.site.tables import Column, Cell, TableView, count_cell, rank_cell, score_cell, text_cell
 
-STAT_ORDER = list(labels.STATS)
+STAT_ORDER = list(STATISTIC_LABELS)
 
 
 class Names:
@@ -216,13 +217,10 @@ def overview_view(overview: Overview, name: str, names: Names) -> TableView:
 
 
 #: mcqa leaderboard columns after the official measure: rates, counts, reading perspective.
-MCQA_COLUMNS = ("mcqa.accuracy", "mcqa.accuracy_with_candidates", "mcqa.answered_right", "mcqa.answered_wrong",
-                "mcqa.unanswered_right", "mcqa.unanswered_wrong", "mcqa.unanswered_empty",
-                "mcqa.correctly_discarded", "mcqa.reading.median", "mcqa.reading.mean", "mcqa.reading.std")
+MCQA_COLUMNS = tuple(m.name for m in MEASURES.values() if m.task == "mcqa" and m.column)
 #: The hover text of a multiple-choice "-" (the legend and the table note say the same).
 MCQA_MISSING = "no value: n = 0 or nothing to measure"
-MCQA_COUNTS = {"mcqa.answered_right", "mcqa.answered_wrong", "mcqa.unanswered_right", "mcqa.unanswered_wrong",
-               "mcqa.unanswered_empty"}
+MCQA_COUNTS = {m.name for m in MEASURES.values() if m.count}
 
 
 def mcqa_cell(measure: str, value, css: str = "") -> Cell:

@@ -17,7 +17,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from scorer.fingerprint import fingerprint
-from scorer.formats.challenge import MCQA_PHASE, TASKB_PHASES, Challenge, load_challenge, read_received
+from scorer.formats.challenge import Challenge, load_challenge, read_received
 from scorer.parallel import forked_pool
 from scorer.schemas import load_schema, schema_names
 from scorer.site import boards, labels, paths
@@ -30,6 +30,7 @@ from scorer.formats.challenge import utc_text
 from scorer.site.inputs import BuildInputs, has_gold, read_inputs, window_status
 from scorer.site.results import Results, Table, load_results
 from scorer.site.tables import TableView, rows_html
+from scorer.tasks import TASKS
 
 PROJECT = Path(__file__).resolve().parent.parent.parent
 #: Written into every built site; a folder holding it may be replaced by the next build.
@@ -163,7 +164,7 @@ def _check_replaceable(out: Path) -> None:
 
 def _common(challenge: Challenge, inputs: BuildInputs, doc_pages: list[DocPage]) -> dict:
     nav = [("index.html", "Home")]
-    nav += [(paths.overview(t), labels.TASKS[t].split(" (")[0]) for t in TASK_ORDER if _batches(challenge, t)]
+    nav += [(paths.overview(t), TASKS[t].name) for t in TASK_ORDER if challenge.batches(t)]
     nav += [("teams.html", "Teams")]
     nav += [(paths.doc(d.name), "How to take part") for d in doc_pages if d.name == "submit"]
     nav += [("docs/index.html", "Docs"), ("downloads.html", "Downloads")] if doc_pages else [("downloads.html", "Downloads")]
@@ -180,7 +181,7 @@ class _Builder:
         self.names = boards.Names(challenge)
         self.views: list[tuple[str, TableView]] = []  # (page, view) for the downloads page
         om = challenge.official_measures
-        self.official = {v for k, v in om.items() if k != "taskA"} | set(om.get("taskA", []))
+        self.official = {m for v in om.values() for m in (v if isinstance(v, list) else [v])}
         self._taska_docs: dict = {}  # Task A batch -> _collect_taska's values
         self._pair_list: list | None = None
 
@@ -237,9 +238,7 @@ class _Builder:
                 if e.task == task and e.batch == batch and (phase is None or e.phase == phase)]
 
     def _window_context(self, task: str, batch: str, phase: str) -> dict:
-        window = (self.challenge.taskb_batches[batch].windows[phase] if task == "taskB"
-                  else self.challenge.mcqa_batches[batch].window if task == "mcqa"
-                  else self.challenge.taska_batches[batch].testsets[phase])
+        window = self.challenge.batches(task)[batch].phase_windows()[phase]
         return {"window": window, "opens": utc_text(window.opens), "closes": utc_text(window.closes),
                 "status": window_status(window, has_gold(self.challenge, task, batch, phase), self.inputs.date)}
 
@@ -252,16 +251,29 @@ class _Builder:
                     names=self.names, task=table.task if table else None, **extra)
 
     def _boards(self) -> None:
-        for batch in self.challenge.taskb_batches.values():
-            for phase in TASKB_PHASES:
-                table = self.results.tables.get(("taskB", batch.id, phase))
-                views = ([boards.taskb_ranking_view(table, r, self.official, self.names)
+        """The board of every table, task by task: one per batch and phase (Task B, mcqa);
+        a batch board above one board per test set for a task ranked per batch (Task A)."""
+        for task in TASK_ORDER:
+            if TASKS[task].batch_ranking:
+                self._batch_boards()
+            else:
+                self._phase_boards(task)
+
+    def _phase_boards(self, task: str) -> None:
+        """One board per batch and phase, its views those of the task (:data:`RANKING_VIEWS`)."""
+        for batch in self.challenge.batches(task).values():
+            for phase in batch.phase_windows():
+                table = self.results.tables.get((task, batch.id, phase))
+                views = ([RANKING_VIEWS[task](table, r, self.official, self.names)
                           for r in table.rankings.values()] if table else [])
-                self._board_page(paths.board("taskB", batch.id, phase),
-                                 labels.where_label("taskB", batch.name, phase), table, views,
-                                 self._table_runs("taskB", batch.id, phase),
-                                 self._window_context("taskB", batch.id, phase),
-                                 compare=paths.compare_index("taskB", batch.id, phase) if table and table.rows else None)
+                self._board_page(paths.board(task, batch.id, phase),
+                                 labels.where_label(task, batch.name, phase), table, views,
+                                 self._table_runs(task, batch.id, phase),
+                                 self._window_context(task, batch.id, phase),
+                                 compare=paths.compare_index(task, batch.id, phase) if table and table.rows else None)
+
+    def _batch_boards(self) -> None:
+        """Task A: the batch board (rankings on the best k test sets) and each test set's board."""
         for batch in self.challenge.taska_batches.values():
             batch_table = self.results.tables.get(("taskA", batch.id, None))
             views = [boards.taska_ranking_view(batch_table, r, self.names)
@@ -279,18 +291,10 @@ class _Builder:
                                  table, views, self._table_runs("taskA", batch.id, testset),
                                  self._window_context("taskA", batch.id, testset),
                                  up=paths.board("taskA", batch.id, None))
-        for batch in self.challenge.mcqa_batches.values():
-            table = self.results.tables.get(("mcqa", batch.id, MCQA_PHASE))
-            views = ([boards.mcqa_ranking_view(table, r, self.official, self.names) for r in table.rankings.values()]
-                     if table else [])
-            self._board_page(paths.board("mcqa", batch.id, MCQA_PHASE), labels.where_label("mcqa", batch.name, None), table, views,
-                             self._table_runs("mcqa", batch.id, MCQA_PHASE),
-                             self._window_context("mcqa", batch.id, MCQA_PHASE),
-                             compare=paths.compare_index("mcqa", batch.id, MCQA_PHASE) if table and table.rows else None)
 
     def _overviews(self) -> None:
         for task in TASK_ORDER:
-            batches = _batches(self.challenge, task)
+            batches = self.challenge.batches(task)
             if not batches:
                 continue
             overview = self.results.overviews.get(task)
@@ -384,11 +388,11 @@ class _Builder:
             if phase is None:
                 continue
             docs = self._run_pages(table)
-            if task == "taskA":
+            if TASKS[task].batch_ranking:
                 self._collect_taska(batch, phase, docs)
             else:
                 self._compare_pages(table, docs)
-        batch_table = self.results.tables.get(("taskA", batch, None)) if task == "taskA" else None
+        batch_table = self.results.tables.get((task, batch, None)) if TASKS[task].batch_ranking else None
         if batch_table is not None:
             self._compare_pages(batch_table, self._taska_docs.pop(batch, {}))
 
@@ -406,7 +410,7 @@ class _Builder:
     def _unlisted_runs(self) -> None:
         """Pages of the runs of no table (awaiting gold, unknown batch)."""
         listed = {e.path for (task, batch, phase) in self.results.tables
-                  if not (task == "taskA" and phase is None) for e in self._table_runs(task, batch, phase)}
+                  if not (TASKS[task].batch_ranking and phase is None) for e in self._table_runs(task, batch, phase)}
         for entry in self.results.runs.values():
             if entry.path not in listed:
                 self._run_page(entry, self.results.run_document(entry) if entry.result else None, None)
@@ -458,21 +462,19 @@ class _Builder:
     def _home(self) -> None:
         tasks = []
         for task in TASK_ORDER:
-            batches = _batches(self.challenge, task)
+            batches = self.challenge.batches(task)
             if not batches:
                 continue
             rows = []
             for batch in batches.values():
-                windows = (batch.windows if task == "taskB" else {MCQA_PHASE: batch.window} if task == "mcqa"
-                           else batch.testsets)
-                for phase in windows:
+                for phase in batch.phase_windows():
                     ctx = self._window_context(task, batch.id, phase)
                     runs = self._table_runs(task, batch.id, phase)
                     rows.append({"batch": batch, "phase": phase, "label": labels.phase_label(task, phase),
                                  "path": paths.board(task, batch.id, phase), "runs": len(runs), **ctx})
             tasks.append({"task": task, "rows": rows, "overview": paths.overview(task),
                           "batch_pages": [(b.name, paths.board(task, b.id, None)) for b in batches.values()]
-                          if task == "taskA" else []})
+                          if TASKS[task].batch_ranking else []})
         description = render_markdown(self.challenge.description)  # absolute http(s) and mailto links only
         self.w.page("index.html", "index.html", self.challenge.name, tasks=tasks, description=description,
                     latest=self._latest(), scored_runs=sum(e.status == "scored" for e in self.results.runs.values()))
@@ -483,12 +485,8 @@ class _Builder:
         for (task, batch, phase), table in self.results.tables.items():
             if not table.rankings or not any(r.records for r in table.rankings.values()):
                 continue
-            if task == "taskB":
-                closes = self.challenge.taskb_batches[batch].windows[phase].closes
-            elif task == "mcqa":
-                closes = self.challenge.mcqa_batches[batch].window.closes
-            else:
-                closes = max(self.challenge.taska_batches[batch].testsets.values(), key=lambda w: w.closes).closes
+            windows = self.challenge.batches(task)[batch].phase_windows()
+            closes = (windows[phase] if phase is not None else max(windows.values(), key=lambda w: w.closes)).closes
             candidate = (closes, task, batch, phase or "")
             if best is None or candidate > best[0]:
                 best = (candidate, table)
@@ -520,14 +518,11 @@ def _drilldown_in_worker(unit: tuple[str, str]) -> tuple[list[str], int]:
     return writer.written, writer.pages
 
 
-TASK_ORDER = ("taskB", "taskA", "mcqa")
+TASK_ORDER = tuple(TASKS)
 
 
-def _batches(challenge: Challenge, task: str) -> dict:
-    """The batches of a task in ``challenge.toml`` order."""
-    return {"taskB": challenge.taskb_batches, "taskA": challenge.taska_batches, "mcqa": challenge.mcqa_batches}[task]
-
-
+#: The views of a board of one batch and phase, per task (one per ranking of the table).
+RANKING_VIEWS = {"taskB": boards.taskb_ranking_view, "mcqa": boards.mcqa_ranking_view}
 #: The views of a head-to-head page, per task.
 PAIR_VIEWS = {"taskB": taskb_pair_views, "taskA": taska_pair_view, "mcqa": mcqa_pair_views}
 

@@ -16,9 +16,8 @@ from scorer.site import labels
 from scorer.site.boards import MCQA_COLUMNS, mcqa_cell
 from scorer.site.results import RunEntry, Table
 from scorer.site.tables import Cell, Column, TableView, count_cell, is_number, rank_cell, score_cell, text_cell
+from scorer.tasks import TASKS
 
-#: Task A run pages show this many documents, the worst on this measure first (the CSV has all).
-TASK_A_SHOWN, TASK_A_ORDER = 50, "lca.f1"
 #: How many top systems of each ranking every system is compared with on pre-rendered pages.
 TOP = 1
 
@@ -37,19 +36,20 @@ def run_views(entry: RunEntry, doc: dict, official: set) -> tuple[TableView, Tab
                       text_cell("official" if name in official else "")], "official" if name in official else "")
     per_question = doc.get("per_question", {})
     names = sorted({m for values in per_question.values() for m in values})
-    task_a = entry.task == "taskA"
-    unit = "Document" if task_a else "Question"
+    spec = TASKS[entry.task]
+    shown, worst_on = spec.shown or (None, None)  # Task A: thousands of documents, the page shows the worst
+    unit = spec.item.capitalize()
     questions = TableView(slug=f"{run_slug(entry)}-questions", caption=f"Per-{unit.lower()} values"
-                          + (f", worst {TASK_A_SHOWN} by {TASK_A_ORDER} first" if task_a else ""),
+                          + (f", worst {shown} by {worst_on} first" if shown else ""),
                           columns=[Column("id", unit, row_header=True)]
                           + [Column(m, labels.measure_label(m), numeric=True, title=m) for m in names],
                           note="A blank (-) means the measure is not defined for this question "
                                "(e.g. a factoid measure on a yes/no question).",
                           empty="The result file has no per-question values.", formats=("csv",),
-                          limit=TASK_A_SHOWN if task_a else None)
+                          limit=shown)
     order = sorted(per_question)
-    if task_a:  # thousands of documents: the page shows the worst, the CSV has all
-        order.sort(key=lambda q: (per_question[q].get(TASK_A_ORDER) is None, per_question[q].get(TASK_A_ORDER) or 0))
+    if worst_on:
+        order.sort(key=lambda q: (per_question[q].get(worst_on) is None, per_question[q].get(worst_on) or 0))
     for qid in order:
         questions.add([qid, *map(per_question[qid].get, names)])
     return measures, questions

@@ -142,12 +142,7 @@ def load_results(root: str | Path) -> Results:
     tables: dict = {}
     for listed in index.get("batches", []):
         raw = read_json(root / listed["table"])
-        if raw["task"] == "taskA":
-            tables.update(_taska_tables(raw))
-        elif raw["task"] == "mcqa":
-            tables[("mcqa", raw["batch"], MCQA_PHASE)] = _mcqa_table(raw)
-        else:
-            tables[("taskB", raw["batch"], raw["phase"])] = _taskb_table(raw)
+        tables.update(_TABLE_READERS[raw["task"]](raw))
     overviews = {task: _overview(read_json(root / path)) for task, path in sorted(index.get("overview", {}).items())}
     return Results(root, index.get("scorer_version"), index.get("scorer_digest"), dict(sorted(index.get("gold_sha256", {}).items())),
                    runs, tables, overviews)
@@ -176,17 +171,20 @@ def _row(key: str, s: dict, result: dict) -> Row:
                answered=tuple(answered) if answered is not None else None)
 
 
-def _taskb_table(raw: dict) -> Table:
+def _taskb_tables(raw: dict) -> dict:
+    """A Task B batch and phase: one table."""
     rows = {key: _row(key, s, s) for key, s in sorted(raw["systems"].items())}
-    return Table(task="taskB", batch=raw["batch"], phase=raw["phase"], name=raw.get("name", raw["batch"]),
-                 rows=rows, rankings=_rankings(raw))
+    table = Table(task="taskB", batch=raw["batch"], phase=raw["phase"], name=raw.get("name", raw["batch"]),
+                  rows=rows, rankings=_rankings(raw))
+    return {(table.task, table.batch, table.phase): table}
 
 
-def _mcqa_table(raw: dict) -> Table:
+def _mcqa_tables(raw: dict) -> dict:
     """An mcqa batch: one table (phase :data:`MCQA_PHASE`, as its runs) with the random baseline."""
     rows = {key: _row(key, s, s) for key, s in sorted(raw["systems"].items())}
-    return Table(task="mcqa", batch=raw["batch"], phase=MCQA_PHASE, name=raw.get("name", raw["batch"]), rows=rows,
-                 rankings=_rankings(raw), random_baseline=raw.get("random_baseline"))
+    table = Table(task="mcqa", batch=raw["batch"], phase=MCQA_PHASE, name=raw.get("name", raw["batch"]), rows=rows,
+                  rankings=_rankings(raw), random_baseline=raw.get("random_baseline"))
+    return {(table.task, table.batch, table.phase): table}
 
 
 def _taska_tables(raw: dict) -> dict:
@@ -200,6 +198,10 @@ def _taska_tables(raw: dict) -> dict:
         out[("taskA", batch, testset)] = Table(task="taskA", batch=batch, phase=testset,
                                                name=raw.get("name", batch), rows=rows, rankings={})
     return out
+
+
+#: The reader of each task's batch files in ``results/batches/<task>/``: -> (task, batch, phase) -> table.
+_TABLE_READERS = {"taskB": _taskb_tables, "taskA": _taska_tables, "mcqa": _mcqa_tables}
 
 
 def _overview(raw: dict) -> Overview:

@@ -35,6 +35,7 @@ from scorer.parallel import Worker, fork_context
 from scorer.store.files import canonical_json, read_json, remove_stale, sha256_bytes, sha256_file, write_atomic
 from scorer.store.runs import RunJob, discover_runs, failure, identity_problems, score_run
 from scorer.store.tables import ScoredRun, mcqa_table, overview, taska_table, taskb_table
+from scorer.tasks import SCORINGS
 
 RESULTS = "results"
 INDEX = f"{RESULTS}/index.json"
@@ -105,7 +106,7 @@ def _size(path: Path) -> int:
 def _preload_hierarchy(jobs: list[RunJob]) -> None:
     """Read the Task A hierarchy once here, so forked workers inherit it instead of each reading it."""
     for job in jobs:
-        if job.ref.task == "taskA":
+        if SCORINGS[job.ref.scorer_task].hierarchy:
             load_hierarchy(job.gold["hierarchy"])
             return
 

@@ -15,10 +15,9 @@ from scorer.errors import Problem, ScorerError
 from scorer.evaluation import evaluate
 from scorer.formats.challenge import Challenge, RunRef, run_ref
 from scorer.formats.jsontext import load_json
-from scorer.formats.mcqa import validate_mcqa
-from scorer.formats.taska import validate_taska
-from scorer.formats.validation import validate_taskb
+from scorer.formats.validation import validate_run
 from scorer.ranking.ranks import PHASE_A_CATEGORIES
+from scorer.tasks import SCORINGS, TASKS
 
 LEDGER = "submissions/received.json"
 
@@ -55,11 +54,11 @@ def identity_problems(challenge: Challenge, ref: RunRef) -> list[Problem]:
         problems.append(Problem(code="symlink", file=ref.path, message="the run is a symbolic link",
                                 fix="commit the run file itself"))
     if challenge.window(ref) is None:
-        if ref.task == "mcqa":
-            message = f"mcqa batch {ref.batch!r} is not in challenge.toml"
+        unit = TASKS[ref.task].unit
+        if unit is None:
+            message = f"{ref.task} batch {ref.batch!r} is not in challenge.toml"
         else:
-            where = "phase" if ref.task == "taskB" else "test set"
-            message = f"batch {ref.batch!r} with {where} {ref.phase!r} is not in challenge.toml"
+            message = f"batch {ref.batch!r} with {unit} {ref.phase!r} is not in challenge.toml"
         problems.append(Problem(code="unknown-batch", file=ref.path, message=message,
                                 fix="use a batch and phase (or test set) listed in challenge.toml"))
     team = challenge.teams.get(ref.team)
@@ -121,12 +120,9 @@ def _excerpt(text: str, limit: int = 300) -> str:
 def _validate(job: RunJob) -> tuple[list[Problem], list[str] | None]:
     """The validator's problems and, for Phase A, the categories the run answered."""
     value, doc = load_json(Path(job.root) / job.ref.path, name=job.ref.path, max_bytes=job.max_bytes)
-    if job.ref.task == "taskA":
-        return validate_taska(value, doc, role="run"), None
-    if job.ref.task == "mcqa":  # compared with the gold by the evaluation (located errors)
-        return validate_mcqa(value, doc, role="run"), None
-    problems, fixed = validate_taskb(value, doc, phase=job.ref.phase, role="run")
-    return problems, answered_categories(fixed) if job.ref.phase == "phaseA" else None
+    # mcqa: the ids are compared with the gold by the evaluation (located errors)
+    problems, fixed = validate_run(job.ref.scorer_task, value, doc, role="run")
+    return problems, answered_categories(fixed) if SCORINGS[job.ref.scorer_task].categories else None
 
 
 def answered_categories(run_value) -> list[str]:
@@ -138,7 +134,7 @@ def answered_categories(run_value) -> list[str]:
 
 def _options(job: RunJob) -> dict:
     """The task-specific options of :func:`scorer.evaluate`."""
-    if job.ref.task == "taskA":
+    if SCORINGS[job.ref.scorer_task].hierarchy:
         return {"hierarchy": job.gold["hierarchy"]}
     if job.manual_system is not None:
         return {"manual": job.gold["manual"], "system": job.manual_system}

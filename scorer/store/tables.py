@@ -20,6 +20,7 @@ from scorer.ranking import (RankedSystem, best_per_team, c_at_1_from_counts, com
                             nemenyi_groups, per_question_arrays, rank_on_components, significance_groups,
                             task_a_ranking)
 from scorer.ranking.ranks import PHASE_A_CATEGORIES
+from scorer.tasks import SCORINGS
 
 PHASE_A_RULE = ("mean of the ranks of the categories the system answered; a category the run has no "
                 "answer of (no question with a non-empty list) is left out of its mean, not counted as last")
@@ -86,14 +87,8 @@ def taskb_table(challenge: Challenge, batch: str, phase: str, runs: Sequence[Sco
     baselines = {r.key for r in runs if r.baseline}
     measures = {r.key: _ranked_measures(r, phase) for r in eligible}
     per_question = {r.key: r.doc.get("per_question", {}) for r in eligible}
-    om = challenge.official_measures
-    if phase == "phaseA":
-        rankings = {"phaseA": (rank_on_components(measures, [om[c] for c in PHASE_A_CATEGORIES], baselines),
-                               PHASE_A_RULE)}
-    else:
-        rankings = {"phaseB.exact": (rank_on_components(measures, [om["yesno"], om["factoid"], om["list"]],
-                                                        baselines), PHASE_B_RULE),
-                    "phaseB.ideal": (ideal_ranking(measures, baselines, automatic=om["ideal"]), IDEAL_RULE)}
+    rankings = {name: _RANKINGS[name](measures, baselines, challenge.official_measures)
+                for name, _ in SCORINGS[phase].rankings}
     return {
         "task": "taskB", "batch": batch, "phase": phase, "name": challenge.taskb_batches[batch].name,
         "systems": {r.key: _system_row(r) for r in runs},
@@ -102,10 +97,29 @@ def taskb_table(challenge: Challenge, batch: str, phase: str, runs: Sequence[Sco
     }
 
 
+def _component_ranking(families: tuple[str, ...], rule: str):
+    """A ranking on the mean of the ranks on the official measures of ``families``."""
+    def rank(measures: dict, baselines: set, om: dict):
+        return rank_on_components(measures, [om[f] for f in families], baselines), rule
+    return rank
+
+
+def _ideal_ranking(measures: dict, baselines: set, om: dict):
+    """Ideal answers: the expert scores when there are any, else the official ideal measure."""
+    return ideal_ranking(measures, baselines, automatic=om["ideal"]), IDEAL_RULE
+
+
+#: How each ranking of the task registry (``Scoring.rankings``) is computed: name ->
+#: f(measures, baselines, official measures) -> (records, rule).
+_RANKINGS = {"phaseA": _component_ranking(dict(SCORINGS["phaseA"].rankings)["phaseA"], PHASE_A_RULE),
+             "phaseB.exact": _component_ranking(dict(SCORINGS["phaseB"].rankings)["phaseB.exact"], PHASE_B_RULE),
+             "phaseB.ideal": _ideal_ranking}
+
+
 def _ranked_measures(run: ScoredRun, phase: str) -> dict:
-    """The measures ranked for a run; Phase A categories the run did not answer are missing."""
+    """The measures ranked for a run; categories the run did not answer (Phase A) are missing."""
     measures = run.doc["measures"]
-    if phase != "phaseA":
+    if not SCORINGS[phase].categories:
         return measures
     answered = set(run.doc.get("answered", PHASE_A_CATEGORIES))
     return {m: v for m, v in measures.items() if m.split(".")[0] in answered}

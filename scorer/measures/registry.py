@@ -1,0 +1,184 @@
+"""The registry of measures: one :class:`Measure` per measure name, in the spirit of
+``ir_measures``.  Everything that needs to know about a measure (the official tool's
+label, its family, whether higher is better, its display label, when it has no value,
+its role in the rankings) reads it here; the evaluators only compute the numbers.
+
+Pure data: this module imports nothing of the scorer but the task registry (pure data
+too), so every layer may read it.
+Adding a measure is one entry in :data:`MEASURES` (see ``docs/extending.md``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from scorer.tasks import PHASE_A_CATEGORIES
+
+#: When a measure has no value: ``nan`` (NaN, ``null`` in JSON: nothing defines it, e.g.
+#: no gold question of its kind; never ranked), ``absent`` (the key is left out: its
+#: input, e.g. the expert scores, is missing), ``never`` (always a number: a count).
+Missing = Literal["nan", "absent", "never"]
+
+#: Display names of the families and statistics a ``family.statistic`` name is made of,
+#: in the order the boards show their columns.
+FAMILY_LABELS = {"concepts": "Concepts", "documents": "Documents", "snippets": "Snippets", "triples": "Triples",
+                 "yesno": "Yes/no", "factoid": "Factoid", "list": "List", "ideal": "Ideal"}
+STATISTIC_LABELS = {
+    "precision": "P", "recall": "R", "f1": "F1", "map": "MAP", "gmap": "GMAP", "ap": "AP",
+    "accuracy": "accuracy", "macro_f1": "macro F1", "f1_yes": "F1 yes", "f1_no": "F1 no",
+    "strict_accuracy": "strict acc.", "lenient_accuracy": "lenient acc.", "mrr": "MRR", "c_at_1": "c@1",
+    "rouge2.recall": "ROUGE-2 R", "rouge2.precision": "ROUGE-2 P", "rouge2.f1": "ROUGE-2 F1",
+    "rougesu4.recall": "ROUGE-SU4 R", "rougesu4.precision": "ROUGE-SU4 P", "rougesu4.f1": "ROUGE-SU4 F1",
+    "rougel": "ROUGE-L", "rougel_adapted": "ROUGE-L adapted", "bleu4": "BLEU-4", "bleu4_adapted": "BLEU-4 adapted",
+    "manual.recall": "manual recall", "manual.precision": "manual precision",
+    "manual.repetition": "manual repetition", "manual.readability": "manual readability"}
+
+
+@dataclass(frozen=True)
+class Measure:
+    """What the scorer knows about one measure besides how to compute it.
+
+    ``official_label``: the official tool's ``-verbose`` label, where it prints one;
+    ``official_position``: where the tool prints it among its task's labels (the registry
+    order when all are 0).
+    ``official_for``: the key of ``[official_measures]`` in ``challenge.toml`` whose
+    default this measure is (a family, or ``taskA``/``mcqa``), if any.  ``ranking``: the
+    ranking that always uses it as a component, whatever the official measures say.
+    ``column``: shown as a column of its task's leaderboard after the official measure(s)
+    (mcqa).  ``count``: an integer count (shown without decimals).  ``per_question``: a
+    per-question value only (what significance tests resample), not a measure of the run.
+    """
+
+    name: str
+    task: str  # the scorer task (``scorer.evaluate``'s ``task``) that reports it
+    label: str
+    official_label: str | None = None
+    official_position: int = 0
+    higher_is_better: bool = True
+    missing: Missing = "nan"
+    official_for: str | None = None
+    ranking: str | None = None
+    column: bool = False
+    count: bool = False
+    per_question: bool = False
+
+    @property
+    def family(self) -> str:
+        """``documents.map`` -> ``documents``; ``ideal.rouge2.f1`` -> ``ideal``."""
+        return self.name.partition(".")[0]
+
+
+def _family_measure(family: str, statistic: str, task: str, **more) -> Measure:
+    """A ``family.statistic`` measure, labelled "<Family> <statistic>" ("Documents MAP")."""
+    return Measure(f"{family}.{statistic}", task, f"{FAMILY_LABELS[family]} {STATISTIC_LABELS[statistic]}", **more)
+
+
+def _phase_a() -> list[Measure]:
+    """Phase A: P, R, F1, MAP, GMAP per category; MAP is each category's official default."""
+    labels = dict(zip(("precision", "recall", "f1", "map", "gmap"), ("MPrec", "MRec", "MF1", "MAP", "GMAP")))
+    return [_family_measure(c, s, "phaseA", official_label=f"{label} {c}", official_for=c if s == "map" else None)
+            for c in PHASE_A_CATEGORIES for s, label in labels.items()]
+
+
+def _phase_b() -> list[Measure]:
+    """Phase B exact answers (the official tool's labels and the position it prints them
+    at), c@1, and the ideal-answer measures."""
+    exact = [("yesno", "accuracy", "YesNo Acc", 0, False), ("yesno", "f1_yes", "YesNo F1 yes", 8, False),
+             ("yesno", "f1_no", "YesNo F1 no", 9, False), ("yesno", "macro_f1", "YesNo macroF1", 7, True),
+             ("factoid", "strict_accuracy", "Factoid Strict Acc", 1, False),
+             ("factoid", "lenient_accuracy", "Factoid Lenient Acc", 2, False),
+             ("factoid", "mrr", "Factoid MRR", 3, True), ("list", "precision", "List Prec", 4, False),
+             ("list", "recall", "List Rec", 5, False), ("list", "f1", "List F1", 6, True)]
+    out = [_family_measure(f, s, "phaseB", official_label=label, official_position=position,
+                           official_for=f if official else None)
+           for f, s, label, position, official in exact]
+    out += [_family_measure(f, "c_at_1", "phaseB") for f in ("yesno", "factoid")]
+    automatic = ("rouge2.recall", "rouge2.precision", "rouge2.f1", "rougesu4.recall", "rougesu4.precision",
+                 "rougesu4.f1", "rougel", "rougel_adapted", "bleu4", "bleu4_adapted")
+    out += [_family_measure("ideal", s, "phaseB", official_for="ideal" if s == "rougesu4.f1" else None)
+            for s in automatic]
+    out += [_family_measure("ideal", f"manual.{s}", "phaseB", missing="absent", ranking="ideal.manual")
+            for s in ("recall", "precision", "repetition", "readability")]
+    return out
+
+
+def _task_a() -> list[Measure]:
+    """Task A flat and hierarchical measures, the official tool's labels in its order;
+    MiF and LCA-F are the default official measures."""
+    names = ("flat.accuracy", "flat.example_precision", "flat.example_recall", "flat.example_f1",
+             "flat.macro_precision", "flat.macro_recall", "flat.macro_f1", "flat.micro_precision",
+             "flat.micro_recall", "flat.micro_f1", "hier.precision", "hier.recall", "hier.f1",
+             "lca.precision", "lca.recall", "lca.f1")
+    official = ("accuracy", "EbP", "EbR", "EbF", "MaP", "MaR", "MaF", "MiP", "MiR", "MiF",
+                "hP", "hR", "hF", "LCA-P", "LCA-R", "LCA-F")
+    return [Measure(n, "taskA", "Acc." if n == "flat.accuracy" else label, official_label=label,
+                    official_for="taskA" if n in ("flat.micro_f1", "lca.f1") else None)
+            for n, label in zip(names, official)]
+
+
+def _mcqa() -> list[Measure]:
+    """The reading tests' measures (``docs/measures-mcqa.md``); c@1 is the default official one."""
+    rates = [("accuracy", "accuracy"), ("accuracy_with_candidates", "accuracy with candidates")]
+    counts = [("answered_right", "R"), ("answered_wrong", "W"), ("unanswered_right", "UR"),
+              ("unanswered_wrong", "UW"), ("unanswered_empty", "UE")]
+    reading = [("correctly_discarded", "correctly discarded"), ("reading.median", "reading median"),
+               ("reading.mean", "reading mean"), ("reading.std", "reading std")]
+    outcomes = [("correct", "right"), ("unanswered", "unanswered"), ("correct_with_candidates", "right with candidates")]
+    return ([Measure("mcqa.c_at_1", "mcqa", "c@1", official_for="mcqa")]
+            + [Measure(f"mcqa.{s}", "mcqa", label, column=True) for s, label in rates]
+            + [Measure(f"mcqa.{s}", "mcqa", label, missing="never", column=True, count=True) for s, label in counts]
+            + [Measure(f"mcqa.{s}", "mcqa", label, column=True) for s, label in reading]
+            + [Measure("mcqa.random_baseline", "mcqa", "random baseline")]
+            + [Measure(f"mcqa.{s}", "mcqa", label, missing="never", per_question=True) for s, label in outcomes])
+
+
+#: Every measure by name, in the order of the tasks and of the official tools' output.
+MEASURES: dict[str, Measure] = {m.name: m for m in _phase_a() + _phase_b() + _task_a() + _mcqa()}
+
+
+def official_labels(task: str) -> dict[str, str]:
+    """The official tool's ``-verbose`` label -> measure name, for one scorer task, in the
+    order the tool prints them (``{"MPrec concepts": "concepts.precision", ...}``)."""
+    labelled = [m for m in MEASURES.values() if m.task == task and m.official_label]
+    return {m.official_label: m.name for m in sorted(labelled, key=lambda m: m.official_position)}
+
+
+def names(task: str, family: str | None = None) -> tuple[str, ...]:
+    """The measures of a scorer task (and of one family) a run's result reports, in
+    registry order (per-question values only are left out)."""
+    return tuple(m.name for m in MEASURES.values()
+                 if m.task == task and family in (None, m.family) and not m.per_question)
+
+
+def higher_is_better(name: str) -> bool:
+    """The direction a ranking on ``name`` sorts by; True for a name not in the registry."""
+    return MEASURES[name].higher_is_better if name in MEASURES else True
+
+
+def default_official_measures() -> dict[str, str | list[str]]:
+    """``[official_measures]`` when ``challenge.toml`` names none: family (or task) ->
+    its official measure; a key with several (Task A) -> the list of them."""
+    grouped: dict[str, list[str]] = {}
+    for m in MEASURES.values():
+        if m.official_for:
+            grouped.setdefault(m.official_for, []).append(m.name)
+    return {key: found[0] if len(found) == 1 else found for key, found in grouped.items()}
+
+
+def ranking_components(ranking: str) -> tuple[str, ...]:
+    """The measures a ranking always uses (``ideal.manual``: the four expert scores)."""
+    return tuple(m.name for m in MEASURES.values() if m.ranking == ranking)
+
+
+def measure_label(name: str) -> str:
+    """The display label: ``documents.map`` -> "Documents MAP", ``flat.micro_f1`` -> "MiF";
+    a per-question or per-topic name not in the registry is composed the same way
+    (``documents.ap`` -> "Documents AP", ``mcqa.topic.T.c_at_1`` -> "c@1 T"); anything else as it is."""
+    if name in MEASURES:
+        return MEASURES[name].label
+    if name.startswith("mcqa.topic.") and name.endswith(".c_at_1"):
+        return f"c@1 {name[len('mcqa.topic.'):-len('.c_at_1')]}"
+    family, _, statistic = name.partition(".")
+    if family in FAMILY_LABELS and statistic in STATISTIC_LABELS:
+        return f"{FAMILY_LABELS[family]} {STATISTIC_LABELS[statistic]}"
+    return name

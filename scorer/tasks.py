@@ -1,0 +1,157 @@
+"""The registry of tasks: what the rest of the scorer knows about each task, read here
+instead of comparing task names across modules.
+
+Two kinds of entries:
+
+- :class:`Task`, a task of a challenge: a folder ``submissions/<id>/`` (its path grammar),
+  its table in ``challenge.toml`` and folders in ``gold/`` and ``testsets/``, what the
+  segment between batch and team is (a phase, a test set, or none), its display name;
+- :class:`Scoring`, a task of :func:`scorer.evaluate` (``phaseA``, ``phaseB``, ``taskA``,
+  ``mcqa``): its evaluator (:data:`scorer.evaluation.EVALUATORS`), the gold files it reads
+  besides the gold, whether ``normalize`` has fixes for it, the families its pull-request
+  summary shows.
+
+Pure data (the evaluator is imported on first use), so every layer may read it.
+Adding a task is one entry in each table (see ``docs/extending.md``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: The ``phase`` of every run of a task whose path has no phase segment (mcqa:
+#: ``submissions/mcqa/<batch>/<team>/<system>.json``): a batch has one window.
+SINGLE_PHASE = "run"
+#: The Task A hierarchy when ``challenge.toml`` names none.
+DEFAULT_HIERARCHY = "gold/mesh/hierarchy.txt"
+#: The categories of a Phase A run, each scored, ranked and shown on its own.
+PHASE_A_CATEGORIES = ("concepts", "documents", "snippets", "triples")
+
+
+@dataclass(frozen=True)
+class Task:
+    """A task of a challenge.
+
+    ``key``: its table in ``challenge.toml``, its folder in ``gold/`` and ``testsets/`` and
+    the ``Challenge`` field ``<key>_batches``.  ``unit``: what the path segment between
+    batch and team is ("phase", "test set"), None when the path has none (one window per
+    batch, phase :data:`SINGLE_PHASE`).  ``phases``: the fixed phases, each scored as the
+    scorer task of that name (Task B); empty when the phases are the batch's test sets
+    from ``challenge.toml``, all scored as ``scoring``.  ``gold_file``/``testset_file``:
+    the file name in ``gold/<key>/<batch>/`` and ``testsets/<key>/<batch>/`` (``{phase}``
+    is replaced).  ``ids``: what the ids a run answers are called; ``run_ids``: where a
+    run lists them (list member, id member); ``unknown_id_fix``: the fix for an id the
+    test set lacks.  ``editions``: whether the BioASQ edition rules apply to its numbers.
+    ``batch_ranking``: ranked per batch over its test sets (best k of n), with a batch
+    page above the test sets' pages.  ``candidates``: a run chooses among the candidates
+    its test set lists per question (the test set's ids are its questions').
+    ``item``: what a run's per-question values belong to; ``shown``: (how many, measure)
+    when a run page shows only that many items, the worst on that measure first (the CSV
+    download has all).
+    """
+
+    id: str
+    key: str
+    title: str
+    unit: str | None
+    gold_file: str
+    testset_file: str
+    phases: tuple[str, ...] = ()
+    scoring: str | None = None
+    ids: str = "question"
+    run_ids: tuple[str, str] = ("questions", "id")
+    unknown_id_fix: str = "answer the questions of the test set only (check the batch and phase)"
+    editions: bool = False
+    batch_ranking: bool = False
+    candidates: bool = False
+    item: str = "question"
+    shown: tuple[int, str] | None = None
+
+    @property
+    def name(self) -> str:
+        """The title without its explanation: "Task B"."""
+        return self.title.split(" (")[0]
+
+    def scorer_task(self, phase: str) -> str:
+        """The task of :func:`scorer.evaluate` for a run of this task in ``phase``."""
+        return phase if self.phases else self.scoring
+
+    def run_path(self, batch: str, phase: str, team: str, system: str) -> str:
+        """``submissions/<id>/<batch>/[<phase>/]<team>/<system>.json``."""
+        middle = f"{phase}/" if self.unit else ""
+        return f"submissions/{self.id}/{batch}/{middle}{team}/{system}.json"
+
+    def gold(self, batch: str, phase: str) -> str:
+        """The gold file of a batch and phase, relative to the repository."""
+        return f"gold/{self.key}/{batch}/{self.gold_file.format(phase=phase)}"
+
+    def testset(self, batch: str, phase: str) -> str:
+        """The public test set of a batch and phase, relative to the repository."""
+        return f"testsets/{self.key}/{batch}/{self.testset_file.format(phase=phase)}"
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """A task of :func:`scorer.evaluate`.
+
+    ``title``: its display name when it is a phase of a task ("Phase A").
+    ``optional_gold``: option -> file in the gold's folder passed when it exists (Phase B's
+    expert scores).  ``hierarchy``: scored with the challenge's label hierarchy.
+    ``normalizable``: ``normalize`` has documented variants to fix.  ``categories``: the
+    categories a run may answer only some of (Phase A); the ones it answers are recorded,
+    and only they are ranked and summarized.  ``summary``: the measure families whose
+    official measures the pull-request summary shows (None: the task's own entry in
+    ``[official_measures]``, then ``summary_extra``).  ``rankings``: the rankings of a
+    table of this task that average the ranks on the official measures of families
+    (name -> the families), as the boards show them.
+    """
+
+    id: str
+    title: str = ""
+    optional_gold: tuple[tuple[str, str], ...] = ()
+    hierarchy: bool = False
+    normalizable: bool = False
+    categories: tuple[str, ...] = ()
+    summary: tuple[str, ...] | None = None
+    summary_extra: tuple[str, ...] = ()
+    rankings: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    @property
+    def evaluator(self):
+        """Its :class:`scorer.evaluation.Evaluator` (module, function, options)."""
+        from scorer.evaluation import EVALUATORS
+        return EVALUATORS[self.id]
+
+
+#: The tasks of a challenge, in the order of the site and of ``challenge.toml``.
+TASKS: dict[str, Task] = {t.id: t for t in (
+    Task("taskB", "taskb", "Task B (question answering)", "phase", "{phase}.json", "{phase}.json",
+         phases=("phaseA", "phaseB"), editions=True),
+    Task("taskA", "taska", "Task A (semantic indexing)", "test set", "{phase}.json", "{phase}.json",
+         scoring="taskA", ids="PMID", run_ids=("documents", "pmid"),
+         unknown_id_fix="answer the documents of the test set only", batch_ranking=True,
+         item="document", shown=(50, "lca.f1")),
+    Task("mcqa", "mcqa", "Reading tests (multiple choice)", None, "gold.json", "testset.json", scoring="mcqa",
+         run_ids=("answers", "question"), unknown_id_fix="answer the questions of this batch's test set only",
+         candidates=True),
+)}
+
+#: The tasks of :func:`scorer.evaluate`.
+SCORINGS: dict[str, Scoring] = {s.id: s for s in (
+    Scoring("phaseA", "Phase A", normalizable=True, categories=PHASE_A_CATEGORIES, summary=PHASE_A_CATEGORIES,
+            rankings=(("phaseA", PHASE_A_CATEGORIES),)),
+    Scoring("phaseB", "Phase B", optional_gold=(("manual", "manual.json"),), normalizable=True,
+            summary=("yesno", "factoid", "list", "ideal"),
+            rankings=(("phaseB.exact", ("yesno", "factoid", "list")), ("phaseB.ideal", ("ideal",)))),
+    Scoring("taskA", hierarchy=True),
+    Scoring("mcqa", summary_extra=("mcqa.c_at_1", "mcqa.accuracy", "mcqa.random_baseline")),
+)}
+
+
+def task(task_id: str) -> Task:
+    """The :class:`Task` of a ``submissions/<task_id>/`` folder (KeyError if none)."""
+    return TASKS[task_id]
+
+
+def scoring(scorer_task: str) -> Scoring:
+    """The :class:`Scoring` of a task of :func:`scorer.evaluate` (KeyError if none)."""
+    return SCORINGS[scorer_task]

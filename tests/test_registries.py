@@ -1,0 +1,130 @@
+"""The registries of tasks (scorer/tasks.py) and measures (scorer/measures/registry.py)
+against the public contract (shared/docs/DESIGN.md), the schemas and what the evaluators
+report on the demo challenge."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import scorer
+from scorer.evaluation import EVALUATORS
+from scorer.formats.challenge import RunRef, load_challenge, run_ref
+from scorer.measures import registry
+from scorer.ranking.ranks import rank_on_components, task_a_ranking
+from scorer.schemas import load_schema
+from scorer.tasks import SCORINGS, TASKS
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO = ROOT / "gold"
+
+# The official tools' labels as DESIGN.md lists them (the contract), in its order.
+TASK_A_LABELS = ["accuracy", "EbP", "EbR", "EbF", "MaP", "MaR", "MaF", "MiP", "MiR", "MiF",
+                 "hP", "hR", "hF", "LCA-P", "LCA-R", "LCA-F"]
+TASK_A_NAMES = (["flat.accuracy"] + [f"flat.{k}_{s}" for k in ("example", "macro", "micro")
+                                     for s in ("precision", "recall", "f1")]
+                + [f"{f}.{s}" for f in ("hier", "lca") for s in ("precision", "recall", "f1")])
+# Phase B in the order EvaluatorTask1b -phaseB -verbose prints them (tests/test_real_runs_phase_b.py reads
+# the recorded outputs in this order).
+PHASE_B_LABELS = {"YesNo Acc": "yesno.accuracy", "Factoid Strict Acc": "factoid.strict_accuracy",
+                  "Factoid Lenient Acc": "factoid.lenient_accuracy", "Factoid MRR": "factoid.mrr",
+                  "List Prec": "list.precision", "List Rec": "list.recall", "List F1": "list.f1",
+                  "YesNo macroF1": "yesno.macro_f1", "YesNo F1 yes": "yesno.f1_yes", "YesNo F1 no": "yesno.f1_no"}
+
+
+def test_official_labels_are_the_contracts():
+    assert list(registry.official_labels("taskA").items()) == list(zip(TASK_A_LABELS, TASK_A_NAMES))
+    assert list(registry.official_labels("phaseB").items()) == list(PHASE_B_LABELS.items())
+    phase_a = registry.official_labels("phaseA")
+    assert phase_a["MAP documents"] == "documents.map" and phase_a["MF1 snippets"] == "snippets.f1"
+    assert len(phase_a) == 20
+
+
+def test_every_task_of_evaluate_is_registered_once():
+    assert set(SCORINGS) == set(EVALUATORS) == set(scorer.evaluation.TASKS)
+    scored = {t.scorer_task(p) for t in TASKS.values() for p in (t.phases or ("any",))}
+    assert scored == set(SCORINGS)
+
+
+def test_task_keys_are_the_challenge_tables():
+    properties = load_schema("challenge.schema.json")["properties"]
+    assert {t.key for t in TASKS.values()} <= set(properties)
+
+
+def test_default_official_measures_are_registered_and_allowed_by_the_schema():
+    defaults = registry.default_official_measures()
+    allowed = set(load_schema("challenge.schema.json")["properties"]["official_measures"]["properties"])
+    assert set(defaults) == allowed
+    for value in defaults.values():
+        for name in value if isinstance(value, list) else [value]:
+            assert name in registry.MEASURES
+
+
+@pytest.mark.parametrize("task", list(TASKS))
+def test_run_paths_round_trip(task):
+    spec = TASKS[task]
+    phase = spec.phases[-1] if spec.phases else ("week2" if spec.unit else "run")
+    ref = RunRef(task, "b1", phase, "team-x", "sys-1")
+    assert run_ref(ref.path) == ref
+    assert ref.path.startswith(f"submissions/{task}/b1/") and ref.path.endswith("/team-x/sys-1.json")
+    assert (f"/{phase}/" in ref.path) == (spec.unit is not None)
+
+
+def _demo_results() -> dict[str, scorer.Result]:
+    challenge = load_challenge(ROOT)
+    out = {}
+    for path in sorted((ROOT / "submissions").rglob("*.json")):
+        ref = run_ref(path.relative_to(ROOT).as_posix())
+        if ref is None or ref.scorer_task in out or challenge.window(ref) is None:
+            continue
+        gold = challenge.gold_paths(ref)
+        if not gold["gold"].exists():
+            continue
+        options = {"hierarchy": str(gold["hierarchy"])} if SCORINGS[ref.scorer_task].hierarchy else {}
+        out[ref.scorer_task] = scorer.evaluate(str(gold["gold"]), str(path), task=ref.scorer_task, **options)
+    return out
+
+
+@pytest.mark.skipif(not DEMO.is_dir(), reason="the repository holds no demo")
+def test_the_registry_names_what_the_evaluators_report():
+    results = _demo_results()
+    assert set(results) == set(SCORINGS)
+    for task, result in results.items():
+        reported = [m for m in result.measures if not m.startswith(("mcqa.topic.", "mcqa.reading_test."))]
+        expected = [m.name for m in registry.MEASURES.values()
+                    if m.task == task and not m.per_question and m.missing != "absent"]
+        assert sorted(reported) == sorted(expected), task
+        for m in reported:
+            assert registry.MEASURES[m].task == task
+
+
+def test_display_labels_are_unique_within_a_task():
+    for task in SCORINGS:
+        labels = [m.label for m in registry.MEASURES.values() if m.task == task]
+        assert len(labels) == len(set(labels)), task
+
+
+def test_labels_of_unregistered_names_are_composed_or_kept():
+    assert registry.measure_label("documents.ap") == "Documents AP"
+    assert registry.measure_label("mcqa.topic.t1.c_at_1") == "c@1 t1"
+    assert registry.measure_label("no.such") == "no.such"
+
+
+def test_rankings_follow_the_registered_direction(monkeypatch):
+    lower = registry.Measure("demo.loss", "phaseA", "loss", higher_is_better=False)
+    monkeypatch.setitem(registry.MEASURES, "demo.loss", lower)
+    scores = {"a": {"demo.loss": 0.1}, "b": {"demo.loss": 0.5}}
+    assert [r.system for r in rank_on_components(scores, ["demo.loss"])] == ["a", "b"]
+    per_testset = {"t1": {"a": {"demo.loss": 0.1}, "b": {"demo.loss": 0.5}}}
+    assert [r.system for r in task_a_ranking(per_testset, "demo.loss", k=1)] == ["a", "b"]
+    monkeypatch.setitem(registry.MEASURES, "demo.loss", registry.Measure("demo.loss", "phaseA", "gain"))
+    assert [r.system for r in rank_on_components(scores, ["demo.loss"])] == ["b", "a"]
+
+
+def test_the_registries_are_pure_data():
+    """Every layer reads them: at module level they import nothing of the scorer but each other."""
+    for module in (ROOT / "scorer" / "tasks.py", ROOT / "scorer" / "measures" / "registry.py"):
+        imports = [line for line in module.read_text().splitlines() if line.startswith(("import ", "from "))]
+        assert not [line for line in imports if "scorer" in line and "scorer.tasks" not in line], module
+    assert json.dumps(registry.default_official_measures())  # plain JSON values (written to results/)
