@@ -1,0 +1,214 @@
+"""The workflow commands: ``ci check``, ``ci report`` and ``ci publish`` (see docs/pull-requests.md)."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from scorer.cli.common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_USAGE,
+    PROBLEMS_PER_KIND,
+    _print_problems,
+)
+from scorer.errors import Problem, ScorerError
+
+
+def _tolerant_output() -> None:
+    """Let standard output and error write any text: characters their encoding cannot
+    take (a lone surrogate of a file name that is not UTF-8) become backslash escapes."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
+def _summary_path(args) -> str | None:
+    """Where ``ci check`` writes the Markdown summary: --summary, else next to --report."""
+    return args.summary or (str(Path(args.report).with_suffix(".md")) if args.report else None)
+
+
+def _write_error_report(args, what: str, problems: list[Problem]) -> None:
+    """The JSON report and summary of a ``ci check`` that could not decide (verdict error)."""
+    from scorer.pr.check import error_json, error_markdown, write_json, write_text
+    if args.report:
+        write_json(error_json(problems), args.report)
+    if _summary_path(args):
+        write_text(error_markdown(what, problems), _summary_path(args))
+
+
+def cmd_ci_check(args) -> int:
+    """Decide on the changes of ``--base...--head`` and write the JSON report and the
+    Markdown summary (:func:`scorer.pr.check.check_pull_request`).  Exit 0 when every
+    change is accepted, 1 when one is rejected or nothing could be decided, 2 for an
+    unreadable event file, a bad ``--now`` or revisions git cannot read."""
+    _tolerant_output()
+    try:
+        event = _read_event(args.event or os.environ.get("GITHUB_EVENT_PATH"))
+        actor, actor_source = _check_actor(args.actor, event)
+        now, time_source = _check_time(args.now, event)
+    except _UsageError as exc:
+        print(f"ci check: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    report, code = _run_check(args, actor=actor, actor_source=actor_source, now=now, time_source=time_source)
+    if report is None:
+        return code
+    body = report.to_json()
+    for change in body["changes"]:
+        print(f"{change['path']}: {change['reason']}")
+        errors = [Problem(**p) for p in change["problems"] if p.get("severity", "error") == "error"]
+        _print_problems(errors, sys.stdout, per_code=PROBLEMS_PER_KIND)
+    print(f"ci check: {body['verdict']} ({body['summary']['accepted']} of {body['summary']['changes']} change(s) "
+          f"accepted, {body['summary']['late']} late; actor {actor or 'unknown'} ({actor_source or 'none'}), "
+          f"time {body['time']} ({time_source}))")
+    return EXIT_OK if report.accepted else EXIT_INVALID
+
+
+class _UsageError(ValueError):
+    """A ``ci check`` input that cannot be used (exit code 2); the message says which."""
+
+
+def _read_event(event_file: str | None) -> dict | None:
+    """The pull-request event payload (``--event``, else ``$GITHUB_EVENT_PATH``); None without one."""
+    if not event_file:
+        return None
+    try:
+        return json.loads(Path(event_file).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise _UsageError(f"cannot read the event file {event_file}: {exc}") from None
+
+
+def _check_actor(given: str | None, event: dict | None) -> tuple[str | None, str | None]:
+    """Who submits, and where that comes from: ``--actor``, else the event's pull-request
+    author or sender, else ``$GITHUB_ACTOR``; (None, None) when none says."""
+    from scorer.pr.check import event_actor
+    if given:
+        return given, "--actor"
+    if event_actor(event):
+        return event_actor(event), "event"
+    if os.environ.get("GITHUB_ACTOR"):
+        return os.environ["GITHUB_ACTOR"], "GITHUB_ACTOR"
+    return None, None
+
+
+def _check_time(given: str | None, event: dict | None):
+    """When the pull request counts as submitted, and where that comes from: ``--now``,
+    else the event's ``pull_request.updated_at``, else the clock."""
+    from datetime import datetime, timezone
+
+    from scorer.formats.challenge import parse_utc
+    from scorer.pr.check import event_time
+    if given:
+        try:
+            return parse_utc(given), "--now"
+        except ValueError:
+            raise _UsageError(f"--now {given!r} is not a UTC time such as 2026-03-02T10:00:00Z") from None
+    if event_time(event) is not None:
+        return event_time(event), "event"
+    return datetime.now(timezone.utc), "clock"
+
+
+def _run_check(args, **who_and_when):
+    """(the check's report, None) with the JSON report and summary written; or (None, the
+    exit code) when nothing could be decided, with error reports written: 2 when git
+    cannot read the revisions, 1 for a broken base configuration or a bug of the scorer."""
+    from scorer.pr.check import (
+        check_pull_request,
+        internal_error,
+        write_json,
+        write_text,
+    )
+    from scorer.pr.gitrepo import GitError
+    try:
+        report = check_pull_request(args.repo, args.base, args.head, **who_and_when)
+        if args.report:
+            write_json(report.to_json(), args.report)
+        if _summary_path(args):
+            write_text(report.to_markdown(), _summary_path(args))
+        return report, None
+    except GitError as exc:  # a revision that does not resolve, or trees git cannot read
+        _write_error_report(args, "git cannot read the commits", [Problem(
+            code="git-error", message=str(exc), fix="check --base and --head; a tree git cannot read (a crafted "
+                                                    "commit) is to be replaced by a plain commit")])
+        print(f"ci check: {exc}", file=sys.stderr)
+        return None, EXIT_USAGE
+    except ScorerError as exc:  # the base branch's challenge.toml or teams/ is broken
+        _write_error_report(args, "the base branch's configuration is invalid", list(exc.problems))
+        _print_problems(exc.problems, per_code=PROBLEMS_PER_KIND)
+        print("ci check: the base branch's configuration is invalid; nothing decided", file=sys.stderr)
+        return None, EXIT_INVALID
+    except Exception as exc:  # a bug: the reports say so, the verdict is "error"
+        _write_error_report(args, "the scorer failed", [internal_error(exc)])
+        print(f"ci check: {internal_error(exc).message}; nothing decided", file=sys.stderr)
+        return None, EXIT_INVALID
+
+
+def cmd_ci_report(args) -> int:
+    from github import GithubException
+
+    from scorer.formats.challenge import parse_utc
+    from scorer.pr import github
+    from scorer.pr.check import write_json
+    _tolerant_output()
+    token = os.environ.get("GITHUB_TOKEN")
+    if not token:
+        print("ci report: set GITHUB_TOKEN (a token allowed to comment and to set commit statuses)", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        now = parse_utc(args.time)
+    except ValueError:
+        print(f"ci report: --time {args.time!r} is not a UTC time such as 2026-03-02T10:00:00Z", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        repo = github.connect(token, args.api_url).get_repo(args.repository)
+        outcome = github.report(repo, args.sha, branch=args.branch or repo.default_branch, now=now,
+                                time_source=args.time_source, run_url=args.run_url, bot_login=args.bot_login)
+    except GithubException as exc:
+        print(f"ci report: the GitHub API failed ({exc.status}); nothing more was written, run again",
+              file=sys.stderr)
+        return EXIT_INVALID
+    if not outcome.pulls:
+        print(f"ci report: no open pull request has {args.sha} as its head; nothing reported")
+        return EXIT_OK
+    if args.report and outcome.check is not None:
+        write_json(outcome.check.to_json(), args.report)
+    for judged in outcome.pulls:
+        verdict = judged.note or ("accepted" if judged.accepted else "rejected")
+        print(f"ci report: pull request #{judged.pull} into {judged.base}: {verdict}; comment {judged.comment}")
+    print(f"ci report: status {github.STATUS_CONTEXT} {outcome.state}: {outcome.description}")
+    return EXIT_INVALID if outcome.state == "error" else EXIT_OK
+
+
+def _check_times(args):
+    """The GitHub API reader of check-run times for ``ci publish``, None without a repository or token."""
+    from scorer.pr import github
+    token = os.environ.get("API_TOKEN") or os.environ.get("GITHUB_TOKEN")
+    if not (args.repository and token):
+        return None
+    return github.CheckTimes(github.connect(token, args.api_url).get_repo(args.repository), args.branch)
+
+
+def cmd_ci_publish(args) -> int:
+    from github import GithubException
+
+    from scorer.pr.gitrepo import GitError
+    from scorer.pr.publish import PublishError, publish
+    try:
+        out = publish(args.repo, remote=args.remote, branch=args.branch, attempts=args.attempts, jobs=args.jobs,
+                      token=os.environ.get("GITHUB_TOKEN"),
+                      server=os.environ.get("GITHUB_SERVER_URL", "https://github.com"), checks=_check_times(args))
+    except (PublishError, GitError) as exc:
+        print(f"ci publish: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    except GithubException as exc:
+        print(f"ci publish: the GitHub API failed ({exc.status}); nothing was pushed, run again", file=sys.stderr)
+        return EXIT_INVALID
+    for path, arrival in sorted(out.received.items()):
+        print(f"ci publish: received {path} at {arrival.time} ({arrival.source})")
+    s = out.summary
+    print(f"ci publish: {'pushed' if out.pushed else 'nothing new at'} {out.commit} after {out.attempts} attempt(s); "
+          f"{len(s.scored)} scored, {len(s.reused)} reused, {len(s.failed)} failed, "
+          f"{len(s.awaiting_gold)} awaiting gold")
+    return EXIT_OK

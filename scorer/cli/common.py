@@ -1,0 +1,33 @@
+"""What every command shares: exit codes and how problems are printed."""
+from __future__ import annotations
+
+import sys
+
+from scorer.errors import Problem
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+
+
+#: How many problems of one kind the text output shows (--all shows every one).
+PROBLEMS_PER_KIND = 10
+
+
+def _print_problems(problems: list[Problem], stream=None, per_code: int | None = None) -> None:
+    """Print problems; with ``per_code``, at most that many of each kind, then a count."""
+    stream = stream or sys.stderr
+    shown: dict[str, int] = {}
+    for p in problems:
+        shown[p.code] = shown.get(p.code, 0) + (p.count or 1)
+        if per_code is None or shown[p.code] <= per_code:
+            print(p.format(), file=stream)
+    for code, n in shown.items():
+        if per_code is not None and n > per_code:
+            print(f"... and {n - per_code} more {code} problem(s) (--all lists more)", file=stream)
+
+
+def _summary(problems: list[Problem]) -> str:
+    """``"3 error(s), 1 warning(s)"``, counting the unlisted problems a summary stands for."""
+    errors = sum(p.count or 1 for p in problems if p.severity == "error" and not p.code == "more-problems")
+    warnings = sum(p.count or 1 for p in problems if p.severity != "error")
+    more = " or more" if any(p.code == "more-problems" for p in problems) else ""
+    return f"{errors:,}{more} error(s), {warnings:,} warning(s)"

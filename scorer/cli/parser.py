@@ -1,0 +1,218 @@
+"""The argument parser of every command, and ``main``."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from scorer import __version__
+from scorer.cli.ci import cmd_ci_check, cmd_ci_publish, cmd_ci_report
+from scorer.cli.common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    PROBLEMS_PER_KIND,
+    _print_problems,
+)
+from scorer.cli.files import cmd_normalize, cmd_score, cmd_validate
+from scorer.cli.leaderboard import cmd_build, cmd_score_all, cmd_serve
+from scorer.errors import ScorerError
+from scorer.evaluation import EDITIONS, FLAVORS, TASKS
+from scorer.formats.jsontext import DEFAULT_MAX_BYTES
+
+DESCRIPTION = """\
+Score BioASQ-style runs exactly as the official BioASQ tools do (flavor "official") or
+by the published definitions (flavor "reference"), and check run files before you
+submit them.
+
+Typical dry run before a submission:
+  python -m scorer validate my_run.json --task phaseA
+  python -m scorer normalize my_run.json fixed_run.json --task phaseA   # if told so
+  python -m scorer score --gold gold.json --task phaseA fixed_run.json
+"""
+
+
+CHALLENGE_HELP = ("check a run against the per-question limits ([limits]) of this challenge repository (default: "
+                  "the current folder if it has challenge.toml, else BioASQ's: 10 documents, snippets, concepts and "
+                  "triples per question, 5 factoid and 100 list answers)")
+
+
+TASK_HELP = "phaseA, phaseB (BioASQ Task B phases), taskA (MeSH indexing) or mcqa (multiple-choice reading tests)"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m scorer", description=DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"scorer {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    def common(p, with_task=True):
+        if with_task:
+            p.add_argument("--task", choices=TASKS, default="phaseA", help=f"{TASK_HELP} (default phaseA)")
+        p.add_argument("--max-bytes", type=int, default=DEFAULT_MAX_BYTES,
+                       help=f"refuse files larger than this (default {DEFAULT_MAX_BYTES:,})")
+
+    p = sub.add_parser("validate", help="check a run (or gold) file and list every problem with its fix",
+                       description="List every problem of a file at once: file:line:column, JSON pointer, "
+                                   "question id and a one-line fix. Exit 0 if valid, 1 if not.")
+    p.add_argument("file", help="the JSON file to check")
+    common(p)
+    p.add_argument("--role", choices=("run", "gold"), default="run", help="check as a run (default) or a gold file")
+    p.add_argument("--gold", help="also compare the run's question ids with this gold file")
+    p.add_argument("--hierarchy", help="Task A: also warn about labels that are not in this hierarchy file "
+                                       "(PARENT CHILD per line)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--challenge", metavar="DIR", help=CHALLENGE_HELP)
+    p.add_argument("--all", action="store_true",
+                   help=f"list every problem (default: at most {PROBLEMS_PER_KIND} of each kind)")
+    p.set_defaults(handler=cmd_validate)
+
+    p = sub.add_parser("normalize", help="write a copy of a run with the documented fixes applied",
+                       description="Apply the fixes that validate names (snake_case snippet keys, list-valued "
+                                   "sections, extra snippet keys, numbers as strings, ...) and write OUT.")
+    p.add_argument("input", help="the run to fix")
+    p.add_argument("output", help="where to write the fixed run")
+    common(p)
+    p.set_defaults(handler=cmd_normalize)
+
+    p = sub.add_parser("score", help="score a run against gold and print the measures",
+                       description="Score RUN against GOLD with the numbers of the official tools (or the "
+                                   "published definitions: --flavor reference). A run the official evaluator can "
+                                   "read is scored as it reads it; problems that would make the pull-request "
+                                   "check reject it are printed (--strict refuses such a run, exit 1).")
+    p.add_argument("run", help="the run file")
+    p.add_argument("--gold", required=True, help="the gold file")
+    common(p)
+    p.add_argument("--edition", type=int, choices=EDITIONS, default=9,
+                   help="BioASQ rules: 2 (BioASQ 1-2), 3 (3-4), 5 (5-7), 8 (8), 9 (9 and later; default)")
+    p.add_argument("--flavor", choices=FLAVORS, default="official",
+                   help="official = the official tools' numbers (default); reference = the published definitions")
+    p.add_argument("--format", choices=("table", "json", "csv"), default="table",
+                   help="table for reading (default), json (NaN as null, with per-question values) or csv")
+    p.add_argument("--hierarchy", help="Task A: the MeSH hierarchy file (PARENT CHILD per line)")
+    p.add_argument("--manual", metavar="FILE",
+                   help="Phase B: the experts' scores of ideal answers (taskb-manual-scores.schema.json)")
+    p.add_argument("--system", metavar="ID", help="Phase B: the run's system id in the --manual file")
+    p.add_argument("--challenge", metavar="DIR", help=CHALLENGE_HELP)
+    p.add_argument("--strict", action="store_true",
+                   help="refuse a run that validate rejects (exit 1), as the pull-request check does")
+    p.set_defaults(handler=cmd_score)
+
+    p = sub.add_parser("score-all", help="score every run of a challenge repository into results/",
+                       description="Validate and score every run under submissions/ that has gold, and write "
+                                   "results/ (see docs/results.md). Incremental: only runs whose file, gold, "
+                                   "rules or scorer (its source or locked dependencies) changed are rescored. "
+                                   "Exit 1 if any run failed.")
+    p.add_argument("--repo", default=".", help="the challenge repository (default: the current folder)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                   help="processes for scoring runs (default: the number of CPUs)")
+    p.set_defaults(handler=cmd_score_all)
+
+    p = sub.add_parser("build", help="score what changed, then render the leaderboard site",
+                       description="Bring results/ up to date (score-all, incremental: cheap when nothing "
+                                   "changed; --no-score skips it), then render site_templates/ and docs/ with "
+                                   "the results into a static site. The build is deterministic: window status "
+                                   "and the footer use the commit date of HEAD, never the clock, so two builds "
+                                   "of one commit are byte-identical. Open OUT/index.html or run serve.")
+    p.add_argument("--repo", default=".", help="the challenge repository (default: the current folder)")
+    p.add_argument("--out", help="the site folder (default: REPO/_site); replaced if it holds a previous build")
+    p.add_argument("--no-score", action="store_true", help="use results/ as it is, do not run score-all first")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                   help="processes for scoring runs and rendering pages (default: the number of CPUs)")
+    p.add_argument("--templates", help="Jinja2 templates (default: REPO/site_templates, else the scorer's)")
+    p.add_argument("--docs", help="Markdown pages (default: REPO/docs, else the scorer's)")
+    p.set_defaults(handler=cmd_build)
+
+    p = sub.add_parser("serve", help="preview the built site on http://127.0.0.1 (local only)",
+                       description="Serve the built site folder over HTTP on the loopback interface only.")
+    p.add_argument("--repo", default=".", help="the challenge repository (default: the current folder)")
+    p.add_argument("--out", help="the site folder (default: REPO/_site)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    p.set_defaults(handler=cmd_serve)
+
+    ci = sub.add_parser("ci", help="the pull-request workflow's commands (check, ...)",
+                        description="Commands run by the GitHub workflows; see docs/pull-requests.md.")
+    ci_sub = ci.add_subparsers(dest="ci_command", metavar="CI_COMMAND")
+    ci_sub.required = True
+    p = ci_sub.add_parser(
+        "check", help="decide whether a pull request's changes are acceptable submissions",
+        description="Look only at what the pull request changes (git diff BASE...HEAD, read from Git objects; "
+                    "nothing is checked out or run) and decide on each change: a pull request may only add or "
+                    "replace runs of a team the actor is a member of, for a registered system, while the window "
+                    "is open. Runs are validated, their ids compared with the test set, and scored when gold "
+                    "exists (a dry run). challenge.toml, teams/, test sets and gold are read from BASE. "
+                    "Exit 0 if every change is accepted, 1 if not, 2 for usage errors.")
+    p.add_argument("--base", required=True, help="the branch the pull request targets (a ref or commit)")
+    p.add_argument("--head", required=True, help="the pull request's head (a ref or commit)")
+    p.add_argument("--repo", default=".", help="the challenge repository (default: the current folder)")
+    p.add_argument("--actor", help="the GitHub login that submits (default: the event's pull_request.user.login, "
+                                   "else $GITHUB_ACTOR)")
+    p.add_argument("--event", metavar="FILE", help="the GitHub event payload (default: $GITHUB_EVENT_PATH); its "
+                                                   "pull_request.updated_at is the time the windows are checked at")
+    p.add_argument("--now", metavar="TIME", help="for tests and organizers: check the windows at this UTC time "
+                                                 "(2026-03-02T10:00:00Z) instead of the event's time")
+    p.add_argument("--report", metavar="FILE.json", help="write the JSON report here (and the Markdown summary "
+                                                         "next to it as FILE.md unless --summary is given)")
+    p.add_argument("--summary", metavar="FILE.md", help="write the Markdown summary (the pull-request comment) here")
+    p.set_defaults(handler=cmd_ci_check)
+
+    p = ci_sub.add_parser(
+        "report", help="judge the open pull requests of a commit again through the GitHub API, comment, set its status",
+        description="For the workflow_run reporter: judge every open pull request whose head is SHA again, each "
+                    "against the rules of BRANCH for its own author, from files read by commit id through the REST "
+                    "API (nothing is checked out or run); update one comment on each pull request and set the "
+                    "commit status leaderboard/check: success when any pull request into BRANCH is accepted. The "
+                    "token comes from $GITHUB_TOKEN. See docs/pull-requests.md.")
+    p.add_argument("--repository", required=True, metavar="OWNER/NAME", help="the challenge repository")
+    p.add_argument("--sha", required=True, help="the head commit the check ran on (workflow_run.head_sha)")
+    p.add_argument("--branch", help="the protected branch the leaderboard publishes from, whose rules judge every "
+                                    "pull request (default: the repository's default branch)")
+    p.add_argument("--time", required=True, metavar="TIME",
+                   help="the server-side UTC time of this check run (workflow_run.created_at): the windows are "
+                        "checked at the author's first check run of the commit, this time when GitHub lists none")
+    p.add_argument("--time-source", default="the time GitHub started the check, workflow_run.created_at",
+                   help="where --time comes from (shown in the comment)")
+    p.add_argument("--run-url", help="the link of the commit status (the reporter's run)")
+    p.add_argument("--api-url", default=os.environ.get("GITHUB_API_URL", "https://api.github.com"),
+                   help="the REST API (default: $GITHUB_API_URL, else https://api.github.com)")
+    p.add_argument("--bot-login", default="github-actions[bot]",
+                   help="the account whose marked comment is updated (default github-actions[bot])")
+    p.add_argument("--report", metavar="FILE.json", help="also write the JSON report here")
+    p.set_defaults(handler=cmd_ci_report)
+
+    p = ci_sub.add_parser(
+        "publish", help="score the tip of the branch and push results/ (retrying when others push first)",
+        description="Fetch BRANCH, record when new runs arrived (submissions/received.json: when GitHub created "
+                    "the pull_request run of the check workflow for the merged pull request's head, read through "
+                    "the API with $API_TOKEN or $GITHUB_TOKEN; else the commit's committer time), run score-all, "
+                    "commit results/ and push without force. When the push is refused because another publisher "
+                    "pushed first, start again from the new tip (see scorer/pr/publish.py). The clone must be clean; "
+                    "it is moved to the remote tip.")
+    p.add_argument("--repo", default=".", help="a clean clone of the challenge repository (default: here)")
+    p.add_argument("--remote", default="origin", help="the remote to fetch from and push to (default origin)")
+    p.add_argument("--branch", default="main", help="the branch to publish (default main)")
+    p.add_argument("--attempts", type=int, default=5, help="pushes to try before giving up (default 5)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                   help="processes for scoring runs (default: the number of CPUs)")
+    p.add_argument("--repository", default=os.environ.get("GITHUB_REPOSITORY"), metavar="OWNER/NAME",
+                   help="where the check runs are read (default: $GITHUB_REPOSITORY; none: commit times are used)")
+    p.add_argument("--api-url", default=os.environ.get("GITHUB_API_URL", "https://api.github.com"),
+                   help="the REST API (default: $GITHUB_API_URL, else https://api.github.com)")
+    p.set_defaults(handler=cmd_ci_publish)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.handler(args)
+    except ScorerError as exc:
+        _print_problems(exc.problems, per_code=PROBLEMS_PER_KIND)
+        return EXIT_INVALID
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:  # a bug: say so plainly, without a traceback
+        print(f"internal error in the scorer: {type(exc).__name__}: {exc}\n"
+              "This is a bug; please report it with the command and input files.", file=sys.stderr)
+        return EXIT_INVALID
