@@ -11,7 +11,7 @@ from scorer.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
     PROBLEMS_PER_KIND,
-    _print_problems,
+    print_problems,
 )
 from scorer.errors import Problem, ScorerError
 
@@ -59,7 +59,7 @@ def cmd_ci_check(args) -> int:
     for change in body["changes"]:
         print(f"{change['path']}: {change['reason']}")
         errors = [Problem(**p) for p in change["problems"] if p.get("severity", "error") == "error"]
-        _print_problems(errors, sys.stdout, per_code=PROBLEMS_PER_KIND)
+        print_problems(errors, sys.stdout, per_code=PROBLEMS_PER_KIND)
     print(f"ci check: {body['verdict']} ({body['summary']['accepted']} of {body['summary']['changes']} change(s) "
           f"accepted, {body['summary']['late']} late; actor {actor or 'unknown'} ({actor_source or 'none'}), "
           f"time {body['time']} ({time_source}))")
@@ -136,7 +136,7 @@ def _run_check(args, **who_and_when):
         return None, EXIT_USAGE
     except ScorerError as exc:  # the base branch's challenge.toml or teams/ is broken
         _write_error_report(args, "the base branch's configuration is invalid", list(exc.problems))
-        _print_problems(exc.problems, per_code=PROBLEMS_PER_KIND)
+        print_problems(exc.problems, per_code=PROBLEMS_PER_KIND)
         print("ci check: the base branch's configuration is invalid; nothing decided", file=sys.stderr)
         return None, EXIT_INVALID
     except Exception as exc:  # a bug: the reports say so, the verdict is "error"

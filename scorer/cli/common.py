@@ -12,7 +12,7 @@ EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 PROBLEMS_PER_KIND = 10
 
 
-def _print_problems(problems: list[Problem], stream=None, per_code: int | None = None) -> None:
+def print_problems(problems: list[Problem], stream=None, per_code: int | None = None) -> None:
     """Print problems; with ``per_code``, at most that many of each kind, then a count."""
     stream = stream or sys.stderr
     shown: dict[str, int] = {}
@@ -25,7 +25,7 @@ def _print_problems(problems: list[Problem], stream=None, per_code: int | None =
             print(f"... and {n - per_code} more {code} problem(s) (--all lists more)", file=stream)
 
 
-def _summary(problems: list[Problem]) -> str:
+def problem_summary(problems: list[Problem]) -> str:
     """``"3 error(s), 1 warning(s)"``, counting the unlisted problems a summary stands for."""
     errors = sum(p.count or 1 for p in problems if p.severity == "error" and not p.code == "more-problems")
     warnings = sum(p.count or 1 for p in problems if p.severity != "error")

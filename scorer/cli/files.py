@@ -12,8 +12,8 @@ from scorer.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
     PROBLEMS_PER_KIND,
-    _print_problems,
-    _summary,
+    print_problems,
+    problem_summary,
 )
 from scorer.errors import Problem, ScorerError
 from scorer.evaluation import evaluate
@@ -67,10 +67,10 @@ def cmd_validate(args) -> int:
         print(json.dumps({"file": args.file, "valid": not any(p.severity == "error" for p in problems),
                           "problems": [p.to_dict() for p in problems]}, indent=2, sort_keys=True))
     else:
-        _print_problems(problems, sys.stdout, per_code=None if args.all else PROBLEMS_PER_KIND)
+        print_problems(problems, sys.stdout, per_code=None if args.all else PROBLEMS_PER_KIND)
         fixable = _fixed_by_normalize(problems)
         ok = not any(p.severity == "error" for p in problems)
-        print(f"{args.file}: {'valid' if ok else 'INVALID'} ({_summary(problems)})")
+        print(f"{args.file}: {'valid' if ok else 'INVALID'} ({problem_summary(problems)})")
         if fixable and SCORINGS[args.task].normalizable:
             print(f"  {sum(p.count or 1 for p in fixable):,} of these are fixed by: "
                   f"python -m scorer normalize {args.file} FIXED.json "
@@ -89,7 +89,7 @@ def cmd_normalize(args) -> int:
         return EXIT_USAGE
     problems, fixed = _validate_file(args.input, args.task, "run", None, args.max_bytes)
     if fixed is None:
-        _print_problems(problems)
+        print_problems(problems)
         print(f"{args.input}: cannot be read, nothing written", file=sys.stderr)
         return EXIT_INVALID
     fixed_codes = _fixed_by_normalize(problems)
@@ -106,7 +106,7 @@ def cmd_normalize(args) -> int:
         print(f"  {n:6d} x {code}")
     errors = [p for p in remaining if p.severity == "error"]
     if errors:
-        _print_problems(errors, per_code=PROBLEMS_PER_KIND)
+        print_problems(errors, per_code=PROBLEMS_PER_KIND)
         print(f"{args.output}: still INVALID, fix the {len(errors)} error(s) above by hand", file=sys.stderr)
         return EXIT_INVALID
     return EXIT_OK
@@ -142,22 +142,22 @@ def cmd_score(args) -> int:
     problems = found + problems
     errors = [p for p in problems if p.severity == "error"]
     if errors and args.strict:
-        _print_problems(errors, per_code=PROBLEMS_PER_KIND)
-        print(f"{args.run}: INVALID ({_summary(problems)}); nothing scored (--strict).{_fix_hint(args, errors)}",
+        print_problems(errors, per_code=PROBLEMS_PER_KIND)
+        print(f"{args.run}: INVALID ({problem_summary(problems)}); nothing scored (--strict).{_fix_hint(args, errors)}",
               file=sys.stderr)
         return EXIT_INVALID
     try:
         result = evaluate(args.gold, args.run, task=args.task, edition=args.edition, flavor=args.flavor,
                           **options)
     except ScorerError as exc:
-        _print_problems(exc.problems, per_code=PROBLEMS_PER_KIND)
+        print_problems(exc.problems, per_code=PROBLEMS_PER_KIND)
         print(f"{args.run}: nothing scored.{_fix_hint(args, errors)}", file=sys.stderr)
         return EXIT_INVALID
-    _print_problems(problems, per_code=PROBLEMS_PER_KIND)
+    print_problems(problems, per_code=PROBLEMS_PER_KIND)
     if errors:
         print(f"{args.run}: scored as the official evaluator reads it, but it would be REJECTED as a "
-              f"submission ({_summary(problems)}).{_fix_hint(args, errors)}", file=sys.stderr)
-    _print_problems(result.warnings)
+              f"submission ({problem_summary(problems)}).{_fix_hint(args, errors)}", file=sys.stderr)
+    print_problems(result.warnings)
     if args.format == "json":
         print(json.dumps(result.to_json(), indent=2, sort_keys=True, allow_nan=False))
     elif args.format == "csv":

@@ -9,7 +9,7 @@ from scorer.cli.common import (
     EXIT_INVALID,
     EXIT_OK,
     PROBLEMS_PER_KIND,
-    _print_problems,
+    print_problems,
 )
 from scorer.errors import Problem
 
@@ -17,10 +17,10 @@ from scorer.errors import Problem
 def cmd_score_all(args) -> int:
     from scorer.store import score_all
     summary = score_all(args.repo, jobs=args.jobs)
-    _print_problems(summary.warnings)
+    print_problems(summary.warnings)
     for path in summary.failed:
         print(f"{path}: not scored", file=sys.stderr)
-        _print_problems([Problem(**p) for p in summary.problems[path]], per_code=PROBLEMS_PER_KIND)
+        print_problems([Problem(**p) for p in summary.problems[path]], per_code=PROBLEMS_PER_KIND)
     print(f"score-all: {len(summary.scored)} scored, {len(summary.reused)} reused, {len(summary.failed)} failed, "
           f"{len(summary.awaiting_gold)} awaiting gold, {len(summary.late)} late; "
           f"{len(summary.tables_computed)} batch table(s) computed, {len(summary.tables_reused)} reused")

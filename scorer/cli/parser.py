@@ -11,7 +11,7 @@ from scorer.cli.common import (
     EXIT_INVALID,
     EXIT_OK,
     PROBLEMS_PER_KIND,
-    _print_problems,
+    print_problems,
 )
 from scorer.cli.files import cmd_normalize, cmd_score, cmd_validate
 from scorer.cli.leaderboard import cmd_build, cmd_score_all, cmd_serve
@@ -208,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.handler(args)
     except ScorerError as exc:
-        _print_problems(exc.problems, per_code=PROBLEMS_PER_KIND)
+        print_problems(exc.problems, per_code=PROBLEMS_PER_KIND)
         return EXIT_INVALID
     except BrokenPipeError:
         return EXIT_OK
