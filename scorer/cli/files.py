@@ -127,15 +127,8 @@ def _fix_hint(args, errors: list[Problem]) -> str:
 def cmd_score(args) -> int:
     """Score what the official evaluator can read, as it would; say loudly when the run would
     be rejected as a submission (``--strict``: refuse it instead, as the pull-request check does)."""
-    scoring = SCORINGS[args.task]
-    options = {"hierarchy": args.hierarchy} if scoring.hierarchy else {}
-    if args.manual:
-        if "manual" not in scoring.evaluator.options:
-            print("score: --manual is for --task phaseB (expert scores of ideal answers)", file=sys.stderr)
-            return EXIT_USAGE
-        options.update(manual=args.manual, system=args.system)
-    if scoring.hierarchy and not args.hierarchy:
-        print("score: --task taskA needs --hierarchy FILE (PARENT CHILD per line)", file=sys.stderr)
+    options = _score_options(args)
+    if options is None:
         return EXIT_USAGE
     limits, found = _run_limits(args)
     problems, _ = _validate_file(args.run, args.task, "run", None, args.max_bytes, limits=limits)
@@ -158,6 +151,28 @@ def cmd_score(args) -> int:
         print(f"{args.run}: scored as the official evaluator reads it, but it would be REJECTED as a "
               f"submission ({problem_summary(problems)}).{_fix_hint(args, errors)}", file=sys.stderr)
     print_problems(result.warnings)
+    _print_result(args, result)
+    return EXIT_OK
+
+
+def _score_options(args) -> dict | None:
+    """The evaluator options of ``score`` (hierarchy, manual scores); None after printing
+    the usage error when the task does not take one that was given or lacks one it needs."""
+    scoring = SCORINGS[args.task]
+    options = {"hierarchy": args.hierarchy} if scoring.hierarchy else {}
+    if args.manual:
+        if "manual" not in scoring.evaluator.options:
+            print("score: --manual is for --task phaseB (expert scores of ideal answers)", file=sys.stderr)
+            return None
+        options.update(manual=args.manual, system=args.system)
+    if scoring.hierarchy and not args.hierarchy:
+        print("score: --task taskA needs --hierarchy FILE (PARENT CHILD per line)", file=sys.stderr)
+        return None
+    return options
+
+
+def _print_result(args, result) -> None:
+    """The measures in the ``--format`` asked for: JSON (NaN as null), CSV or a table."""
     if args.format == "json":
         print(json.dumps(result.to_json(), indent=2, sort_keys=True, allow_nan=False))
     elif args.format == "csv":
@@ -172,4 +187,3 @@ def cmd_score(args) -> int:
             print(f"  {name:<{width}}  {'NaN' if math.isnan(value) else f'{value:.6f}'}")
         if result.counts:
             print("  scored: " + ", ".join(f"{k} {v}" for k, v in result.counts.items()))
-    return EXIT_OK
