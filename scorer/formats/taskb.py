@@ -275,31 +275,37 @@ class _Reader:
         q = Question(id=qid, index=index)
         for key, item in value.items():
             where = f"{pointer}/{key}" if "/" not in key and "~" not in key else pointer + json_pointer(key)
-            if key == "documents" or key == "concepts":
-                setattr(q, key, self.text_list(item, where, key))
-            elif key == "snippets":
-                if type(item) is list:
-                    q.snippets = [s for i, v in enumerate(item)
-                                  if (s := self.snippet(v, where, i)) is not None]
-                else:
-                    self.text_list(item, where, key)  # reports the wrong type
-            elif key == "triples":
-                if type(item) is list:
-                    q.triples = [t for i, v in enumerate(item)
-                                 if (t := self.triple(v, f"{where}/{i}")) is not None]
-                else:
-                    self.text_list(item, where, key)
-            elif key == "type" or key == "body":
-                setattr(q, key, self.text(item, where, f'"{key}"'))
-            elif key == "exact_answer":
-                q.exact_answer, q.has_exact_answer = item, True
-                self.bounded(item, where, 4)
-            elif key == "ideal_answer":
-                q.ideal_answer = item
-                self.bounded(item, where, 4)
-            elif key != "id":
-                self.bounded(item, where, MAX_DEPTH - 3)
+            self.member(q, key, item, where)
         return q
+
+    def member(self, q: Question, key: str, item, where: str) -> None:
+        """Read one member of a question into ``q``: the lists of Phase A, type and body,
+        the answers (kept as they are, depth-checked); any other member is only
+        depth-checked."""
+        if key == "documents" or key == "concepts":
+            setattr(q, key, self.text_list(item, where, key))
+        elif key == "snippets":
+            q.snippets = self.records(item, where, key, lambda v, i: self.snippet(v, where, i))
+        elif key == "triples":
+            q.triples = self.records(item, where, key, lambda v, i: self.triple(v, f"{where}/{i}"))
+        elif key == "type" or key == "body":
+            setattr(q, key, self.text(item, where, f'"{key}"'))
+        elif key == "exact_answer":
+            q.exact_answer, q.has_exact_answer = item, True
+            self.bounded(item, where, 4)
+        elif key == "ideal_answer":
+            q.ideal_answer = item
+            self.bounded(item, where, 4)
+        elif key != "id":
+            self.bounded(item, where, MAX_DEPTH - 3)
+
+    def records(self, value, pointer: str, key: str, read) -> list:
+        """The records ``read(item, index)`` gives for a list (None for an unreadable item,
+        which ``read`` reports); [] and a wrong-type problem for anything but a list."""
+        if type(value) is not list:
+            self.text_list(value, pointer, key)  # reports the wrong type
+            return []
+        return [r for i, v in enumerate(value) if (r := read(v, i)) is not None]
 
     def bounded(self, value, pointer: str, limit: int) -> None:
         if nesting_exceeds(value, limit):

@@ -189,20 +189,29 @@ def _ranking_json(challenge: Challenge, records: list[RankedSystem], rule: str, 
     """
     by_component = components is None  # Task B: the components are measures; Task A: test sets
     components = list(components or dict.fromkeys(c for r in records for c in r.used))
-    tests = {m: _significance(challenge, m, [r.system for r in records
-                                             if r.ranked and (not by_component or m in r.component_ranks)],
-                              per_question)
+    tests = {m: _significance(challenge, m, _tested_systems(records, m, by_component), per_question)
              for m in components}
     rows = [_record_json(r, {m: t["letters"][r.system] for m, t in tests.items() if r.system in t.get("letters", {})})
             for r in records]
-    listed = {r.system for r in records}
-    rows += [{"system": key, "rank": None, "average_rank": None, "ranked": False, "reason": LATE_REASON,
-              "baseline": any(r.baseline for r in runs if r.key == key), "component_ranks": {}, "scores": {},
-              "used": [], "significance": {}}
-             for key in sorted({r.key for r in runs if r.late} - listed)]
+    rows += _late_rows(records, runs)
     team_of = {r.key: r.ref.team for r in runs}
     return {"rule": rule, "components": components, "records": rows,
             "best_per_team": [r.system for r in best_per_team(records, team_of)], "significance": tests}
+
+
+def _tested_systems(records: list[RankedSystem], component: str, by_component: bool) -> list[str]:
+    """The ranked systems a component's significance test compares (Task B: those with a
+    rank in that measure; Task A: all ranked systems)."""
+    return [r.system for r in records if r.ranked and (not by_component or component in r.component_ranks)]
+
+
+def _late_rows(records: list[RankedSystem], runs: Sequence[ScoredRun]) -> list[dict]:
+    """Rows of the late systems the ranking does not list: unranked, with the reason."""
+    listed = {r.system for r in records}
+    return [{"system": key, "rank": None, "average_rank": None, "ranked": False, "reason": LATE_REASON,
+             "baseline": any(r.baseline for r in runs if r.key == key), "component_ranks": {}, "scores": {},
+             "used": [], "significance": {}}
+            for key in sorted({r.key for r in runs if r.late} - listed)]
 
 
 def _record_json(record: RankedSystem, letters: dict[str, str]) -> dict:
