@@ -28,7 +28,7 @@ class LabelLists:
         self.labels = labels
 
     @classmethod
-    def from_lists(cls, lists: Iterable[Sequence[int]], *, distinct: bool = False) -> LabelLists:
+    def from_lists(cls, lists: Iterable[Sequence[int] | np.ndarray], *, distinct: bool = False) -> LabelLists:
         """From one sequence of ids per document; ``distinct`` drops repeats within a document."""
         lists = list(lists)
         sizes = np.fromiter((len(x) for x in lists), dtype=np.int64, count=len(lists))

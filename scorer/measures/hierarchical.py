@@ -468,6 +468,10 @@ def _overlap_sizes(gold: LabelLists, pred: LabelLists, closure, n_nodes: int):
 PARALLEL_MIN_DOCUMENTS = 2000  #: below this, one process is faster than forking workers
 
 
+#: The job a forked worker of :func:`lca_sizes` reads (set just before forking).
+_JOB: tuple | None = None
+
+
 def lca_sizes(gold: LabelLists, pred: LabelLists, hierarchy: Hierarchy, *, steps, dummy, excluded,
               workers: int = 1):
     """Per document ``(|T'∩P'|, |T'|, |P'|)`` of :func:`lca_augmented_sets`, ``excluded``
@@ -500,9 +504,6 @@ def lca_sizes(gold: LabelLists, pred: LabelLists, hierarchy: Hierarchy, *, steps
     return _lca_sizes_range(job, 0, n)
 
 
-_JOB = None  # the job a forked worker reads (set just before forking)
-
-
 def _lca_sizes_of_job(bounds):
     return _lca_sizes_range(_JOB, *bounds)
 
@@ -515,8 +516,9 @@ def _lca_sizes_range(job, start: int, stop: int):
         gold_aug -= excluded
         pred_aug -= excluded
         sizes.append((len(gold_aug & pred_aug), len(gold_aug), len(pred_aug)))
-    sizes = np.array(sizes, dtype=np.int64).reshape(-1, 3)
-    return sizes[:, 0], sizes[:, 1], sizes[:, 2]
+    table = np.array(sizes, dtype=np.int64).reshape(-1, 3)
+    return table[:, 0], table[:, 1], table[:, 2]
+
 
 
 def _prefixed(family: str, values: dict) -> dict:
