@@ -14,6 +14,7 @@ sizes).  See ``docs/measures-taska.md`` for every difference with an example.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import pairwise
 from operator import itemgetter
 
@@ -280,7 +281,8 @@ def _choose_ancestors(linked, ancestors, gold_set, pred_set, common):
     return chosen, gold_nodes, pred_nodes
 
 
-def _choose_paths(buckets, chosen, gold_nodes, pred_nodes, gold_only, pred_only, probable):
+def _choose_paths(buckets, chosen, gold_nodes, pred_nodes, gold_only, pred_only,
+                  probable) -> dict[int, dict]:
     """Step 5: one path pair per bucket; returns ancestor -> {head: (is_pred, path)}.
 
     Only what step 6 reads is computed: a bucket whose last candidate's ancestor was
@@ -336,7 +338,7 @@ def _best_candidate(candidates: list, chosen: set, gold_nodes: set, pred_nodes: 
     return best
 
 
-def _unused_overlap_of_pair(gold_only, pred_only, probable):
+def _unused_overlap_of_pair(gold_only, pred_only, probable) -> Callable[[tuple, tuple], int]:
     """``(gold path, predicted path) -> unused overlap of both`` (:func:`_unused_overlap`
     against each side's labels).  The value of a path depends on the path alone (its head
     is its first node), so each is computed once per document."""
