@@ -40,7 +40,7 @@ class JsonFloat(float):
 
     literal: str
 
-    def __new__(cls, literal: str) -> "JsonFloat":
+    def __new__(cls, literal: str) -> JsonFloat:
         self = super().__new__(cls, literal)
         if math.isinf(self):  # 1e400: too large for a float; _walk locates it
             raise _Flagged
@@ -72,7 +72,7 @@ def _bounded_int(literal: str) -> int:
 
 #: Cheap pre-checks of the raw text: only a file that matches pays for the exact checks.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
-_LONG_DIGITS = re.compile("[0-9]{%d}" % (MAX_INT_DIGITS + 1))
+_LONG_DIGITS = re.compile(f"[0-9]{{{MAX_INT_DIGITS + 1}}}")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 

@@ -113,7 +113,10 @@ def _compared(gold: LabelLists, pred: LabelLists, gold_labels: np.ndarray):
         "flat.example_f1": ratio(2 * common, g_size + p_size),
     }
     labels = sorted_unique(np.concatenate([gold_labels, p_labels]))
-    index = lambda x: np.searchsorted(labels, x)
+
+    def index(x):
+        return np.searchsorted(labels, x)
+
     tp = np.bincount(index(p_labels[p_hit]), minlength=len(labels))
     fp = np.bincount(index(p_labels[~p_hit]), minlength=len(labels))
     fn = np.bincount(index(g_labels[~g_hit]), minlength=len(labels))

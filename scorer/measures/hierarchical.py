@@ -164,7 +164,7 @@ def _shortest_meetings(own_paths, on_other, tables, merged) -> list:
     paths, in visiting order (see :func:`_search`); ``merged`` caches each meet's places."""
     best, hits = None, []
     for path in own_paths:
-        for at, meet in enumerate(path):
+        for at, meet in enumerate(path):  # noqa: B007 - `at` is read after the loop (for-else)
             if meet in on_other:
                 break
         else:

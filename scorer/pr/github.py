@@ -39,16 +39,16 @@ head commit, the check that branch protection requires.
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from collections.abc import Callable, Iterable
 
 from github import Auth, Github, GithubException
 
 from scorer.errors import Problem, ScorerError
+from scorer.pr.check import CheckReport, check_pull_request, error_markdown, internal_error, markdown_templates
 from scorer.pr.gitrepo import GitError, slashed
 from scorer.pr.policy import ABSENT_MODE, REGULAR_MODES, Change, shown
-from scorer.pr.check import CheckReport, check_pull_request, error_markdown, internal_error, markdown_templates
 
 #: The hidden line that marks the reporter's comment (kept as the comment's first line).
 MARKER = "<!-- bioasq-leaderboard-report -->"

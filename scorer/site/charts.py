@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-
 #: The charts' font size (``.chart svg`` in site.css) and a generous mean glyph width in em.
 FONT_SIZE, EM_PER_CHAR = 12, 0.6
 
