@@ -20,6 +20,7 @@ import random
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -117,8 +118,8 @@ def main() -> None:
         load = best_of(args.repeats, bare_load)
         print(f"  bare json.load of both files          {load:7.3f} s")
         for flavor, edition in (("official", 9), ("official", 5), ("reference", 9)):
-            t = best_of(args.repeats, lambda: scorer.evaluate(gold_path, run_path, task="phaseA",
-                                                              edition=edition, flavor=flavor))
+            t = best_of(args.repeats, partial(scorer.evaluate, gold_path, run_path, task="phaseA",
+                                              edition=edition, flavor=flavor))
             print(f"  scorer.evaluate {flavor:9s} -e {edition}       {t:7.3f} s   "
                   f"{t / load:5.1f}x json.load   {OFFICIAL_SECONDS / t:5.1f}x faster than the official tool "
                   f"(~{OFFICIAL_SECONDS} s)")

@@ -109,7 +109,10 @@ def run_once(hierarchy_path: Path, documents: int, flavor: str, workers: int) ->
     # LCA path tables of these labels were built and cached by the evaluation above)
     gold_docs, _ = read_taska(gold, role="gold")
     run_docs, _ = read_taska(run, role="run")
-    as_ids = lambda docs: LabelLists.from_lists([[hierarchy.ids[x] for x in d.labels] for d in docs])
+
+    def as_ids(docs):
+        return LabelLists.from_lists([[hierarchy.ids[x] for x in d.labels] for d in docs])
+
     g, p = as_ids(gold_docs), as_ids(run_docs)
     parts = {
         "flat (10 measures)": timed(official_flat, g, p),

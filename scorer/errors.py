@@ -63,7 +63,7 @@ class Problem:
                 if short != text:
                     object.__setattr__(self, name, short)
 
-    def located(self, **where) -> "Problem":
+    def located(self, **where) -> Problem:
         """A copy with more location fields filled in."""
         return replace(self, **where)
 
@@ -136,7 +136,7 @@ def _render(value, budget: int) -> str:
     if isinstance(value, (list, dict)):
         parts, used = [], 2
         items = value.items() if isinstance(value, dict) else value
-        for n, item in enumerate(items):
+        for item in items:
             if used >= budget:
                 parts.append("...")
                 break

@@ -20,7 +20,7 @@ import argparse
 import json
 import random
 import sys
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 SEED = 20260105
@@ -116,19 +116,19 @@ MESH_URI = "http://www.nlm.nih.gov/cgi/mesh/2016/MB_cgi?field=uid&exact=true&ter
 # --- the challenge: calendar, teams, systems ---------------------------------------------
 
 TASKB_BATCHES = [  # id, Phase A opens (Phase A: 24 h; Phase B opens 2 days later, 24 h), concepts in gold
-    ("batch1", datetime(2026, 3, 2, 10, tzinfo=timezone.utc), True),
-    ("batch2", datetime(2026, 3, 16, 10, tzinfo=timezone.utc), False),
-    ("batch3", datetime(2026, 3, 30, 10, tzinfo=timezone.utc), True),
+    ("batch1", datetime(2026, 3, 2, 10, tzinfo=UTC), True),
+    ("batch2", datetime(2026, 3, 16, 10, tzinfo=UTC), False),
+    ("batch3", datetime(2026, 3, 30, 10, tzinfo=UTC), True),
 ]
 TASKB_TYPE_COUNTS = {"batch1": (6, 5, 5, 4), "batch2": (5, 6, 4, 5), "batch3": (5, 5, 5, 5)}
-TASKA_BATCHES = [("batch1", datetime(2026, 1, 5, 10, tzinfo=timezone.utc)),
-                 ("batch2", datetime(2026, 2, 9, 10, tzinfo=timezone.utc))]
+TASKA_BATCHES = [("batch1", datetime(2026, 1, 5, 10, tzinfo=UTC)),
+                 ("batch2", datetime(2026, 2, 9, 10, tzinfo=UTC))]
 TASKA_TESTSETS = 5
 TASKA_DOCUMENTS = 50
 BEST_K = 4
 MANUAL_BATCHES = ("batch1",)
-MCQA_BATCHES = [("batch1", datetime(2026, 4, 13, 10, tzinfo=timezone.utc)),   # window of 48 h each
-                ("batch2", datetime(2026, 4, 27, 10, tzinfo=timezone.utc))]
+MCQA_BATCHES = [("batch1", datetime(2026, 4, 13, 10, tzinfo=UTC)),   # window of 48 h each
+                ("batch2", datetime(2026, 4, 27, 10, tzinfo=UTC))]
 MCQA_TOPICS = [("genes", "Genes and what they do"), ("drugs", "Drug development"), ("diseases", "Rare diseases")]
 MCQA_TESTS_PER_TOPIC = 2   # reading tests per topic and batch (6 per batch), 5 questions each, 5 candidates
 #: (team, system) -> (batch, topic) the system leaves wholly unanswered: its c@1 there is 0

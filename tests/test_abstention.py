@@ -5,9 +5,9 @@ import math
 
 import pytest
 
-from tests.conftest import conformance_cases, same_value
 from scorer import ScorerError
 from scorer.measures.abstention import c_at_1, c_at_1_of_outcomes
+from tests.conftest import conformance_cases, same_value
 
 CASES = conformance_cases("c_at_1.jsonl.gz")
 needs_cases = pytest.mark.skipif(not CASES, reason="../shared/conformance/c_at_1.jsonl.gz is absent")

@@ -6,11 +6,10 @@ import random
 
 import pytest
 
-from tests.conftest import conformance_cases, same_value
 from scorer import ScorerError
-from scorer.measures.adapted import (bleu4, bleu_counts, lcs_length, rouge_l,
-                                     rouge_l_precision_recall)
+from scorer.measures.adapted import bleu4, bleu_counts, lcs_length, rouge_l, rouge_l_precision_recall
 from scorer.measures.text import mrc2018_normalize, word_tokens
+from tests.conftest import conformance_cases, same_value
 
 DUREADER = conformance_cases("dureader.jsonl.gz")
 MADE_UP = [c for c in DUREADER if c["group"] == "made_up"]

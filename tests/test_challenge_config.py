@@ -1,7 +1,7 @@
 """challenge.toml and teams/*.toml: typed records, located problems."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -61,13 +61,13 @@ def test_a_valid_challenge(tmp_path):
     assert c.limits.systems_per_team == 5
     assert c.official_measures["documents"] == "documents.map"
     window = c.taskb_batches["batch1"].windows["phaseA"]
-    assert window.closes == datetime(2026, 3, 2, 10, tzinfo=timezone.utc)
+    assert window.closes == datetime(2026, 3, 2, 10, tzinfo=UTC)
     assert list(c.taska_batches["batch1"].testsets) == ["week1", "week2"]
     team = c.teams["alpha"]
     assert team.name == "Team <b>Alpha</b>" and team.members == ("alice", "bob-2")
     assert team.systems["base"].baseline and not team.systems["a1"].baseline
     ref = run_ref("submissions/taskA/batch1/week2/alpha/a1.json")
-    assert c.window(ref).opens == datetime(2026, 1, 12, tzinfo=timezone.utc)
+    assert c.window(ref).opens == datetime(2026, 1, 12, tzinfo=UTC)
     assert c.gold_paths(ref)["hierarchy"] == tmp_path / "gold/mesh/hierarchy.txt"
     assert c.window(run_ref("submissions/taskB/batch9/phaseA/alpha/a1.json")) is None
 
@@ -158,7 +158,7 @@ def test_an_mcqa_table(tmp_path):
     ref = run_ref("submissions/mcqa/batch1/alpha/a1.json")
     assert (ref.task, ref.batch, ref.phase, ref.team, ref.system) == ("mcqa", "batch1", MCQA_PHASE, "alpha", "a1")
     assert ref.path == "submissions/mcqa/batch1/alpha/a1.json" and ref.scorer_task == "mcqa"
-    assert c.window(ref).closes == datetime(2026, 4, 3, 10, tzinfo=timezone.utc)
+    assert c.window(ref).closes == datetime(2026, 4, 3, 10, tzinfo=UTC)
     assert c.gold_paths(ref) == {"gold": tmp_path / "gold/mcqa/batch1/gold.json"}
     assert c.window(run_ref("submissions/mcqa/batch9/alpha/a1.json")) is None
     assert c.rules_digest(ref) != c.rules_digest(run_ref("submissions/taskA/batch1/week1/alpha/a1.json"))

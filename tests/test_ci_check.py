@@ -14,13 +14,14 @@ import re
 import shutil
 import subprocess
 import sys
+from datetime import UTC
 from pathlib import Path
 
 import pytest
 
 from scorer.cli import main as cli_main
-from scorer.pr.policy import Change, Context, judge_change
 from scorer.pr.check import md_block, md_code
+from scorer.pr.policy import Change, Context, judge_change
 
 PUBMED = "http://www.ncbi.nlm.nih.gov/pubmed/"
 OPEN = "2026-03-01T12:00:00Z"        # inside the Phase A windows below
@@ -691,14 +692,14 @@ def test_markdown_helpers():
 def test_template_syntax_in_pull_request_text_is_shown_as_text():
     """The comment is rendered from a Jinja2 template; text of the pull request is a value
     of it, never template source, and stays a code span."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
-    from scorer.pr.policy import Decision, Reason
     from scorer.pr.check import CheckReport, RunCheck, render_markdown
+    from scorer.pr.policy import Decision, Reason
     path = "submissions/{{ 7*7 }}/{% raw %}<b>.json"
     check = RunCheck(Decision(Change("A", path), reasons=(Reason("not-a-run-path", f"{path} {{#", "{{ fix }}"),)))
     report = CheckReport(base="b" * 40, head="a" * 40, merge_base="b" * 40, actor="{{ actor }}", actor_source="--actor",
-                         time=datetime(2026, 3, 1, tzinfo=timezone.utc), time_source="--now", checks=[check])
+                         time=datetime(2026, 3, 1, tzinfo=UTC), time_source="--now", checks=[check])
     markdown = render_markdown(report)
     assert f"#### {md_code(path)}" in markdown and md_code("{{ actor }}") in markdown
     assert f"- {md_code(path + ' {#')} — fix: {md_code('{{ fix }}')}" in markdown
@@ -736,8 +737,7 @@ def test_command_line_process(repo, tmp_path):
 # --- the pure rules, without git --------------------------------------------------------
 
 def test_pure_rules_for_statuses_and_names(template):
-    from scorer.formats.challenge import load_challenge
-    from scorer.formats.challenge import parse_utc
+    from scorer.formats.challenge import load_challenge, parse_utc
     context = Context(load_challenge(template), "alice", parse_utc(OPEN))
     unmerged = judge_change(Change("U", NEW_RUN, size=10), context)
     assert [r.code for r in unmerged.reasons] == ["unsupported-change"]

@@ -26,11 +26,12 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
 from github import Github
-from test_ci_check import BETA_RUN, NEW_RUN, OPEN, check, commit, git, phase_a_run, repo, template  # noqa: F401
 
 import scorer.pr.github
 from scorer.cli import main as cli_main
 from scorer.pr.github import MARKER, STATUS_CONTEXT
+
+from test_ci_check import BETA_RUN, NEW_RUN, OPEN, check, commit, git, phase_a_run, repo, template  # noqa: F401
 
 OWNER, NAME, NUMBER = "org", "challenge", 7
 BOT = "github-actions[bot]"

@@ -14,6 +14,7 @@ import pytest
 import scorer
 from scorer.fingerprint import LOCK, PACKAGE, fingerprint, installed_requirements, lock_digest, source_digest
 from scorer.store import score_all
+
 from test_score_all import make_repo, snapshot
 
 #: Appended to the copy's scorer/measures/retrieval.py: the official P of every question halved.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 import subprocess
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -75,7 +75,7 @@ def test_the_global_configuration_is_ignored(tmp_path, monkeypatch):
 def test_commit_time_and_modified(tmp_path):
     make_repo(tmp_path / "repo")
     git = GitRepo(tmp_path / "repo")
-    assert git.commit_time("HEAD") == datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)
+    assert git.commit_time("HEAD") == datetime(2026, 3, 1, 10, 0, tzinfo=UTC)
     assert git.modified(["a.txt"]) is False
     (tmp_path / "repo" / "a.txt").write_text("b\n")
     assert git.modified(["a.txt"]) is True

@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from git_trees import crafted_commit, names_of
-from test_ci_check import NEW_RUN, check, git, phase_a_run, repo, template  # noqa: F401
 
 import scorer.pr.check as prcheck
 from scorer.pr.policy import path_problem
+
+from git_trees import crafted_commit, names_of
+from test_ci_check import NEW_RUN, check, git, phase_a_run, repo, template  # noqa: F401
 
 FOLDER = names_of(NEW_RUN)[:-1]  # submissions/taskB/batch2/phaseA/alpha
 

@@ -11,8 +11,6 @@ import time
 from pathlib import Path
 
 import pytest
-from test_publish_race import git
-from test_score_all import gold_a, gold_taska, make_repo, run_a, run_taska, write
 
 import scorer.pr.publish as publish_module
 from scorer.errors import ScorerError
@@ -21,6 +19,9 @@ from scorer.pr.publish import publish
 from scorer.site.build import build_site
 from scorer.site import paths as site_paths
 from scorer.store import pipeline, runs, score_all
+
+from test_publish_race import git
+from test_score_all import gold_a, gold_taska, make_repo, run_a, run_taska, write
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 

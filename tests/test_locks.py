@@ -6,15 +6,10 @@ nothing is resolved or downloaded here (``requirements/lock.sh`` does that).
 from __future__ import annotations
 
 import re
-import sys
+import tomllib
 from pathlib import Path
 
 import pytest
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 packaging = pytest.importorskip("packaging", reason="packaging (a dependency of pytest) reads the requirements")
 from packaging.requirements import Requirement  # noqa: E402

@@ -6,7 +6,6 @@ import os
 
 import numpy as np
 import pytest
-from test_site import copy_demo
 
 from scorer import parallel
 from scorer.formats.hierarchy import parse_hierarchy
@@ -14,6 +13,8 @@ from scorer.measures.flat import LabelLists
 from scorer.measures.hierarchical import PARALLEL_MIN_DOCUMENTS, official_hierarchical
 from scorer.site.build import build_site
 from scorer.store import score_all
+
+from test_site import copy_demo
 
 
 class _Refusing:

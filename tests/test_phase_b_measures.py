@@ -7,8 +7,7 @@ import math
 import pytest
 
 import scorer
-from scorer.formats.answers import (OfficialAnswer, official_answer, reference_entries, reference_label,
-                                    reference_text)
+from scorer.formats.answers import OfficialAnswer, official_answer, reference_entries, reference_label, reference_text
 from scorer.formats.jsontext import load_json
 from scorer.measures import exact
 

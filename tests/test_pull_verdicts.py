@@ -9,13 +9,14 @@ request and, for times, that the reporter and the ledger use the same one.
 from __future__ import annotations
 
 import pytest
-from git_trees import crafted_commit, names_of
-from test_ci_check import AFTER, BEFORE, BETA_RUN, NEW_RUN, OPEN, commit, git, phase_a_run, repo, template  # noqa: F401
-from test_ci_report import NAME, NUMBER, OWNER, github, report  # noqa: F401
 
 import scorer.pr.github
 from scorer.formats.challenge import parse_utc
 from scorer.pr.github import CheckTimes, connect, earliest_check
+
+from git_trees import crafted_commit, names_of
+from test_ci_check import AFTER, BEFORE, BETA_RUN, NEW_RUN, OPEN, commit, git, phase_a_run, repo, template  # noqa: F401
+from test_ci_report import NAME, NUMBER, OWNER, github, report  # noqa: F401
 
 STRANGER = NUMBER + 2  # mallory's pull request: a copy of alice's head commit
 

@@ -5,8 +5,15 @@ import math
 
 import pytest
 
-from scorer.ranking import (average_ranks, best_per_team, ideal_ranking, phase_a_ranking,
-                            phase_b_exact_ranking, rank_on_components, task_a_ranking)
+from scorer.ranking import (
+    average_ranks,
+    best_per_team,
+    ideal_ranking,
+    phase_a_ranking,
+    phase_b_exact_ranking,
+    rank_on_components,
+    task_a_ranking,
+)
 from scorer.ranking.ranks import tied_ranks
 
 NAN = float("nan")

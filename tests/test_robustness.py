@@ -68,7 +68,7 @@ def test_task_a_never_crashes(small_hierarchy, gold, run, flavor):
 def test_bad_text_is_a_scorer_error(text):
     for task in ("phaseA", "phaseB"):
         with pytest.raises(scorer.ScorerError):
-            scorer.evaluate(text.encode() or b" ", '{"questions": []}'.encode(), task=task)
+            scorer.evaluate(text.encode() or b" ", b'{"questions": []}', task=task)
 
 
 def test_bad_arguments_are_scorer_errors():

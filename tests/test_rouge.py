@@ -5,10 +5,10 @@ import re
 
 import pytest
 
-from tests.conftest import conformance_cases, same_value
 from scorer import ScorerError
 from scorer.measures.rouge import ROUGE_KEYS, rouge_bioasq, rouge_bioasq_many
 from scorer.measures.text import rouge_tokens
+from tests.conftest import conformance_cases, same_value
 
 ROUGE155_CASES = conformance_cases("rouge155.jsonl.gz")
 needs_rouge155 = pytest.mark.skipif(not ROUGE155_CASES,

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 import scorer.store.files as files
-import scorer.store.runs as runs
 from scorer.cli import main
 from scorer.store import score_all
 from scorer.store.tables import LATE_REASON

@@ -11,10 +11,18 @@ import math
 import numpy as np
 import pytest
 
-from scorer.ranking import (compact_letters, complete_rank_matrix, friedman_test,
-                            nemenyi_critical_difference, nemenyi_groups, paired_randomization_test,
-                            pairwise_p_values, per_question_arrays, phase_a_ranking,
-                            significance_groups)
+from scorer.ranking import (
+    compact_letters,
+    complete_rank_matrix,
+    friedman_test,
+    nemenyi_critical_difference,
+    nemenyi_groups,
+    paired_randomization_test,
+    pairwise_p_values,
+    per_question_arrays,
+    phase_a_ranking,
+    significance_groups,
+)
 from scorer.ranking.friedman import chi2_sf
 from scorer.ranking.significance import holm_adjust
 

@@ -13,7 +13,6 @@ import scorer
 from scorer.formats.hierarchy import load_hierarchy
 from scorer.measures.flat import LabelLists, official_flat
 from scorer.measures.hierarchical import official_hierarchical
-
 from tests.conftest import conformance_params, same_value, shared_path, to_float
 
 OFFICIAL_NAMES = {
@@ -68,7 +67,9 @@ def test_case_matches_in_all_16_numbers_through_the_measure_functions(case, hier
 def test_case_matches_in_all_16_numbers_through_evaluate(case, hierarchy, hierarchy_path):
     """Where the case cannot be written as PMID-matched JSON (a line left empty by the
     mapping, or the tool aborted), ``evaluate`` must refuse it with a ScorerError."""
-    wrap = lambda lines: {"documents": [{"pmid": 1000 + k, "labels": line} for k, line in enumerate(lines)]}
+    def wrap(lines):
+        return {"documents": [{"pmid": 1000 + k, "labels": line} for k, line in enumerate(lines)]}
+
     if "error" in case["official"] or not _faithful(case, hierarchy):
         with pytest.raises(scorer.ScorerError):
             scorer.evaluate(wrap(case["gold"]), wrap(case["submission"]), task="taskA",

@@ -8,9 +8,9 @@ import os
 import pytest
 
 import scorer
+from scorer.cli import main
 from scorer.formats.hierarchy import load_hierarchy, parse_hierarchy
 from scorer.formats.jsontext import load_input
-from scorer.cli import main
 from scorer.formats.taska import read_taska, validate_taska
 
 from conftest import shared_path

@@ -11,8 +11,8 @@ import math
 import pytest
 
 from scorer.formats.hierarchy import parse_hierarchy
-from scorer.measures.flat import LabelLists, official_flat, reference_flat
 from scorer.measures import hierarchical
+from scorer.measures.flat import LabelLists, official_flat, reference_flat
 from scorer.measures.hierarchical import lca_augmented_sets, official_hierarchical, reference_hierarchical
 
 TREE = parse_hierarchy("R A\nR B\nA A1\nA A2\nA1 A11\nB B1\n")

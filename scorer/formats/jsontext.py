@@ -40,7 +40,7 @@ class JsonFloat(float):
 
     literal: str
 
-    def __new__(cls, literal: str) -> "JsonFloat":
+    def __new__(cls, literal: str) -> JsonFloat:
         self = super().__new__(cls, literal)
         if math.isinf(self):  # 1e400: too large for a float; _walk locates it
             raise _Flagged
@@ -72,8 +72,14 @@ def _bounded_int(literal: str) -> int:
 
 #: Cheap pre-checks of the raw text: only a file that matches pays for the exact checks.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
-_LONG_DIGITS = re.compile("[0-9]{%d}" % (MAX_INT_DIGITS + 1))
+_LONG_DIGITS = re.compile(f"[0-9]{{{MAX_INT_DIGITS + 1}}}")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+#: What :func:`_walk` finds wrong: ``(code, pointer, offset, message, fix)``.
+_Found = tuple[str, str | None, int, str, str]
+#: What :func:`_walk` yields: ``(kind, pointer, offset, found)``, see there.
+_Event = tuple[str, str | None, int, _Found | None]
 
 
 @dataclass
@@ -83,13 +89,20 @@ class JsonText:
     name: str
     text: str | None
     _positions: dict[str, int] = field(default_factory=dict, repr=False)
-    _scan: Iterator | None = field(default=None, repr=False)
+    _scan: Iterator[_Event] | None = field(default=None, repr=False)
     _line_starts: list[int] | None = field(default=None, repr=False)
+
+    @property
+    def source(self) -> str:
+        """The text; :class:`ValueError` for an already parsed value, which has none."""
+        if self.text is None:
+            raise ValueError(f"{self.name} was given parsed, it has no text to locate in")
+        return self.text
 
     def line_col(self, offset: int) -> tuple[int, int]:
         """1-based line and column of a character offset."""
         if self._line_starts is None:
-            self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+            self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.source)]
         line = bisect.bisect_right(self._line_starts, offset)
         return line, offset - self._line_starts[line - 1] + 1
 
@@ -113,12 +126,14 @@ class JsonText:
         if pointer in self._positions:
             return
         if self._scan is None:
-            self._scan = _walk(self.text, None)
+            self._scan = _walk(self.source, None)
         chain, part = {pointer}, pointer
         while part:
             part = part.rsplit("/", 1)[0]
             chain.add(part)
         for kind, where, offset, _ in self._scan:
+            if where is None:  # only events inside an over-deep branch lack a pointer
+                continue
             if kind == "value":
                 self._positions[where] = offset
                 if where == pointer:
@@ -128,20 +143,27 @@ class JsonText:
 
     def place(self, problem: Problem) -> Problem:
         """The problem with file, line and column filled in from its pointer."""
-        where = {"file": problem.file or self.name}
+        where: dict[str, str | int | None] = {"file": problem.file or self.name}
         if problem.line is None and problem.pointer is not None:
             where["line"], where["column"] = self.locate(problem.pointer)
         return problem.located(**where)
 
 
-_WS = re.compile(r"[ \t\n\r]*")
+_NON_WS = re.compile(r"[^ \t\n\r]")
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _LITERALS = ("true", "false", "null")
 _NON_FINITE = ("NaN", "Infinity", "-Infinity")
 
 
-def _walk(text: str, max_depth: int | None) -> Iterator[tuple[str, str | None, int, tuple | None]]:
+def _skip_ws(text: str, i: int) -> int:
+    """Offset of the first character at or after ``i`` that is not JSON whitespace
+    (``len(text)`` if there is none)."""
+    m = _NON_WS.search(text, i)
+    return m.start() if m else len(text)
+
+
+def _walk(text: str, max_depth: int | None) -> Iterator[_Event]:
     """Walk JSON text iteratively (no recursion, whatever the nesting), yielding in text
     order ``("value", pointer, offset, None)`` for every value, ``("close", pointer,
     offset, None)`` when a container ends, and ``("problem", pointer, offset, (code,
@@ -157,7 +179,7 @@ def _walk(text: str, max_depth: int | None) -> Iterator[tuple[str, str | None, i
     deep_from: int | None = None  # stack height at which an over-deep branch started
     i, n = 0, len(text)
     while True:
-        i = _WS.match(text, i).end()
+        i = _skip_ws(text, i)
         if i >= n:
             break
         ch = text[i]
@@ -183,7 +205,7 @@ def _walk(text: str, max_depth: int | None) -> Iterator[tuple[str, str | None, i
                 stack.append(["object", pointer, set()] if ch == "{" else ["array", pointer, 0])
                 i += 1
                 close = "}" if ch == "{" else "]"
-                j = _WS.match(text, i).end()
+                j = _skip_ws(text, i)
                 if j < n and text[j] == close:
                     stack.pop()
                     if pointer is not None:
@@ -229,7 +251,7 @@ def _walk(text: str, max_depth: int | None) -> Iterator[tuple[str, str | None, i
                     f'key "{excerpt(key, 60)[1:-1]}" appears more than once in this object',
                     "keep one copy of the key; JSON readers disagree on which one wins")
             frame[2].add(key)
-            i = _WS.match(text, m.end()).end()
+            i = _skip_ws(text, m.end())
             if i >= n or text[i] != ":":
                 break
             i, state = i + 1, "value"
@@ -255,14 +277,14 @@ def _walk(text: str, max_depth: int | None) -> Iterator[tuple[str, str | None, i
                 break
 
 
-def _lone_surrogate(pointer: str | None, offset: int, what: str) -> tuple:
+def _lone_surrogate(pointer: str | None, offset: int, what: str) -> _Found:
     return ("lone-surrogate", pointer, offset,
             f"this {what} holds an unpaired surrogate escape (\\ud800-\\udfff), which is not text "
             "and cannot be written as UTF-8",
             "remove the escape, or write the character itself (a pair \\ud83d\\ude00 is fine)")
 
 
-def _number_problems(literal: str, pointer: str | None, offset: int) -> list[tuple]:
+def _number_problems(literal: str, pointer: str | None, offset: int) -> list[_Found]:
     """An integer literal of too many digits, or a number too large for a float."""
     if not any(c in literal for c in ".eE"):
         digits = len(literal.lstrip("-"))
@@ -400,11 +422,17 @@ def _not_a_file(name: str, mode: int) -> Problem:
 def _lexical_problems(doc: JsonText, max_depth: int | None) -> list[Problem]:
     """Every problem the walk finds, located (at most
     :data:`scorer.errors.PROBLEMS_PER_CODE` of a kind, then a count)."""
-    found = (Problem(code=code, message=message, fix=fix, file=doc.name, pointer=pointer,
-                     **dict(zip(("line", "column"), doc.line_col(offset))))
-             for kind, _, _, (code, pointer, offset, message, fix)
-             in (e for e in _walk(doc.text, max_depth if max_depth is not None else 64) if e[0] == "problem"))
-    return bounded(found)
+    return bounded(_located_problems(doc, max_depth if max_depth is not None else 64))
+
+
+def _located_problems(doc: JsonText, max_depth: int) -> Iterator[Problem]:
+    """The problems of :func:`_walk`, in text order, as located :class:`Problem` s."""
+    for _, _, _, found in _walk(doc.source, max_depth):
+        if found is not None:
+            code, pointer, offset, message, fix = found
+            line, column = doc.line_col(offset)
+            yield Problem(code=code, message=message, fix=fix, file=doc.name, pointer=pointer,
+                          line=line, column=column)
 
 
 def nesting_exceeds(value, limit: int) -> bool:

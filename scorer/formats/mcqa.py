@@ -396,7 +396,7 @@ def read_mcqa_run(value, doc: JsonText | None = None, gold: McqaGold | None = No
                  for p in found]
         problems += [doc.place(p) for p in found] if doc is not None else found
     warnings = _raise_errors(problems)
-    answers = {}
+    answers: dict[str, McqaAnswer] = {}
     for a in _answers_of(value):
         answers.setdefault(a.question, a)
     name = doc.name if doc is not None else "run"

@@ -150,8 +150,9 @@ def lcs_length(a: Units, b: Units) -> int:
 
 def _contains(text: Units, part: Units) -> bool:
     """``part`` occurs in ``text`` as a contiguous run of units (substring / sub-tuple)."""
-    if isinstance(text, str):
+    if isinstance(text, str) and isinstance(part, str):
         return part in text
+
     k = len(part)
     return any(text[i:i + k] == part for i in range(len(text) - k + 1))
 
@@ -243,6 +244,11 @@ class BleuCounts:
     candidate_length: int = 0
     reference_length: int = 0
 
+    @classmethod
+    def empty(cls) -> BleuCounts:
+        """Counts of no question (all 0)."""
+        return cls([0] * BLEU_ORDER, [0] * BLEU_ORDER)
+
     def precision(self, n: int) -> float:
         """``p_n = matches / totals`` (0 when there is no candidate n-gram)."""
         total = self.totals[n - 1]
@@ -284,8 +290,8 @@ def _add_question(counts: BleuCounts, q: _Question, alpha: float, beta: float,
 
 
 def _corpus_counts(candidates, references_list, candidate_labels, reference_labels_list, entities_list,
-                   alpha: float, beta: float, tokens: str, with_plain: bool) -> tuple[BleuCounts, BleuCounts | None]:
-    """The (bonus-including) corpus counts, and the plain ones when ``with_plain``."""
+                   alpha: float, beta: float, tokens: str, plain: BleuCounts | None) -> BleuCounts:
+    """The (bonus-including) corpus counts; the plain ones are added to ``plain`` if given."""
     _checked_weights(alpha=alpha, beta=beta)
     lists = [candidates, references_list]
     lists += [v for v in (candidate_labels, reference_labels_list, entities_list) if v is not None]
@@ -297,8 +303,7 @@ def _corpus_counts(candidates, references_list, candidate_labels, reference_labe
         raise _argument_error(
             "candidates, references_list and the optional per-question lists differ in length",
             "pass one entry per question in every list (None for no label/entities)")
-    counts = BleuCounts([0] * BLEU_ORDER, [0] * BLEU_ORDER)
-    plain = BleuCounts([0] * BLEU_ORDER, [0] * BLEU_ORDER) if with_plain else None
+    counts = BleuCounts.empty()
     for i in range(n):
         q = _question(candidates[i], references_list[i],
                       candidate_labels[i] if candidate_labels is not None else None,
@@ -306,7 +311,7 @@ def _corpus_counts(candidates, references_list, candidate_labels, reference_labe
                       entities_list[i] if entities_list is not None else None,
                       tokens, where=f"question {i}: ")
         _add_question(counts, q, alpha, beta, plain)
-    return counts, plain
+    return counts
 
 
 def bleu_counts(candidates: Sequence[str], references_list: Sequence[Sequence[str]], *,
@@ -324,7 +329,7 @@ def bleu_counts(candidates: Sequence[str], references_list: Sequence[Sequence[st
     the length of the reference closest to it (ties: the shorter).
     """
     return _corpus_counts(candidates, references_list, candidate_labels, reference_labels_list,
-                          entities_list, alpha, beta, tokens, with_plain=False)[0]
+                          entities_list, alpha, beta, tokens, plain=None)
 
 
 def bleu4_plain_and_adapted(candidates: Sequence[str], references_list: Sequence[Sequence[str]], *,
@@ -334,8 +339,9 @@ def bleu4_plain_and_adapted(candidates: Sequence[str], references_list: Sequence
                             alpha: float = 1.0, beta: float = 1.0, tokens: str = "word") -> tuple[float, float]:
     """``(bleu4(candidates, references_list), bleu4(..., with the bonus arguments))`` from one
     pass over the corpus: the plain counts are the adapted ones before their bonus."""
-    counts, plain = _corpus_counts(candidates, references_list, candidate_labels, reference_labels_list,
-                                   entities_list, alpha, beta, tokens, with_plain=True)
+    plain = BleuCounts.empty()
+    counts = _corpus_counts(candidates, references_list, candidate_labels, reference_labels_list,
+                            entities_list, alpha, beta, tokens, plain=plain)
     return plain.bleu(), counts.bleu()
 
 

@@ -28,7 +28,7 @@ class LabelLists:
         self.labels = labels
 
     @classmethod
-    def from_lists(cls, lists: Iterable[Sequence[int]], *, distinct: bool = False) -> LabelLists:
+    def from_lists(cls, lists: Iterable[Sequence[int] | np.ndarray], *, distinct: bool = False) -> LabelLists:
         """From one sequence of ids per document; ``distinct`` drops repeats within a document."""
         lists = list(lists)
         sizes = np.fromiter((len(x) for x in lists), dtype=np.int64, count=len(lists))
@@ -113,7 +113,10 @@ def _compared(gold: LabelLists, pred: LabelLists, gold_labels: np.ndarray):
         "flat.example_f1": ratio(2 * common, g_size + p_size),
     }
     labels = sorted_unique(np.concatenate([gold_labels, p_labels]))
-    index = lambda x: np.searchsorted(labels, x)
+
+    def index(x):
+        return np.searchsorted(labels, x)
+
     tp = np.bincount(index(p_labels[p_hit]), minlength=len(labels))
     fp = np.bincount(index(p_labels[~p_hit]), minlength=len(labels))
     fn = np.bincount(index(g_labels[~g_hit]), minlength=len(labels))

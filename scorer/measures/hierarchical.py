@@ -14,6 +14,7 @@ sizes).  See ``docs/measures-taska.md`` for every difference with an example.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import pairwise
 from operator import itemgetter
 
@@ -163,7 +164,7 @@ def _shortest_meetings(own_paths, on_other, tables, merged) -> list:
     paths, in visiting order (see :func:`_search`); ``merged`` caches each meet's places."""
     best, hits = None, []
     for path in own_paths:
-        for at, meet in enumerate(path):
+        for at, meet in enumerate(path):  # noqa: B007 - `at` is read after the loop (for-else)
             if meet in on_other:
                 break
         else:
@@ -280,7 +281,8 @@ def _choose_ancestors(linked, ancestors, gold_set, pred_set, common):
     return chosen, gold_nodes, pred_nodes
 
 
-def _choose_paths(buckets, chosen, gold_nodes, pred_nodes, gold_only, pred_only, probable):
+def _choose_paths(buckets, chosen, gold_nodes, pred_nodes, gold_only, pred_only,
+                  probable) -> dict[int, dict]:
     """Step 5: one path pair per bucket; returns ancestor -> {head: (is_pred, path)}.
 
     Only what step 6 reads is computed: a bucket whose last candidate's ancestor was
@@ -336,7 +338,7 @@ def _best_candidate(candidates: list, chosen: set, gold_nodes: set, pred_nodes: 
     return best
 
 
-def _unused_overlap_of_pair(gold_only, pred_only, probable):
+def _unused_overlap_of_pair(gold_only, pred_only, probable) -> Callable[[tuple, tuple], int]:
     """``(gold path, predicted path) -> unused overlap of both`` (:func:`_unused_overlap`
     against each side's labels).  The value of a path depends on the path alone (its head
     is its first node), so each is computed once per document."""
@@ -468,6 +470,10 @@ def _overlap_sizes(gold: LabelLists, pred: LabelLists, closure, n_nodes: int):
 PARALLEL_MIN_DOCUMENTS = 2000  #: below this, one process is faster than forking workers
 
 
+#: The job a forked worker of :func:`lca_sizes` reads (set just before forking).
+_JOB: tuple | None = None
+
+
 def lca_sizes(gold: LabelLists, pred: LabelLists, hierarchy: Hierarchy, *, steps, dummy, excluded,
               workers: int = 1):
     """Per document ``(|T'∩P'|, |T'|, |P'|)`` of :func:`lca_augmented_sets`, ``excluded``
@@ -500,9 +506,6 @@ def lca_sizes(gold: LabelLists, pred: LabelLists, hierarchy: Hierarchy, *, steps
     return _lca_sizes_range(job, 0, n)
 
 
-_JOB = None  # the job a forked worker reads (set just before forking)
-
-
 def _lca_sizes_of_job(bounds):
     return _lca_sizes_range(_JOB, *bounds)
 
@@ -515,8 +518,9 @@ def _lca_sizes_range(job, start: int, stop: int):
         gold_aug -= excluded
         pred_aug -= excluded
         sizes.append((len(gold_aug & pred_aug), len(gold_aug), len(pred_aug)))
-    sizes = np.array(sizes, dtype=np.int64).reshape(-1, 3)
-    return sizes[:, 0], sizes[:, 1], sizes[:, 2]
+    table = np.array(sizes, dtype=np.int64).reshape(-1, 3)
+    return table[:, 0], table[:, 1], table[:, 2]
+
 
 
 def _prefixed(family: str, values: dict) -> dict:

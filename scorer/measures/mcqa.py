@@ -30,9 +30,9 @@ exception (``n = 0``; nothing unanswered).  Pure functions: no files, no I/O.
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from scorer.errors import Problem, ScorerError
 from scorer.measures.abstention import c_at_1

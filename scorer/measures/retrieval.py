@@ -17,7 +17,7 @@ log of a negative = NaN) where Python would raise.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 GMAP_EPSILON = 0.00001
 NAN = float("nan")
@@ -72,7 +72,7 @@ def counted_prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
     return precision, recall, harmonic_f1(precision, recall)
 
 
-def official_prf(returned: Sequence, gold: Sequence, gold_set: Collection) -> tuple[float, float, float]:
+def official_prf(returned: Sequence, gold: Iterable, gold_set: Collection) -> tuple[float, float, float]:
     """P, R, F1 of one question as the official tool computes them (:func:`counted_prf`).
 
     Duplicates count: TP = entries of ``returned`` found in gold (a repeated hit counts

@@ -173,7 +173,7 @@ class _TokenTable:
     def unit_totals(self, distances: tuple[int, ...], with_unigrams: bool) -> np.ndarray:
         """Per text: its number of units (all tokens count)."""
         n = self.lengths
-        total = sum(np.maximum(n - d, 0) for d in distances)
+        total = sum((np.maximum(n - d, 0) for d in distances), np.zeros_like(n))
         return total + np.maximum(n - 1, 0) if with_unigrams else total
 
 

@@ -36,8 +36,10 @@ def last_path_segment(document: str) -> str:
 
 
 #: A snippet as the official tool compares it, a plain tuple for speed:
-#: ``(document, reduced beginSection, reduced endSection, begin, end)``.
-OfficialSnippet = tuple[str, str, str, int, int]
+#: ``(document, reduced beginSection, reduced endSection, begin, end)``; or a
+#: :class:`Snippet` whose sections need no reduction (only its first five fields are read).
+OfficialSnippet = tuple[str, str, str, int, int] | Snippet
+
 
 
 _REDUCED_SECTIONS: dict[str, str] = {}
@@ -478,12 +480,18 @@ def _simulated_merge(snippets: Sequence[OfficialSnippet]) -> list[OfficialSnippe
                 begins[k] <= ends[first] and ends[k] >= begins[first] for k in members):
             collapse[first] = members
         else:
-            group = _Group(members, begins, ends)
+            new_group = _Group(members, begins, ends)
             for index in members:
-                group_of[index] = group
+                group_of[index] = new_group
     following = list(range(1, n + 1))  # the next survivor; n = none
     preceding = list(range(-1, n - 1))
     head = 0
+
+    def mark_head(index: int) -> None:
+        """Tell the group of snippet ``index``, if it has one, that the snippet now leads the list."""
+        group = group_of[index]
+        if group is not None:
+            group.now_head(index)
 
     def delete(index: int) -> None:
         nonlocal head
@@ -492,13 +500,13 @@ def _simulated_merge(snippets: Sequence[OfficialSnippet]) -> list[OfficialSnippe
             following[before] = after
         else:
             head = after
-            if after < n and group_of[after] is not None:
-                group_of[after].now_head(after)
+            if after < n:
+                mark_head(after)
         if after < n:
             preceding[after] = before
 
-    if group_of[0] is not None:
-        group_of[0].now_head(0)
+    mark_head(0)
+
     current, from_zero = 0, True
     while current < n:
         group = group_of[current]

@@ -39,16 +39,16 @@ head commit, the check that branch protection requires.
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Callable
 
 from github import Auth, Github, GithubException
 
 from scorer.errors import Problem, ScorerError
+from scorer.pr.check import CheckReport, check_pull_request, error_markdown, internal_error, markdown_templates
 from scorer.pr.gitrepo import GitError, slashed
 from scorer.pr.policy import ABSENT_MODE, REGULAR_MODES, Change, shown
-from scorer.pr.check import CheckReport, check_pull_request, error_markdown, internal_error, markdown_templates
 
 #: The hidden line that marks the reporter's comment (kept as the comment's first line).
 MARKER = "<!-- bioasq-leaderboard-report -->"
@@ -79,7 +79,7 @@ class ApiRepo:
     mode, object id and size; blobs (``git/blobs/{sha}``) give the bytes.
     """
 
-    def __init__(self, repo):
+    def __init__(self, repo) -> None:
         self.repo = repo
         self._trees: dict[str, dict] = {}
         self._compares: dict[tuple[str, str], object] = {}
@@ -104,13 +104,13 @@ class ApiRepo:
                 continue
             letter = STATUS_LETTERS[f.status]
             old_path = f.previous_filename if letter in "RC" else None
-            entry, old = now.get(f.filename), before.get(old_path or f.filename)
-            present = entry is not None and letter != "D"
+            entry = now.get(f.filename) if letter != "D" else None  # a deleted path has no new entry
+            old = before.get(old_path or f.filename)
             out.append(Change(status=letter, path=f.filename, old_path=old_path,
-                              mode=entry["mode"] if present else ABSENT_MODE,
+                              mode=entry["mode"] if entry is not None else ABSENT_MODE,
                               old_mode=old["mode"] if old else ABSENT_MODE,
-                              blob=entry["sha"] if present else None,
-                              size=entry.get("size") if present else None,
+                              blob=entry["sha"] if entry is not None else None,
+                              size=entry.get("size") if entry is not None else None,
                               slash_in_name=f.filename in found))
         return out
 
@@ -155,7 +155,7 @@ class ApiRepo:
             raise GitError(f"{message} (GitHub API: {exc.status})") from None
 
 
-def _listed(request: Callable[[], object]) -> list:
+def _listed(request: Callable[[], Iterable]) -> list:
     """The items of the paginated list ``request()`` returns; [] when GitHub answers 404 or
     422 (an unknown commit).  Other API errors are raised."""
     try:
@@ -367,13 +367,14 @@ def report(repo, sha: str, *, branch: str, now: datetime, time_source: str, run_
         judged.append(Judged(pull.number, pull.base.ref, action, check=check, note=error))
         errors += [error] if error else []
     outcome = Outcome(pulls=judged)
-    mine = [j for j in judged if j.base == branch]
-    if any(j.accepted for j in mine):
-        outcome.state, outcome.description = "success", _describe(next(j.check for j in mine if j.accepted))
+    decided = outcome.check  # only pull requests into branch are judged; None: none was (or could be)
+    if decided is not None and decided.accepted:
+        outcome.state, outcome.description = "success", _describe(decided)
     elif errors:
         outcome.state, outcome.description = "error", f"the check could not run: {errors[0]}"
-    elif mine:
-        outcome.state, outcome.description = "failure", _describe(outcome.check)
+    elif decided is not None:  # no error: every pull request into branch was judged, none accepted
+        outcome.state, outcome.description = "failure", _describe(decided)
+
     else:
         outcome.state, outcome.description = "failure", f"no open pull request into {branch} has this head"
     set_status(repo, sha, outcome.state, outcome.description, run_url)

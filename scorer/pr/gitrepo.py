@@ -29,7 +29,7 @@ from __future__ import annotations
 import os
 import subprocess
 from collections.abc import Mapping
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
 
@@ -230,7 +230,7 @@ class GitRepo:
     def commit_time(self, commit: str) -> datetime:
         """The committer time of ``commit``, in UTC."""
         text = self._git("log", "-1", "--no-show-signature", "--format=%cI", commit, "--").decode().strip()
-        return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(timezone.utc)
+        return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(UTC)
 
     def modified(self, paths: tuple[str, ...] | list[str]) -> bool:
         """Whether the work tree or index has uncommitted changes under ``paths`` (untracked files too)."""

@@ -175,12 +175,14 @@ def landings(git: _Clone) -> dict[str, _Landing]:
     since = git("log", "--first-parent", "-1", "--format=%H", "--", LEDGER)
     out = git("log", "--first-parent", "--diff-merges=first-parent", "--name-only", "--format=@%H %cI %P",
               f"{since}..HEAD" if since else "HEAD", "--", "submissions")
-    found, landing = {}, None
+    found: dict[str, _Landing] = {}
+    landing: _Landing | None = None  # the commit whose paths follow; git prints it before them
     for line in out.splitlines():
         if line.startswith("@"):
             commit, committed, *parents = line[1:].split()
             landing = _Landing(commit, utc_text(datetime.fromisoformat(committed)), tuple(parents))
-        elif line and line not in found and run_ref(line) is not None and (git.root / line).is_file():
+        elif (landing is not None and line and line not in found and run_ref(line) is not None
+              and (git.root / line).is_file()):
             found[line] = landing  # newest first: the first time a path is seen is its last change
     return found
 
@@ -191,9 +193,11 @@ def arrival(landing: _Landing, checks: CheckTimes | None) -> Arrival:
     the pull request GitHub lists for the commit), else the commit's committer time."""
     if checks is not None:
         head = landing.parents[1] if len(landing.parents) > 1 else checks.pull_head(landing.commit)
-        created = checks.created(head) if head else None
-        if created is not None:
-            return Arrival(utc_text(created), f"check run created for pull request head {head[:12]}")
+        if head:
+            created = checks.created(head)
+            if created is not None:
+                return Arrival(utc_text(created), f"check run created for pull request head {head[:12]}")
+
     return Arrival(landing.committed, f"committer time of {landing.commit[:12]} (no check run found)"
                    if checks is not None else f"committer time of {landing.commit[:12]} (no GitHub API)")
 

@@ -10,15 +10,35 @@
 
 The rules and formulas, with examples, are in ``docs/ranking.md``.
 """
-from scorer.ranking.friedman import (FriedmanResult, complete_rank_matrix, friedman_test,
-                                     nemenyi_critical_difference, nemenyi_groups)
-from scorer.ranking.ranks import (RankedSystem, average_ranks, best_per_team, ideal_ranking,
-                                  phase_a_ranking, phase_b_exact_ranking, rank_on_components,
-                                  task_a_ranking)
-from scorer.ranking.significance import (SignificanceGroups, c_at_1_from_counts, compact_letters,
-                                         count_statistic_groups, count_statistic_p_values, letter_groups,
-                                         paired_randomization_test, pairwise_p_values, per_question_arrays,
-                                         significance_groups)
+from scorer.ranking.friedman import (
+    FriedmanResult,
+    complete_rank_matrix,
+    friedman_test,
+    nemenyi_critical_difference,
+    nemenyi_groups,
+)
+from scorer.ranking.ranks import (
+    RankedSystem,
+    average_ranks,
+    best_per_team,
+    ideal_ranking,
+    phase_a_ranking,
+    phase_b_exact_ranking,
+    rank_on_components,
+    task_a_ranking,
+)
+from scorer.ranking.significance import (
+    SignificanceGroups,
+    c_at_1_from_counts,
+    compact_letters,
+    count_statistic_groups,
+    count_statistic_p_values,
+    letter_groups,
+    paired_randomization_test,
+    pairwise_p_values,
+    per_question_arrays,
+    significance_groups,
+)
 
 __all__ = [
     "RankedSystem", "average_ranks", "rank_on_components", "phase_a_ranking",

@@ -9,9 +9,9 @@ infinite degrees of freedom is computed from its defining integral (see
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 

@@ -186,8 +186,8 @@ def compact_letters(order: Sequence[str], different: set[frozenset[str]]) -> dic
     position = {s: i for i, s in enumerate(order)}
     groups: set[frozenset[str]] = {frozenset(order)} if order else set()
     for pair in sorted(different, key=lambda p: sorted(position[s] for s in p)):
-        i, j = sorted(pair, key=position.get)
-        split = set()
+        i, j = sorted(pair, key=position.__getitem__)
+        split: set[frozenset[str]] = set()
         for group in groups:
             split.update((group - {i}, group - {j}) if i in group and j in group else (group,))
         groups = {g for g in split if not any(g < h for h in split)}

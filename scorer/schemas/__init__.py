@@ -17,7 +17,7 @@ import itertools
 import json
 import re
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 import jsonschema_rs
@@ -40,7 +40,7 @@ def load_schema(name: str) -> dict:
     return json.loads(resources.files(__name__).joinpath(name).read_text(encoding="utf-8"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _registry():
     from referencing import Registry, Resource
     resources_ = []
@@ -133,7 +133,7 @@ _Validator = validators.extend(Draft202012Validator, validators={
 })
 
 
-@lru_cache(maxsize=None)
+@cache
 def validator(name: str):
     """A validator for the schema ``name``, with cross-file references resolved locally and
     messages that quote at most an excerpt of a value."""
@@ -142,7 +142,7 @@ def validator(name: str):
     return _Validator(schema, registry=_registry())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _compiled(name: str):
     registry = jsonschema_rs.Registry([(load_schema(n)["$id"], load_schema(n)) for n in schema_names()])
     return jsonschema_rs.validator_for(load_schema(name), registry=registry)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-
 #: The charts' font size (``.chart svg`` in site.css) and a generous mean glyph width in em.
 FONT_SIZE, EM_PER_CHAR = 12, 0.6
 
@@ -76,7 +75,7 @@ def cd_diagram(average_ranks: dict[str, float], names: dict[str, str], critical_
     axis_y = 46.0
     ticks = [(x(t), str(t)) for t in range(int(low), int(high) + 1)]
     cd_bar = (x(low), x(min(high, low + critical_difference)), 16.0, cd_text)
-    cliques = []
+    cliques: list[tuple[int, int, int]] = []  # (first, last, index) in rank order
     for i, (_, rank_i) in enumerate(ordered):
         j = max(j for j in range(i, k) if ordered[j][1] - rank_i <= critical_difference + 1e-12)
         if j > i and not any(a <= i and j <= b for a, b, _ in cliques):

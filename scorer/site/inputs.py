@@ -10,7 +10,7 @@ received yet, the earliest opening of a window.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from scorer.fingerprint import SHORT
@@ -63,7 +63,7 @@ def read_inputs(root: Path, challenge: Challenge, received: dict[str, datetime],
         return BuildInputs(None, False, max(received.values()), "latest received run (not a Git checkout)",
                            *scorer, gold_sha256)
     opens = [w.opens for w in _windows(challenge)]
-    date = min(opens) if opens else datetime(1970, 1, 1, tzinfo=timezone.utc)
+    date = min(opens) if opens else datetime(1970, 1, 1, tzinfo=UTC)
     return BuildInputs(None, False, date, "earliest window opening (not a Git checkout, no run received)",
                        *scorer, gold_sha256)
 

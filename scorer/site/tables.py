@@ -155,7 +155,7 @@ def cell_html(column: Column, cell: Cell, root: str) -> str:
         attrs.append(f' data-sort="{repr(cell.value) if is_number(cell.value) else ""}"')
     if cell.title:
         attrs.append(f' title="{escape(cell.title)}"')
-    text = escape(cell.text)
+    text: str = escape(cell.text)  # a Markup; the link around it is plain str
     if cell.href:
         text = f'<a href="{escape(root + cell.href)}">{text}</a>'
     return f"<{tag}{''.join(attrs)}>{text}</{tag}>"
