@@ -73,7 +73,10 @@ class Task:
 
     def scorer_task(self, phase: str) -> str:
         """The task of :func:`scorer.evaluate` for a run of this task in ``phase``."""
-        return phase if self.phases else self.scoring
+        if self.phases:
+            return phase
+        assert self.scoring is not None, "a task without phases names its scoring (see TASKS)"
+        return self.scoring
 
     def run_path(self, batch: str, phase: str, team: str, system: str) -> str:
         """``submissions/<id>/<batch>/[<phase>/]<team>/<system>.json``."""

@@ -16,8 +16,8 @@ import scorer.pr.publish as publish_module
 from scorer.errors import ScorerError
 from scorer.formats.challenge import load_challenge
 from scorer.pr.publish import publish
-from scorer.site.build import build_site
 from scorer.site import paths as site_paths
+from scorer.site.build import build_site
 from scorer.store import pipeline, runs, score_all
 
 from test_publish_race import git

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from datetime import UTC
 from pathlib import Path
 
 from scorer.cli.common import (
@@ -35,8 +36,9 @@ def _write_error_report(args, what: str, problems: list[Problem]) -> None:
     from scorer.pr.check import error_json, error_markdown, write_json, write_text
     if args.report:
         write_json(error_json(problems), args.report)
-    if _summary_path(args):
-        write_text(error_markdown(what, problems), _summary_path(args))
+    summary = _summary_path(args)
+    if summary:
+        write_text(error_markdown(what, problems), summary)
 
 
 def cmd_ci_check(args) -> int:
@@ -96,7 +98,7 @@ def _check_actor(given: str | None, event: dict | None) -> tuple[str | None, str
 def _check_time(given: str | None, event: dict | None):
     """When the pull request counts as submitted, and where that comes from: ``--now``,
     else the event's ``pull_request.updated_at``, else the clock."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from scorer.formats.challenge import parse_utc
     from scorer.pr.check import event_time
@@ -107,7 +109,7 @@ def _check_time(given: str | None, event: dict | None):
             raise _UsageError(f"--now {given!r} is not a UTC time such as 2026-03-02T10:00:00Z") from None
     if event_time(event) is not None:
         return event_time(event), "event"
-    return datetime.now(timezone.utc), "clock"
+    return datetime.now(UTC), "clock"
 
 
 def _run_check(args, **who_and_when):

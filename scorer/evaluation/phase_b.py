@@ -10,8 +10,8 @@ every measure and every difference between the flavors.
 from __future__ import annotations
 
 from scorer.errors import Problem, ScorerError, json_pointer, listing_warnings, some_of
-from scorer.evaluation.result import Result
 from scorer.evaluation.phase_a import _placed, _unique_ids
+from scorer.evaluation.result import Result
 from scorer.formats import answers as ans
 from scorer.formats.jsontext import load_input
 from scorer.formats.taskb import Question, TaskBFile, read_taskb

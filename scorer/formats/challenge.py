@@ -10,7 +10,7 @@ import hashlib
 import json
 import re
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 
 try:
@@ -22,8 +22,8 @@ from scorer.errors import Problem, ScorerError, json_pointer
 from scorer.formats.jsontext import regular_file
 from scorer.formats.limits import QuestionLimits
 from scorer.measures.registry import default_official_measures
-from scorer.tasks import DEFAULT_HIERARCHY, SINGLE_PHASE, SCORINGS, TASKS
 from scorer.schemas import schema_problems
+from scorer.tasks import DEFAULT_HIERARCHY, SCORINGS, SINGLE_PHASE, TASKS
 
 #: ``[official_measures]`` when ``challenge.toml`` names none (from the measure registry).
 DEFAULT_MEASURES = default_official_measures()
@@ -208,7 +208,7 @@ class Challenge:
 
 def utc_text(moment: datetime) -> str:
     """A time as UTC text, ``2026-03-02T10:00:00Z`` (seconds; the form of every file here)."""
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def parse_utc(text: str) -> datetime:
@@ -216,7 +216,7 @@ def parse_utc(text: str) -> datetime:
     moment = datetime.fromisoformat(str(text).strip().replace("Z", "+00:00"))
     if moment.tzinfo is None:
         raise ValueError(f"{text!r} has no UTC offset")
-    return moment.astimezone(timezone.utc)
+    return moment.astimezone(UTC)
 
 
 # --- reading -------------------------------------------------------------------------
@@ -310,7 +310,7 @@ def _schema_problems(value, text: str, path: Path, schema: str) -> list[Problem]
 
 
 def _window(value: dict) -> Window:
-    return Window(value["opens"].astimezone(timezone.utc), value["closes"].astimezone(timezone.utc))
+    return Window(value["opens"].astimezone(UTC), value["closes"].astimezone(UTC))
 
 
 def _read_team(path: Path, problems: list[Problem], systems_per_team: int) -> Team | None:
@@ -433,10 +433,10 @@ def _window_problems(value: dict, text: str, path: Path) -> list[Problem]:
     return problems
 
 
-_SUBMISSION = re.compile(r"submissions/(%s)/([^/]+)/([^/]+)/([^/]+)/([^/]+)\.json"
-                         % "|".join(t.id for t in TASKS.values() if t.unit))
-_SINGLE_PHASE_SUBMISSION = re.compile(r"submissions/(%s)/([^/]+)/([^/]+)/([^/]+)\.json"
-                                      % "|".join(t.id for t in TASKS.values() if not t.unit))
+_UNIT_TASKS = "|".join(t.id for t in TASKS.values() if t.unit)
+_SINGLE_PHASE_TASKS = "|".join(t.id for t in TASKS.values() if not t.unit)
+_SUBMISSION = re.compile(rf"submissions/({_UNIT_TASKS})/([^/]+)/([^/]+)/([^/]+)/([^/]+)\.json")
+_SINGLE_PHASE_SUBMISSION = re.compile(rf"submissions/({_SINGLE_PHASE_TASKS})/([^/]+)/([^/]+)/([^/]+)\.json")
 
 
 def run_ref(relative_path: str) -> RunRef | None:

@@ -139,8 +139,9 @@ MEASURES: dict[str, Measure] = {m.name: m for m in _phase_a() + _phase_b() + _ta
 def official_labels(task: str) -> dict[str, str]:
     """The official tool's ``-verbose`` label -> measure name, for one scorer task, in the
     order the tool prints them (``{"MPrec concepts": "concepts.precision", ...}``)."""
-    labelled = [m for m in MEASURES.values() if m.task == task and m.official_label]
-    return {m.official_label: m.name for m in sorted(labelled, key=lambda m: m.official_position)}
+    labelled = sorted(((m.official_position, m.official_label, m.name) for m in MEASURES.values()
+                       if m.task == task and m.official_label is not None), key=lambda row: row[0])
+    return {label: name for _, label, name in labelled}
 
 
 def names(task: str, family: str | None = None) -> tuple[str, ...]:

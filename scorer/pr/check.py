@@ -27,7 +27,7 @@ import os
 import re
 import tempfile
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
@@ -36,8 +36,8 @@ from scorer import __version__
 from scorer.errors import Problem, ScorerError
 from scorer.formats.challenge import DEFAULT_MEASURES, Challenge, load_challenge, parse_utc, run_ref, utc_text
 from scorer.pr.gitrepo import GitRepo, RepoReader, export
-from scorer.tasks import SCORINGS
 from scorer.pr.policy import Context, Decision, judge_changes, judge_content, shown, testset_path, verdict
+from scorer.tasks import SCORINGS
 
 REPORT_VERSION = 1
 #: The event field that gives the time of a pull-request event (see docs/pull-requests.md).
@@ -160,7 +160,7 @@ def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, a
         export(git, base_commit, ["challenge.toml", *team_files], trusted)
         challenge = load_challenge(trusted)
         existing = tuple(p for p in git.files(base_commit, "submissions") if run_ref(p) is not None)
-        context = Context(challenge=challenge, actor=actor, now=now.astimezone(timezone.utc), existing_runs=existing)
+        context = Context(challenge=challenge, actor=actor, now=now.astimezone(UTC), existing_runs=existing)
         report = CheckReport(base=base_commit, head=head_commit, merge_base=since, actor=actor,
                              actor_source=actor_source, time=context.now, time_source=time_source,
                              official_measures=challenge.official_measures,

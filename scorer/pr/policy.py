@@ -164,7 +164,7 @@ class _Systems:
     in_use: dict[str, set[str]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, paths) -> "_Systems":
+    def of(cls, paths) -> _Systems:
         out = cls()
         for path in paths:
             ref = run_ref(path)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from scorer.measures.registry import MEASURES, STATISTIC_LABELS
 from scorer.site import labels, paths
 from scorer.site.results import Overview, Ranking, Row, Table
-from scorer.site.tables import Column, Cell, TableView, count_cell, rank_cell, score_cell, text_cell
+from scorer.site.tables import Cell, Column, TableView, count_cell, rank_cell, score_cell, text_cell
 
 STAT_ORDER = list(STATISTIC_LABELS)
 

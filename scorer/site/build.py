@@ -17,16 +17,21 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from scorer.fingerprint import fingerprint
-from scorer.formats.challenge import Challenge, load_challenge, read_received
+from scorer.formats.challenge import Challenge, load_challenge, read_received, utc_text
 from scorer.parallel import forked_pool
 from scorer.schemas import load_schema, schema_names
 from scorer.site import boards, labels, paths
 from scorer.site.archive import results_zip
 from scorer.site.charts import cd_diagram, rank_chart
 from scorer.site.docs import DocPage, load_docs, render_markdown
-from scorer.site.drilldown import (mcqa_pair_views, pairs_to_render, run_slug, run_views, taska_pair_view,
-                                   taskb_pair_views)
-from scorer.formats.challenge import utc_text
+from scorer.site.drilldown import (
+    mcqa_pair_views,
+    pairs_to_render,
+    run_slug,
+    run_views,
+    taska_pair_view,
+    taskb_pair_views,
+)
 from scorer.site.inputs import BuildInputs, has_gold, read_inputs, window_status
 from scorer.site.results import Results, Table, load_results
 from scorer.site.tables import TableView, rows_html

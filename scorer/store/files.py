@@ -113,7 +113,7 @@ def remove_stale(top: Path, keep: set[Path]) -> list[Path]:
     removed = []
     if not top.is_dir():
         return removed
-    for folder, dirs, files in os.walk(top, topdown=False):
+    for folder, _dirs, files in os.walk(top, topdown=False):
         for name in sorted(files):
             path = Path(folder) / name
             if path not in keep:

@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from pathlib import Path
 
-from scorer.fingerprint import fingerprint
 from scorer.errors import Problem
+from scorer.fingerprint import fingerprint
 from scorer.formats.challenge import TASKB_PHASES, Challenge, RunRef, load_challenge, read_received, utc_text
 from scorer.formats.hierarchy import load_hierarchy
 from scorer.formats.jsontext import load_json

@@ -15,10 +15,21 @@ from dataclasses import dataclass
 import numpy as np
 
 from scorer.formats.challenge import Challenge, RunRef
-from scorer.ranking import (RankedSystem, best_per_team, c_at_1_from_counts, complete_rank_matrix,
-                            count_statistic_groups, friedman_test, ideal_ranking, nemenyi_critical_difference,
-                            nemenyi_groups, per_question_arrays, rank_on_components, significance_groups,
-                            task_a_ranking)
+from scorer.ranking import (
+    RankedSystem,
+    best_per_team,
+    c_at_1_from_counts,
+    complete_rank_matrix,
+    count_statistic_groups,
+    friedman_test,
+    ideal_ranking,
+    nemenyi_critical_difference,
+    nemenyi_groups,
+    per_question_arrays,
+    rank_on_components,
+    significance_groups,
+    task_a_ranking,
+)
 from scorer.ranking.ranks import PHASE_A_CATEGORIES
 from scorer.tasks import SCORINGS
 
