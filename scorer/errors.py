@@ -134,22 +134,27 @@ def _render(value, budget: int) -> str:
     if isinstance(value, str):
         return json.dumps(value[:budget], ensure_ascii=False) + ("..." if len(value) > budget else "")
     if isinstance(value, (list, dict)):
-        parts, used = [], 2
-        items = value.items() if isinstance(value, dict) else value
-        for item in items:
-            if used >= budget:
-                parts.append("...")
-                break
-            if isinstance(value, dict):
-                part = _render(item[0], budget - used) + ": " + _render(item[1], max(budget - used, 8) // 2)
-            else:
-                part = _render(item, budget - used)
-            parts.append(part)
-            used += len(part) + 2
-        inner = ", ".join(parts)
-        return "{" + inner + "}" if isinstance(value, dict) else "[" + inner + "]"
+        return _render_container(value, budget)
     text = repr(value)
     return text if len(text) <= budget else text[:budget] + "..."
+
+
+def _render_container(value: list | dict, budget: int) -> str:
+    """A list or object rendered item by item until ``budget`` characters are used."""
+    parts, used = [], 2
+    items = value.items() if isinstance(value, dict) else value
+    for item in items:
+        if used >= budget:
+            parts.append("...")
+            break
+        if isinstance(value, dict):
+            part = _render(item[0], budget - used) + ": " + _render(item[1], max(budget - used, 8) // 2)
+        else:
+            part = _render(item, budget - used)
+        parts.append(part)
+        used += len(part) + 2
+    inner = ", ".join(parts)
+    return "{" + inner + "}" if isinstance(value, dict) else "[" + inner + "]"
 
 
 class Bounded:

@@ -163,7 +163,7 @@ def _skip_ws(text: str, i: int) -> int:
     return m.start() if m else len(text)
 
 
-def _walk(text: str, max_depth: int | None) -> Iterator[_Event]:
+def _walk(text: str, max_depth: int | None) -> Iterator[_Event]:  # complexity 48: one iterative state machine over the JSON grammar; split, its states would share every local
     """Walk JSON text iteratively (no recursion, whatever the nesting), yielding in text
     order ``("value", pointer, offset, None)`` for every value, ``("close", pointer,
     offset, None)`` when a container ends, and ``("problem", pointer, offset, (code,
@@ -343,33 +343,7 @@ def load_json(source, *, name: str | None = None, max_bytes: int | None = DEFAUL
     :data:`MAX_INT_DIGITS` digits, numbers too large for a float, nesting deeper than
     ``max_depth``.
     """
-    if isinstance(source, (str, Path)) and not (isinstance(source, str) and source.lstrip()[:1] in ("{", "[")):
-        path = Path(source)
-        name = name or str(source)
-        try:
-            size = regular_file(path, name).st_size
-            if max_bytes is not None and size > max_bytes:
-                raise ScorerError(Problem(
-                    code="too-large", file=name,
-                    message=f"the file has {size:,} bytes; the limit is {max_bytes:,}",
-                    fix="remove unneeded fields (e.g. snippet texts) or ask the organizers to raise the limit",
-                ))
-            data = path.read_bytes()
-        except FileNotFoundError:
-            raise ScorerError(Problem(code="not-found", file=name, message="no such file",
-                                      fix="check the path")) from None
-        except OSError as exc:
-            raise ScorerError(Problem(code="unreadable", file=name, message=f"cannot read the file: {exc.strerror}",
-                                      fix="check the path and its permissions")) from None
-    else:
-        data = source.encode("utf-8") if isinstance(source, str) else bytes(source)
-        name = name or "<input>"
-        if max_bytes is not None and len(data) > max_bytes:
-            raise ScorerError(Problem(
-                code="too-large", file=name,
-                message=f"the input has {len(data):,} bytes; the limit is {max_bytes:,}",
-                fix="remove unneeded fields or ask the organizers to raise the limit",
-            ))
+    data, name = _read_bytes(source, name, max_bytes)
     text = _decode(data, name)
     doc = JsonText(name, text)
     if not text.strip():
@@ -398,6 +372,39 @@ def load_json(source, *, name: str | None = None, max_bytes: int | None = DEFAUL
                                message="the JSON nesting is too deep to read", fix="remove the extra nesting")]
         raise ScorerError(lexical)
     return value, doc
+
+
+def _read_bytes(source, name: str | None, max_bytes: int | None) -> tuple[bytes, str]:
+    """The bytes of ``source`` (a path, or str/bytes content) and the name problems use;
+    a :class:`ScorerError` for a missing, unreadable, non-regular or too large file."""
+    if isinstance(source, (str, Path)) and not (isinstance(source, str) and source.lstrip()[:1] in ("{", "[")):
+        path = Path(source)
+        name = name or str(source)
+        try:
+            size = regular_file(path, name).st_size
+            if max_bytes is not None and size > max_bytes:
+                raise ScorerError(Problem(
+                    code="too-large", file=name,
+                    message=f"the file has {size:,} bytes; the limit is {max_bytes:,}",
+                    fix="remove unneeded fields (e.g. snippet texts) or ask the organizers to raise the limit",
+                ))
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise ScorerError(Problem(code="not-found", file=name, message="no such file",
+                                      fix="check the path")) from None
+        except OSError as exc:
+            raise ScorerError(Problem(code="unreadable", file=name, message=f"cannot read the file: {exc.strerror}",
+                                      fix="check the path and its permissions")) from None
+    else:
+        data = source.encode("utf-8") if isinstance(source, str) else bytes(source)
+        name = name or "<input>"
+        if max_bytes is not None and len(data) > max_bytes:
+            raise ScorerError(Problem(
+                code="too-large", file=name,
+                message=f"the input has {len(data):,} bytes; the limit is {max_bytes:,}",
+                fix="remove unneeded fields or ask the organizers to raise the limit",
+            ))
+    return data, name
 
 
 def regular_file(path: Path, name: str) -> os.stat_result:

@@ -213,28 +213,35 @@ def _merge_groups(snippets: Sequence[OfficialSnippet]) -> list[list[int]]:
     ends = [s[4] for s in snippets]
     groups: list[list[int]] = []
     for indices in by_key.values():
-        ordinary = sorted((i for i in indices if begins[i] <= ends[i]), key=begins.__getitem__)
-        components: list[list[int]] = []
-        starts: list[int] = []
-        reaches: list[int] = []
-        reach = None
-        for i in ordinary:
-            if reach is not None and begins[i] <= reach:
-                components[-1].append(i)
-                if ends[i] > reach:
-                    reach = reaches[-1] = ends[i]
-            else:
-                components.append([i])
-                starts.append(begins[i])
-                reach = ends[i]
-                reaches.append(reach)
-        for i in indices:
-            if ends[i] < begins[i]:
-                k = bisect_right(starts, ends[i]) - 1
-                if k >= 0 and reaches[k] >= begins[i]:
-                    components[k].append(i)
-        groups += [sorted(c) for c in components if len(c) > 1]
+        groups += [sorted(c) for c in _key_components(indices, begins, ends) if len(c) > 1]
     return groups
+
+
+def _key_components(indices: list[int], begins: list[int], ends: list[int]) -> list[list[int]]:
+    """The components of one key: a sweep joins the ordinary snippets (by begin) whose
+    intervals overlap into components; each inverted snippet joins the component whose
+    hull contains [e, b], found by bisection on the components' starts."""
+    ordinary = sorted((i for i in indices if begins[i] <= ends[i]), key=begins.__getitem__)
+    components: list[list[int]] = []
+    starts: list[int] = []
+    reaches: list[int] = []
+    reach = None
+    for i in ordinary:
+        if reach is not None and begins[i] <= reach:
+            components[-1].append(i)
+            if ends[i] > reach:
+                reach = reaches[-1] = ends[i]
+        else:
+            components.append([i])
+            starts.append(begins[i])
+            reach = ends[i]
+            reaches.append(reach)
+    for i in indices:
+        if ends[i] < begins[i]:
+            k = bisect_right(starts, ends[i]) - 1
+            if k >= 0 and reaches[k] >= begins[i]:
+                components[k].append(i)
+    return components
 
 
 class _Starts:
@@ -439,7 +446,7 @@ class _Group:
         return None if best == _NONE else best
 
 
-def _simulated_merge(snippets: Sequence[OfficialSnippet]) -> list[OfficialSnippet]:
+def _simulated_merge(snippets: Sequence[OfficialSnippet]) -> list[OfficialSnippet]:  # complexity 27: replays the official loop step by step; its branches are the loop's own cases
     """:func:`official_merge_loop`, with each scan replaced by a query for its result.
 
     The loop's list keeps the original order of the snippets that survive (a merged

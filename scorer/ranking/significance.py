@@ -173,7 +173,7 @@ def holm_adjust(p_values: Mapping[tuple[str, str], float]) -> dict[tuple[str, st
     return adjusted
 
 
-def compact_letters(order: Sequence[str], different: set[frozenset[str]]) -> dict[str, str]:
+def compact_letters(order: Sequence[str], different: set[frozenset[str]]) -> dict[str, str]:  # complexity 16: Piepho's algorithm in one piece, as published
     """Letters such that two systems share a letter exactly when they are not ``different``.
 
     Piepho's (2004) insert-and-absorb algorithm: start from one group of all systems; for
