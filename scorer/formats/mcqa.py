@@ -236,37 +236,45 @@ def _gold_problems(value) -> list[Problem]:
             n_questions += len(questions) if isinstance(questions, list) else 0
         if kind != "question":
             continue
-        seen: dict[str, int] = {}
-        for c, candidate in _items(item, "candidates"):
-            cid = candidate.get("id")
-            if not isinstance(cid, str):
-                continue
-            if cid in seen:
-                problems.append(Problem(
-                    code="duplicate-candidate", pointer=f"{pointer}/candidates/{c}/id", question_id=ident,
-                    message=f"candidate id {cid} appears again in this question (first at "
-                            f"{pointer}/candidates/{seen[cid]})",
-                    fix="give every candidate of a question its own id"))
-            else:
-                seen[cid] = c
-            if "correct" in candidate:
-                problems.append(Problem(
-                    code="correct-per-candidate", pointer=f"{pointer}/candidates/{c}/correct", question_id=ident,
-                    message="the correct candidate is named by the question's \"correct\" member, "
-                            "not by a flag on the candidate",
-                    fix='remove this member and write "correct": "<candidate id>" in the question'))
-        if isinstance(item.get("correct"), str) and isinstance(item.get("candidates"), list) \
-                and item["correct"] not in seen:
-            problems.append(Problem(
-                code="correct-not-a-candidate", pointer=pointer + "/correct", question_id=ident,
-                message=f'"correct" is "{item["correct"]}", which is not a candidate of this question '
-                        f"(candidates: {some_of(seen, 10)}); a question needs exactly one correct candidate",
-                fix="write the id of the one correct candidate"))
+        problems += _question_problems(item, pointer, ident)
     if n_questions == 0 and isinstance(value, dict) and isinstance(value.get("topics"), list):
         problems.append(Problem(code="no-questions", severity="warning", pointer="/topics",
                                 message="the gold file has no question (n = 0): c@1, the accuracies and the "
                                         "reading-test statistics have no value (NaN; null in JSON)",
                                 fix="add the topics' reading tests and their questions"))
+    return problems
+
+
+def _question_problems(item: dict, pointer: str, ident: str) -> list[Problem]:
+    """A gold question's candidates: repeated ids, a ``correct`` flag on a candidate, and
+    a ``correct`` member that names no candidate."""
+    problems = []
+    seen: dict[str, int] = {}
+    for c, candidate in _items(item, "candidates"):
+        cid = candidate.get("id")
+        if not isinstance(cid, str):
+            continue
+        if cid in seen:
+            problems.append(Problem(
+                code="duplicate-candidate", pointer=f"{pointer}/candidates/{c}/id", question_id=ident,
+                message=f"candidate id {cid} appears again in this question (first at "
+                        f"{pointer}/candidates/{seen[cid]})",
+                fix="give every candidate of a question its own id"))
+        else:
+            seen[cid] = c
+        if "correct" in candidate:
+            problems.append(Problem(
+                code="correct-per-candidate", pointer=f"{pointer}/candidates/{c}/correct", question_id=ident,
+                message="the correct candidate is named by the question's \"correct\" member, "
+                        "not by a flag on the candidate",
+                fix='remove this member and write "correct": "<candidate id>" in the question'))
+    if isinstance(item.get("correct"), str) and isinstance(item.get("candidates"), list) \
+            and item["correct"] not in seen:
+        problems.append(Problem(
+            code="correct-not-a-candidate", pointer=pointer + "/correct", question_id=ident,
+            message=f'"correct" is "{item["correct"]}", which is not a candidate of this question '
+                    f"(candidates: {some_of(seen, 10)}); a question needs exactly one correct candidate",
+            fix="write the id of the one correct candidate"))
     return problems
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from scorer.errors import Problem, ScorerError, bounded, json_pointer
 from scorer.formats.jsontext import JsonText
@@ -142,6 +143,17 @@ def _placed(problems: list[Problem], value, doc: JsonText | None) -> list[Proble
     return [doc.place(p) for p in problems] if doc is not None else problems
 
 
+def _is_pmid(pmid) -> bool:
+    """A PMID as the schema allows it: a non-negative integer or a non-empty string."""
+    return not isinstance(pmid, bool) and (isinstance(pmid, int) and pmid >= 0 or isinstance(pmid, str) and pmid != "")
+
+
+def _is_label_list(labels, needs_labels: bool) -> TypeGuard[list[str]]:
+    """A list of non-empty strings (non-empty itself when ``needs_labels``)."""
+    return (isinstance(labels, list) and all(isinstance(x, str) and x for x in labels)
+            and (bool(labels) or not needs_labels))
+
+
 def _fast_read(value, needs_labels: bool) -> list[TaskADocument] | None:
     """The documents if the structure is right (the schema's rules, checked directly),
     else None."""
@@ -153,11 +165,7 @@ def _fast_read(value, needs_labels: bool) -> list[TaskADocument] | None:
         if not isinstance(entry, dict):
             return None
         pmid, labels = entry.get("pmid"), entry.get("labels")
-        if isinstance(pmid, bool) or not (isinstance(pmid, int) and pmid >= 0 or isinstance(pmid, str) and pmid):
-            return None
-        if not isinstance(labels, list) or not all(isinstance(x, str) and x for x in labels):
-            return None
-        if needs_labels and not labels:
+        if not (_is_pmid(pmid) and _is_label_list(labels, needs_labels)):
             return None
         documents.append(TaskADocument(_pmid_text(pmid), tuple(labels), f"/documents/{index}"))
     return documents
