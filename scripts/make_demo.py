@@ -7,8 +7,10 @@
 
 Everything is made up: genes, drugs, diseases, PubMed ids (9xxxxxxx), MeSH-like
 descriptors (D9xxxxx), teams, systems and runs.  The output depends on nothing but this
-file: a fixed seed, no wall-clock time, sorted iteration, so running the script twice
-gives byte-identical files.
+file and the package ``scripts/demo`` (the vocabulary, the challenge's configuration and
+each task's generators): a fixed seed, no wall-clock time, sorted iteration, so running
+the script twice gives byte-identical files.  This file draws the random streams, in a
+fixed order, and writes or removes the files.
 
 Before writing, the script removes the files it generates (and only those), then
 directories left empty by that removal.  ``--clean`` does the removal alone and keeps any
