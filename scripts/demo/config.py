@@ -1,0 +1,215 @@
+"""The demo challenge's configuration: calendar (batches, test sets and their windows), teams,
+their systems and what each system enters, the named special cases (a late run, a team with
+too few Task A test sets, a topic left unanswered), and the text of ``challenge.toml`` and
+``teams/*.toml``."""
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from .text import toml_string, utc
+
+TASKB_BATCHES = [  # id, Phase A opens (Phase A: 24 h; Phase B opens 2 days later, 24 h), concepts in gold
+    ("batch1", datetime(2026, 3, 2, 10, tzinfo=UTC), True),
+    ("batch2", datetime(2026, 3, 16, 10, tzinfo=UTC), False),
+    ("batch3", datetime(2026, 3, 30, 10, tzinfo=UTC), True),
+]
+TASKB_TYPE_COUNTS = {"batch1": (6, 5, 5, 4), "batch2": (5, 6, 4, 5), "batch3": (5, 5, 5, 5)}
+TASKA_BATCHES = [("batch1", datetime(2026, 1, 5, 10, tzinfo=UTC)),
+                 ("batch2", datetime(2026, 2, 9, 10, tzinfo=UTC))]
+TASKA_TESTSETS = 5
+TASKA_DOCUMENTS = 50
+BEST_K = 4
+MANUAL_BATCHES = ("batch1",)
+MCQA_BATCHES = [("batch1", datetime(2026, 4, 13, 10, tzinfo=UTC)),   # window of 48 h each
+                ("batch2", datetime(2026, 4, 27, 10, tzinfo=UTC))]
+MCQA_TOPICS = [("genes", "Genes and what they do"), ("drugs", "Drug development"), ("diseases", "Rare diseases")]
+MCQA_TESTS_PER_TOPIC = 2   # reading tests per topic and batch (6 per batch), 5 questions each, 5 candidates
+#: (team, system) -> (batch, topic) the system leaves wholly unanswered: its c@1 there is 0
+MCQA_SILENT_TOPIC = {("medqa-friends", "medqa-gen"): ("batch1", "drugs")}
+
+TEAMS = {
+    "organizers": {
+        "name": "Organizers (baselines)", "members": ["demo-organizer"],
+        "url": "https://example.org/demo-organizers",
+        "systems": [
+            {"id": "bm25-baseline", "name": "BM25 baseline", "baseline": True,
+             "description": "Phase A: BM25 over titles and abstracts, the top sentences as snippets, no concepts. "
+                            "Phase B: 'yes' for every yes/no question, entities of the top snippet as factoid "
+                            "and list answers, the first snippet as the ideal answer."},
+            {"id": "frequency-baseline", "name": "Most frequent labels", "baseline": True,
+             "description": "Task A: the ten MeSH-like labels most frequent in earlier test sets, for every document."},
+            {"id": "random-baseline", "name": "Random guess", "baseline": True,
+             "description": "Reading tests: a candidate drawn uniformly at random for every question "
+                            "(expected c@1 0.2 with five candidates)."},
+        ],
+    },
+    "helix": {
+        "name": "Helix Retrieval Group", "members": ["helix-ana", "helix-ben"],
+        "url": "https://example.org/helix",
+        "systems": [
+            {"id": "helix-dense", "name": "Dense retrieval + reader",
+             "description": "Dense passage retrieval fine-tuned on earlier batches, a cross-encoder reranker "
+                            "and an extractive reader for exact answers; answers every category."},
+            {"id": "helix-hybrid", "name": "Hybrid BM25 + dense",
+             "description": "BM25 and dense scores combined; submits no concepts."},
+            {"id": "helix-small", "name": "Small reader",
+             "description": "A distilled reader, entered in the last batch only."},
+        ],
+    },
+    "medqa-friends": {
+        "name": "<b>MedQA</b> & \"Friends\"",
+        "members": ["medqa-lead"],
+        "systems": [
+            {"id": "medqa-gen", "name": "Generative QA <v2>",
+             "description": "A generative model prompted with the snippets; abstains when unsure. "
+                            "Markup such as <i>this</i> & that must be shown as text."},
+            {"id": "medqa-extract", "name": "Extractive QA",
+             "description": "Span extraction over the gold snippets."},
+        ],
+    },
+    "northbridge": {
+        "name": "Northbridge Semantic Indexing", "members": ["nb-indexer", "nb-intern"],
+        "url": "https://example.org/northbridge",
+        "systems": [
+            {"id": "nb-hier", "name": "Hierarchical label tree",
+             "description": "A classifier per node of the label hierarchy, decoded top-down."},
+            {"id": "nb-flat", "name": "Flat multi-label",
+             "description": "One-vs-rest linear classifiers with a tuned threshold per label."},
+            {"id": "nb-qa", "name": "Retrieval side project",
+             "description": "An experimental Phase A document retriever (no snippets), entered in one batch."},
+        ],
+    },
+    "quokka": {
+        "name": "Quokka QA (student team)", "members": ["quokka-student"],
+        "systems": [
+            {"id": "quokka-1", "name": "Quokka first attempt",
+             "description": "TF-IDF retrieval and rule-based answers; a course project."},
+            {"id": "quokka-mesh", "name": "Quokka indexer",
+             "description": "k-nearest-neighbour label transfer; missed two test sets of the first batch."},
+        ],
+    },
+}
+
+# Who runs what: (team, system) -> quality (0 weak .. 1 strong) and entries.
+# A Task B entry is (batch, phase); a Task A entry is (batch, test set number 1..5);
+# mcqa lists reading-test batches, with ``abstain`` the share of questions left unanswered.
+_ALL_A = [(b, t) for b, _ in TASKA_BATCHES for t in range(1, TASKA_TESTSETS + 1)]
+SYSTEMS = {
+    ("organizers", "bm25-baseline"): dict(
+        quality=0.35, baseline=True, concepts=False, skip=0.0,
+        taskb=[(b, p) for b, _, _ in TASKB_BATCHES for p in ("phaseA", "phaseB")]),
+    ("organizers", "frequency-baseline"): dict(quality=0.0, baseline=True, taska=_ALL_A),
+    ("organizers", "random-baseline"): dict(quality=0.0, baseline=True, mcqa=["batch1", "batch2"]),
+    ("helix", "helix-dense"): dict(
+        quality=0.85, concepts=True, skip=0.0, mcqa=["batch1", "batch2"],
+        taskb=[(b, p) for b, _, _ in TASKB_BATCHES for p in ("phaseA", "phaseB")]),
+    ("helix", "helix-hybrid"): dict(
+        quality=0.7, concepts=False, skip=0.0,
+        taskb=[("batch1", "phaseA"), ("batch2", "phaseA"),
+               ("batch1", "phaseB"), ("batch2", "phaseB"), ("batch3", "phaseB")]),
+    ("helix", "helix-small"): dict(quality=0.55, skip=0.0, taskb=[("batch3", "phaseB")]),
+    ("medqa-friends", "medqa-gen"): dict(
+        quality=0.6, concepts=False, skip=0.1, abstain=0.25, mcqa=["batch1", "batch2"], mcqa_abstain=0.45,
+        taskb=[("batch1", "phaseA"), ("batch3", "phaseA"),
+               ("batch1", "phaseB"), ("batch2", "phaseB"), ("batch3", "phaseB")]),
+    ("medqa-friends", "medqa-extract"): dict(quality=0.45, skip=0.0,
+                                              taskb=[("batch2", "phaseB"), ("batch3", "phaseB")]),
+    ("northbridge", "nb-hier"): dict(quality=0.85, taska=_ALL_A),
+    ("northbridge", "nb-flat"): dict(quality=0.6, taska=[e for e in _ALL_A if e != ("batch2", 3)]),
+    ("northbridge", "nb-qa"): dict(quality=0.5, concepts=True, snippets=False, skip=0.0, taskb=[("batch2", "phaseA")]),
+    ("quokka", "quokka-1"): dict(
+        quality=0.2, concepts=False, skip=0.2, mcqa=["batch1", "batch2"],
+        taskb=[(b, "phaseA") for b, _, _ in TASKB_BATCHES] + [("batch1", "phaseB"), ("batch2", "phaseB")]),
+    ("quokka", "quokka-mesh"): dict(
+        quality=0.4, taska=[("batch1", 1), ("batch1", 2), ("batch1", 4)] + [("batch2", t) for t in range(1, 6)]),
+}
+SHORT_TEAM = ("quokka", "quokka-mesh", "batch1")          # fewer Task A test sets than best_k
+LATE_RUN = "submissions/taskB/batch2/phaseB/quokka/quokka-1.json"  # received after its window closed
+
+
+def taskb_windows(opens: datetime) -> dict[str, tuple[datetime, datetime]]:
+    day = timedelta(days=1)
+    return {"phaseA": (opens, opens + day), "phaseB": (opens + 2 * day, opens + 3 * day)}
+
+
+def mcqa_window(opens: datetime) -> tuple[datetime, datetime]:
+    return opens, opens + timedelta(days=2)
+
+
+def taska_windows(opens: datetime) -> dict[str, tuple[datetime, datetime]]:
+    return {f"week{t}": (opens + timedelta(weeks=t - 1), opens + timedelta(weeks=t - 1, hours=30))
+            for t in range(1, TASKA_TESTSETS + 1)}
+
+
+def challenge_toml() -> str:
+    lines = [
+        "# The demo challenge: SYNTHETIC data generated by scripts/make_demo.py (see docs/demo.md).",
+        "# Organizers: remove it with `python scripts/make_demo.py --clean` and write your own.",
+        "",
+        "[challenge]",
+        'name = "BioASQ Demo Challenge (synthetic)"',
+        "description = " + toml_string(
+            "**This is a demo with synthetic data.** Every question, article, gene, drug, disease, "
+            "MeSH-like label, team and run was made up by `scripts/make_demo.py`; PubMed ids 9xxxxxxx and "
+            "descriptors D9xxxxx do not refer to real records, and no real patient data is included. "
+            "It shows what a challenge looks like: three Task B batches (Phase A and Phase B), Task A "
+            "with two batches of five test sets, two batches of multiple-choice reading tests (QA4MRE "
+            "style, ranked by c@1), baselines, a late run and a team with too few test sets."),
+        "demo = true",
+        "",
+        "[rules]",
+        'flavor = "official"',
+        "edition = 9",
+        f"best_k = {BEST_K}",
+        "rank_late_runs = false",
+        "accept_late_runs = false",
+        "alpha = 0.05",
+        "trials = 10000",
+        "seed = 1",
+        "",
+        "[limits]",
+        "systems_per_team = 5",
+        "max_run_bytes = 20000000",
+        "",
+        "[official_measures]",
+        'concepts = "concepts.map"',
+        'documents = "documents.map"',
+        'snippets = "snippets.map"',
+        'triples = "triples.map"',
+        'yesno = "yesno.macro_f1"',
+        'factoid = "factoid.mrr"',
+        'list = "list.f1"',
+        'ideal = "ideal.rougesu4.f1"',
+        'taskA = ["flat.micro_f1", "lca.f1"]',
+        'mcqa = "mcqa.c_at_1"',
+        "",
+        "[taskb]",
+    ]
+    for i, (batch, opens, _) in enumerate(TASKB_BATCHES, 1):
+        w = taskb_windows(opens)
+        lines += ["", "[[taskb.batches]]", f'id = "{batch}"', f'name = "Batch {i}"']
+        lines += [f"{p} = {{ opens = {utc(a)}, closes = {utc(b)} }}" for p, (a, b) in w.items()]
+    lines += ["", "[taska]", 'hierarchy = "gold/mesh/hierarchy.txt"']
+    for i, (batch, opens) in enumerate(TASKA_BATCHES, 1):
+        lines += ["", "[[taska.batches]]", f'id = "{batch}"', f'name = "Batch {i}"', "testsets = ["]
+        lines += [f'  {{ id = "{t}", opens = {utc(a)}, closes = {utc(b)} }},' for t, (a, b) in taska_windows(opens).items()]
+        lines += ["]"]
+    lines += ["", "[mcqa]"]
+    for i, (batch, opens) in enumerate(MCQA_BATCHES, 1):
+        a, b = mcqa_window(opens)
+        lines += ["", "[[mcqa.batches]]", f'id = "{batch}"', f'name = "Reading tests {i}"',
+                  f"window = {{ opens = {utc(a)}, closes = {utc(b)} }}"]
+    return "\n".join(lines) + "\n"
+
+
+def team_toml(team: dict) -> str:
+    lines = ["# Demo team (synthetic): generated by scripts/make_demo.py", f"name = {toml_string(team['name'])}",
+             "members = [" + ", ".join(toml_string(m) for m in team["members"]) + "]"]
+    if team.get("url"):
+        lines.append(f"url = {toml_string(team['url'])}")
+    for s in team["systems"]:
+        lines += ["", "[[systems]]", f"id = {toml_string(s['id'])}", f"name = {toml_string(s['name'])}",
+                  f"description = {toml_string(s['description'])}"]
+        if s.get("baseline"):
+            lines.append("baseline = true")
+    return "\n".join(lines) + "\n"
