@@ -244,6 +244,17 @@ def _key_components(indices: list[int], begins: list[int], ends: list[int]) -> l
     return components
 
 
+def _clear_leaf(tree: list[int], leaf: int, index: int) -> None:
+    """Empty ``leaf`` (which holds ``index``) of a min segment tree stored heap-style
+    (children of node k at 2k and 2k+1) and repair the minima above it."""
+    tree[leaf] = _NONE
+    node = leaf // 2
+    while node and tree[node] == index:
+        a, b = tree[2 * node], tree[2 * node + 1]
+        tree[node] = a if a < b else b
+        node //= 2
+
+
 class _Starts:
     """Ordinary snippets by begin offset in a segment tree of least list index:
     :meth:`first` is the first in list order of those beginning inside [low, high]."""
@@ -261,13 +272,7 @@ class _Starts:
             self.least[node] = min(self.least[2 * node], self.least[2 * node + 1])
 
     def remove(self, index: int) -> None:
-        node, least = self.size + self.slot[index], self.least
-        least[node] = _NONE
-        node //= 2
-        while node and least[node] == index:
-            a, b = least[2 * node], least[2 * node + 1]
-            least[node] = a if a < b else b
-            node //= 2
+        _clear_leaf(self.least, self.size + self.slot[index], index)
 
     def first(self, low: int, high: int) -> int:
         left, right = bisect_left(self.keys, low) + self.size, bisect_right(self.keys, high) + self.size
@@ -334,13 +339,7 @@ class _Dominance:
             built = self.inner.get(node)
             if built is not None:
                 _, place, size, tree = built
-                k = place[index] + size
-                tree[k] = _NONE
-                k //= 2
-                while k and tree[k] == index:
-                    a, b = tree[2 * k], tree[2 * k + 1]
-                    tree[k] = a if a < b else b
-                    k //= 2
+                _clear_leaf(tree, place[index] + size, index)
             node //= 2
 
     def first(self, x: int, y: int) -> int:
