@@ -5,7 +5,7 @@ from __future__ import annotations
 from scorer.site import boards, labels, paths
 from scorer.site.charts import cd_diagram
 from scorer.site.context import TASK_ORDER, Site
-from scorer.site.results import Table
+from scorer.site.results import Overview, Table
 from scorer.site.tables import TableView
 from scorer.tasks import TASKS
 
@@ -75,17 +75,23 @@ def write_overviews(site: Site) -> None:
         if not batches:
             continue
         overview = site.results.overviews.get(task)
-        sections = []
-        for name in (overview.rankings if overview else {}):
-            view = boards.overview_view(overview, name, site.names)
-            site.views.append((paths.overview(task), view))
-            site.w.downloads(view)
-            raw = overview.rankings[name]
-            diagram = None
-            if raw.get("friedman") and raw.get("nemenyi"):
-                diagram = cd_diagram(raw["friedman"]["average_ranks"], {k: site.names.system(k) for k in
-                                                                      raw["friedman"]["average_ranks"]},
-                                     raw["nemenyi"]["critical_difference"])
-            sections.append({"name": name, "view": view, "raw": raw, "diagram": diagram})
+        sections = _overview_sections(site, task, overview) if overview is not None else []
         site.w.page(paths.overview(task), "overview.html", f"{labels.TASKS[task]}: overview", task=task,
                     sections=sections, batches=batches)
+
+
+def _overview_sections(site: Site, task: str, overview: Overview) -> list[dict]:
+    """A section per ranking of a task's overview: its view (downloads recorded and written),
+    its raw results and its critical difference diagram (None without Friedman and Nemenyi)."""
+    sections = []
+    for name, raw in overview.rankings.items():
+        view = boards.overview_view(overview, name, site.names)
+        site.views.append((paths.overview(task), view))
+        site.w.downloads(view)
+        diagram = None
+        if raw.get("friedman") and raw.get("nemenyi"):
+            diagram = cd_diagram(raw["friedman"]["average_ranks"], {k: site.names.system(k) for k in
+                                                                  raw["friedman"]["average_ranks"]},
+                                 raw["nemenyi"]["critical_difference"])
+        sections.append({"name": name, "view": view, "raw": raw, "diagram": diagram})
+    return sections

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from scorer.site import paths
 from scorer.site.context import Site, table_order, where
-from scorer.site.drilldown import mcqa_pair_views, run_slug, run_views, taska_pair_view, taskb_pair_views
+from scorer.site.drilldown import (
+    mcqa_pair_views,
+    run_slug,
+    run_views,
+    taska_pair_view,
+    taskb_pair_views,
+)
 from scorer.site.results import Table
 from scorer.tasks import TASKS
 
@@ -28,16 +34,16 @@ def write_drilldown(site: Site, task: str, batch: str) -> None:
     """Run pages and head-to-head pages of one batch (each run file is read once)."""
     tables = sorted(((k, t) for k, t in site.results.tables.items() if k[:2] == (task, batch)),
                     key=lambda kv: table_order(kv[0]))
+    batch_table = site.results.tables.get((task, batch, None)) if TASKS[task].batch_ranking else None
     taska_docs: dict = {}  # Task A: what _collect_taska keeps of each test set
     for (_, _, phase), table in tables:
         if phase is None:
             continue
         docs = _run_pages(site, table)
-        if TASKS[task].batch_ranking:
-            _collect_taska(site, batch, phase, docs, taska_docs)
-        else:
+        if not TASKS[task].batch_ranking:
             _compare_pages(site, table, docs)
-    batch_table = site.results.tables.get((task, batch, None)) if TASKS[task].batch_ranking else None
+        elif batch_table is not None:
+            _collect_taska(batch_table, phase, docs, taska_docs)
     if batch_table is not None:
         _compare_pages(site, batch_table, taska_docs)
 
@@ -64,11 +70,12 @@ def _run_pages(site: Site, table: Table) -> dict:
     return docs
 
 
-def _collect_taska(site: Site, batch: str, testset: str, results: dict, store: dict) -> None:
+def _collect_taska(batch_table: Table, testset: str, results: dict, store: dict) -> None:
     """Keep in ``store`` the per-document values of the run ``results`` of a Task A test set
-    that the comparisons use (tested_on only): system -> test set -> measure -> document -> value."""
-    table = site.results.tables.get(("taskA", batch, None))
-    wanted = sorted({(r.significance.get(r.name, {}).get("tested_on") or r.name) for r in table.rankings.values()})
+    that the comparisons of ``batch_table`` use (tested_on only): system -> test set ->
+    measure -> document -> value."""
+    wanted = sorted({(r.significance.get(r.name, {}).get("tested_on") or r.name)
+                     for r in batch_table.rankings.values()})
     for key, result in results.items():
         docs = result.get("per_question", {})
         store.setdefault(key, {})[testset] = {m: {d: v[m] for d, v in docs.items() if m in v} for m in wanted}
