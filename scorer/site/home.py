@@ -12,6 +12,7 @@ LATEST_ROWS = 5
 
 
 def write_home(site: Site) -> None:
+    """``index.html``: the description, each task's windows with their status and runs, the latest ranking."""
     tasks = []
     for task in TASK_ORDER:
         batches = site.challenge.batches(task)

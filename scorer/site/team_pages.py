@@ -8,6 +8,7 @@ from scorer.site.context import Site
 
 
 def write_teams(site: Site) -> None:
+    """``teams.html``, a page per team and a page per system (runs listed per system)."""
     runs_of: dict[str, list] = {}
     for entry in site.results.runs.values():
         runs_of.setdefault(entry.key, []).append(entry)
