@@ -144,7 +144,7 @@ def test_hostile_urls_are_not_links(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "quokka.toml:3" in err and "fix:" in err and "Traceback" not in err
     assert not any("javascript:" in p.read_text(encoding="utf-8") for p in (tmp_path / "site").rglob("*.html"))
-    from scorer.site.build import safe_url
+    from scorer.site.writer import safe_url
     assert safe_url("javascript:alert(1)") is None and safe_url(" JavaScript:x") is None
     assert safe_url("https://example.org/a") == "https://example.org/a"
 

@@ -1,0 +1,97 @@
+"""The leaderboard pages: one board per table (Task B and mcqa: per batch and phase; Task A:
+the batch board and one board per test set) and each task's overview."""
+from __future__ import annotations
+
+from scorer.site import boards, labels, paths
+from scorer.site.charts import cd_diagram
+from scorer.site.context import TASK_ORDER, Site
+from scorer.site.results import Overview, Table
+from scorer.site.tables import TableView
+from scorer.tasks import TASKS
+
+#: The views of a board of one batch and phase, per task (one per ranking of the table).
+RANKING_VIEWS = {"taskB": boards.taskb_ranking_view, "mcqa": boards.mcqa_ranking_view}
+
+
+def write_boards(site: Site) -> None:
+    """The board of every table, task by task: one per batch and phase (Task B, mcqa);
+    a batch board above one board per test set for a task ranked per batch (Task A)."""
+    for task in TASK_ORDER:
+        if TASKS[task].batch_ranking:
+            _batch_boards(site)
+        else:
+            _phase_boards(site, task)
+
+
+def _board_page(site: Site, path: str, title: str, table: Table | None, views: list[TableView], runs: list,
+                window: dict | None, **extra) -> None:
+    for view in views:
+        site.views.append((path, view))
+    site.w.downloads(*views)
+    site.w.page(path, "board.html", title, table=table, views=views, runs=runs, window=window,
+                names=site.names, task=table.task if table else None, **extra)
+
+
+def _phase_boards(site: Site, task: str) -> None:
+    """One board per batch and phase, its views those of the task (:data:`RANKING_VIEWS`)."""
+    for batch in site.challenge.batches(task).values():
+        for phase in batch.phase_windows():
+            table = site.results.tables.get((task, batch.id, phase))
+            views = ([RANKING_VIEWS[task](table, r, site.official, site.names)
+                      for r in table.rankings.values()] if table else [])
+            _board_page(site, paths.board(task, batch.id, phase),
+                        labels.where_label(task, batch.name, phase), table, views,
+                        site.table_runs(task, batch.id, phase),
+                        site.window_context(task, batch.id, phase),
+                        compare=paths.compare_index(task, batch.id, phase) if table and table.rows else None)
+
+
+def _batch_boards(site: Site) -> None:
+    """Task A: the batch board (rankings on the best k test sets) and each test set's board."""
+    for batch in site.challenge.taska_batches.values():
+        batch_table = site.results.tables.get(("taskA", batch.id, None))
+        views = [boards.taska_ranking_view(batch_table, r, site.names)
+                 for r in batch_table.rankings.values()] if batch_table else []
+        windows = [{"testset": t, "path": paths.board("taskA", batch.id, t), **site.window_context("taskA", batch.id, t)}
+                   for t in batch.testsets]
+        has_runs = bool(batch_table and any(r.records for r in batch_table.rankings.values()))
+        _board_page(site, paths.board("taskA", batch.id, None), labels.where_label("taskA", batch.name, None),
+                    batch_table, views, site.table_runs("taskA", batch.id, None), None, testsets=windows,
+                    compare=paths.compare_index("taskA", batch.id, None) if has_runs else None)
+        for testset in batch.testsets:
+            table = site.results.tables.get(("taskA", batch.id, testset))
+            views = [boards.taska_testset_view(table, batch_table, site.official, site.names)] if table else []
+            _board_page(site, paths.board("taskA", batch.id, testset), labels.where_label("taskA", batch.name, testset),
+                        table, views, site.table_runs("taskA", batch.id, testset),
+                        site.window_context("taskA", batch.id, testset),
+                        up=paths.board("taskA", batch.id, None))
+
+
+def write_overviews(site: Site) -> None:
+    """Each task's overview: every ranking over the batches, with its critical difference
+    diagram when the Friedman and Nemenyi tests were run."""
+    for task in TASK_ORDER:
+        batches = site.challenge.batches(task)
+        if not batches:
+            continue
+        overview = site.results.overviews.get(task)
+        sections = _overview_sections(site, task, overview) if overview is not None else []
+        site.w.page(paths.overview(task), "overview.html", f"{labels.TASKS[task]}: overview", task=task,
+                    sections=sections, batches=batches)
+
+
+def _overview_sections(site: Site, task: str, overview: Overview) -> list[dict]:
+    """A section per ranking of a task's overview: its view (downloads recorded and written),
+    its raw results and its critical difference diagram (None without Friedman and Nemenyi)."""
+    sections = []
+    for name, raw in overview.rankings.items():
+        view = boards.overview_view(overview, name, site.names)
+        site.views.append((paths.overview(task), view))
+        site.w.downloads(view)
+        diagram = None
+        if raw.get("friedman") and raw.get("nemenyi"):
+            diagram = cd_diagram(raw["friedman"]["average_ranks"], {k: site.names.system(k) for k in
+                                                                  raw["friedman"]["average_ranks"]},
+                                 raw["nemenyi"]["critical_difference"])
+        sections.append({"name": name, "view": view, "raw": raw, "diagram": diagram})
+    return sections
