@@ -239,22 +239,11 @@ def mcqa_ranking_view(table: Table, ranking: Ranking, official: set, names: Name
                                 if m.startswith("mcqa.topic.") and m.endswith(".c_at_1")))
     measures = list(dict.fromkeys([*ranking.components, "mcqa.c_at_1", *MCQA_COLUMNS])) + topics
     tested = [m for m in ranking.components if ranking.significance.get(m, {}).get("letters")]
-    columns = (RANK_COLUMNS + IDENTITY_COLUMNS + [Column("notes", "Notes")]
-               + [Column(m, labels.measure_label(m), numeric=True, official=m in official, title=m) for m in measures]
-               + [Column(f"group.{m}", f"Group {labels.measure_label(m)}",
-                         title=f"significance group on {m} (outcomes swapped per question, c@1 recomputed): "
-                               "systems sharing a letter are not significantly different") for m in tested]
-               + [Column("questions", "Questions", numeric=True, title="gold questions scored")])
-    baseline = table.random_baseline
-    note = (f"Ranking rule: {ranking.rule}. \"-\" means no value: the measure is not defined here "
-            "(correctly discarded with nothing unanswered, reading std with one reading test, any rate with no question).")
-    if baseline is not None:
-        note += (f" Random baseline: a system answering every question with a uniformly random candidate "
-                 f"has an expected c@1 of {baseline:.4f}; a run below it does no better than guessing.")
     view = TableView(slug=f"mcqa-{table.batch}-{ranking.name.replace('.', '-')}",
                      caption=f"{table.name}: reading tests ranked by {labels.measure_label(ranking.components[0])}"
                      if ranking.components else f"{table.name}: reading tests",
-                     columns=columns, note=note, empty="No run was scored.")
+                     columns=_mcqa_columns(measures, tested, official), note=_mcqa_note(ranking, table.random_baseline),
+                     empty="No run was scored.")
     for record in _ordered_records(ranking, table.rows):
         row = table.rows.get(record["system"])
         if row is None:
@@ -265,11 +254,35 @@ def mcqa_ranking_view(table: Table, ranking: Ranking, official: set, names: Name
                  + [text_cell(record.get("significance", {}).get(m, "")) for m in tested]
                  + [count_cell(row.counts.get("questions"))])
         view.add(cells, row_css(record, row.late))
-    if baseline is not None and table.rows:
-        cells = ([rank_cell(None), rank_cell(None), text_cell("Random guess (expected)"), text_cell(""),
-                  text_cell("reference: expected c@1 of a uniformly random answer to every question, not a run")]
-                 + [score_cell(baseline if m in ("mcqa.c_at_1", "mcqa.accuracy", "mcqa.accuracy_with_candidates")
-                               else None, missing=MCQA_MISSING) for m in measures]
-                 + [text_cell("") for _ in tested] + [count_cell(None)])
-        view.add(cells, "baseline reference")
+    if table.random_baseline is not None and table.rows:
+        view.add(_mcqa_baseline_cells(table.random_baseline, measures, tested), "baseline reference")
     return view
+
+
+def _mcqa_columns(measures: list[str], tested: list[str], official: set) -> list[Column]:
+    """Rank, identity and notes, one column per measure, the significance groups, the count."""
+    return (RANK_COLUMNS + IDENTITY_COLUMNS + [Column("notes", "Notes")]
+            + [Column(m, labels.measure_label(m), numeric=True, official=m in official, title=m) for m in measures]
+            + [Column(f"group.{m}", f"Group {labels.measure_label(m)}",
+                      title=f"significance group on {m} (outcomes swapped per question, c@1 recomputed): "
+                            "systems sharing a letter are not significantly different") for m in tested]
+            + [Column("questions", "Questions", numeric=True, title="gold questions scored")])
+
+
+def _mcqa_note(ranking: Ranking, baseline: float | None) -> str:
+    """The ranking rule, what "-" means, and the random baseline when there is one."""
+    note = (f"Ranking rule: {ranking.rule}. \"-\" means no value: the measure is not defined here "
+            "(correctly discarded with nothing unanswered, reading std with one reading test, any rate with no question).")
+    if baseline is not None:
+        note += (f" Random baseline: a system answering every question with a uniformly random candidate "
+                 f"has an expected c@1 of {baseline:.4f}; a run below it does no better than guessing.")
+    return note
+
+
+def _mcqa_baseline_cells(baseline: float, measures: list[str], tested: list[str]) -> list:
+    """The reference row of a uniformly random answer: its expected c@1 and accuracies."""
+    return ([rank_cell(None), rank_cell(None), text_cell("Random guess (expected)"), text_cell(""),
+             text_cell("reference: expected c@1 of a uniformly random answer to every question, not a run")]
+            + [score_cell(baseline if m in ("mcqa.c_at_1", "mcqa.accuracy", "mcqa.accuracy_with_candidates")
+                          else None, missing=MCQA_MISSING) for m in measures]
+            + [text_cell("") for _ in tested] + [count_cell(None)])
