@@ -55,6 +55,17 @@ def _cd_margins(texts: list[str], half: int, cd_text: str) -> tuple[int, int]:
     return margin(texts[:half]), max(margin(texts[half:]), math.ceil(text_width(cd_text)) + 14)
 
 
+def _cliques(ranks: list[float], critical_difference: float) -> list[tuple[int, int, int]]:
+    """The maximal runs of systems (``ranks`` ascending) within one critical difference of
+    the first: (first, last, index) in rank order; runs inside an earlier one are left out."""
+    cliques: list[tuple[int, int, int]] = []
+    for i, rank_i in enumerate(ranks):
+        j = max(j for j in range(i, len(ranks)) if ranks[j] - rank_i <= critical_difference + 1e-12)
+        if j > i and not any(a <= i and j <= b for a, b, _ in cliques):
+            cliques.append((i, j, len(cliques)))
+    return cliques
+
+
 def cd_diagram(average_ranks: dict[str, float], names: dict[str, str], critical_difference: float,
                width: int = 640) -> CdDiagram:
     """The diagram of ``average_ranks`` (system key -> mean rank); ``names`` label the keys.
@@ -75,11 +86,7 @@ def cd_diagram(average_ranks: dict[str, float], names: dict[str, str], critical_
     axis_y = 46.0
     ticks = [(x(t), str(t)) for t in range(int(low), int(high) + 1)]
     cd_bar = (x(low), x(min(high, low + critical_difference)), 16.0, cd_text)
-    cliques: list[tuple[int, int, int]] = []  # (first, last, index) in rank order
-    for i, (_, rank_i) in enumerate(ordered):
-        j = max(j for j in range(i, k) if ordered[j][1] - rank_i <= critical_difference + 1e-12)
-        if j > i and not any(a <= i and j <= b for a, b, _ in cliques):
-            cliques.append((i, j, len(cliques)))
+    cliques = _cliques([rank for _, rank in ordered], critical_difference)
     clique_bars = [(_r(x(ordered[a][1]) - 4), _r(x(ordered[b][1]) + 4), axis_y + 10 + 6 * n) for a, b, n in cliques]
     first_label_y = axis_y + 10 + 6 * len(cliques) + 14
     labels = []
