@@ -4,6 +4,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import shutil
 from pathlib import Path
 
 import pytest
@@ -85,3 +86,29 @@ def conformance_params(*names: str, key: str = "id") -> list:
         params.append(pytest.param(None, id="absent",
                                    marks=pytest.mark.skip(reason=f"../shared/conformance/{names} is absent")))
     return params
+
+
+# --- the tiny challenge of the pull-request tests (tests/pr_challenge.py) ---------------
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory) -> Path:
+    """The tiny challenge committed on ``main`` of a repository (made once per module)."""
+    from tests.gitutil import commit, git
+    from tests.pr_challenge import BASE_FILES
+    repo = tmp_path_factory.mktemp("template") / "challenge"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    commit(repo, BASE_FILES, "the challenge")
+    return repo
+
+
+@pytest.fixture
+def repo(template, tmp_path, monkeypatch) -> Path:
+    """A copy of ``template`` on a new branch ``pr``, with no GitHub environment variables."""
+    from tests.gitutil import git
+    for name in ("GITHUB_ACTOR", "GITHUB_EVENT_PATH"):
+        monkeypatch.delenv(name, raising=False)
+    target = tmp_path / "challenge"
+    shutil.copytree(template, target, symlinks=True)
+    git(target, "checkout", "-q", "-b", "pr")
+    return target

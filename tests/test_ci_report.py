@@ -6,7 +6,7 @@ commit, open pull requests (several, from several authors, into several branches
 compare, trees, blobs, issue comments, statuses and workflow runs
 (``tests/test_publish_times.py`` serves ``ci publish`` with it).  Every
 request is recorded, so the tests check what the reporter asked for and what it wrote.
-The repositories are those of ``tests/test_ci_check.py``: the report read through the API
+The repositories are those of ``tests/pr_challenge.py``: the report read through the API
 must equal the check read from Git.
 """
 from __future__ import annotations
@@ -30,8 +30,8 @@ from github import Github
 import scorer.pr.github
 from scorer.cli import main as cli_main
 from scorer.pr.github import MARKER, STATUS_CONTEXT
-
-from test_ci_check import BETA_RUN, NEW_RUN, OPEN, check, commit, git, phase_a_run, repo, template  # noqa: F401
+from tests.gitutil import commit
+from tests.pr_challenge import BETA_RUN, NEW_RUN, OPEN, check, phase_a_run
 
 OWNER, NAME, NUMBER = "org", "challenge", 7
 BOT = "github-actions[bot]"

@@ -3,7 +3,7 @@ whose paths are not canonical, file names that are not UTF-8, text that UTF-8 ca
 encode in a report, and a scorer that fails.  Every case gives a decided, written report
 (JSON and Markdown, never empty) and never a traceback.
 
-The repositories and helpers are those of ``tests/test_ci_check.py``; crafted trees come
+The repositories and helpers are those of ``tests/pr_challenge.py``; crafted trees come
 from ``tests/git_trees.py``.
 """
 from __future__ import annotations
@@ -14,9 +14,10 @@ import pytest
 
 import scorer.pr.check as prcheck
 from scorer.pr.policy import path_problem
+from tests.gitutil import git
+from tests.pr_challenge import NEW_RUN, check, phase_a_run
 
 from git_trees import crafted_commit, names_of
-from test_ci_check import NEW_RUN, check, git, phase_a_run, repo, template  # noqa: F401
 
 FOLDER = names_of(NEW_RUN)[:-1]  # submissions/taskB/batch2/phaseA/alpha
 
@@ -127,7 +128,8 @@ def test_the_command_prints_a_name_that_is_not_utf8(repo, tmp_path):
 def test_a_run_of_many_unknown_ids_gives_a_short_report(repo):
     """50,000 question ids the test set lacks: the report lists at most 100 of them, says
     how many there are, and stays small (it is uploaded as an artifact)."""
-    from test_ci_check import BASE_FILES, MAX_BYTES, commit
+    from tests.gitutil import commit
+    from tests.pr_challenge import BASE_FILES, MAX_BYTES
     git(repo, "checkout", "-q", "main")
     commit(repo, {"challenge.toml": BASE_FILES["challenge.toml"].replace(
         f"max_run_bytes = {MAX_BYTES}".encode(), b"max_run_bytes = 50000000")}, "large runs allowed")

@@ -19,8 +19,8 @@ from scorer.pr.publish import publish
 from scorer.site import paths as site_paths
 from scorer.site.build import build_site
 from scorer.store import pipeline, runs, score_all
+from tests.gitutil import git
 
-from test_publish_race import git
 from test_score_all import gold_a, gold_taska, make_repo, run_a, run_taska, write
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")

@@ -8,7 +8,8 @@ import json
 import pytest
 
 from scorer.cli import main
-from tests.test_ci_check import NEW_RUN, check, commit, dumps, only, repo, template  # noqa: F401 (fixtures)
+from tests.gitutil import commit
+from tests.pr_challenge import NEW_RUN, check, dumps, only
 from tests.test_hostile_inputs import run_cli
 
 PUBMED = "http://www.ncbi.nlm.nih.gov/pubmed/"
@@ -77,7 +78,7 @@ def test_gold_files_are_not_capped(tmp_path):
 
 def test_the_challenge_sets_the_caps(tmp_path, monkeypatch):
     """--challenge DIR, or the challenge repository validate runs in, overrides the defaults."""
-    from tests.test_ci_check import BASE_FILES
+    from tests.pr_challenge import BASE_FILES
     challenge = tmp_path / "challenge"
     (challenge / "teams").mkdir(parents=True)
     text = BASE_FILES["challenge.toml"].decode().replace("[limits]\n", "[limits]\ndocuments_per_question = 20\n")

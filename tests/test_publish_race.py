@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from scorer.pr.publish import PublishError, publish
+from tests.gitutil import git
 
 ROOT = Path(__file__).resolve().parents[1]
 PHASE_A = "submissions/taskB/batch1/phaseA"
@@ -28,15 +29,6 @@ TIMEOUT = 240
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
 
-def git(cwd: Path, *args: str, date: str | None = None) -> str:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.org", GIT_COMMITTER_NAME="t",
-               GIT_COMMITTER_EMAIL="t@example.org")
-    if date:
-        env.update(GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date)
-    done = subprocess.run(["git", "-C", str(cwd), *args], capture_output=True, text=True, env=env, timeout=60)
-    assert done.returncode == 0, done.stderr
-    return done.stdout.strip()
 
 
 @pytest.fixture

@@ -18,9 +18,10 @@ from scorer.cli import main as cli_main
 from scorer.formats.challenge import read_received
 from scorer.pr.github import CheckTimes, connect
 from scorer.pr.publish import publish
+from tests.gitutil import git
 
 from test_ci_report import NAME, OWNER, FakeGitHub, serve
-from test_publish_race import ROOT, RUNS, clone, git, main_state, origin  # noqa: F401
+from test_publish_race import ROOT, RUNS, clone, main_state, origin  # noqa: F401
 
 RUN = RUNS["R1"]
 CHECKED, MERGED = "2026-03-03T09:00:00Z", "2026-03-03T12:00:00Z"  # Phase A of batch1 closes at 10:00

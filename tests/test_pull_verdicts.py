@@ -13,9 +13,10 @@ import pytest
 import scorer.pr.github
 from scorer.formats.challenge import parse_utc
 from scorer.pr.github import CheckTimes, connect, earliest_check
+from tests.gitutil import commit, git
+from tests.pr_challenge import AFTER, BEFORE, BETA_RUN, NEW_RUN, OPEN, phase_a_run
 
 from git_trees import crafted_commit, names_of
-from test_ci_check import AFTER, BEFORE, BETA_RUN, NEW_RUN, OPEN, commit, git, phase_a_run, repo, template  # noqa: F401
 from test_ci_report import NAME, NUMBER, OWNER, github, report  # noqa: F401
 
 STRANGER = NUMBER + 2  # mallory's pull request: a copy of alice's head commit
