@@ -13,6 +13,9 @@ from scorer.errors import Problem, ScorerError, excerpt
 from scorer.evaluation.result import Result, cyclic_gc_paused
 from scorer.formats.jsontext import JsonText, load_input
 
+#: The values of ``task`` and ``flavor``.  :func:`evaluate` takes any string and raises a
+#: located ScorerError for others: its callers pass names read from files (a run's path,
+#: ``challenge.toml``), so its parameters are ``str``.
 Task = Literal["phaseA", "phaseB", "taskA", "mcqa"]
 Flavor = Literal["official", "reference"]
 TASKS: tuple[str, ...] = get_args(Task)
@@ -44,7 +47,7 @@ def _usage(message: str, fix: str) -> ScorerError:
     return ScorerError(Problem(code="bad-argument", message=message, fix=fix))
 
 
-def evaluate(gold, run, task: Task = "phaseA", edition: int = 9, flavor: Flavor = "official",
+def evaluate(gold, run, task: str = "phaseA", edition: int = 9, flavor: str = "official",
              **options) -> Result:
     """Score ``run`` against ``gold``.
 

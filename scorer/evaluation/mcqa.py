@@ -36,7 +36,8 @@ def evaluate_mcqa(gold_loaded, run_loaded, *, edition: int = 9, flavor: str = "o
     """Score a run; see the module doc.  ``gold_loaded``/``run_loaded`` are
     ``(value, JsonText)`` pairs from :func:`scorer.formats.jsontext.load_input`."""
     gold = read_mcqa_gold(*gold_loaded)
-    run = read_mcqa_run(*run_loaded, gold=gold)
+    run_value, run_doc = run_loaded
+    run = read_mcqa_run(run_value, run_doc, gold=gold)
     measures, per_question, counts = score_mcqa(gold, run)
     warnings = list(gold.warnings) + list(run.warnings)  # n = 0 is one of the gold's warnings
     return Result(task="mcqa", edition=edition, flavor=flavor, measures=measures,

@@ -8,12 +8,14 @@ are listed in ``docs/measures.md``.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scorer.errors import Problem, ScorerError, listing_warnings
 from scorer.evaluation.result import Result
 from scorer.formats.taskb import Question, TaskBFile, read_taskb
 from scorer.measures import registry, retrieval, snippets
+from scorer.measures.snippets import OfficialSnippet
 from scorer.tasks import PHASE_A_CATEGORIES
 
 CATEGORIES = PHASE_A_CATEGORIES
@@ -45,7 +47,7 @@ class _RunState:
     concepts: list[str]
     documents: list[str]
     triples: list
-    snippets: list
+    snippets: Sequence[OfficialSnippet]  # replaced (never changed in place) by each merge
 
 
 def _official_read(q: Question) -> _RunState:

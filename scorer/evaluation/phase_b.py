@@ -198,6 +198,7 @@ def _official_yesno(batch: _OfficialBatch, qid: str, g: Question, r: Question, g
     aborts, and so does a gold question without a string answer (not scored then).  An
     absent or blank answer is an abstention for c@1."""
     if ra is not None and ra.label is None:
+        assert isinstance(r.exact_answer, list), "official_answer reads a label from every string answer"
         problem = ans.yesno_list_problem(r.exact_answer)
         batch.run_problems.append(_abort(batch.run, r, problem.code, problem.message, problem.fix, "/exact_answer"))
     if ga is None or ga.label is None:

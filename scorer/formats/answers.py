@@ -17,9 +17,10 @@ Three readings of one ``exact_answer`` value:
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 from typing import NamedTuple
 
-from scorer.errors import Bounded, excerpt
+from scorer.errors import Bounded, Problem, excerpt
 from scorer.formats.findings import Finding
 from scorer.formats.jsontext import JsonFloat
 
@@ -81,7 +82,7 @@ def _strings(values: list, pointer: str) -> tuple[list[str], AnswerProblem | Non
     """Lower-cased texts of a list of strings/numbers, or the problem with the first other item."""
     if all(type(v) is str for v in values):
         return [v.lower() for v in values], None
-    out = []
+    out: list[str] = []
     for i, value in enumerate(values):
         text = literal_text(value)
         if text is None:
@@ -234,7 +235,7 @@ def gold_ideal_texts(value) -> list[str]:
 
 # --- validate / normalize -----------------------------------------------------------
 
-def fix_phase_b_question(question) -> tuple[object, list]:
+def fix_phase_b_question(question: object) -> tuple[object, Iterable[Finding | Problem]]:
     """Fix the Phase B members of one question; return (fixed question, findings).
 
     * ``exact_answer: null`` -> member removed (an unanswered question);
@@ -279,7 +280,7 @@ def _short(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def _fix_exact_answer(answer, qtype, findings: list) -> object:
+def _fix_exact_answer(answer, qtype, findings: Bounded) -> object:
 
     def texts(values: list, pointer: str) -> list:
         out = []

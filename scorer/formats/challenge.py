@@ -9,14 +9,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import tomllib
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
-
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib
 
 from scorer.errors import Problem, ScorerError, json_pointer
 from scorer.formats.jsontext import regular_file
@@ -279,7 +275,8 @@ def toml_line(text: str, parts) -> int | None:
     """The line that defines the value at ``parts`` (best effort: the key's assignment or
     table header, searched in order; array-of-tables indices count ``[[...]]`` headers)."""
     lines = text.splitlines()
-    start, table = 0, []
+    start = 0
+    table: list[str] = []
     found = None
     for part in parts:
         if isinstance(part, int):
@@ -362,7 +359,8 @@ def load_challenge(root: str | Path = ".") -> Challenge:
         raise ScorerError(problems)
     rules = Rules(**value.get("rules", {}))
     limits = Limits(**value.get("limits", {}))
-    teams, team_problems = {}, []
+    teams: dict[str, Team] = {}
+    team_problems: list[Problem] = []
     for team_file in sorted((root / "teams").glob("*.toml")):
         team = _read_team(team_file, team_problems, limits.systems_per_team)
         if team:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from scorer.errors import Problem
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -30,4 +32,7 @@ class Finding:
         return "normalize" if self.fixed else None
 
 
-QuestionFixer = Callable[[dict], "tuple[dict, Iterable[Finding]]"]
+#: A fixer takes any question value (a non-object is returned unchanged) and returns it
+#: fixed with its findings; a :class:`~scorer.errors.Bounded` collector of findings also
+#: yields a :class:`Problem` summary per code cut at its bound.
+QuestionFixer = Callable[[object], "tuple[object, Iterable[Finding | Problem]]"]

@@ -211,12 +211,12 @@ class _Reader:
             self.problem("wrong-type", pointer, f"a snippet must be an object, not {_kind(value)}",
                          'write {"document": ..., "offsetInBeginSection": ..., ...}')
             return None
-        fields = {"document": "", "text": "", "beginSection": "", "endSection": "",
-                  "offsetInBeginSection": 0, "offsetInEndSection": 0}
+        texts = {"document": "", "text": "", "beginSection": "", "endSection": ""}
+        offsets = {"offsetInBeginSection": 0, "offsetInEndSection": 0}
         ok = True
         for key, item in value.items():
             where = pointer + json_pointer(key)
-            if key not in fields:
+            if key not in texts and key not in offsets:
                 ok = False
                 official = SNIPPET_KEY_VARIANTS.get(key.lower())
                 if official and official not in value:  # as normalize renames it
@@ -227,23 +227,27 @@ class _Reader:
                                  f'unknown snippet key "{key}" (the official evaluator aborts on it)',
                                  f'remove "{key}"; a snippet has only {", ".join(SNIPPET_KEYS)}')
                 continue
-            if key.startswith("offset"):
+            if key in offsets:
                 number = self.offset(item, where, key)
-                ok &= number is not None
-                fields[key] = number
+                if number is None:
+                    ok = False
+                else:
+                    offsets[key] = number
             else:
                 text = self.text(item, where, key)
-                ok &= text is not None
-                fields[key] = text
+                if text is None:
+                    ok = False
+                else:
+                    texts[key] = text
         if not ok:
             return None
-        if fields["document"] and not fields["document"].strip("/"):
+        if texts["document"] and not texts["document"].strip("/"):
             self.problem("bad-document", pointer + "/document",
-                         f'snippet document {excerpt(fields["document"])} has no PubMed id',
+                         f'snippet document {excerpt(texts["document"])} has no PubMed id',
                          'write the document URL, e.g. "http://www.ncbi.nlm.nih.gov/pubmed/12345"')
             return None
-        return Snippet(fields["document"], fields["beginSection"], fields["endSection"],
-                       fields["offsetInBeginSection"], fields["offsetInEndSection"], fields["text"])
+        return Snippet(texts["document"], texts["beginSection"], texts["endSection"],
+                       offsets["offsetInBeginSection"], offsets["offsetInEndSection"], texts["text"])
 
     def triple(self, value, pointer: str) -> Triple | None:
         if type(value) is not dict:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Iterable
 from dataclasses import replace
 
 from scorer.errors import Bounded, Problem, bounded, excerpt, json_pointer, some_of
@@ -36,7 +37,7 @@ _PMID_FORMS = re.compile(
 
 
 
-def _canonical_document(value, pointer: str, findings: list[Finding]):
+def _canonical_document(value, pointer: str, findings: Bounded):
     """A document id in the gold's URL form; bare ids and other URL forms are findings."""
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         return value
@@ -53,7 +54,7 @@ def _canonical_document(value, pointer: str, findings: list[Finding]):
     return canonical
 
 
-def _whole_number(value, pointer: str, what: str, findings: list[Finding]):
+def _whole_number(value, pointer: str, what: str, findings: Bounded):
     """12.0 and "12" -> 12, reported; anything else unchanged (the schema judges it)."""
     if isinstance(value, bool):
         return value
@@ -75,7 +76,7 @@ def _whole_number(value, pointer: str, what: str, findings: list[Finding]):
     return value
 
 
-def _fix_snippet(snippet, pointer: str, findings: list[Finding]):
+def _fix_snippet(snippet, pointer: str, findings: Bounded):
     if not isinstance(snippet, dict):
         return snippet
     fixed = {}
@@ -106,7 +107,7 @@ def _fix_snippet(snippet, pointer: str, findings: list[Finding]):
     return fixed
 
 
-def _fix_strings(values, pointer: str, what: str, findings: list[Finding], canonical=None):
+def _fix_strings(values, pointer: str, what: str, findings: Bounded, canonical=None):
     """Numbers in a list of strings become their text; documents get the URL form."""
     if not isinstance(values, list):
         if isinstance(values, str):
@@ -129,7 +130,7 @@ def _fix_strings(values, pointer: str, what: str, findings: list[Finding], canon
     return out
 
 
-def fix_phase_a_question(question) -> tuple[object, list[Finding]]:
+def fix_phase_a_question(question: object) -> tuple[object, Iterable[Finding | Problem]]:
     """Fix the Phase A members of one question; return (fixed question, findings)."""
     findings = Bounded()  # a million bad documents in one question: 100 findings and a count
     if not isinstance(question, dict):
@@ -167,13 +168,14 @@ GOLD_SCHEMA = "taskb-gold.schema.json"
 GOLD_FIXERS: list[QuestionFixer] = [fix_phase_a_question]
 
 
-def normalize_taskb(value, phase: str = "phaseA", role: str = "run") -> tuple[object, list[tuple[str, Finding]]]:
+def normalize_taskb(value, phase: str = "phaseA", role: str = "run"
+                    ) -> tuple[object, list[tuple[str, Finding | Problem]]]:
     """Apply every documented fix; return (fixed value, [(question pointer, finding)])."""
     fixers = PHASES[phase][0] if role == "run" else GOLD_FIXERS
     if not isinstance(value, dict) or not isinstance(value.get("questions"), list):
         return value, []
     fixed = dict(value)
-    found = []
+    found: list[tuple[str, Finding | Problem]] = []
     questions = []
     for i, question in enumerate(value["questions"]):
         for fixer in fixers:
@@ -216,7 +218,7 @@ def _schema_problem(error) -> Problem:
 
 def _semantic_problems(value) -> list[Problem]:
     """Duplicate question ids and snippets that end before they begin."""
-    problems = []
+    problems: list[Problem] = []
     if not isinstance(value, dict) or not isinstance(value.get("questions"), list):
         return problems
     first: dict[str, int] = {}

@@ -146,7 +146,7 @@ def geometric_map(aps: Sequence[float]) -> float:
     return gmap(aps, shifted=True, empty=NAN)
 
 
-def unique(items: Sequence) -> list:
+def unique(items: Iterable) -> list:
     """The items in order, each kept at its first occurrence."""
     return list(dict.fromkeys(items))
 

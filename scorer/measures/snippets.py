@@ -97,7 +97,7 @@ def _components(snippets: Sequence[OfficialSnippet]) -> list[OfficialSnippet] | 
             for i, s in enumerate(snippets) if leader[i] == i]
 
 
-def official_merge(snippets: list[OfficialSnippet]) -> list[OfficialSnippet]:
+def official_merge(snippets: Sequence[OfficialSnippet]) -> Sequence[OfficialSnippet]:
     """Merge overlapping snippets exactly as the official tool's loop does.
 
     Two snippets are mergeable when document and (reduced) sections are identical and

@@ -171,6 +171,8 @@ def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, a
         for decision in judge_changes(git.changes(base_commit, head_commit), context):
             check = RunCheck(decision)
             if decision.needs_content:
+                # _judge_new asks for the content of a run path only, with a known size: a blob at head
+                assert decision.ref is not None and decision.change.blob is not None, decision
                 data = git.blob(decision.change.blob)
                 testset = git.read(base_commit, testset_path(decision.ref))
                 check.decision, value = judge_content(decision, data, testset, challenge.limits.max_run_bytes,
@@ -185,6 +187,7 @@ def _dry_run(check: RunCheck, value, challenge: Challenge, git: RepoReader, base
     """Score a valid run against the base branch's gold, when there is gold."""
     from scorer.evaluation import evaluate
     ref = check.decision.ref
+    assert ref is not None, "only a run whose content was judged is scored"
     paths = {k: p.relative_to(challenge.root).as_posix() for k, p in challenge.gold_paths(ref).items()
              if k != "manual"}
     if export(git, base, sorted(paths.values()), trusted) != sorted(paths.values()):
@@ -315,7 +318,9 @@ def _time_words(source: str) -> str:
 
 def _check_measures(check: RunCheck, report: CheckReport) -> list[str]:
     """The measures the summary shows for a scored run (:func:`_summary_measures`)."""
-    return _summary_measures(check.decision.ref.scorer_task, report.official_measures, check.categories)
+    ref = check.decision.ref
+    assert ref is not None, "only a run whose content was judged has scores"
+    return _summary_measures(ref.scorer_task, report.official_measures, check.categories)
 
 
 def _summary_measures(task: str, official: dict, categories: list[str] | None = None) -> list[str]:

@@ -440,6 +440,7 @@ def judge_content(decision: Decision, data: bytes, testset: bytes | None, max_by
     errors give the reasons of :func:`_content_reasons`.
     """
     ref = decision.ref
+    assert ref is not None, "only a decision on a run path needs its content judged"
     reasons, value = list(decision.reasons), None
     try:
         parsed, doc = load_json(data, name=ref.path, max_bytes=max_bytes)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeGuard
 
 import numpy as np
 
@@ -29,12 +30,21 @@ from scorer.measures.registry import default_official_measures, higher_is_better
 from scorer.tasks import PHASE_A_CATEGORIES, SCORINGS
 
 _DEFAULTS = default_official_measures()
-PHASE_B_EXACT_MEASURES = tuple(_DEFAULTS[f] for f in dict(SCORINGS["phaseB"].rankings)["phaseB.exact"])
+
+
+def _official_measure(family: str) -> str:
+    """The default official measure of ``family``, a family with one (only Task A's keys have several)."""
+    measure = _DEFAULTS[family]
+    assert isinstance(measure, str), f"the measure registry names several official measures of {family}: {measure}"
+    return measure
+
+
+PHASE_B_EXACT_MEASURES = tuple(_official_measure(f) for f in dict(SCORINGS["phaseB"].rankings)["phaseB.exact"])
 IDEAL_MANUAL_MEASURES = ranking_components("ideal.manual")
-IDEAL_AUTOMATIC_MEASURE = _DEFAULTS["ideal"]
+IDEAL_AUTOMATIC_MEASURE = _official_measure("ideal")
 
 
-def tied_ranks(values: Sequence[float]) -> np.ndarray:
+def tied_ranks(values: Sequence[float] | np.ndarray) -> np.ndarray:
     """Ranks 1..n of ``values`` in ascending order; equal values share their mean position.
 
     ``tied_ranks([0.3, 0.1, 0.3]) == [2.5, 1, 2.5]``: positions 2 and 3 are tied, each
@@ -51,7 +61,7 @@ def tied_ranks(values: Sequence[float]) -> np.ndarray:
     return ranks
 
 
-def has_score(value: float | None) -> bool:
+def has_score(value: float | None) -> TypeGuard[float]:
     """True for a number that is not NaN (``None`` and NaN mean "no score")."""
     return value is not None and not math.isnan(value)
 

@@ -58,7 +58,7 @@ def run_views(entry: RunEntry, doc: dict, official: set) -> tuple[TableView, Tab
 def pairs_to_render(table: Table, keys: list[str], top: int = TOP) -> list[tuple[str, str]]:
     """Pairs (better-ranked first) of every system in ``keys`` with each of the ``top``
     ranked systems of each ranking of ``table``; sorted, no duplicates."""
-    position = {}
+    position: dict[str, int] = {}
     for ranking in table.rankings.values():
         for i, record in enumerate(ranking.records):
             position.setdefault(record["system"], i)
@@ -118,7 +118,7 @@ def _summary_cells(label: str, tested_on: str, stats: tuple, p: tuple) -> list[C
 
 def _components(table: Table) -> list[tuple[str, dict]]:
     """(official measure, its significance record) of every ranking, in order, once each."""
-    seen = {}
+    seen: dict[str, dict] = {}
     for ranking in table.rankings.values():
         for measure in ranking.components:
             seen.setdefault(measure, ranking.significance.get(measure, {}))
@@ -195,7 +195,7 @@ def mcqa_pair_views(table: Table, a: str, b: str, docs: dict, slug: str) -> list
     ``docs``: system -> its run result (measures, per_question)."""
     ma, mb = (docs.get(k, {}).get("measures", {}) for k in (a, b))
     qa, qb = (docs.get(k, {}).get("per_question", {}) for k in (a, b))
-    sig = next((r.significance.get(m, {}) for r in table.rankings.values() for m in r.components), {})
+    sig: dict = next((r.significance.get(m, {}) for r in table.rankings.values() for m in r.components), {})
     summary = TableView(slug=f"{slug}-summary", caption="A against B on every measure",
                         columns=[Column("measure", "Measure", row_header=True)] + _ab_columns("Value"),
                         note=f"c@1: paired randomisation test (outcomes swapped per question), {_p_text(sig, a, b)}. "

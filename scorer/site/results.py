@@ -114,7 +114,8 @@ class Results:
     _docs: dict = field(default_factory=dict, repr=False)
 
     def run_document(self, entry: RunEntry) -> dict:
-        """The result (or error) file of a run, read once."""
+        """The result (or error) file of a run, read once; only for a run that has one."""
+        assert entry.result is not None, f"{entry.path} is awaiting gold: it has no result file to read"
         if entry.result not in self._docs:
             self._docs[entry.result] = read_json(self.root / entry.result)
         return self._docs[entry.result]

@@ -110,7 +110,7 @@ def write_atomic(path: Path, data: bytes) -> bool:
 
 def remove_stale(top: Path, keep: set[Path]) -> list[Path]:
     """Delete the files under ``top`` not in ``keep`` (and then empty folders); return them."""
-    removed = []
+    removed: list[Path] = []
     if not top.is_dir():
         return removed
     for folder, _dirs, files in os.walk(top, topdown=False):

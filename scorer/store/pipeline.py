@@ -23,7 +23,7 @@ import json
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from multiprocessing.connection import wait
+from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
 from scorer.errors import Problem
@@ -135,7 +135,7 @@ def _score_many(jobs: list[RunJob], workers: int, seconds: float) -> Iterator[tu
         return
     waiting = list(enumerate(jobs))[::-1]
     idle: list[Worker] = []
-    busy: dict = {}  # connection -> (worker, k, deadline)
+    busy: dict[Connection, tuple[Worker, int, float]] = {}  # connection -> (worker, k, deadline)
     try:
         while waiting or busy:
             while waiting and len(busy) < max(1, workers):
@@ -151,6 +151,7 @@ def _score_many(jobs: list[RunJob], workers: int, seconds: float) -> Iterator[tu
                 continue
             timeout = max(0.0, min(deadline for _, _, deadline in busy.values()) - time.monotonic())
             for connection in wait(list(busy), timeout=timeout):
+                assert isinstance(connection, Connection), "wait returns some of the connections it is given"
                 worker, k, _ = busy.pop(connection)
                 try:
                     body = connection.recv()
