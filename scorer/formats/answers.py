@@ -123,12 +123,18 @@ def official_answer(value, *, edition: int, gold: bool) -> tuple[OfficialAnswer 
                                     f"write each answer as its own list: {_wrapped(value)} "
                                     "(python -m scorer normalize does it)")
         return (OfficialAnswer(None, [], flat), None) if problem is None else (None, problem)
-    keep_all = gold or edition in (2, 3)
+    return _official_entries(value, keep_all=gold or edition in (2, 3))
+
+
+def _official_entries(value: list, *, keep_all: bool) -> tuple[OfficialAnswer | None, AnswerProblem | None]:
+    """A list of answer lists as the tool reads it: every string of each entry
+    (``keep_all``) or only its first, empty entries dropped; a string or anything but a
+    list among the entries, or a non-string inside one, aborts."""
     entries = []
     for i, inner in enumerate(value):
         if type(inner) is not list:
             return None, AnswerProblem(f"/{i}", "mixed-answer-list", "this list mixes answer lists with "
-                                       f"{'strings' if type(inner) is str else repr(inner)}",
+                                       f"{'strings' if type(inner) is str else excerpt(inner)}",
                                        'write every answer as a list of strings, e.g. [["a"], ["b"]]')
         strings, problem = _strings(inner, f"/{i}")
         if problem:

@@ -122,7 +122,7 @@ def _read_index(root: Path) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-def _score_many(jobs: list[RunJob], workers: int, seconds: float) -> Iterator[tuple[int, dict]]:  # complexity 16: one scheduling loop (start, collect, expire) over shared state
+def _score_many(jobs: list[RunJob], workers: int, seconds: float) -> Iterator[tuple[int, dict]]:  # complexity 17: one scheduling loop (start, collect, expire) over shared state
     """(k, ``score_run(jobs[k])``) for every job as it finishes, in at most ``workers``
     forked worker processes (each scores one job after another, keeping what it cached).
     A worker still on a job after ``seconds`` is killed, its run gets a
