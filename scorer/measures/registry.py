@@ -74,9 +74,10 @@ def _family_measure(family: str, statistic: str, task: str, **more) -> Measure:
 
 
 def _phase_a() -> list[Measure]:
-    """Phase A: P, R, F1, MAP, GMAP per category; MAP is each category's official default."""
+    """Phase A: P, R, F1, MAP, GMAP per category; the official default is MAP, except for
+    snippets where it is F1 (the official measure since BioASQ 9, docs/ranking.md)."""
     labels = dict(zip(("precision", "recall", "f1", "map", "gmap"), ("MPrec", "MRec", "MF1", "MAP", "GMAP")))
-    return [_family_measure(c, s, "phaseA", official_label=f"{label} {c}", official_for=c if s == "map" else None)
+    return [_family_measure(c, s, "phaseA", official_label=f"{label} {c}", official_for=c if s == ("f1" if c == "snippets" else "map") else None)
             for c in PHASE_A_CATEGORIES for s, label in labels.items()]
 
 

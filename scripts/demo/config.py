@@ -174,7 +174,7 @@ def challenge_toml() -> str:
         "[official_measures]",
         'concepts = "concepts.map"',
         'documents = "documents.map"',
-        'snippets = "snippets.map"',
+        'snippets = "snippets.f1"',
         'triples = "triples.map"',
         'yesno = "yesno.macro_f1"',
         'factoid = "factoid.mrr"',
