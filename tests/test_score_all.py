@@ -301,6 +301,12 @@ def test_a_late_run_is_scored_marked_and_not_ranked_unless_the_rules_say_so(scor
 
 def test_phase_a_averages_only_the_categories_a_run_answered(scored):
     repo, _ = scored
+    default = load(repo, "results/batches/taskB/b1/phaseA.json")["rankings"]["phaseA"]["components"]
+    assert default == ["concepts.map", "documents.map", "snippets.f1"]  # snippets: F1 since BioASQ 9
+    # the hand-worked example below ranks snippets on MAP, as editions 1-8 did
+    (repo / "challenge.toml").write_text(
+        CHALLENGE.format(extra_rules="") + '\n[official_measures]\nsnippets = "snippets.map"\n')
+    score_all(repo)
     table = load(repo, "results/batches/taskB/b1/phaseA.json")
     a2 = record(table, "phaseA", "alpha/a2")  # documents only
     assert table["systems"]["alpha/a2"]["answered"] == ["documents"]
