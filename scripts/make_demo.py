@@ -40,7 +40,7 @@ from demo.config import (
     challenge_toml,
     mcqa_window,
     taska_windows,
-    taskb_windows,
+    taskb_run_windows,
     team_toml,
 )
 from demo.mcqa import mcqa_gold, mcqa_run, mcqa_testset
@@ -97,8 +97,9 @@ def build() -> dict[str, str]:
             files[f"gold/taskb/{batch}/{phase}.json"] = dump_json({"questions": [gold_question(q, phase) for q in questions]})
             files[f"testsets/taskb/{batch}/{phase}.json"] = dump_json(
                 {"questions": [testset_question(q, phase) for q in questions]})
-        windows = taskb_windows(opens)
-        phase_b_runs = {}
+        windows = taskb_run_windows(opens)
+        phase_b_runs: dict[str, dict] = {}
+        aplus_runs: dict[str, dict] = {}
         for (team, system), spec in SYSTEMS.items():
             for phase in ("phaseA", "phaseB"):
                 if (batch, phase) not in spec.get("taskb", []):
@@ -111,8 +112,17 @@ def build() -> dict[str, str]:
                 receive(path, windows[phase], srng)
                 if phase == "phaseB":
                     phase_b_runs[f"{team}/{system}"] = run
+            if "aplus" in spec and (batch, "phaseB") in spec.get("taskb", []):  # own stream: other files unchanged
+                srng = random.Random(f"{SEED}/{batch}/phaseAplus/{team}/{system}")
+                run = phase_b_run(srng, questions, {**spec, "quality": max(0.0, spec["quality"] + spec["aplus"])})
+                path = f"submissions/taskB/{batch}/phaseAplus/{team}/{system}.json"
+                files[path] = dump_json(run)
+                receive(path, windows["phaseAplus"], srng)
+                aplus_runs[f"{team}/{system}"] = run
         if batch in MANUAL_BATCHES:
             files[f"gold/taskb/{batch}/manual.json"] = dump_json(manual_scores(brng, questions, phase_b_runs))
+            files[f"gold/taskb/{batch}/manual-phaseAplus.json"] = dump_json(
+                manual_scores(random.Random(f"{SEED}/{batch}/manual-phaseAplus"), questions, aplus_runs))
 
     # Task A
     arng = random.Random(rng.getrandbits(64))

@@ -43,7 +43,7 @@ def test_official_labels_are_the_contracts():
 
 def test_every_task_of_evaluate_is_registered_once():
     assert set(SCORINGS) == set(EVALUATORS) == set(scorer.evaluation.TASKS)
-    scored = {t.scorer_task(p) for t in TASKS.values() for p in (t.phases or ("any",))}
+    scored = {t.scorer_task(p) for t in TASKS.values() for p in (t.phase_ids or ("any",))}
     assert scored == set(SCORINGS)
 
 
@@ -64,7 +64,7 @@ def test_default_official_measures_are_registered_and_allowed_by_the_schema():
 @pytest.mark.parametrize("task", list(TASKS))
 def test_run_paths_round_trip(task):
     spec = TASKS[task]
-    phase = spec.phases[-1] if spec.phases else ("week2" if spec.unit else "run")
+    phase = spec.phase_ids[-1] if spec.phases else ("week2" if spec.unit else "run")
     ref = RunRef(task, "b1", phase, "team-x", "sys-1")
     assert run_ref(ref.path) == ref
     assert ref.path.startswith(f"submissions/{task}/b1/") and ref.path.endswith("/team-x/sys-1.json")

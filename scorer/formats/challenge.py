@@ -23,7 +23,7 @@ from scorer.tasks import DEFAULT_HIERARCHY, SCORINGS, SINGLE_PHASE, TASKS
 
 #: ``[official_measures]`` when ``challenge.toml`` names none (from the measure registry).
 DEFAULT_MEASURES = default_official_measures()
-TASKB_PHASES = TASKS["taskB"].phases
+TASKB_PHASES = TASKS["taskB"].phase_ids
 #: The ``phase`` of every mcqa run: its path has no phase or test set
 #: (``submissions/mcqa/<batch>/<team>/<system>.json``), a batch has one window.
 MCQA_PHASE = SINGLE_PHASE
@@ -44,7 +44,7 @@ class Window:
 class TaskBBatch:
     id: str
     name: str
-    windows: dict[str, Window]  # "phaseA" / "phaseB" -> window
+    windows: dict[str, Window]  # "phaseA" / "phaseAplus" (when the batch has one) / "phaseB" -> window
 
     def phase_windows(self) -> dict[str, Window]:
         """Phase -> its submission window."""
@@ -170,9 +170,11 @@ class Challenge:
         """The gold files a run is scored against: ``gold`` (+ ``manual`` when the batch
         has expert scores, ``hierarchy``), from the task registry (:mod:`scorer.tasks`)."""
         gold = self.root / TASKS[ref.task].gold(ref.batch, ref.phase)
-        scoring = SCORINGS[ref.scorer_task]
         paths = {"gold": gold}
-        paths.update({option: gold.parent / name for option, name in scoring.optional_gold
+        scoring = SCORINGS.get(ref.scorer_task)
+        if scoring is None:  # a phase the task does not have: refused by the identity checks
+            return paths
+        paths.update({option: gold.parent / name for option, name in TASKS[ref.task].optional_gold(ref.phase)
                       if (gold.parent / name).exists()})
         if scoring.hierarchy:
             paths["hierarchy"] = self.root / (self.hierarchy or DEFAULT_HIERARCHY)
@@ -383,13 +385,26 @@ def load_challenge(root: str | Path = ".") -> Challenge:
         root=root, name=value["challenge"]["name"], description=value["challenge"].get("description", ""),
         demo=value["challenge"].get("demo", False), rules=rules, limits=limits,
         official_measures={**DEFAULT_MEASURES, **value.get("official_measures", {})},
-        taskb_batches={b["id"]: TaskBBatch(b["id"], b.get("name", b["id"]),
-                                           {p: _window(b[p]) for p in TASKB_PHASES}) for b in taskb},
+        taskb_batches={b["id"]: TaskBBatch(b["id"], b.get("name", b["id"]), _phase_windows("taskB", b))
+                       for b in taskb},
         taska_batches={b["id"]: TaskABatch(b["id"], b.get("name", b["id"]),
                                            {t["id"]: _window(t) for t in b["testsets"]})
                        for b in taska.get("batches", [])},
         mcqa_batches={b["id"]: McqaBatch(b["id"], b.get("name", b["id"]), _window(b["window"])) for b in mcqa},
         hierarchy=taska.get("hierarchy"), teams=teams)
+
+
+def _phase_windows(task: str, batch: dict) -> dict[str, Window]:
+    """Phase -> window of a batch of a task with fixed phases; an optional phase written
+    ``true`` has the window of the phase it follows, one left out has none."""
+    windows = {}
+    for phase in TASKS[task].phases:
+        value = batch.get(phase.id)
+        if value is True:
+            value = batch[phase.optional]
+        if isinstance(value, dict):
+            windows[phase.id] = _window(value)
+    return windows
 
 
 def _window_problems(value: dict, text: str, path: Path) -> list[Problem]:
@@ -414,7 +429,8 @@ def _window_problems(value: dict, text: str, path: Path) -> list[Problem]:
             seen.add(batch["id"])
             if spec.phases:
                 for phase in spec.phases:
-                    check(batch[phase], parts + [phase])
+                    if isinstance(batch.get(phase.id), dict):
+                        check(batch[phase.id], parts + [phase.id])
             elif spec.unit is None:
                 check(batch["window"], parts + ["window"])
             else:

@@ -90,7 +90,7 @@ def _run_page(site: Site, entry, doc: dict | None, table: Table | None) -> None:
     board = paths.board(entry.task, entry.batch, entry.phase) if table is not None else None
     site.w.page(path, "run.html", f"Run {entry.key}, {entry.task} {entry.batch} {entry.phase}", entry=entry,
                 doc=doc, measures=measures, questions=questions, board=board, names=site.names,
-                slug=run_slug(entry))
+                slug=run_slug(entry), evidence=site.evidence_page(entry))
 
 
 def _compare_pages(site: Site, table: Table, data: dict) -> None:

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from scorer.errors import Problem
 from scorer.fingerprint import fingerprint
-from scorer.formats.challenge import TASKB_PHASES, Challenge, RunRef, load_challenge, read_received, utc_text
+from scorer.formats.challenge import Challenge, RunRef, load_challenge, read_received, utc_text
 from scorer.formats.hierarchy import load_hierarchy
 from scorer.formats.jsontext import load_json
 from scorer.parallel import Worker, fork_context
@@ -315,8 +315,8 @@ class _State:
         """Every batch table of the challenge (recomputed only when its inputs changed), then
         the overview of each task."""
         by_task: dict[str, list[dict]] = {}
-        for batch in self.challenge.taskb_batches:
-            for phase in TASKB_PHASES:
+        for batch, spec in self.challenge.taskb_batches.items():
+            for phase in spec.windows:  # the phases the batch has, in order
                 runs = self._runs(lambda r: r.task == "taskB" and r.batch == batch and r.phase == phase)
                 by_task.setdefault("taskB", []).append(self._table(
                     f"{RESULTS}/batches/taskB/{batch}/{phase}.json", runs,

@@ -17,7 +17,7 @@ from scorer.formats.challenge import Challenge, RunRef, run_ref
 from scorer.formats.jsontext import load_json
 from scorer.formats.validation import validate_run
 from scorer.ranking.ranks import PHASE_A_CATEGORIES
-from scorer.tasks import SCORINGS, TASKS
+from scorer.tasks import SCORINGS, TASKS, run_path_forms
 
 LEDGER = "submissions/received.json"
 
@@ -40,8 +40,7 @@ def discover_runs(root: Path) -> tuple[list[RunRef], list[Problem]]:
                 warnings.append(Problem(
                     code="not-a-run", severity="warning", file=relative,
                     message="not a run path, ignored",
-                    fix="runs go to submissions/<taskA|taskB>/<batch>/<phase or test set>/<team>/<system>.json "
-                        "or submissions/mcqa/<batch>/<team>/<system>.json"))
+                    fix=f"runs go to {run_path_forms()}"))
             else:
                 refs.append(ref)
     return sorted(refs, key=lambda r: r.path), warnings

@@ -31,7 +31,7 @@ from scorer.ranking import (
     task_a_ranking,
 )
 from scorer.ranking.ranks import PHASE_A_CATEGORIES
-from scorer.tasks import SCORINGS
+from scorer.tasks import SCORINGS, TASKS
 
 PHASE_A_RULE = ("mean of the ranks of the categories the system answered; a category the run has no "
                 "answer of (no question with a non-empty list) is left out of its mean, not counted as last")
@@ -96,10 +96,10 @@ def taskb_table(challenge: Challenge, batch: str, phase: str, runs: Sequence[Sco
     """The table of one Task B batch and phase."""
     eligible = [r for r in runs if r.ranked_by_rules(challenge)]
     baselines = {r.key for r in runs if r.baseline}
-    measures = {r.key: _ranked_measures(r, phase) for r in eligible}
+    measures = {r.key: _ranked_measures(r) for r in eligible}
     per_question = {r.key: r.doc.get("per_question", {}) for r in eligible}
-    rankings = {name: _RANKINGS[name](measures, baselines, challenge.official_measures)
-                for name, _ in SCORINGS[phase].rankings}
+    rankings = {name: _RANKINGS[base](measures, baselines, challenge.official_measures)
+                for name, base, _ in TASKS["taskB"].rankings(phase)}
     return {
         "task": "taskB", "batch": batch, "phase": phase, "name": challenge.taskb_batches[batch].name,
         "systems": {r.key: _system_row(r) for r in runs},
@@ -127,10 +127,10 @@ _RANKINGS = {"phaseA": _component_ranking(dict(SCORINGS["phaseA"].rankings)["pha
              "phaseB.ideal": _ideal_ranking}
 
 
-def _ranked_measures(run: ScoredRun, phase: str) -> dict:
+def _ranked_measures(run: ScoredRun) -> dict:
     """The measures ranked for a run; categories the run did not answer (Phase A) are missing."""
     measures = run.doc["measures"]
-    if not SCORINGS[phase].categories:
+    if not SCORINGS[run.ref.scorer_task].categories:
         return measures
     answered = set(run.doc.get("answered", PHASE_A_CATEGORIES))
     return {m: v for m, v in measures.items() if m.split(".")[0] in answered}

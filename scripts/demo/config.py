@@ -91,25 +91,27 @@ TEAMS = {
 }
 
 # Who runs what: (team, system) -> quality (0 weak .. 1 strong) and entries.
-# A Task B entry is (batch, phase); a Task A entry is (batch, test set number 1..5);
+# A Task B entry is (batch, phase); ``aplus`` is the change of quality of its Phase A+ runs
+# (answers without the gold snippets; negative: the gold evidence helps the system), sent in
+# every batch where it has a Phase B run; a Task A entry is (batch, test set number 1..5);
 # mcqa lists reading-test batches, with ``abstain`` the share of questions left unanswered.
 _ALL_A = [(b, t) for b, _ in TASKA_BATCHES for t in range(1, TASKA_TESTSETS + 1)]
 SYSTEMS = {
     ("organizers", "bm25-baseline"): dict(
-        quality=0.35, baseline=True, concepts=False, skip=0.0,
+        quality=0.35, baseline=True, concepts=False, skip=0.0, aplus=-0.1,
         taskb=[(b, p) for b, _, _ in TASKB_BATCHES for p in ("phaseA", "phaseB")]),
     ("organizers", "frequency-baseline"): dict(quality=0.0, baseline=True, taska=_ALL_A),
     ("organizers", "random-baseline"): dict(quality=0.0, baseline=True, mcqa=["batch1", "batch2"]),
     ("helix", "helix-dense"): dict(
-        quality=0.85, concepts=True, skip=0.0, mcqa=["batch1", "batch2"],
+        quality=0.85, concepts=True, skip=0.0, mcqa=["batch1", "batch2"], aplus=-0.3,
         taskb=[(b, p) for b, _, _ in TASKB_BATCHES for p in ("phaseA", "phaseB")]),
     ("helix", "helix-hybrid"): dict(
-        quality=0.7, concepts=False, skip=0.0,
+        quality=0.7, concepts=False, skip=0.0, aplus=0.15,  # no better with the gold evidence
         taskb=[("batch1", "phaseA"), ("batch2", "phaseA"),
                ("batch1", "phaseB"), ("batch2", "phaseB"), ("batch3", "phaseB")]),
     ("helix", "helix-small"): dict(quality=0.55, skip=0.0, taskb=[("batch3", "phaseB")]),
     ("medqa-friends", "medqa-gen"): dict(
-        quality=0.6, concepts=False, skip=0.1, abstain=0.25, mcqa=["batch1", "batch2"], mcqa_abstain=0.45,
+        quality=0.6, concepts=False, skip=0.1, abstain=0.25, mcqa=["batch1", "batch2"], mcqa_abstain=0.45, aplus=-0.2,
         taskb=[("batch1", "phaseA"), ("batch3", "phaseA"),
                ("batch1", "phaseB"), ("batch2", "phaseB"), ("batch3", "phaseB")]),
     ("medqa-friends", "medqa-extract"): dict(quality=0.45, skip=0.0,
@@ -132,6 +134,12 @@ def taskb_windows(opens: datetime) -> dict[str, tuple[datetime, datetime]]:
     return {"phaseA": (opens, opens + day), "phaseB": (opens + 2 * day, opens + 3 * day)}
 
 
+def taskb_run_windows(opens: datetime) -> dict[str, tuple[datetime, datetime]]:
+    """The window of each Task B phase a run is sent in: Phase A+ runs in the Phase A window."""
+    windows = taskb_windows(opens)
+    return {**windows, "phaseAplus": windows["phaseA"]}
+
+
 def mcqa_window(opens: datetime) -> tuple[datetime, datetime]:
     return opens, opens + timedelta(days=2)
 
@@ -152,7 +160,7 @@ def challenge_toml() -> str:
             "**This is a demo with synthetic data.** Every question, article, gene, drug, disease, "
             "MeSH-like label, team and run was made up by `scripts/make_demo.py`; PubMed ids 9xxxxxxx and "
             "descriptors D9xxxxx do not refer to real records, and no real patient data is included. "
-            "It shows what a challenge looks like: three Task B batches (Phase A and Phase B), Task A "
+            "It shows what a challenge looks like: three Task B batches (Phase A, Phase A+ and Phase B), Task A "
             "with two batches of five test sets, two batches of multiple-choice reading tests (QA4MRE "
             "style, ranked by c@1), baselines, a late run and a team with too few test sets."),
         "demo = true",
@@ -189,6 +197,7 @@ def challenge_toml() -> str:
         w = taskb_windows(opens)
         lines += ["", "[[taskb.batches]]", f'id = "{batch}"', f'name = "Batch {i}"']
         lines += [f"{p} = {{ opens = {utc(a)}, closes = {utc(b)} }}" for p, (a, b) in w.items()]
+        lines.insert(-1, "phaseAplus = true  # Phase A+: exact and ideal answers in the Phase A window")
     lines += ["", "[taska]", 'hierarchy = "gold/mesh/hierarchy.txt"']
     for i, (batch, opens) in enumerate(TASKA_BATCHES, 1):
         lines += ["", "[[taska.batches]]", f'id = "{batch}"', f'name = "Batch {i}"', "testsets = ["]
