@@ -82,7 +82,9 @@ class Task:
     its test set lists per question (the test set's ids are its questions').
     ``item``: what a run's per-question values belong to; ``shown``: (how many, measure)
     when a run page shows only that many items, the worst on that measure first (the CSV
-    download has all).
+    download has all).  ``edition``: the BioASQ edition whose rules always score it
+    (Synergy: 9), whatever ``[rules] edition`` says.  ``views``: the task whose result
+    tables and pages it shares (:attr:`view_kind`).
     """
 
     id: str
@@ -103,6 +105,14 @@ class Task:
     candidates: bool = False
     item: str = "question"
     shown: tuple[int, str] | None = None
+    edition: int | None = None
+    views: str = ""
+
+    @property
+    def view_kind(self) -> str:
+        """Which result tables and pages the task's results use: its own id, or the task
+        whose tables it shares (Synergy: Task B's)."""
+        return self.views or self.id
 
     @property
     def name(self) -> str:
@@ -205,6 +215,9 @@ TASKS: dict[str, Task] = {t.id: t for t in (
     Task("mcqa", "mcqa", "Reading tests (multiple choice)", None, "gold.json", "testset.json", scoring="mcqa",
          run_ids=("answers", "question"), unknown_id_fix="answer the questions of this batch's test set only",
          candidates=True),
+    Task("synergy", "synergy", "Synergy (question answering on developing topics)", None, "gold.json",
+         "questions.json", scoring="synergy", batches="rounds", batch="round", edition=9, views="taskB",
+         unknown_id_fix="answer the questions of this round's question file only"),
 )}
 
 #: The tasks of :func:`scorer.evaluate`.
@@ -215,6 +228,10 @@ SCORINGS: dict[str, Scoring] = {s.id: s for s in (
             summary=("yesno", "factoid", "list", "ideal"),
             rankings=(("phaseB.exact", ("yesno", "factoid", "list")), ("phaseB.ideal", ("ideal",)))),
     Scoring("taskA", hierarchy=True),
+    Scoring("synergy", optional_gold=(("manual", "manual.json"),), normalizable=True,
+            categories=("documents", "snippets"), summary=("documents", "snippets", "yesno", "factoid", "list", "ideal"),
+            rankings=(("synergy.documents", ("documents",)), ("synergy.snippets", ("snippets",)),
+                      ("synergy.exact", ("yesno", "factoid", "list")), ("synergy.ideal", ("ideal",)))),
     Scoring("mcqa", summary_extra=("mcqa.c_at_1", "mcqa.accuracy", "mcqa.random_baseline")),
 )}
 

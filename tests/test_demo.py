@@ -51,7 +51,7 @@ def generated(challenge):
 
 
 def _runs(challenge) -> list[str]:
-    return sorted(str(p.relative_to(ROOT).as_posix()) for pattern in ("task*/**/*.json", "mcqa/**/*.json")
+    return sorted(str(p.relative_to(ROOT).as_posix()) for pattern in ("task*/**/*.json", "mcqa/**/*.json", "synergy/**/*.json")
                   for p in (ROOT / "submissions").glob(pattern))
 
 
@@ -231,7 +231,8 @@ def test_every_run_scores(challenge):
             options = {"hierarchy": gold["hierarchy"]}
         result = scorer.evaluate(gold["gold"], ROOT / path, task=ref.scorer_task, edition=challenge.rules.edition,
                                  flavor=challenge.rules.flavor, **options)
-        names = {"phaseA": ["documents", "snippets"], "phaseB": ["yesno", "factoid", "list", "ideal"], "mcqa": ["mcqa"]}
+        names = {"phaseA": ["documents", "snippets"], "phaseB": ["yesno", "factoid", "list", "ideal"], "mcqa": ["mcqa"],
+                 "synergy": ["documents", "snippets", "ideal"]}
         keys = official["taskA"] if ref.task == "taskA" else [official[c] for c in names[ref.scorer_task]]
         assert all(math.isfinite(result.measures[k]) for k in keys), (path, result.measures)
         if "manual" in options:

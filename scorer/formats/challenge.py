@@ -63,16 +63,19 @@ class TaskABatch:
 
 
 @dataclass(frozen=True)
-class McqaBatch:
-    """A batch of multiple-choice reading tests: one test set, one window."""
+class WindowBatch:
+    """A batch with one test set and one window: multiple-choice reading tests, a Synergy round."""
 
     id: str
     name: str
     window: Window
 
     def phase_windows(self) -> dict[str, Window]:
-        """The one window, under the phase of every run of the batch (:data:`MCQA_PHASE`)."""
-        return {MCQA_PHASE: self.window}
+        """The one window, under the phase of every run of the batch (:data:`SINGLE_PHASE`)."""
+        return {SINGLE_PHASE: self.window}
+
+
+McqaBatch = WindowBatch
 
 
 @dataclass(frozen=True)
@@ -153,12 +156,14 @@ class Challenge:
     official_measures: dict = field(default_factory=lambda: dict(DEFAULT_MEASURES))
     taskb_batches: dict[str, TaskBBatch] = field(default_factory=dict)
     taska_batches: dict[str, TaskABatch] = field(default_factory=dict)
-    mcqa_batches: dict[str, McqaBatch] = field(default_factory=dict)
+    mcqa_batches: dict[str, WindowBatch] = field(default_factory=dict)
+    synergy_batches: dict[str, WindowBatch] = field(default_factory=dict)  # its rounds
+    synergy_exclude_judged: bool = True
     hierarchy: str | None = None
     teams: dict[str, Team] = field(default_factory=dict)
 
     def batches(self, task: str) -> dict:
-        """The batches of a task (``taskB``, ``taskA``, ``mcqa``) in ``challenge.toml`` order."""
+        """The batches of a task (``taskB``, ``taskA``, ``mcqa``; Synergy's rounds) in ``challenge.toml`` order."""
         return getattr(self, f"{TASKS[task].key}_batches")
 
     def window(self, ref: RunRef) -> Window | None:
@@ -178,13 +183,29 @@ class Challenge:
                       if (gold.parent / name).exists()})
         if scoring.hierarchy:
             paths["hierarchy"] = self.root / (self.hierarchy or DEFAULT_HIERARCHY)
+        if ref.task == "synergy" and self.synergy_exclude_judged:
+            paths.update(self.judged_paths(ref))
         return paths
+
+    def judged_paths(self, ref: RunRef) -> dict[str, Path]:
+        """``judged/<round>`` -> the gold (feedback) of each earlier Synergy round that is
+        out: what the experts judged before this round, left out of its scores."""
+        rounds = list(self.synergy_batches)
+        earlier = rounds[:rounds.index(ref.batch)] if ref.batch in rounds else []
+        return {f"judged/{r}": path for r in earlier
+                if (path := self.root / TASKS["synergy"].gold(r, ref.phase)).is_file()}
 
     def rules_digest(self, ref: RunRef) -> str:
         """SHA-256 of the rules that decide a run's numbers (flavor, edition, measures)."""
-        relevant = {"flavor": self.rules.flavor, "task": ref.scorer_task,
-                    "edition": self.rules.edition if TASKS[ref.task].editions else None}
+        relevant = {"flavor": self.rules.flavor, "task": ref.scorer_task, "edition": self.edition(ref),
+                    **({"exclude_judged": self.synergy_exclude_judged} if ref.task == "synergy" else {})}
         return hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest()
+
+    def edition(self, ref: RunRef) -> int | None:
+        """The BioASQ edition whose rules score a run: the task's own (Synergy: 9), else
+        ``[rules] edition`` for a task the editions apply to, else None."""
+        spec = TASKS[ref.task]
+        return spec.edition or (self.rules.edition if spec.editions else None)
 
     def to_json(self) -> dict:
         """The rules as JSON (for provenance and the site); no local paths."""
@@ -201,6 +222,10 @@ class Challenge:
                       for b in self.taska_batches.values()],
             "mcqa": [{"id": b.id, "name": b.name, "opens": utc_text(b.window.opens), "closes": utc_text(b.window.closes)}
                      for b in self.mcqa_batches.values()],
+            **({"synergy": {"exclude_judged": self.synergy_exclude_judged,
+                            "rounds": [{"id": b.id, "name": b.name, "opens": utc_text(b.window.opens),
+                                        "closes": utc_text(b.window.closes)} for b in self.synergy_batches.values()]}}
+               if self.synergy_batches else {}),
         }
 
 
@@ -381,6 +406,7 @@ def load_challenge(root: str | Path = ".") -> Challenge:
     taskb = value.get("taskb", {}).get("batches", [])
     taska = value.get("taska", {})
     mcqa = value.get("mcqa", {}).get("batches", [])
+    synergy = value.get("synergy", {})
     return Challenge(
         root=root, name=value["challenge"]["name"], description=value["challenge"].get("description", ""),
         demo=value["challenge"].get("demo", False), rules=rules, limits=limits,
@@ -390,7 +416,10 @@ def load_challenge(root: str | Path = ".") -> Challenge:
         taska_batches={b["id"]: TaskABatch(b["id"], b.get("name", b["id"]),
                                            {t["id"]: _window(t) for t in b["testsets"]})
                        for b in taska.get("batches", [])},
-        mcqa_batches={b["id"]: McqaBatch(b["id"], b.get("name", b["id"]), _window(b["window"])) for b in mcqa},
+        mcqa_batches={b["id"]: WindowBatch(b["id"], b.get("name", b["id"]), _window(b["window"])) for b in mcqa},
+        synergy_batches={b["id"]: WindowBatch(b["id"], b.get("name", b["id"]), _window(b["window"]))
+                         for b in synergy.get("rounds", [])},
+        synergy_exclude_judged=synergy.get("exclude_judged", True),
         hierarchy=taska.get("hierarchy"), teams=teams)
 
 
@@ -420,12 +449,13 @@ def _window_problems(value: dict, text: str, path: Path) -> list[Problem]:
     for spec in TASKS.values():
         task = spec.key
         seen = set()
-        for i, batch in enumerate(value.get(task, {}).get("batches", [])):
-            parts = [task, "batches", i]
+        for i, batch in enumerate(value.get(task, {}).get(spec.batches, [])):
+            parts = [task, spec.batches, i]
             if batch["id"] in seen:
                 problems.append(Problem(code="duplicate-batch", file=str(path), line=toml_line(text, parts),
                                         pointer=toml_path(parts + ["id"]),
-                                        message=f"batch id {batch['id']!r} appears twice", fix="rename one batch"))
+                                        message=f"{spec.batch} id {batch['id']!r} appears twice",
+                                        fix=f"rename one {spec.batch}"))
             seen.add(batch["id"])
             if spec.phases:
                 for phase in spec.phases:

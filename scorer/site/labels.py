@@ -11,6 +11,8 @@ RANKINGS = {"phaseA": "Phase A: concepts, documents, snippets, triples",
             "phaseB.exact": "Phase B: exact answers", "phaseB.ideal": "Phase B: ideal answers",
             "phaseAplus.exact": "Phase A+: exact answers (without the gold snippets)",
             "phaseAplus.ideal": "Phase A+: ideal answers (without the gold snippets)",
+            "synergy.documents": "Documents", "synergy.snippets": "Snippets",
+            "synergy.exact": "Exact answers", "synergy.ideal": "Ideal answers",
             "flat.micro_f1": "Flat micro F1 (MiF)", "lca.f1": "LCA-F", "mcqa": "c@1"}
 #: The measure families each ranking of a batch table shows as columns.
 RANKING_FAMILIES = {name: families for t in TASK_SPECS.values() for p in t.phase_ids

@@ -107,7 +107,7 @@ def _compare_pages(site: Site, table: Table, data: dict) -> None:
                 systems=systems, names=site.names, board=paths.board(task, batch, phase))
     for path, a, b in pairs:
         slug = path[:-5].replace("/", "-").replace(".", "-")
-        views = PAIR_VIEWS[task](table, a, b, data, slug)
+        views = PAIR_VIEWS[TASKS[task].view_kind](table, a, b, data, slug)
         site.w.downloads(*views)
         site.w.page(path, "compare.html", f"{site.names.system(a)} against {site.names.system(b)}", a=a, b=b,
                     views=views, names=site.names, index=paths.compare_index(task, batch, phase),
