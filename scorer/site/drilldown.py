@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 
 from scorer.site import labels
-from scorer.site.explain import most_different
 from scorer.site.boards import MCQA_COLUMNS, mcqa_cell
+from scorer.site.explain import most_different
 from scorer.site.results import RunEntry, Table
 from scorer.site.tables import Cell, Column, TableView, count_cell, is_number, rank_cell, score_cell, text_cell
 from scorer.tasks import TASKS
@@ -245,7 +245,7 @@ def differing(table: Table, a: str, b: str, docs: dict, answers: dict, limit: in
     present = {m for values in (*qa.values(), *qb.values()) for m in values}
     measures = [m for m in dict.fromkeys(sig["tested_on"] for _, sig in _components(table)) if m in present]
     views_a, views_b = ({v.id: v for v in answers.get(k) or []} for k in (a, b))
-    out = []
+    out: list[tuple] = []
     for qid, diff in most_different(qa, qb, measures or sorted(present)):
         if len(out) == limit:
             break

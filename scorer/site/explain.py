@@ -53,13 +53,17 @@ def marked_segments(text: str, begin: int, spans: Iterable[tuple[int, int]]) -> 
     that offset lies in one of ``spans`` (half-open ``(low, high)`` offsets).
     Example: ``marked_segments("abcdef", 10, [(12, 14)])`` -> ``ab``, ``cd`` (marked), ``ef``.
     """
-    cuts = sorted((max(low - begin, 0), min(high - begin, len(text))) for low, high in spans)
-    out: list[Segment] = []
-    at = 0
-    for low, high in cuts:
-        low = max(low, at)
+    merged: list[list[int]] = []  # disjoint, non-adjacent marked runs of text indices
+    for low, high in sorted((max(low - begin, 0), min(high - begin, len(text))) for low, high in spans):
         if high <= low:
             continue
+        if merged and low <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], high)
+        else:
+            merged.append([low, high])
+    out: list[Segment] = []
+    at = 0
+    for low, high in merged:
         if low > at:
             out.append(Segment(text[at:low], False))
         out.append(Segment(text[low:high], True))
@@ -131,13 +135,13 @@ def _shared_span(a: Snippet, b: Snippet) -> tuple[int, int] | None:
 
 def _union_size(spans: list[tuple[int, int]]) -> int:
     """How many offsets the half-open spans cover together."""
-    total, reach = 0, -math.inf
+    total, reach = 0, None
     for low, high in sorted(spans):
-        low = max(low, reach)
+        low = low if reach is None else max(low, reach)
         if high > low:
             total += high - low
             reach = high
-    return int(total)
+    return total
 
 
 def _shown(s: Snippet, spans: list[tuple[int, int]]) -> ShownSnippet:
