@@ -140,10 +140,16 @@ HIERARCHY = parse_hierarchy("R A\nR B\nA C\nC D\nB E\nX Y\n")
 
 
 def test_distance_is_the_shortest_path_up_and_down_to_the_nearest_target():
-    far = explain.label_distances(HIERARCHY, ["D", "E", "A", "Y", "nope"], ["C", "B"])
-    assert far == {"D": 1, "E": 1, "A": 1, "Y": None, "nope": None}  # Y: another tree, not through the artificial root
+    far = explain.label_distances(HIERARCHY, ["D", "E", "A", "C", "Y", "nope"], ["C", "B"])
+    assert far == {"D": 1, "E": 1, "A": 1, "C": 0, "Y": None, "nope": None}  # Y: no common ancestor but the artificial root
     assert explain.label_distances(HIERARCHY, ["D"], ["E"]) == {"D": 5}
-    assert explain.label_distances(HIERARCHY, ["D"], ["E"], limit=4) == {"D": None}
+    assert explain.label_distances(HIERARCHY, ["D"], ["nope"]) == {"D": None}
+
+
+def test_distance_takes_the_nearest_common_ancestor_of_a_polyhierarchy():
+    dag = parse_hierarchy("R A\nA B\nB D\nR E\nE G\nG D\nA F\n")  # D has the parents B and G
+    assert explain.label_distances(dag, ["D"], ["F"]) == {"D": 3}  # D-B-A-F, not up to R
+    assert explain.label_distances(dag, ["E"], ["D"]) == {"E": 2}  # E-G-D, down the second parent
 
 
 def test_labels_split_into_right_wrong_and_missed_with_distances():

@@ -7,7 +7,7 @@ template escapes piece by piece.
 
 * :func:`documents`: the returned documents in rank order, each relevant or not (same
   PubMed id as a gold document, as the reference flavor compares them);
-* :func:`snippets`: each returned snippet beside the gold snippets of its document, the
+* :func:`snippets`: the returned snippets of each document beside its gold snippets, the
   characters they share marked, and whether the official evaluator credits it with no
   overlap (section 3.8 of ``bioasq-official-evaluator.md``: rel(r) = 1 when a gold snippet
   has the identical document string, whatever the offsets);
@@ -22,7 +22,6 @@ template escapes piece by piece.
 from __future__ import annotations
 
 import math
-from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -31,10 +30,6 @@ from scorer.formats import answers as ans
 from scorer.formats.hierarchy import ROOT, Hierarchy
 from scorer.formats.taskb import Snippet
 from scorer.measures.snippets import official_overlap, official_snippets, pubmed_id, reference_section
-
-#: The longest hierarchical distance searched; a label farther from every label of the
-#: other side (or in another tree of the hierarchy) has no distance.
-MAX_DISTANCE = 16
 
 
 @dataclass(frozen=True)
@@ -99,38 +94,43 @@ def documents(returned: Sequence[str], gold: Sequence[str]) -> list[ReturnedDocu
 
 @dataclass(frozen=True)
 class ShownSnippet:
-    """A snippet with its place and its text cut into :class:`Segment`."""
+    """A snippet with its place and its text cut into :class:`Segment`; ``rank``: its
+    place in the run (from 1; 0 for a gold snippet); ``credited_without_overlap``: the
+    official evaluator counts this returned snippet relevant for AP although it shares no
+    character with a gold snippet."""
 
-    pmid: str
+    rank: int
     sections: str       # "abstract" or "abstract-title"
     begin: int
     end: int
     segments: tuple[Segment, ...]
     shared: int         # characters shared with the other side (each counted once)
+    credited_without_overlap: bool = False
 
 
 @dataclass(frozen=True)
-class SnippetExplained:
-    """A returned snippet (rank from 1), the gold snippets of its document, and
-    ``credited_without_overlap``: the official evaluator counts it relevant for AP although
-    it shares no character with a gold snippet."""
+class DocumentSnippets:
+    """The returned snippets of one PubMed id beside the gold snippets of that id."""
 
-    rank: int
-    returned: ShownSnippet
+    pmid: str
+    returned: tuple[ShownSnippet, ...]
     gold: tuple[ShownSnippet, ...]
-    credited_without_overlap: bool
 
 
 def _sections(s: Snippet) -> tuple[str, str]:
     return reference_section(s.begin_section), reference_section(s.end_section)
 
 
-def _shared_span(a: Snippet, b: Snippet) -> tuple[int, int] | None:
-    """The half-open offsets two snippets share (same PubMed id and sections), or None."""
-    if pubmed_id(a.document) != pubmed_id(b.document) or _sections(a) != _sections(b):
-        return None
-    low, high = max(a.begin, b.begin), min(a.end, b.end)
-    return (low, high) if high > low else None
+def _shared_spans(s: Snippet, others: Sequence[Snippet]) -> list[tuple[int, int]]:
+    """The half-open offsets ``s`` shares with each of ``others`` of its sections (all of
+    one PubMed id)."""
+    sections = _sections(s)
+    spans = []
+    for o in others:
+        low, high = max(s.begin, o.begin), min(s.end, o.end)
+        if high > low and _sections(o) == sections:
+            spans.append((low, high))
+    return spans
 
 
 def _union_size(spans: list[tuple[int, int]]) -> int:
@@ -144,11 +144,12 @@ def _union_size(spans: list[tuple[int, int]]) -> int:
     return total
 
 
-def _shown(s: Snippet, spans: list[tuple[int, int]]) -> ShownSnippet:
+def _shown(s: Snippet, others: Sequence[Snippet], rank: int = 0, credited: bool = False) -> ShownSnippet:
+    spans = _shared_spans(s, others)
     begin_section, end_section = _sections(s)
     sections = begin_section if begin_section == end_section else f"{begin_section}-{end_section}"
-    return ShownSnippet(pubmed_id(s.document), sections, s.begin, s.end,
-                        tuple(marked_segments(s.text, s.begin, spans)), _union_size(spans))
+    return ShownSnippet(rank, sections, s.begin, s.end, tuple(marked_segments(s.text, s.begin, spans)),
+                        _union_size(spans), credited)
 
 
 def credited_without_overlap(returned: Snippet, gold: Sequence[Snippet]) -> bool:
@@ -162,20 +163,24 @@ def credited_without_overlap(returned: Snippet, gold: Sequence[Snippet]) -> bool
     return all(official_overlap(r, g) == 0 for g in official_snippets(same))
 
 
-def snippets(returned: Sequence[Snippet], gold: Sequence[Snippet]) -> list[SnippetExplained]:
-    """Each returned snippet, in rank order, beside the gold snippets of the same PubMed id
-    (in gold order); the characters a returned and a gold snippet share (same sections,
-    half-open offsets as the reference flavor counts them) are marked on both sides."""
-    by_pmid: dict[str, list[Snippet]] = {}
+def snippets(returned: Sequence[Snippet], gold: Sequence[Snippet]) -> list[DocumentSnippets]:
+    """The returned snippets grouped by PubMed id (groups in the order of their first
+    snippet, snippets in rank order) beside the gold snippets of that id (gold order); the
+    characters a returned and a gold snippet share (same sections, half-open offsets as the
+    reference flavor counts them) are marked on both sides."""
+    gold_by: dict[str, list[Snippet]] = {}
     for g in gold:
-        by_pmid.setdefault(pubmed_id(g.document), []).append(g)
-    out = []
+        gold_by.setdefault(pubmed_id(g.document), []).append(g)
+    returned_by: dict[str, list[tuple[int, Snippet]]] = {}
     for rank, s in enumerate(returned, 1):
-        candidates = by_pmid.get(pubmed_id(s.document), [])
-        spans = [(g, _shared_span(s, g)) for g in candidates]
-        mine = [span for _, span in spans if span]
-        shown_gold = tuple(_shown(g, [span] if span else []) for g, span in spans)
-        out.append(SnippetExplained(rank, _shown(s, mine), shown_gold, credited_without_overlap(s, gold)))
+        returned_by.setdefault(pubmed_id(s.document), []).append((rank, s))
+    out = []
+    for pmid, ranked in returned_by.items():
+        golds = gold_by.get(pmid, [])
+        mine = [s for _, s in ranked]
+        out.append(DocumentSnippets(
+            pmid, tuple(_shown(s, golds, rank, bool(golds) and credited_without_overlap(s, golds)) for rank, s in ranked),
+            tuple(_shown(g, mine) for g in golds)))
     return out
 
 
@@ -286,39 +291,46 @@ def ideal_values(values: dict) -> list[tuple[str, float]]:
 # --- Task A: labels and hierarchical distance ---------------------------------------------
 
 @lru_cache(maxsize=4)
-def _neighbours(hierarchy: Hierarchy) -> tuple[tuple[int, ...], ...]:
-    """Parents and children of every node, the artificial root left out."""
-    links: list[list[int]] = [[] for _ in range(len(hierarchy))]
-    for node in range(1, len(hierarchy)):
+def _ancestry(hierarchy: Hierarchy) -> dict[int, dict[int, int]]:
+    """The memo of :func:`_up` for one hierarchy (kept while the hierarchy is)."""
+    return {}
+
+
+def _up(hierarchy: Hierarchy, node: int) -> dict[int, int]:
+    """``node`` and each of its ancestors -> the fewest parent links from ``node`` up to it
+    (the artificial root left out); memoised per hierarchy."""
+    memo = _ancestry(hierarchy)
+    found = memo.get(node)
+    if found is None:
+        found = {node: 0}
         for parent in hierarchy.parents(node):
             if parent != ROOT:
-                links[node].append(parent)
-                links[parent].append(node)
-    return tuple(tuple(sorted(set(n))) for n in links)
+                for ancestor, steps in _up(hierarchy, parent).items():
+                    if found.get(ancestor, steps + 2) > steps + 1:
+                        found[ancestor] = steps + 1
+        memo[node] = found
+    return found
 
 
-def label_distances(hierarchy: Hierarchy, labels: Iterable[str], targets: Iterable[str],
-                    limit: int = MAX_DISTANCE) -> dict[str, int | None]:
-    """Label -> the number of parent-child links on the shortest path from it to the
-    nearest of ``targets``, moving up and down the hierarchy (the artificial root above
-    the parentless nodes is not a node of any path); None when the label or every target
-    is unknown to the hierarchy, or no target is within ``limit`` links.
+def label_distances(hierarchy: Hierarchy, labels: Iterable[str], targets: Iterable[str]) -> dict[str, int | None]:
+    """Label -> the fewest parent-child links on a path that goes up from it to a common
+    ancestor and down to the nearest of ``targets`` (through their lowest common
+    ancestor; 0 for a target itself).  None when the label or every target is unknown to
+    the hierarchy, or the label shares no ancestor with any target (the artificial root
+    above the parentless nodes does not count).
     Example: with edges A-B, A-C, the distance of B to {C} is 2 (B up to A, down to C)."""
     ids = hierarchy.ids
-    wanted = {label: ids.get(label) for label in labels}
-    distance = {ids[t]: 0 for t in targets if t in ids}
-    open_ids = {node for node in wanted.values() if node is not None}
-    links = _neighbours(hierarchy)
-    queue = deque(distance)
-    while queue and open_ids - distance.keys():
-        node = queue.popleft()
-        if distance[node] >= limit:
-            break
-        for nxt in links[node]:
-            if nxt not in distance:
-                distance[nxt] = distance[node] + 1
-                queue.append(nxt)
-    return {label: distance.get(node) if node is not None else None for label, node in wanted.items()}
+    down: dict[int, int] = {}  # ancestor of a target -> fewest links down to a target
+    for target in targets:
+        if target in ids:
+            for ancestor, steps in _up(hierarchy, ids[target]).items():
+                if down.get(ancestor, steps + 1) > steps:
+                    down[ancestor] = steps
+    out: dict[str, int | None] = {}
+    for label in labels:
+        ups = _up(hierarchy, ids[label]) if label in ids else {}
+        out[label] = min((steps + down[a] for a, steps in ups.items() if a in down), default=None)
+    return out
 
 
 @dataclass(frozen=True)
@@ -413,7 +425,7 @@ class QuestionView:
     values: dict | None = None
     documents: tuple[ReturnedDocument, ...] | None = None
     gold_documents: int = 0
-    snippets: tuple[SnippetExplained, ...] | None = None
+    snippets: tuple[DocumentSnippets, ...] | None = None
     gold_snippets: int = 0
     exact: ExactExplained | None = None
     ideal: str | None = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from scorer.site import paths
 from scorer.site.answer_files import Basis, explain_run, load_basis
+from scorer.site.answers_html import questions_html, sides_html
 from scorer.site.context import Site, table_order, where
 from scorer.site.drilldown import (
     differing,
@@ -14,7 +15,6 @@ from scorer.site.drilldown import (
     taska_pair_view,
     taskb_pair_views,
 )
-from scorer.site.explain import MAX_DISTANCE
 from scorer.site.results import Table
 from scorer.tasks import TASKS
 
@@ -109,8 +109,8 @@ def _run_page(site: Site, entry, doc: dict | None, table: Table | None, answers:
     board = paths.board(entry.task, entry.batch, entry.phase) if table is not None else None
     site.w.page(path, "run.html", f"Run {entry.key}, {entry.task} {entry.batch} {entry.phase}", entry=entry,
                 doc=doc, measures=measures, questions=questions, board=board, names=site.names,
-                slug=run_slug(entry), evidence=site.evidence_page(entry), answers=answers,
-                max_distance=MAX_DISTANCE)
+                slug=run_slug(entry), evidence=site.evidence_page(entry),
+                answers=None if answers is None else questions_html(answers))
 
 
 def _compare_pages(site: Site, table: Table, data: dict, answers: dict | None = None) -> None:
@@ -134,4 +134,4 @@ def _compare_pages(site: Site, table: Table, data: dict, answers: dict | None = 
         site.w.page(path, "compare.html", f"{site.names.system(a)} against {site.names.system(b)}", a=a, b=b,
                     views=views, names=site.names, index=paths.compare_index(task, batch, phase),
                     board=paths.board(task, batch, phase), where=title.split(": ", 1)[1], task=task,
-                    sides=sides, runs=(paths.run(task, batch, phase, a), paths.run(task, batch, phase, b)) if phase else None)
+                    sides=sides_html(sides, site.names.system(a), site.names.system(b)), shown_sides=len(sides), runs=(paths.run(task, batch, phase, a), paths.run(task, batch, phase, b)) if phase else None)
