@@ -5,17 +5,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import markupsafe
 import pytest
 
 from scorer.cli import main
 from scorer.formats.hierarchy import parse_hierarchy
 from scorer.formats.taskb import Question, Snippet
-from scorer.site import explain
-from scorer.site.build import default_templates
-from scorer.site.writer import environment
+from scorer.site import answers_html, explain
 from tests.test_site import DEMO, copy_demo
 
-ROOT = Path(__file__).resolve().parent.parent
 URL = "http://www.ncbi.nlm.nih.gov/pubmed/"
 
 
@@ -53,34 +51,38 @@ def test_documents_are_relevant_by_pubmed_id_in_rank_order_with_repeats_flagged(
         (1, "1", True, False), (2, "2", True, False), (3, "1", True, True), (4, "3", False, False)]
 
 
-def test_a_snippet_is_shown_beside_the_gold_snippets_of_its_document_with_shared_characters_marked():
+def test_snippets_are_grouped_by_document_beside_its_gold_snippets_with_shared_characters_marked():
     gold = [snippet("1", 100, "Variants in FARB7 cause disease."), snippet("1", 0, "Other gold."),
             snippet("2", 100, "Variants elsewhere.")]
-    returned = [snippet("1", 109, "in FARB7 cause disease. And more.")]
-    (shown,) = explain.snippets(returned, gold)
-    assert [g.begin for g in shown.gold] == [100, 0]  # the gold of its PubMed id only, in gold order
-    assert texts(shown.returned.segments, True) == ["in FARB7 cause disease."]
-    assert texts(shown.gold[0].segments, True) == ["in FARB7 cause disease."]
-    assert texts(shown.gold[1].segments, True) == []
-    assert shown.returned.shared == len("in FARB7 cause disease.") and shown.gold[1].shared == 0
-    assert not shown.credited_without_overlap
+    returned = [snippet("1", 109, "in FARB7 cause disease. And more."), snippet("3", 0, "No gold."),
+                snippet("1", 0, "Other")]
+    first, second = explain.snippets(returned, gold)
+    assert (first.pmid, [s.rank for s in first.returned], second.pmid) == ("1", [1, 3], "3")
+    assert [g.begin for g in first.gold] == [100, 0] and second.gold == ()  # the gold of its PubMed id, gold order
+    assert texts(first.returned[0].segments, True) == ["in FARB7 cause disease."]
+    assert texts(first.gold[0].segments, True) == ["in FARB7 cause disease."]
+    assert texts(first.gold[1].segments, True) == ["Other"]  # marked where any returned snippet overlaps
+    assert first.returned[0].shared == len("in FARB7 cause disease.") and first.gold[1].shared == len("Other")
+    assert not any(s.credited_without_overlap for g in (first, second) for s in g.returned)
 
 
 def test_other_sections_share_no_character():
-    (shown,) = explain.snippets([snippet("1", 0, "Same offsets.", "title")], [snippet("1", 0, "Same offsets.")])
-    assert texts(shown.returned.segments, True) == [] and shown.returned.shared == 0
+    (group,) = explain.snippets([snippet("1", 0, "Same offsets.", "title")], [snippet("1", 0, "Same offsets.")])
+    assert texts(group.returned[0].segments, True) == [] and group.returned[0].shared == 0
+
+
+def credited(returned: Snippet, gold: list[Snippet]) -> bool:
+    return explain.snippets([returned], gold)[0].returned[0].credited_without_overlap
 
 
 def test_official_credit_without_overlap_is_flagged_only_for_the_identical_document_string():
     gold = [snippet("1", 0, "Gold text here.")]
-    far = snippet("1", 500, "Nothing in common.")
-    assert explain.snippets([far], gold)[0].credited_without_overlap
+    assert credited(snippet("1", 500, "Nothing in common."), gold)
     # another URL form of the same PubMed id: the official AP does not credit it
-    assert not explain.snippets([snippet("1", 500, "x", url="PMID:")], gold)[0].credited_without_overlap
+    assert not credited(snippet("1", 500, "x", url="PMID:"), gold)
     # an overlap, even of one inclusive offset, is no quirk
-    touching = Snippet(URL + "1", "abstract", "abstract", gold[0].end, gold[0].end + 5, "abcde")
-    assert not explain.snippets([touching], gold)[0].credited_without_overlap
-    assert not explain.snippets([snippet("9", 0, "x")], gold)[0].credited_without_overlap
+    assert not credited(Snippet(URL + "1", "abstract", "abstract", gold[0].end, gold[0].end + 5, "abcde"), gold)
+    assert not credited(snippet("9", 0, "x"), gold)
 
 
 # --- exact and ideal answers -------------------------------------------------------------------
@@ -187,12 +189,16 @@ def test_participant_text_is_escaped_and_only_the_shared_characters_are_marked()
                                 snippets=tuple(explain.snippets([snippet("1", 0, hostile)], gold)),
                                 exact=explain.exact_answer("list", [["<i>x</i>"]], True, [["<i>X</i>"]], "official", 9),
                                 ideal="<img src=x onerror=alert(1)>", gold_ideal=("ok",))
-    module = environment(default_templates(ROOT)).get_template("answers.html").make_module({"root": ""})
-    html = str(module.question(view, True))
+    html = str(answers_html.questions_html([view], [answers_html.parts_html(view)]))
     assert "<script>" not in html and "<b>" not in html and "<img" not in html and "<i>" not in html
     assert "&lt;b&gt;Body&lt;/b&gt;?" in html and "q&lt;1&gt;" in html
     assert "<mark>&lt;script&gt;alert(1)&lt;/script&gt;</mark> &amp; more" in html
     assert '<q class="synonym">&lt;i&gt;X&lt;/i&gt;</q>' in html
+
+
+@pytest.mark.parametrize("text", ["<a href=\"x\" title='y'>&amp;</a>", "plain", "", 12])
+def test_escape_gives_the_bytes_of_markupsafe(text):
+    assert answers_html.escape(text) == str(markupsafe.escape(text))
 
 
 # --- the built demo --------------------------------------------------------------------------

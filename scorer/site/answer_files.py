@@ -21,7 +21,6 @@ from scorer.formats.challenge import Challenge, RunRef
 from scorer.formats.hierarchy import Hierarchy, load_hierarchy
 from scorer.formats.jsontext import load_input
 from scorer.formats.mcqa import McqaGold, read_mcqa_gold, read_mcqa_run
-from scorer.formats.taska import read_taska
 from scorer.formats.taskb import read_taskb
 from scorer.site import explain
 from scorer.tasks import SCORINGS, TASKS
@@ -58,12 +57,11 @@ def load_basis(challenge: Challenge, task: str, batch: str, phase: str) -> Basis
         if spec.view_kind == "taskB":
             return _taskb_basis(paths["gold"], testset, SCORINGS[spec.scorer_task(phase)])
         if spec.view_kind == "taskA":
-            gold, _ = read_taska(*load_input(paths["gold"], name="gold"), role="gold")
             hierarchy = load_hierarchy(paths["hierarchy"]) if "hierarchy" in paths else None
-            return Basis("taskA", {d.pmid: d.labels for d in gold}, hierarchy=hierarchy)
+            return Basis("taskA", taska_labels(orjson.loads(paths["gold"].read_bytes())), hierarchy=hierarchy)
         return Basis("mcqa", read_mcqa_gold(*load_input(paths["gold"], name="gold")),
                      shown=_mcqa_texts(load_input(testset, name="testset")[0]) if testset.is_file() else {})
-    except ScorerError:
+    except (ScorerError, OSError, orjson.JSONDecodeError):
         return None
 
 
@@ -92,6 +90,20 @@ def _items(container, key: str) -> list[dict]:
     return [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []
 
 
+def taska_labels(value, wanted: set[str] | None = None) -> dict[str, tuple[str, ...]]:
+    """PMID (as text) -> labels of the documents of a Task A file (``{"documents": [{"pmid",
+    "labels"}, ...]}``) that scoring accepted, only those in ``wanted`` (default all);
+    entries of another shape are skipped.  Reading 50 of 50,000 documents this way costs a
+    fraction of :func:`~scorer.formats.taska.read_taska`, which checks every document."""
+    documents = value.get("documents") if isinstance(value, dict) else None
+    out = {}
+    for d in documents if isinstance(documents, list) else []:
+        if isinstance(d, dict) and (pmid := str(d.get("pmid"))) and (wanted is None or pmid in wanted):
+            labels = d.get("labels")
+            out[pmid] = tuple(x for x in labels if isinstance(x, str)) if isinstance(labels, list) else ()
+    return out
+
+
 def explain_run(basis: Basis, run_path: Path, result: dict, only: list[str] | None = None) -> list | None:
     """The :class:`~scorer.site.explain.QuestionView` of each question of a scored run
     (``result``: its result file: flavor, edition, per-question values); ``only``: the ids
@@ -103,8 +115,7 @@ def explain_run(basis: Basis, run_path: Path, result: dict, only: list[str] | No
         if basis.kind == "taskB":
             return _taskb_views(basis, read_taskb(value, name="run").first_by_id(), values, result, only)
         if basis.kind == "taskA":
-            documents, _ = read_taska(value, role="run")
-            return _taska_views(basis, {d.pmid: d.labels for d in documents}, values, only)
+            return _taska_views(basis, taska_labels(value, set(only) if only is not None else None), values, only)
         return _mcqa_views(basis, read_mcqa_run(value).answers, values, only)
     except (ScorerError, OSError, orjson.JSONDecodeError):
         return None

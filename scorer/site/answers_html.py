@@ -7,12 +7,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from scorer.site import labels
 from scorer.site.explain import ExactExplained, QuestionView, ShownSnippet
 
 NO_ANSWER = '<p class="empty">No answer shown.</p>\n'
+
+
+def escape(text) -> str:
+    """``text`` (or ``str(text)``) with ``& < > " '`` as entities: the bytes of
+    :func:`markupsafe.escape`, without building a Markup per piece."""
+    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&#34;").replace("'", "&#39;"))
 
 
 def _plural(n: int, word: str) -> str:
@@ -24,7 +31,7 @@ def _number(value) -> str:
 
 
 def _segments(snippet: ShownSnippet) -> str:
-    return "".join(f"<mark>{escape(s.text)}</mark>" if s.marked else str(escape(s.text)) for s in snippet.segments)
+    return "".join(f"<mark>{escape(s.text)}</mark>" if s.marked else escape(s.text) for s in snippet.segments)
 
 
 def _snippet(s: ShownSnippet, gold: bool) -> str:
@@ -165,25 +172,25 @@ def summary_html(q: QuestionView) -> str:
     return f"{kind}{escape(q.body or q.id)}"
 
 
-def questions_html(views: Sequence[QuestionView], opened: int = 1) -> Markup:
-    """A ``<details>`` per question, the first ``opened`` open, the others closed (the
-    browser lays out a closed one's content only when it is opened)."""
+def questions_html(views: Sequence[QuestionView], parts: Sequence[str], opened: int = 1) -> Markup:
+    """A ``<details>`` per question (``parts``: the :func:`parts_html` of each), the first
+    ``opened`` open, the others closed (a closed one's content is laid out only when opened)."""
     out = []
-    for i, q in enumerate(views):
+    for i, (q, body) in enumerate(zip(views, parts)):
         out.append(f'<details class="answer"{" open" if i < opened else ""}>\n<summary>{summary_html(q)}</summary>\n'
                    f'<div class="answer-body">\n<p class="legend">{"PMID" if q.labels else "Question"} '
-                   f"<code>{escape(q.id)}</code></p>\n{parts_html(q)}</div>\n</details>\n")
+                   f"<code>{escape(q.id)}</code></p>\n{body}</div>\n</details>\n")
     return Markup("".join(out))
 
 
-def sides_html(sides: Sequence[tuple], name_a: str, name_b: str) -> Markup:
+def sides_html(sides: Sequence[tuple], name_a: str, name_b: str, parts_a: dict, parts_b: dict) -> Markup:
     """The questions two runs differ most on (:func:`scorer.site.drilldown.differing`),
-    each a ``<details>`` (the first open) with both answers side by side."""
+    each a ``<details>`` (the first open) with both answers side by side; ``parts_a`` /
+    ``parts_b``: question id -> the :func:`parts_html` of each run's answer."""
     out = []
-    for i, (_, diff, qa, qb) in enumerate(sides):
-        columns = [f'<div class="side"><h3>{label}: {escape(name)}</h3>\n'
-                   f"{parts_html(q) if q is not None else NO_ANSWER}</div>\n"
-                   for label, name, q in (("A", name_a, qa), ("B", name_b, qb))]
+    for i, (qid, diff, qa, qb) in enumerate(sides):
+        columns = [f'<div class="side"><h3>{label}: {escape(name)}</h3>\n{parts.get(qid, NO_ANSWER)}</div>\n'
+                   for label, name, parts in (("A", name_a, parts_a), ("B", name_b, parts_b))]
         out.append(f'<details class="answer"{" open" if i == 0 else ""}>\n<summary>{summary_html(qa or qb)} '
                    f'<span class="diff">(difference {_number(diff)})</span></summary>\n'
                    f'<div class="side-by-side">\n{"".join(columns)}</div>\n</details>\n')

@@ -25,6 +25,7 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from scorer.formats import answers as ans
 from scorer.formats.hierarchy import ROOT, Hierarchy
@@ -32,15 +33,14 @@ from scorer.formats.taskb import Snippet
 from scorer.measures.snippets import official_overlap, official_snippets, pubmed_id, reference_section
 
 
-@dataclass(frozen=True)
-class Segment:
+class Segment(NamedTuple):
     """A run of characters of a text, marked (shared with the other side) or not."""
 
     text: str
     marked: bool
 
 
-def marked_segments(text: str, begin: int, spans: Iterable[tuple[int, int]]) -> list[Segment]:
+def marked_segments(text: str, begin: int, spans: Sequence[tuple[int, int]]) -> list[Segment]:
     """``text`` cut into runs of marked and unmarked characters.
 
     Character ``i`` of ``text`` is taken to sit at section offset ``begin + i`` (the
@@ -48,6 +48,8 @@ def marked_segments(text: str, begin: int, spans: Iterable[tuple[int, int]]) -> 
     that offset lies in one of ``spans`` (half-open ``(low, high)`` offsets).
     Example: ``marked_segments("abcdef", 10, [(12, 14)])`` -> ``ab``, ``cd`` (marked), ``ef``.
     """
+    if not spans:
+        return [Segment(text, False)]
     merged: list[list[int]] = []  # disjoint, non-adjacent marked runs of text indices
     for low, high in sorted((max(low - begin, 0), min(high - begin, len(text))) for low, high in spans):
         if high <= low:
@@ -70,8 +72,7 @@ def marked_segments(text: str, begin: int, spans: Iterable[tuple[int, int]]) -> 
 
 # --- Phase A: documents and snippets ------------------------------------------------------
 
-@dataclass(frozen=True)
-class ReturnedDocument:
+class ReturnedDocument(NamedTuple):
     rank: int
     document: str       # as the run wrote it
     pmid: str
@@ -92,8 +93,7 @@ def documents(returned: Sequence[str], gold: Sequence[str]) -> list[ReturnedDocu
     return out
 
 
-@dataclass(frozen=True)
-class ShownSnippet:
+class ShownSnippet(NamedTuple):
     """A snippet with its place and its text cut into :class:`Segment`; ``rank``: its
     place in the run (from 1; 0 for a gold snippet); ``credited_without_overlap``: the
     official evaluator counts this returned snippet relevant for AP although it shares no
@@ -108,8 +108,7 @@ class ShownSnippet:
     credited_without_overlap: bool = False
 
 
-@dataclass(frozen=True)
-class DocumentSnippets:
+class DocumentSnippets(NamedTuple):
     """The returned snippets of one PubMed id beside the gold snippets of that id."""
 
     pmid: str
@@ -186,8 +185,7 @@ def snippets(returned: Sequence[Snippet], gold: Sequence[Snippet]) -> list[Docum
 
 # --- Phase B: exact and ideal answers ---------------------------------------------------
 
-@dataclass(frozen=True)
-class EntryMatch:
+class EntryMatch(NamedTuple):
     """One answer entry as the scorer reads it (its strings) and the gold synonym it
     matched, as the gold file writes it (None: no match)."""
 
@@ -362,8 +360,7 @@ def labels(pmid: str, predicted: Sequence[str], gold: Sequence[str], hierarchy: 
 
 # --- multiple choice --------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(NamedTuple):
     id: str
     text: str
     chosen: bool
@@ -414,7 +411,7 @@ def _number(value) -> float:
 
 # --- a question of a run, assembled -------------------------------------------------------
 
-@dataclass(frozen=True)
+@dataclass
 class QuestionView:
     """What the drill-down shows of one question (Task A: document) of a run; the parts
     that do not apply to its task are None or empty.  ``values``: its per-question values."""

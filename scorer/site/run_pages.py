@@ -2,9 +2,11 @@
 table; and the pages of the runs of no table."""
 from __future__ import annotations
 
+from markupsafe import Markup
+
 from scorer.site import paths
 from scorer.site.answer_files import Basis, explain_run, load_basis
-from scorer.site.answers_html import questions_html, sides_html
+from scorer.site.answers_html import parts_html, questions_html, sides_html
 from scorer.site.context import Site, table_order, where
 from scorer.site.drilldown import (
     differing,
@@ -65,16 +67,17 @@ def write_unlisted_runs(site: Site) -> None:
 def _run_pages(site: Site, table: Table, basis: Basis | None) -> tuple[dict, dict]:
     """The pages of the runs of a table, each with its answers beside ``basis`` (the
     table's gold and test set; None: no answers shown); -> (system -> the result of its
-    scored run, system -> its answers)."""
+    scored run, system -> (its answers, question id -> their HTML))."""
     docs, answers = {}, {}
     for entry in site.table_runs(table.task, table.batch, table.phase):
         doc = site.results.run_document(entry) if entry.result else None
         shown = _answers(site, entry, doc, basis)
-        _run_page(site, entry, doc, table, shown)
+        parts = [parts_html(q) for q in shown or ()]
+        _run_page(site, entry, doc, table, None if shown is None else questions_html(shown, parts))
         if doc and entry.status == "scored":
             docs[entry.key] = doc
             if shown is not None:
-                answers[entry.key] = shown
+                answers[entry.key] = (shown, dict(zip((q.id for q in shown), parts)))
         site.results.forget(entry)
     return docs, answers
 
@@ -100,7 +103,7 @@ def _collect_taska(batch_table: Table, testset: str, results: dict, store: dict)
         store.setdefault(key, {})[testset] = {m: {d: v[m] for d, v in docs.items() if m in v} for m in wanted}
 
 
-def _run_page(site: Site, entry, doc: dict | None, table: Table | None, answers: list | None = None) -> None:
+def _run_page(site: Site, entry, doc: dict | None, table: Table | None, answers: Markup | None = None) -> None:
     path = paths.run(entry.task, entry.batch, entry.phase, entry.key)
     measures = questions = None
     if doc and entry.status == "scored":
@@ -110,13 +113,14 @@ def _run_page(site: Site, entry, doc: dict | None, table: Table | None, answers:
     site.w.page(path, "run.html", f"Run {entry.key}, {entry.task} {entry.batch} {entry.phase}", entry=entry,
                 doc=doc, measures=measures, questions=questions, board=board, names=site.names,
                 slug=run_slug(entry), evidence=site.evidence_page(entry),
-                answers=None if answers is None else questions_html(answers))
+                answers=answers)
 
 
 def _compare_pages(site: Site, table: Table, data: dict, answers: dict | None = None) -> None:
     """The head-to-head pages of a table; ``data``: what its task's pair views read per
     system (Task A: per-document values, the others: run results); ``answers``: system ->
-    its answers (:func:`_answers`), the questions where a pair differs most shown side by side."""
+    (its answers, their HTML) (:func:`_run_pages`), the questions where a pair differs
+    most shown side by side."""
     task, batch, phase = table.task, table.batch, table.phase
     pairs = [(p, a, b) for p, a, b, _ in site.pairs() if p.startswith(paths.compare_index(task, batch, phase)
                                                                       .rsplit("/", 1)[0] + "/")]
@@ -130,8 +134,9 @@ def _compare_pages(site: Site, table: Table, data: dict, answers: dict | None = 
         slug = path[:-5].replace("/", "-").replace(".", "-")
         views = PAIR_VIEWS[TASKS[task].view_kind](table, a, b, data, slug)
         site.w.downloads(*views)
-        sides = differing(table, a, b, data, answers) if answers else []
+        sides = differing(table, a, b, data, {k: views for k, (views, _) in answers.items()}) if answers else []
+        html = {k: answers[k][1] if answers and k in answers else {} for k in (a, b)}
         site.w.page(path, "compare.html", f"{site.names.system(a)} against {site.names.system(b)}", a=a, b=b,
                     views=views, names=site.names, index=paths.compare_index(task, batch, phase),
                     board=paths.board(task, batch, phase), where=title.split(": ", 1)[1], task=task,
-                    sides=sides_html(sides, site.names.system(a), site.names.system(b)), shown_sides=len(sides), runs=(paths.run(task, batch, phase, a), paths.run(task, batch, phase, b)) if phase else None)
+                    sides=sides_html(sides, site.names.system(a), site.names.system(b), html[a], html[b]), shown_sides=len(sides), runs=(paths.run(task, batch, phase, a), paths.run(task, batch, phase, b)) if phase else None)
