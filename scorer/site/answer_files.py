@@ -42,6 +42,7 @@ class Basis:
     retrieval: bool = False
     answers: bool = False
     hierarchy: Hierarchy | None = None
+    gold_snippets: dict = field(default_factory=dict)  # Task B: id -> explain.gold_documents (retrieval only)
 
 
 def load_basis(challenge: Challenge, task: str, batch: str, phase: str) -> Basis | None:
@@ -68,8 +69,9 @@ def load_basis(challenge: Challenge, task: str, batch: str, phase: str) -> Basis
 def _taskb_basis(gold_path: Path, testset: Path, scoring) -> Basis:
     gold = read_taskb(*load_input(gold_path, name="gold")).first_by_id()
     shown = read_taskb(*load_input(testset, name="testset")).first_by_id() if testset.is_file() else {}
-    return Basis("taskB", gold, shown, retrieval="documents" in scoring.categories,
-                 answers="ideal" in (scoring.summary or ()))
+    retrieval = "documents" in scoring.categories
+    return Basis("taskB", gold, shown, retrieval=retrieval, answers="ideal" in (scoring.summary or ()),
+                 gold_snippets={q: explain.gold_documents(g.snippets) for q, g in gold.items()} if retrieval else {})
 
 
 def _mcqa_texts(value) -> dict:
@@ -125,7 +127,8 @@ def _taskb_views(basis: Basis, run: dict, values: dict, result: dict, only) -> l
     order = only if only is not None else [q for q in (*basis.shown, *basis.gold) if q in basis.gold]
     flavor, edition = result.get("flavor") or "official", result.get("edition") or 9
     return [explain.taskb_question(q, basis.shown.get(q), basis.gold.get(q), run.get(q), values.get(q),
-                                   retrieval=basis.retrieval, answers=basis.answers, flavor=flavor, edition=edition)
+                                   retrieval=basis.retrieval, answers=basis.answers, flavor=flavor, edition=edition,
+                                   gold_snippets=basis.gold_snippets.get(q))
             for q in dict.fromkeys(order)]
 
 

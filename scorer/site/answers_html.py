@@ -6,6 +6,7 @@ the build (as the table rows, :func:`scorer.site.tables.rows_html`).  Every text
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from markupsafe import Markup
 
@@ -34,27 +35,31 @@ def _segments(snippet: ShownSnippet) -> str:
     return "".join(f"<mark>{escape(s.text)}</mark>" if s.marked else escape(s.text) for s in snippet.segments)
 
 
-def _snippet(s: ShownSnippet, gold: bool) -> str:
-    where = f"{escape(s.sections)} {s.begin}-{s.end}"
-    if gold:
-        head = f"Gold, {where}: {s.shared} shared"
-    else:
-        head = f"#{s.rank}, {where}: {_plural(s.shared, 'character')} shared with the gold"
-        if s.credited_without_overlap:
-            head += ' <strong class="quirk">credited by the official evaluator without any overlap</strong>'
-    return f'<p class="where">{head}</p>\n<blockquote>{_segments(s)}</blockquote>\n'
+def _snippet(s: ShownSnippet) -> str:
+    quirk = ' <strong class="quirk">credited by the official evaluator without any overlap</strong>'
+    return (f'<p class="sn"><span class="where">#{s.rank} {escape(s.sections)} {s.begin}-{s.end}, {s.shared} shared'
+            f'{quirk if s.credited_without_overlap else ""}</span><br>{_segments(s)}</p>\n')
+
+
+@lru_cache(maxsize=4096)
+def _gold_snippets(pmid: str, gold: tuple[ShownSnippet, ...]) -> str:
+    """The gold side of a document (the same for every run of a table, so made once)."""
+    out = [f'<div class="gold-side"><p class="where">Gold, PMID {escape(pmid)}</p>\n']
+    out += [f'<p class="sn"><span class="where">{escape(g.sections)} {g.begin}-{g.end}</span><br>{_segments(g)}</p>\n'
+            for g in gold] or ['<p class="empty">The gold has no snippet of this document.</p>\n']
+    out.append("</div>\n")
+    return "".join(out)
 
 
 def _documents(q: QuestionView) -> str:
     docs = q.documents or ()
     relevant = sum(d.relevant for d in docs)
-    out = [f"<h4>Documents: {relevant} relevant of {len(docs)} returned (the gold has {q.gold_documents})</h4>\n"]
+    out = [f"<h4>Documents: {relevant} relevant (✓) of {len(docs)} returned, the gold has {q.gold_documents}</h4>\n"]
     if not docs:
         return out[0] + '<p class="empty">No document returned.</p>\n'
-    out.append('<ol class="ranked-docs">\n')
-    out += [f'<li class="{"hit" if d.relevant else "miss"}">PMID {escape(d.pmid)}: '
-            f'{"relevant" if d.relevant else "not relevant"}{" (returned before)" if d.repeat else ""}</li>\n'
-            for d in docs]
+    out.append('<ol class="ranked-docs">')
+    out += [f'<li class="{"hit" if d.relevant else "miss"}">{escape(d.pmid)} {"✓" if d.relevant else "✗"}'
+            f'{" (repeat)" if d.repeat else ""}</li>' for d in docs]
     out.append("</ol>\n")
     return "".join(out)
 
@@ -64,11 +69,11 @@ def _snippets(q: QuestionView) -> str:
     count = sum(len(g.returned) for g in groups)
     out = [f"<h4>Snippets: {count} returned (the gold has {q.gold_snippets})</h4>\n"]
     for g in groups:
-        out.append(f'<div class="snippet-pair">\n<div class="snippet"><p class="where">Returned, PMID {escape(g.pmid)}</p>\n')
-        out += [_snippet(s, False) for s in g.returned]
-        out.append(f'</div>\n<div class="snippet gold-side"><p class="where">Gold, PMID {escape(g.pmid)}</p>\n')
-        out += [_snippet(s, True) for s in g.gold] or ['<p class="empty">The gold has no snippet of this document.</p>\n']
-        out.append("</div>\n</div>\n")
+        out.append(f'<div class="snippet-pair">\n<div><p class="where">Returned, PMID {escape(g.pmid)}</p>\n')
+        out += [_snippet(s) for s in g.returned]
+        out.append("</div>\n")
+        out.append(_gold_snippets(g.pmid, g.gold))
+        out.append("</div>\n")
     return "".join(out)
 
 

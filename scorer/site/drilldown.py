@@ -23,15 +23,16 @@ from scorer.tasks import TASKS
 #: How many top systems of each ranking every system is compared with on pre-rendered pages.
 TOP = 1
 #: How many questions a head-to-head page shows with both answers side by side.
-SIDE_BY_SIDE = 20
+SIDE_BY_SIDE = 10
 
 
 def run_slug(entry: RunEntry) -> str:
     return f"run-{entry.task}-{entry.batch}-{entry.phase}-{entry.team}-{entry.system}"
 
 
-def run_views(entry: RunEntry, doc: dict, official: set) -> tuple[TableView, TableView]:
-    """(measures, per-question values) of a scored run."""
+def run_views(entry: RunEntry, doc: dict, official: set, order: list[str] | None = None) -> tuple[TableView, TableView]:
+    """(measures, per-question values) of a scored run; ``order``: its :func:`item_order`
+    when known."""
     measures = TableView(slug=f"{run_slug(entry)}-measures", caption="Measures of this run",
                          columns=[Column("measure", "Measure", row_header=True), Column("label", "Name"),
                                   Column("value", "Value", numeric=True), Column("official", "Official")])
@@ -51,7 +52,7 @@ def run_views(entry: RunEntry, doc: dict, official: set) -> tuple[TableView, Tab
                                "(e.g. a factoid measure on a yes/no question).",
                           empty="The result file has no per-question values.", formats=("csv",),
                           limit=shown)
-    for qid in item_order(per_question, entry.task):
+    for qid in order if order is not None else item_order(per_question, entry.task):
         questions.add([qid, *map(per_question[qid].get, names)])
     return measures, questions
 

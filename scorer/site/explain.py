@@ -95,17 +95,27 @@ def documents(returned: Sequence[str], gold: Sequence[str]) -> list[ReturnedDocu
 
 class ShownSnippet(NamedTuple):
     """A snippet with its place and its text cut into :class:`Segment`; ``rank``: its
-    place in the run (from 1; 0 for a gold snippet); ``credited_without_overlap``: the
-    official evaluator counts this returned snippet relevant for AP although it shares no
-    character with a gold snippet."""
+    place in the run (from 1; 0 for a gold snippet); ``shared``: the characters it shares
+    with the gold (each counted once); ``credited_without_overlap``: the official evaluator
+    counts this returned snippet relevant for AP although it shares no character with a
+    gold snippet."""
 
     rank: int
     sections: str       # "abstract" or "abstract-title"
     begin: int
     end: int
     segments: tuple[Segment, ...]
-    shared: int         # characters shared with the other side (each counted once)
+    shared: int = 0
     credited_without_overlap: bool = False
+
+
+class GoldDocument(NamedTuple):
+    """The gold snippets of one PubMed id of a question: as read, their reference sections,
+    and as shown (unmarked: one gold text serves every run of the table)."""
+
+    snippets: tuple[Snippet, ...]
+    sections: tuple[tuple[str, str], ...]
+    shown: tuple[ShownSnippet, ...]
 
 
 class DocumentSnippets(NamedTuple):
@@ -120,16 +130,22 @@ def _sections(s: Snippet) -> tuple[str, str]:
     return reference_section(s.begin_section), reference_section(s.end_section)
 
 
-def _shared_spans(s: Snippet, others: Sequence[Snippet]) -> list[tuple[int, int]]:
-    """The half-open offsets ``s`` shares with each of ``others`` of its sections (all of
-    one PubMed id)."""
-    sections = _sections(s)
-    spans = []
-    for o in others:
-        low, high = max(s.begin, o.begin), min(s.end, o.end)
-        if high > low and _sections(o) == sections:
-            spans.append((low, high))
-    return spans
+def _section_text(sections: tuple[str, str]) -> str:
+    return sections[0] if sections[0] == sections[1] else f"{sections[0]}-{sections[1]}"
+
+
+def gold_documents(gold: Sequence[Snippet]) -> dict[str, GoldDocument]:
+    """A question's gold snippets by PubMed id (gold order within each); computed once per
+    table and shared by :func:`snippets` for every run."""
+    by: dict[str, list[Snippet]] = {}
+    for g in gold:
+        by.setdefault(pubmed_id(g.document), []).append(g)
+    out = {}
+    for pmid, group in by.items():
+        sections = tuple(map(_sections, group))
+        out[pmid] = GoldDocument(tuple(group), sections, tuple(
+            ShownSnippet(0, _section_text(k), g.begin, g.end, (Segment(g.text, False),)) for g, k in zip(group, sections)))
+    return out
 
 
 def _union_size(spans: list[tuple[int, int]]) -> int:
@@ -143,12 +159,16 @@ def _union_size(spans: list[tuple[int, int]]) -> int:
     return total
 
 
-def _shown(s: Snippet, others: Sequence[Snippet], rank: int = 0, credited: bool = False) -> ShownSnippet:
-    spans = _shared_spans(s, others)
-    begin_section, end_section = _sections(s)
-    sections = begin_section if begin_section == end_section else f"{begin_section}-{end_section}"
-    return ShownSnippet(rank, sections, s.begin, s.end, tuple(marked_segments(s.text, s.begin, spans)),
-                        _union_size(spans), credited)
+def _returned(rank: int, s: Snippet, gold: GoldDocument | None) -> ShownSnippet:
+    """A returned snippet with the offsets it shares with the gold snippets of its PubMed id
+    (same sections, half-open) marked."""
+    sections = _sections(s)
+    if gold is None:
+        return ShownSnippet(rank, _section_text(sections), s.begin, s.end, (Segment(s.text, False),))
+    spans = [(max(s.begin, g.begin), min(s.end, g.end)) for g, k in zip(gold.snippets, gold.sections)
+             if k == sections and min(s.end, g.end) > max(s.begin, g.begin)]
+    return ShownSnippet(rank, _section_text(sections), s.begin, s.end, tuple(marked_segments(s.text, s.begin, spans)),
+                        _union_size(spans), credited_without_overlap(s, gold.snippets))
 
 
 def credited_without_overlap(returned: Snippet, gold: Sequence[Snippet]) -> bool:
@@ -162,25 +182,18 @@ def credited_without_overlap(returned: Snippet, gold: Sequence[Snippet]) -> bool
     return all(official_overlap(r, g) == 0 for g in official_snippets(same))
 
 
-def snippets(returned: Sequence[Snippet], gold: Sequence[Snippet]) -> list[DocumentSnippets]:
+def snippets(returned: Sequence[Snippet], gold: dict[str, GoldDocument]) -> list[DocumentSnippets]:
     """The returned snippets grouped by PubMed id (groups in the order of their first
-    snippet, snippets in rank order) beside the gold snippets of that id (gold order); the
-    characters a returned and a gold snippet share (same sections, half-open offsets as the
-    reference flavor counts them) are marked on both sides."""
-    gold_by: dict[str, list[Snippet]] = {}
-    for g in gold:
-        gold_by.setdefault(pubmed_id(g.document), []).append(g)
-    returned_by: dict[str, list[tuple[int, Snippet]]] = {}
+    snippet, snippets in rank order) beside the gold snippets of that id (``gold``: the
+    question's :func:`gold_documents`); the characters a returned snippet shares with a
+    gold snippet (same sections, half-open offsets as the reference flavor counts them)
+    are marked."""
+    groups: dict[str, list[ShownSnippet]] = {}
     for rank, s in enumerate(returned, 1):
-        returned_by.setdefault(pubmed_id(s.document), []).append((rank, s))
-    out = []
-    for pmid, ranked in returned_by.items():
-        golds = gold_by.get(pmid, [])
-        mine = [s for _, s in ranked]
-        out.append(DocumentSnippets(
-            pmid, tuple(_shown(s, golds, rank, bool(golds) and credited_without_overlap(s, golds)) for rank, s in ranked),
-            tuple(_shown(g, mine) for g in golds)))
-    return out
+        pmid = pubmed_id(s.document)
+        groups.setdefault(pmid, []).append(_returned(rank, s, gold.get(pmid)))
+    return [DocumentSnippets(pmid, tuple(shown), gold[pmid].shown if pmid in gold else ())
+            for pmid, shown in groups.items()]
 
 
 # --- Phase B: exact and ideal answers ---------------------------------------------------
@@ -310,6 +323,20 @@ def _up(hierarchy: Hierarchy, node: int) -> dict[int, int]:
     return found
 
 
+@lru_cache(maxsize=1024)
+def _down(hierarchy: Hierarchy, targets: tuple[str, ...]) -> dict[int, int]:
+    """Each ancestor of the known ``targets`` -> the fewest links down from it to one of
+    them (kept for the next run showing the same gold labels)."""
+    ids = hierarchy.ids
+    down: dict[int, int] = {}
+    for target in targets:
+        if target in ids:
+            for ancestor, steps in _up(hierarchy, ids[target]).items():
+                if down.get(ancestor, steps + 1) > steps:
+                    down[ancestor] = steps
+    return down
+
+
 def label_distances(hierarchy: Hierarchy, labels: Iterable[str], targets: Iterable[str]) -> dict[str, int | None]:
     """Label -> the fewest parent-child links on a path that goes up from it to a common
     ancestor and down to the nearest of ``targets`` (through their lowest common
@@ -318,12 +345,7 @@ def label_distances(hierarchy: Hierarchy, labels: Iterable[str], targets: Iterab
     above the parentless nodes does not count).
     Example: with edges A-B, A-C, the distance of B to {C} is 2 (B up to A, down to C)."""
     ids = hierarchy.ids
-    down: dict[int, int] = {}  # ancestor of a target -> fewest links down to a target
-    for target in targets:
-        if target in ids:
-            for ancestor, steps in _up(hierarchy, ids[target]).items():
-                if down.get(ancestor, steps + 1) > steps:
-                    down[ancestor] = steps
+    down = _down(hierarchy, tuple(targets))
     out: dict[str, int | None] = {}
     for label in labels:
         ups = _up(hierarchy, ids[label]) if label in ids else {}
@@ -437,18 +459,19 @@ class QuestionView:
 
 
 def taskb_question(qid: str, shown, gold, run, values: dict | None, *, retrieval: bool, answers: bool,
-                   flavor: str, edition: int) -> QuestionView:
+                   flavor: str, edition: int, gold_snippets: dict[str, GoldDocument] | None = None) -> QuestionView:
     """One Task B (or Synergy) question: ``shown`` the test-set question (body, type),
     ``gold`` and ``run`` the :class:`~scorer.formats.taskb.Question` records (None when the
     file has none); ``retrieval``: documents and snippets, ``answers``: exact and ideal
-    answers."""
+    answers; ``gold_snippets``: the gold's :func:`gold_documents` when computed before."""
     qtype = (shown.type if shown is not None else None) or (gold.type if gold is not None else None)
     body = (shown.body if shown is not None else None) or (gold.body if gold is not None else None)
     parts: dict = {}
     if retrieval and gold is not None:
         parts.update(documents=tuple(documents(run.documents if run else [], gold.documents)),
                      gold_documents=len({pubmed_id(d) for d in gold.documents}),
-                     snippets=tuple(snippets(run.snippets if run else [], gold.snippets)),
+                     snippets=tuple(snippets(run.snippets if run else [], gold_snippets if gold_snippets is not None
+                                             else gold_documents(gold.snippets))),
                      gold_snippets=len(gold.snippets))
     if answers and gold is not None:
         parts["exact"] = exact_answer(qtype, run.exact_answer if run else None, bool(run and run.has_exact_answer),

@@ -71,9 +71,10 @@ def _run_pages(site: Site, table: Table, basis: Basis | None) -> tuple[dict, dic
     docs, answers = {}, {}
     for entry in site.table_runs(table.task, table.batch, table.phase):
         doc = site.results.run_document(entry) if entry.result else None
-        shown = _answers(site, entry, doc, basis)
+        order = item_order(doc.get("per_question", {}), entry.task) if doc and entry.status == "scored" else []
+        shown = _answers(site, entry, doc, basis, order)
         parts = [parts_html(q) for q in shown or ()]
-        _run_page(site, entry, doc, table, None if shown is None else questions_html(shown, parts))
+        _run_page(site, entry, doc, table, None if shown is None else questions_html(shown, parts), order)
         if doc and entry.status == "scored":
             docs[entry.key] = doc
             if shown is not None:
@@ -82,13 +83,13 @@ def _run_pages(site: Site, table: Table, basis: Basis | None) -> tuple[dict, dic
     return docs, answers
 
 
-def _answers(site: Site, entry, doc: dict | None, basis: Basis | None) -> list | None:
+def _answers(site: Site, entry, doc: dict | None, basis: Basis | None, order: list[str]) -> list | None:
     """The answers of a scored run question by question (Task A: the documents its page
-    lists), None without a basis or when the run file cannot be read."""
+    lists, the first of ``order``), None without a basis or when the run file cannot be read."""
     if basis is None or not doc or entry.status != "scored":
         return None
     spec = TASKS[entry.task]
-    only = item_order(doc.get("per_question", {}), entry.task)[:spec.shown[0]] if spec.shown else None
+    only = order[:spec.shown[0]] if spec.shown else None
     return explain_run(basis, site.challenge.root / entry.path, doc, only)
 
 
@@ -103,11 +104,12 @@ def _collect_taska(batch_table: Table, testset: str, results: dict, store: dict)
         store.setdefault(key, {})[testset] = {m: {d: v[m] for d, v in docs.items() if m in v} for m in wanted}
 
 
-def _run_page(site: Site, entry, doc: dict | None, table: Table | None, answers: Markup | None = None) -> None:
+def _run_page(site: Site, entry, doc: dict | None, table: Table | None, answers: Markup | None = None,
+              order: list[str] | None = None) -> None:
     path = paths.run(entry.task, entry.batch, entry.phase, entry.key)
     measures = questions = None
     if doc and entry.status == "scored":
-        measures, questions = run_views(entry, doc, site.official)
+        measures, questions = run_views(entry, doc, site.official, order)
         site.w.downloads(measures, questions)
     board = paths.board(entry.task, entry.batch, entry.phase) if table is not None else None
     site.w.page(path, "run.html", f"Run {entry.key}, {entry.task} {entry.batch} {entry.phase}", entry=entry,
