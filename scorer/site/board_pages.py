@@ -23,9 +23,14 @@ def write_boards(site: Site) -> None:
             _phase_boards(site, task)
 
 
+#: The downloads of a leaderboard's and an overview's tables: also a LaTeX table (booktabs) for papers.
+BOARD_FORMATS = ("csv", "json", "tex")
+
+
 def _board_page(site: Site, path: str, title: str, table: Table | None, views: list[TableView], runs: list,
                 window: dict | None, **extra) -> None:
     for view in views:
+        view.formats = BOARD_FORMATS
         site.views.append((path, view))
     site.w.downloads(*views)
     site.w.page(path, "board.html", title, table=table, views=views, runs=runs, window=window,
@@ -88,6 +93,7 @@ def _overview_sections(site: Site, task: str, overview: Overview) -> list[dict]:
     sections = []
     for name, raw in overview.rankings.items():
         view = boards.overview_view(overview, name, site.names)
+        view.formats = BOARD_FORMATS
         site.views.append((paths.overview(task), view))
         site.w.downloads(view)
         diagram = None
