@@ -130,7 +130,7 @@ def rule_variants(job: RunJob) -> dict[str, dict]:
     options = {k: v for k, v in evaluate_options(task, job.gold).items() if k != "hierarchy"}
     if "ideal" in SCORINGS[task].evaluator.options:
         options["ideal"] = False
-    out = {}
+    out: dict[str, dict] = {}
     for name, flavor, edition in variant_rules(job.ref.task, job.flavor, job.edition):
         try:
             out[name] = {"measures": evaluate(gold, run, task=task, edition=edition, flavor=flavor, **options).measures}
