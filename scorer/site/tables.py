@@ -27,6 +27,7 @@ class Column:
     official: bool = False   # an official (ranked) measure
     title: str = ""          # explanation shown on hover and to screen readers
     row_header: bool = False  # this column names the row (<th scope="row">)
+    secondary: bool = False  # hidden on narrow screens (the downloads keep it)
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ class Cell:
     href: str | None = None  # site-relative link
     css: str = ""
     title: str = ""
+    bar: float | None = None  # 0..1: an inline bar under the text (the value scaled to its column)
 
 
 @dataclass
@@ -49,6 +51,7 @@ class TableView:
     empty: str = "No rows."  # shown instead of an empty table
     formats: tuple = ("csv", "json")  # downloads written
     limit: int | None = None  # the page shows at most this many rows (the downloads all)
+    details: list = field(default_factory=list)  # TableViews shown folded under this one (the other measures)
 
     @property
     def shown_rows(self) -> list:
@@ -76,6 +79,10 @@ class TableView:
     def json_path(self) -> str:
         return f"downloads/{self.slug}.json"
 
+    @property
+    def tex_path(self) -> str:
+        return f"downloads/{self.slug}.tex"
+
     def to_csv(self) -> str:
         """The CSV (the csv module writes None as "" and floats as ``repr``; booleans are mapped)."""
         out = io.StringIO()
@@ -91,6 +98,39 @@ class TableView:
         rows = [_JSON.encode(dict(zip(keys, row))) for row in self._values()]
         body = "[\n" + ",\n".join(rows) + "\n]" if rows else "[]"
         return f'{head[:-1]}, "rows": {body}}}\n'
+
+
+    def to_latex(self) -> str:
+        """A LaTeX ``table`` with booktabs rules (``\\usepackage{booktabs}``): the column labels,
+        the texts the page shows (every row), numbers right-aligned, LaTeX's special characters escaped."""
+        spec = "".join("r" if c.numeric else "l" for c in self.columns)
+        lines = ["\\begin{table}", "\\centering", f"\\caption{{{latex_escape(self.caption)}}}",
+                 f"\\label{{tab:{self.slug}}}", f"\\begin{{tabular}}{{{spec}}}", "\\toprule",
+                 " & ".join(latex_escape(c.label) for c in self.columns) + " \\\\", "\\midrule"]
+        show = [_raw_text(c) for c in self.columns]
+        for row in self.rows:
+            texts = [item.text if type(item) is Cell else text(item) for text, item in zip(show, row)]
+            lines.append(" & ".join(latex_escape(t) for t in texts) + " \\\\")
+        lines += ["\\bottomrule", "\\end{tabular}", "\\end{table}"]
+        return "\n".join(lines) + "\n"
+
+
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+                  "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+                  "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}"}
+
+
+def latex_escape(text) -> str:
+    """Text as LaTeX source that prints it: the ten special characters and ``<``, ``>``, ``|``
+    (which the default font encoding prints as other glyphs) escaped, line breaks as spaces."""
+    return "".join(_LATEX_SPECIAL.get(ch, " " if ch in "\r\n" else ch) for ch in str(text))
+
+
+def _raw_text(column: Column):
+    """The text of a raw value in ``column``, as the page shows it (:func:`_raw_html` without HTML)."""
+    if column.numeric:
+        return lambda value: f"{value:.4f}" if is_number(value) else MISSING
+    return lambda value: MISSING if value is None else str(value)
 
 
 _JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
@@ -148,7 +188,7 @@ def cell_html(column: Column, cell: Cell, root: str) -> str:
     """``<td>`` (or ``<th scope="row">``) of a cell: escaped text, optional link, sort key."""
     tag = "th" if column.row_header else "td"
     attrs = [' scope="row"'] if column.row_header else []
-    css = " ".join(c for c in ("num" if column.numeric else "", cell.css) if c)
+    css = " ".join(c for c in ("num" if column.numeric else "", "secondary" if column.secondary else "", cell.css) if c)
     if css:
         attrs.append(f' class="{escape(css)}"')
     if column.numeric:
@@ -158,7 +198,32 @@ def cell_html(column: Column, cell: Cell, root: str) -> str:
     text: str = escape(cell.text)  # a Markup; the link around it is plain str
     if cell.href:
         text = f'<a href="{escape(root + cell.href)}">{text}</a>'
+    if cell.bar is not None:
+        text = f'{text}<span class="bar" style="--bar:{min(1.0, max(0.0, cell.bar)):.3f}" aria-hidden="true"></span>'
     return f"<{tag}{''.join(attrs)}>{text}</{tag}>"
+
+
+def with_bars(view: TableView, keys: list[str]) -> None:
+    """Give the cells of the numeric columns ``keys`` an inline bar: the value over the
+    column's largest value (no bar where the largest is not positive or a value is missing)."""
+    index = {c.key: i for i, c in enumerate(view.columns)}
+    for key in keys:
+        i = index[key]
+        values = {k: v for k, row in enumerate(view.rows) if (v := _number(row[i])) is not None}
+        top = max(values.values(), default=0.0)
+        if top <= 0:
+            continue
+        for k, value in values.items():
+            cell = view.rows[k][i]
+            if value >= 0:
+                view.rows[k][i] = Cell(cell.value, cell.text, href=cell.href, css=cell.css, title=cell.title,
+                                       bar=value / top)
+
+
+def _number(item) -> float | None:
+    """The value of a Cell when it is a finite number."""
+    value = item.value if type(item) is Cell else None
+    return float(value) if isinstance(value, (int, float)) and is_number(value) else None
 
 
 def _raw_html(column: Column):
@@ -166,10 +231,12 @@ def _raw_html(column: Column):
     (numeric) or :func:`text_cell` (other) of it, without building the cell."""
     tag = "th" if column.row_header else "td"
     start = f'<{tag} scope="row"' if column.row_header else f"<{tag}"
+    extra = " secondary" if column.secondary else ""
     if not column.numeric:
+        start += ' class="secondary"' if column.secondary else ""
         return lambda value: f"{start}>{escape(MISSING if value is None else value)}</{tag}>"
-    missing = f'{start} class="num" data-sort="" title="no score">{MISSING}</{tag}>'
-    return lambda value: (f'{start} class="num" data-sort="{value!r}">{value:.4f}</{tag}>' if is_number(value)
+    missing = f'{start} class="num{extra}" data-sort="" title="no score">{MISSING}</{tag}>'
+    return lambda value: (f'{start} class="num{extra}" data-sort="{value!r}">{value:.4f}</{tag}>' if is_number(value)
                           else missing)
 
 
