@@ -159,7 +159,7 @@ def parts_html(q: QuestionView) -> str:
         out.append(_snippets(q))
     if q.exact is not None:
         out.append(_exact(q.exact))
-    if q.answered_ideal:
+    if q.has_ideal:
         out.append(_ideal(q))
     if q.labels is not None:
         out.append(_labels(q))

@@ -1,14 +1,14 @@
 """What a run answered beside the gold, question by question: the pure logic of the drill-down.
 
 Each function takes records already read (:mod:`scorer.formats`) and returns plain records
-that the templates only render; nothing here reads a file or makes HTML.  Participant text
-stays text: a highlight is a list of :class:`Segment` (text, marked or not) that the
-template escapes piece by piece.
+that :mod:`scorer.site.answers_html` only renders; nothing here reads a file or makes HTML.
+Participant text stays text: a highlight is a list of :class:`Segment` (text, marked or
+not) escaped piece by piece when rendered.
 
 * :func:`documents`: the returned documents in rank order, each relevant or not (same
   PubMed id as a gold document, as the reference flavor compares them);
 * :func:`snippets`: the returned snippets of each document beside its gold snippets, the
-  characters they share marked, and whether the official evaluator credits it with no
+  characters they share with the gold marked, and whether the official evaluator credits it with no
   overlap (section 3.8 of ``bioasq-official-evaluator.md``: rel(r) = 1 when a gold snippet
   has the identical document string, whatever the offsets);
 * :func:`exact_answer`: the exact answer as the flavor reads it, each entry with the gold
@@ -454,7 +454,8 @@ class QuestionView:
     choice: ChoiceExplained | None = None
 
     @property
-    def answered_ideal(self) -> bool:
+    def has_ideal(self) -> bool:
+        """An ideal answer to show: the run's or the gold's."""
         return self.ideal is not None or bool(self.gold_ideal)
 
 
