@@ -1,6 +1,7 @@
 """Which task a file is for: ``--task`` when given, else the file's path in a challenge
-repository, else its shape (:mod:`scorer.formats.shapes`); an explicit ``--task`` that
-the path or the shape contradicts is an error that says why."""
+repository, else its shape (:mod:`scorer.formats.shapes`), else Phase A (assumed, and
+said so); an explicit ``--task`` that the path or the shape contradicts is an error that
+says why.  ``--task`` values are read in any case."""
 from __future__ import annotations
 
 import argparse
@@ -12,9 +13,9 @@ from scorer.errors import Problem
 from scorer.evaluation import TASKS
 from scorer.formats.shapes import GOLD, file_shape, gold_fits
 
-#: The task assumed for a Task B file (a ``questions`` list) whose shape does not say
-#: which phase: a Phase A run may answer nothing yet.
-QUESTIONS_DEFAULT = "phaseA"
+#: The task assumed for a file whose shape does not say (one answering nothing yet, or
+#: malformed): the validator then lists what a Phase A run would need.
+ASSUMED = "phaseA"
 
 
 def task_name(text: str) -> str:
@@ -32,10 +33,11 @@ def task_name(text: str) -> str:
 @dataclass(frozen=True)
 class Resolved:
     """The task a file is scored or checked as, and ``source``: where that comes from, in
-    words ("--task", "the file's path", "the file's shape: ..."); ``problem``: an error
-    that stops (a contradiction, or no way to tell), else None."""
+    words ("given by --task", "from the file's path", "from the file's shape: ...", "assumed:
+    ..."); ``problem``:
+    an explicit ``--task`` the path or shape contradicts, else None."""
 
-    task: str | None
+    task: str
     source: str
     problem: Problem | None = None
 
@@ -55,12 +57,12 @@ def path_task(path: str) -> str | None:
 
 def resolve_task(path: str, value, given: str | None, role: str = "run") -> Resolved:
     """The task of the file ``path`` holding the parsed ``value``, read as a ``role``
-    ("run" or "gold"): see the module docstring."""
+    ("run" or "gold"): see the module docstring; :data:`ASSUMED` when nothing tells."""
     shape = file_shape(value)
     by_path = path_task(path) if role == "run" else None
 
     def contradiction(source: str, says: str, reason: str) -> Resolved:
-        return Resolved(given, "--task", Problem(
+        return Resolved(str(given), "given by --task", Problem(
             code="wrong-task", file=path, message=f"--task {given}, but {source} says {says}: {reason}",
             fix=f"leave out --task (it is inferred), or pass a {given} file"))
     if given and by_path and by_path != given:
@@ -70,18 +72,13 @@ def resolve_task(path: str, value, given: str | None, role: str = "run") -> Reso
     if given and shape and not fits(given, shape_task):
         return contradiction("the file's shape", f"it is {shape.what}", shape.reason)
     if given:
-        return Resolved(given, "--task")
+        return Resolved(given, "given by --task")
     if by_path:
-        return Resolved(by_path, "the file's path")
-    if shape_task:
-        return Resolved(shape_task, f"the file's shape: {shape.reason}")
-    if isinstance(value, dict) and isinstance(value.get("questions"), list):
-        return Resolved(QUESTIONS_DEFAULT, "assumed: a questions list that does not say which phase; pass --task "
-                                           "phaseB for a Phase B run")
-    return Resolved(None, "", Problem(
-        code="unknown-task", file=path, pointer="",
-        message="cannot tell which task this file is for: it has none of the lists questions, documents, answers "
-                "or topics", fix=f"pass --task ({', '.join(TASKS)})"))
+        return Resolved(by_path, "from the file's path")
+    if shape is not None and shape.task is not None:
+        return Resolved(shape.task, f"from the file's shape: {shape.reason}")
+    return Resolved(ASSUMED, f"assumed: the file's shape does not say; pass --task ({', '.join(TASKS)}) "
+                             "if it is not a Phase A run")
 
 
 def looks_like_gold(value) -> str | None:
