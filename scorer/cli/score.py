@@ -85,7 +85,7 @@ def _score_one(args, run: str, limits) -> Scored:
         return Scored(run, EXIT_USAGE, opened, problems=[usage])
     problems, _ = file_problems(opened, "run", limits=limits)
     errors = [p for p in problems if p.severity == "error"]
-    hint = normalize_hint(opened, errors)
+    hint = normalize_hint(opened, problems)
     if errors and args.strict:
         _show(args, errors)
         print(f"{run}: INVALID ({problem_summary(problems)}); nothing scored (--strict).", file=sys.stderr)
@@ -103,7 +103,7 @@ def _score_one(args, run: str, limits) -> Scored:
     if errors:
         print(f"{run}: scored as the official evaluator reads it, but it would be REJECTED as a submission "
               f"({problem_summary(problems)}).", file=sys.stderr)
-        _print_hint(hint)
+    _print_hint(hint)
     print_problems(result.warnings)
     return Scored(run, EXIT_OK, opened, result, problems)
 
