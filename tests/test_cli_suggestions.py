@@ -96,7 +96,7 @@ def test_every_printed_command_parses_and_does_not_loop(scenarios, tmp_path):
 
 
 def test_normalize_as_suggested_makes_the_run_valid(scenarios, tmp_path):
-    for argv, output in scenarios:
+    for _, output in scenarios:
         for line in RUN_LINE.findall(output):
             words = shlex.split(line)
             if words[0] != "normalize":
