@@ -97,6 +97,7 @@ def test_a_category_only_one_system_answered_earns_it_nothing():
                 "S3": {"concepts.map": 0.9, "snippets.map": 0.9}, "S4": {"triples.map": 0.5}}
     by = {r.system: r for r in phase_a_ranking(measures)}
     assert (by["S1"].average_rank, by["S2"].average_rank, by["S3"].average_rank) == (1.0, 2.0, 1.0)
+    assert (by["S1"].rank, by["S3"].rank, by["S2"].rank) == (1.5, 1.5, 3.0)  # as in docs/ranking.md
     assert by["S3"].used == ("concepts.map",) and by["S3"].component_ranks["snippets.map"] == 1.0
     assert not by["S4"].ranked and by["S4"].reason == "the only system with a score in triples.map, so no comparison"
 
