@@ -249,7 +249,7 @@ def test_results_zip_is_complete_and_stable(demo_site):
 
 def test_leaderboard_marks_official_late_baseline_and_groups(demo_site):
     text = (demo_site / "taskB/batch2/phaseB.html").read_text(encoding="utf-8")
-    assert "(official measure)" in text and "<caption" in text and 'scope="col"' in text and 'scope="row"' in text
+    assert "(ranked on)" in text and "<caption" in text and 'scope="col"' in text and 'scope="row"' in text
     assert 'class="late unranked"' in text and "late run" in text
     assert 'class="baseline"' in text and "Group Yes/no macro F1" in text
     overview = (demo_site / "overview/taskB.html").read_text(encoding="utf-8")
@@ -269,7 +269,7 @@ def test_mcqa_leaderboard_baseline_no_value_and_pages(demo_site):
     for label in ("c@1", "accuracy", "accuracy with candidates", "R", "W", "UR", "UW", "UE", "correctly discarded",
                   "reading median", "reading mean", "reading std", "c@1 drugs", "Group c@1"):
         assert any(h.startswith(label) for h in header), label
-    assert "(official measure)" in text and "Random guess (expected)" in text and "0.2000" in text
+    assert "(ranked on)" in text and "Random guess (expected)" in text and "0.2000" in text
     assert "expected c@1 of 0.2000" in text and "means no value" in text
     body = [[c["text"] for c in row] for row in page.tables[0]["rows"][1:]]
     helix = next(r for r in body if r[2].startswith("Dense retrieval"))
@@ -339,3 +339,19 @@ def test_build_refuses_to_replace_a_foreign_folder(tmp_path, capsys):
     assert main(["build", "--repo", str(repo), "--out", str(foreign), "--no-score"]) == 1
     assert (foreign / "notes.txt").read_text(encoding="utf-8") == "keep me"
     assert "not a site built by" in capsys.readouterr().err
+
+
+def test_a_run_page_shows_a_missing_value_as_the_leaderboard_does():
+    """A category the run did not answer, or a family with nothing scored (no triples in
+    the gold), is "-" on the run page, as on the leaderboard, not 0.0000."""
+    from scorer.site.drilldown import run_views
+    from scorer.site.results import RunEntry, has_value
+    entry = RunEntry(path="submissions/taskB/b1/phaseA/t/s.json", task="taskB", batch="b1", phase="phaseA",
+                     team="t", system="s", status="scored", late=False, received=None, result="r.json",
+                     provenance={})
+    doc = {"measures": {"documents.map": 0.5, "snippets.map": 0.0, "triples.map": 0.0},
+           "counts": {"documents": 3, "snippets": 3, "triples": 0}, "answered": ["documents", "triples"]}
+    measures, _ = run_views(entry, doc, official=set())
+    shown = {row[0].text: row[2].text for row in measures.rows}
+    assert shown == {"documents.map": "0.5000", "snippets.map": "-", "triples.map": "-"}
+    assert [has_value(m, doc["counts"], None) for m in doc["measures"]] == [True, True, False]

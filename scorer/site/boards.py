@@ -1,14 +1,17 @@
 """Leaderboard and overview tables: results records -> :class:`TableView`.
 
 One function per kind of table; each returns views whose cells carry the raw values
-(downloads) and the display texts (pages).  Official measures are marked, unanswered
-categories show ``-``, baselines, late and unranked systems are named in a Notes column.
+(downloads) and the display texts (pages).  The star marks the columns the ranking
+averages (its components), and a highlighted cell a score the system's rank averages (its
+``used`` components): exactly what the ranking used, whatever the official measures say.
+Unanswered categories show ``-``; baselines, late and unranked systems are named in a
+Notes column.
 """
 from __future__ import annotations
 
 from scorer.measures.registry import MEASURES, STATISTIC_LABELS
 from scorer.site import labels, paths
-from scorer.site.results import Overview, Ranking, Row, Table
+from scorer.site.results import Overview, Ranking, Row, Table, has_value
 from scorer.site.tables import Cell, Column, TableView, count_cell, rank_cell, score_cell, text_cell
 
 STAT_ORDER = list(STATISTIC_LABELS)
@@ -44,7 +47,12 @@ def shown_measures(rows: list[Row], families: tuple) -> list[str]:
 
 
 def _answered(row: Row, measure: str) -> bool:
-    return row.answered is None or measure.partition(".")[0] in row.answered
+    return has_value(measure, row.counts, row.answered)
+
+
+def used_css(record: dict, measure: str) -> str:
+    """"official" (highlighted) for a score the record's rank averages, else ""."""
+    return "official" if measure in record.get("used", ()) else ""
 
 
 def notes(row_or_record: dict, late: bool) -> str:
@@ -87,14 +95,16 @@ def _scored_text(row: Row, families: tuple) -> tuple[int, str]:
     return sum(n for _, n in parts), ", ".join(f"{f} {n}" for f, n in parts)
 
 
-def taskb_ranking_view(table: Table, ranking: Ranking, official: set, names: Names) -> TableView:
-    """A Task B leaderboard: every measure of the ranking's categories as a column."""
+def taskb_ranking_view(table: Table, ranking: Ranking, names: Names) -> TableView:
+    """A Task B leaderboard: every measure of the ranking's categories as a column, the
+    ranking's components starred."""
     families = labels.RANKING_FAMILIES.get(ranking.name, tuple(dict.fromkeys(c.partition(".")[0] for c in ranking.components)))
     rows = list(table.rows.values())
     measures = shown_measures(rows, families)
     tested = [m for m in ranking.components if ranking.significance.get(m, {}).get("letters")]
     columns = (RANK_COLUMNS + IDENTITY_COLUMNS + [Column("notes", "Notes")]
-               + [Column(m, labels.measure_label(m), numeric=True, official=m in official, title=m) for m in measures]
+               + [Column(m, labels.measure_label(m), numeric=True, official=m in ranking.components, title=m)
+                  for m in measures]
                + [Column(f"group.{m}", f"Group {labels.measure_label(m)}",
                          title=f"significance group on {m}: systems sharing a letter are not significantly different")
                   for m in tested]
@@ -112,19 +122,21 @@ def taskb_ranking_view(table: Table, ranking: Ranking, official: set, names: Nam
         cells = ([rank_cell(record["rank"]), rank_cell(record["average_rank"])]
                  + _identity_cells(names, row.key, row.team)
                  + [text_cell(notes(record, row.late))]
-                 + [score_cell(row.measures.get(m) if _answered(row, m) else None,
-                               css="official" if m in official else "") for m in measures]
+                 + [score_cell(row.measures.get(m) if _answered(row, m) else None, css=used_css(record, m))
+                    for m in measures]
                  + [text_cell(record.get("significance", {}).get(m, "")) for m in tested]
                  + [Cell(total, scored or "0")])
         view.add(cells, row_css(record, row.late))
     return view
 
 
-def taska_testset_view(table: Table, batch_table: Table | None, official: set, names: Names) -> TableView:
-    """A Task A test set: the rank on it in each batch ranking, every measure, coverage."""
+def taska_testset_view(table: Table, batch_table: Table | None, names: Names) -> TableView:
+    """A Task A test set: the rank on it in each batch ranking, every measure, coverage;
+    the measures the batch rankings rank on starred."""
     rows = list(table.rows.values())
     measures = shown_measures(rows, ("flat", "hier", "lca"))
     rankings = list(batch_table.rankings.values()) if batch_table else []
+    official = {c for r in rankings for c in r.components}
     columns = ([Column(f"rank.{r.name}", f"Rank {labels.ranking_label(r.name)}", numeric=True,
                        title=f"rank on this test set by {r.name}") for r in rankings]
                + IDENTITY_COLUMNS + [Column("notes", "Notes")]
@@ -230,7 +242,7 @@ def mcqa_cell(measure: str, value, css: str = "") -> Cell:
     return score_cell(value, css=css, missing=MCQA_MISSING)
 
 
-def mcqa_ranking_view(table: Table, ranking: Ranking, official: set, names: Names) -> TableView:
+def mcqa_ranking_view(table: Table, ranking: Ranking, names: Names) -> TableView:
     """An mcqa leaderboard: ranked by c@1 (official), accuracy, accuracy with candidates, the
     counts R/W/UR/UW/UE, correctly discarded, reading-test median/mean/std, c@1 per topic.
     A value that is not defined (n = 0, nothing unanswered, one reading test) shows "-"."""
@@ -242,7 +254,7 @@ def mcqa_ranking_view(table: Table, ranking: Ranking, official: set, names: Name
     view = TableView(slug=f"mcqa-{table.batch}-{ranking.name.replace('.', '-')}",
                      caption=f"{table.name}: reading tests ranked by {labels.measure_label(ranking.components[0])}"
                      if ranking.components else f"{table.name}: reading tests",
-                     columns=_mcqa_columns(measures, tested, official), note=_mcqa_note(ranking, table.random_baseline),
+                     columns=_mcqa_columns(measures, tested, set(ranking.components)), note=_mcqa_note(ranking, table.random_baseline),
                      empty="No run was scored.")
     for record in _ordered_records(ranking, table.rows):
         row = table.rows.get(record["system"])
@@ -250,7 +262,7 @@ def mcqa_ranking_view(table: Table, ranking: Ranking, official: set, names: Name
             continue
         cells = ([rank_cell(record["rank"]), rank_cell(record["average_rank"])]
                  + _identity_cells(names, row.key, row.team) + [text_cell(notes(record, row.late))]
-                 + [mcqa_cell(m, row.measures.get(m), css="official" if m in official else "") for m in measures]
+                 + [mcqa_cell(m, row.measures.get(m), css=used_css(record, m)) for m in measures]
                  + [text_cell(record.get("significance", {}).get(m, "")) for m in tested]
                  + [count_cell(row.counts.get("questions"))])
         view.add(cells, row_css(record, row.late))

@@ -160,6 +160,15 @@ def _ranking(name: str, raw: dict) -> Ranking:
                    significance=raw.get("significance", {}), best_per_team=tuple(raw.get("best_per_team", ())))
 
 
+def has_value(measure: str, counts: dict, answered) -> bool:
+    """Whether a run's ``measure`` has a value to show (else the site shows "-"): its
+    family was answered (``answered``: the Phase A categories the run answered, None
+    elsewhere) and scored over at least one item (``counts``: family -> how many; a family
+    absent from ``counts`` counts as scored)."""
+    family = measure.partition(".")[0]
+    return (answered is None or family in answered) and counts.get(family, 1) != 0
+
+
 def _rankings(raw: dict) -> dict:
     return {name: _ranking(name, r) for name, r in raw["rankings"].items()}
 
