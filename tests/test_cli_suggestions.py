@@ -124,3 +124,18 @@ def test_the_check_finds_a_command_or_option_that_does_not_exist():
                                                                       "--by f1"]
     assert mention_problems("python -m scorer ci check --bogus") == [
         "ci check has no option --bogus: python -m scorer ci check --bogus"]
+
+
+def test_the_pull_request_check_suggests_normalize_only_where_it_fixes_something():
+    from scorer.errors import Problem
+    from scorer.formats.challenge import RunRef
+    from scorer.pr.policy import _content_reasons
+    variant = Problem(code="flat-answer-list", message="a documented variant", fixed_by="normalize")
+    by_hand = Problem(code="wrong-type", message="fixed by hand only")
+    taskb = RunRef("taskB", "batch1", "phaseB", "team", "system")
+    taska = RunRef("taskA", "batch1", "week1", "team", "system")
+    fixes = {(ref.task, problem.code): _content_reasons(ref, [problem])[0].fix
+             for ref in (taskb, taska) for problem in (variant, by_hand)}
+    assert "normalize RUN.json FIXED.json" in fixes["taskB", "flat-answer-list"]
+    assert [f for key, f in fixes.items() if key != ("taskB", "flat-answer-list") and "normalize" in f] == []
+    assert all(mention_problems(f) == [] for f in fixes.values())
