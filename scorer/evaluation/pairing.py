@@ -28,7 +28,7 @@ from scorer.formats.shapes import (
 )
 from scorer.tasks import TASKS
 
-#: Run and gold sharing fewer than this share of both their ids are taken for unrelated files.
+#: Run and gold sharing at most this share of both their ids are taken for unrelated files.
 NEAR_ZERO = 0.05
 #: With fewer questions (or documents) than this in the run or the gold, a foreign or
 #: empty-looking file is a warning, not an error: hand-made examples of a few questions
@@ -83,7 +83,7 @@ def _overlap(task: str, gold_value, run_value) -> Problem | None:
     item = _item(task)
     counts = (f"the run answers {len(run_ids):,} {item}(s) ({some_of(sorted(run_ids), 3)}), the gold file has "
               f"{len(gold_set):,} ({some_of(sorted(gold_set), 3)})")
-    if len(shared) < NEAR_ZERO * len(run_ids) and len(shared) < NEAR_ZERO * len(gold_set):
+    if len(shared) <= NEAR_ZERO * len(run_ids) and len(shared) <= NEAR_ZERO * len(gold_set):
         return Problem(code="no-shared-ids", pointer="",
                        message=f"run and gold share {'no' if not shared else 'almost no'} {item} id "
                                f"({len(shared)}): {counts}",
