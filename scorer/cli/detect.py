@@ -11,7 +11,7 @@ from pathlib import Path
 
 from scorer.errors import Problem
 from scorer.evaluation import TASKS
-from scorer.formats.shapes import GOLD, file_shape, gold_fits
+from scorer.formats.shapes import GOLD, file_shape, gold_fits, run_fits
 
 #: The task assumed for a file whose shape does not say (one answering nothing yet, or
 #: malformed): the validator then lists what a Phase A run would need.
@@ -68,7 +68,7 @@ def resolve_task(path: str, value, given: str | None, role: str = "run") -> Reso
     if given and by_path and by_path != given:
         return contradiction("the file's path", f"it is a {by_path} run", "submissions/<task>/<batch>/<phase>/...")
     shape_task = shape.task if shape else None
-    fits = gold_fits if role == "gold" else (lambda task, found: found in (None, task))
+    fits = gold_fits if role == "gold" else run_fits
     if given and shape and not fits(given, shape_task):
         return contradiction("the file's shape", f"it is {shape.what}", shape.reason)
     if given:

@@ -25,8 +25,9 @@ from scorer.formats.shapes import (
     file_shape,
     gold_fits,
     gold_ids,
+    item_word,
+    run_fits,
 )
-from scorer.tasks import TASKS
 
 #: Run and gold sharing at most this share of both their ids are taken for unrelated files.
 NEAR_ZERO = 0.05
@@ -40,11 +41,6 @@ _SIZE_DEPENDENT = ("run-is-test-set", "gold-is-test-set", "no-shared-ids")
 _SWAP_FIX = "pass the gold file as the gold (--gold) and your system's output as the run: they look swapped"
 
 
-def _item(task: str) -> str:
-    """What the ids of ``task`` name: "question" or "document" (Task A)."""
-    return next((t.item for t in TASKS.values() if t.scoring == task), "question")
-
-
 def _run_problem(task: str, run: Shape, run_value, gold: Shape | None) -> Problem | None:
     if run.kind == TEST_SET:
         return Problem(code="run-is-test-set", message=f"the run looks like {run.what}: {run.reason}",
@@ -53,7 +49,7 @@ def _run_problem(task: str, run: Shape, run_value, gold: Shape | None) -> Proble
         return Problem(code="swapped-files", severity="warning",  # the official tool reads such runs too
                        message=f"the run looks like {run.what} ({run.reason}), the gold does not: the numbers are "
                                "probably meaningless", fix=_SWAP_FIX)
-    if run.task is not None and run.task != task and not answers_for(task, run_value):
+    if not run_fits(task, run.task) and not answers_for(task, run_value):
         return Problem(code="wrong-task", message=f"the run looks like {run.what}, not a {task} run: {run.reason}",
                        fix=f"score it as {run.task} (--task {run.task}), or pass the {task} run")
     return None
@@ -73,14 +69,14 @@ def _gold_problem(task: str, gold: Shape) -> Problem | None:
     return None
 
 
-def _overlap(task: str, gold_value, run_value) -> Problem | None:
+def _overlap(gold_value, run_value) -> Problem | None:
     """An error when run and gold share no id or almost none, a warning with the counts
     when they share only some; None when every id is in both, or a file has none."""
     run_ids, gold_set = set(answered_ids(run_value)), set(gold_ids(gold_value))
     if not run_ids or not gold_set:
         return None
     shared = run_ids & gold_set
-    item = _item(task)
+    item = item_word(gold_value)
     counts = (f"the run answers {len(run_ids):,} {item}(s) ({some_of(sorted(run_ids), 3)}), the gold file has "
               f"{len(gold_set):,} ({some_of(sorted(gold_set), 3)})")
     if len(shared) <= NEAR_ZERO * len(run_ids) and len(shared) <= NEAR_ZERO * len(gold_set):
@@ -111,7 +107,7 @@ def pairing_problems(task: str, gold_loaded, run_loaded) -> list[Problem]:
         problems.append(run_doc.place(found.located(pointer="")))
     if gold is not None and (found := _gold_problem(task, gold)):
         problems.append(gold_doc.place(found.located(pointer="")))
-    if not any(p.severity == "error" for p in problems) and (found := _overlap(task, gold_value, run_value)):
+    if not any(p.severity == "error" for p in problems) and (found := _overlap(gold_value, run_value)):
         problems.append((gold_doc if found.severity == "error" else run_doc).place(found))
     if min(len(answered_ids(run_value)), len(gold_ids(gold_value))) < DECISIVE:
         problems = [p.located(severity="warning", message=p.message + " (a warning only: too few questions to be "

@@ -27,6 +27,10 @@ from dataclasses import dataclass
 PHASE_A_MEMBERS = ("documents", "snippets", "concepts", "triples")
 PHASE_B_MEMBERS = ("exact_answer", "ideal_answer")
 
+#: The tasks whose files hold both Phase A and Phase B members (Synergy: documents,
+#: snippets and answers per question, in one file per round).
+BOTH_PHASES = ("synergy",)
+
 #: What a file can be.
 RUN, GOLD, RUN_OR_GOLD, TEST_SET, MANUAL = "run", "gold file", "run or gold file", "test set", "expert scores"
 
@@ -116,19 +120,25 @@ def answers_for(task: str, value) -> bool:
     """Whether ``value`` holds anything a run of ``task`` is scored on: Phase A documents,
     snippets, concepts or triples; Phase B exact or ideal answers; Task A labels; mcqa
     answers.  (A Phase A run may carry answers too: the official tool ignores them.)"""
-    if task in ("phaseA", "phaseB"):
-        members = PHASE_A_MEMBERS if task == "phaseA" else PHASE_B_MEMBERS
+    if task in ("phaseA", "phaseB") or task in BOTH_PHASES:
+        members = {"phaseA": PHASE_A_MEMBERS, "phaseB": PHASE_B_MEMBERS}.get(task, PHASE_A_MEMBERS + PHASE_B_MEMBERS)
         return any(m in q for q in _dicts(value, "questions") for m in members)
     if task == "taskA":
         return any("labels" in d for d in _dicts(value, "documents"))
     return isinstance(value, dict) and isinstance(value.get("answers"), list)
 
 
+def run_fits(task: str, run_task: str | None) -> bool:
+    """Whether a run shaped for ``run_task`` (None: the shape does not say) can be a run of
+    ``task``: the same task, or either phase for a task of :data:`BOTH_PHASES`."""
+    return run_task in (None, task) or (task in BOTH_PHASES and run_task in ("phaseA", "phaseB"))
+
+
 def gold_fits(task: str, gold_task: str | None) -> bool:
     """Whether a gold file shaped for ``gold_task`` (None: the shape does not say) can be
-    the gold of ``task``: the same task, or a Phase B gold file for Phase A (it holds the
-    Phase A gold too)."""
-    return gold_task in (None, task) or (task == "phaseA" and gold_task == "phaseB")
+    the gold of ``task``: as for a run (:func:`run_fits`), or a Phase B gold file for
+    Phase A (it holds the Phase A gold too)."""
+    return run_fits(task, gold_task) or (task == "phaseA" and gold_task == "phaseB")
 
 
 def _id(value) -> str | None:
@@ -140,6 +150,12 @@ def _id(value) -> str | None:
 
 def _ids(items: list[dict], member: str) -> list[str]:
     return [i for i in (_id(item.get(member)) for item in items) if i is not None]
+
+
+def item_word(value) -> str:
+    """What the ids of a file name: "document" for a list of documents (Task A), else
+    "question"."""
+    return "document" if _dicts(value, "documents") and not _dicts(value, "questions") else "question"
 
 
 def answered_ids(value) -> list[str]:
