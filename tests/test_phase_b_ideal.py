@@ -94,5 +94,7 @@ def test_score_command_with_manual_scores(tmp_path, capsys):
     assert main(["score", "--gold", str(paths["gold"]), "--task", "phaseB", "--manual", str(paths["manual"]),
                  "--system", "team/sys2", "--format", "json", str(paths["run"])]) == 0
     assert json.loads(capsys.readouterr().out)["measures"]["ideal.manual.recall"] == 1.0
+    phase_a_run = tmp_path / "phaseA-run.json"
+    phase_a_run.write_text(json.dumps({"questions": [{"id": "y1", "documents": []}]}), encoding="utf-8")
     assert main(["score", "--gold", str(paths["gold"]), "--task", "phaseA", "--manual", str(paths["manual"]),
-                 str(paths["run"])]) == 2
+                 str(phase_a_run)]) == 2  # --manual is for Phase B runs
