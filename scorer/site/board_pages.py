@@ -6,6 +6,7 @@ from scorer.site import boards, labels, paths
 from scorer.site.charts import cd_diagram
 from scorer.site.context import TASK_ORDER, Site
 from scorer.site.results import Overview, Table
+from scorer.site.sensitivity import write_sensitivity
 from scorer.site.tables import TableView
 from scorer.tasks import TASKS
 
@@ -48,7 +49,8 @@ def _phase_boards(site: Site, task: str) -> None:
                         labels.where_label(task, batch.name, phase), table, views,
                         site.table_runs(task, batch.id, phase),
                         site.window_context(task, batch.id, phase),
-                        compare=paths.compare_index(task, batch.id, phase) if table and table.rows else None)
+                        compare=paths.compare_index(task, batch.id, phase) if table and table.rows else None,
+                        rules=write_sensitivity(site, table) if table else None)
 
 
 def _batch_boards(site: Site) -> None:
