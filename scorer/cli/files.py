@@ -132,7 +132,7 @@ def cmd_validate(args) -> int:
     else:
         print_problems(problems, sys.stdout, per_code=None if args.all else PROBLEMS_PER_KIND, more=ALL_HINT)
         if opened is not None:
-            print(f"{args.file}: checked as a {args.role} of {opened.described}")
+            print(f"{args.file}: checked as a {'gold file' if args.role == 'gold' else 'run'} of {opened.described}")
         print(f"{args.file}: {'valid' if ok else 'INVALID'} ({problem_summary(problems)})")
         if normalize_hint(opened, problems):
             print("  " + normalize_hint(opened, problems))
