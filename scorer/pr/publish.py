@@ -7,7 +7,9 @@ commit).  Each attempt:
    what the pipeline writes, see :func:`publish`);
 2. records in ``submissions/received.json`` when each new or replaced run arrived;
 3. runs ``score-all`` (incremental: only what changed is scored);
-4. commits ``results/`` and the ledger, if anything changed, and pushes without force.
+4. commits ``results/`` and the ledger, if anything changed (``results/`` even though the
+   template's ``.gitignore`` ignores it, so local builds leave no untracked files), and
+   pushes without force.
 
 If the push is refused because another publisher pushed first, the attempt is thrown
 away and the next one starts from the new tip.  ``results/`` is a function of the
@@ -148,7 +150,7 @@ def _attempts(git: _Clone, remote: str, branch: str, attempts: int, jobs: int, c
         git("clean", "--quiet", "-fd", "--", "results")
         received = record_received(git, checks)
         summary = score_all(git.root, jobs=jobs)
-        git("add", "--all", "--", *PUBLISHED)
+        git("add", "--all", "--force", "--", *PUBLISHED)  # the template's .gitignore ignores results/
         if git.run("diff", "--cached", "--quiet", check=False).returncode == 0:
             return Published(commit=tip, pushed=False, attempts=attempt, summary=summary, received=received)
         git("-c", f"user.name={BOT_NAME}", "-c", f"user.email={BOT_EMAIL}", "commit", "--quiet", "--no-verify",
