@@ -495,11 +495,13 @@ def _located_problems(doc: JsonText, max_depth: int) -> Iterator[Problem]:
 
 def nesting_exceeds(value, limit: int) -> bool:
     """True if ``value`` holds containers more than ``limit`` levels deep (iterative)."""
-    stack = [(value, 1)]
+    if not isinstance(value, (list, dict)):
+        return False
+    stack = [(value, 1)]  # containers only
     while stack:
         item, depth = stack.pop()
-        if isinstance(item, (list, dict)):
-            if depth > limit:
-                return True
-            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+        if depth > limit:
+            return True
+        stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item)
+                     if isinstance(v, (list, dict)))
     return False
