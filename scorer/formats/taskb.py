@@ -118,10 +118,15 @@ def _plain_snippet(value) -> Snippet | None:
     """The snippet of a well-formed snippet object (only BioASQ keys, strings, 32-bit
     integer offsets, a document with a PubMed id); None for anything else, which
     :meth:`_Reader._checked_snippet` reads or reports."""
-    if type(value) is not dict or not value.keys() <= _SNIPPET_KEYSET:
+    if type(value) is not dict:
         return None
-    if len(value) == len(_SNIPPET_KEYSET):  # all six: one C call reads them in field order
-        fields = _SNIPPET_FIELDS(value)
+    if len(value) == len(_SNIPPET_KEYSET):  # all six, or a key this reader does not know
+        try:
+            fields = _SNIPPET_FIELDS(value)  # one C call reads them in field order
+        except KeyError:
+            return None
+    elif not value.keys() <= _SNIPPET_KEYSET:
+        return None
     else:
         get = value.get
         fields = (get("document", ""), get("beginSection", ""), get("endSection", ""),
