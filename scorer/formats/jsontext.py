@@ -494,14 +494,14 @@ def _located_problems(doc: JsonText, max_depth: int) -> Iterator[Problem]:
 
 
 def nesting_exceeds(value, limit: int) -> bool:
-    """True if ``value`` holds containers more than ``limit`` levels deep (iterative)."""
-    if not isinstance(value, (list, dict)):
-        return False
-    stack = [(value, 1)]  # containers only
-    while stack:
-        item, depth = stack.pop()
+    """True if ``value`` holds containers more than ``limit`` levels deep (iterative, one
+    level at a time: a flat list of strings is one comprehension)."""
+    level = [value] if isinstance(value, (list, dict)) else []
+    depth = 1
+    while level:
         if depth > limit:
             return True
-        stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item)
-                     if isinstance(v, (list, dict)))
+        level = [v for item in level for v in (item.values() if isinstance(item, dict) else item)
+                 if isinstance(v, (list, dict))]
+        depth += 1
     return False
