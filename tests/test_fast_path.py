@@ -148,7 +148,7 @@ def mutated_texts(draw) -> bytes:
     return data
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated_texts())
 def test_loader_gives_the_same_value_or_errors_on_both_paths(data):
     def load():
@@ -158,17 +158,19 @@ def test_loader_gives_the_same_value_or_errors_on_both_paths(data):
     assert fast == located
 
 
-@pytest.mark.parametrize("text", [
-    '{"a": 1, "a": 2}', '{"a": "x:y", "a": "z"}', '{"a": {"b": 1, "b": 1}}', '[NaN]', '{"x": 1e400}',
-    '["\\ud800"]', '{"\\udc00": 1}', "[123456789012345678901]", "[" * 1200 + "]" * 1200,
-    '{"a:b": 1, "a:b": 2, "c": "\\u003a"}', '\ufeff{"a": 1.50}',
+@pytest.mark.parametrize("text, refused", [
+    ('{"a": 1, "a": 2}', True), ('{"a": "x:y", "a": "z"}', True), ('{"a": {"b": 1, "b": 1}}', True),
+    ("[NaN]", True), ('{"x": 1e400}', True), ('["\\ud800"]', True), ('{"\\udc00": 1}', True),
+    ("[123456789012345678901]", True), ("[" * 1200 + "]" * 1200, True),
+    ('{"a:b": 1, "a:b": 2, "c": "\\u003a"}', True), ('\ufeff{"a": 1.50}', False),
+    ('{"a": ' + "[" * 70 + "]" * 70 + ', "\\ud83d\\ude00": 1}', False),  # deep, and an escaped emoji
 ])
-def test_what_the_located_path_refuses_or_reads_exactly_is_never_vouched_for_wrongly(text):
+def test_what_the_located_path_refuses_or_reads_exactly_is_never_vouched_for_wrongly(text, refused):
     """Hand-picked inputs of each kind the fast path must detect (or leave to the located
     path): both paths agree, and the refused ones are refused."""
     fast, located = both_paths(lambda: typed(load_json(text.encode("utf-8"), name="f.json")[0]))
     assert fast == located
-    assert fast[0] == ("value" if text.startswith("\ufeff") else "errors")
+    assert fast[0] == ("errors" if refused else "value")
 
 
 def test_float_literals_and_paired_surrogates_are_read_exactly_on_the_fast_path(monkeypatch):
@@ -215,7 +217,7 @@ questions = st.builds(lambda i, t, docs, snips, ans, extra: Pairs([("id", i), ("
 runs = st.builds(lambda qs: Pairs([("questions", qs)]), st.lists(questions, max_size=3))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(runs, st.sampled_from(["phaseA", "phaseB"]), st.sampled_from(["official", "reference"]))
 def test_evaluate_and_validate_give_the_same_results_and_errors_on_both_paths(run, task, flavor):
     run_bytes, gold_bytes = render(run).encode("utf-8"), json.dumps(GOLD).encode("utf-8")
@@ -252,6 +254,8 @@ def test_task_a_gives_the_same_results_and_errors_on_both_paths(tmp_path_factory
 CORPORA = {"phaseA": ["phaseA.jsonl.gz", "phaseA_v2.jsonl.gz", "phaseA_v3.jsonl.gz", "phaseA_v9.jsonl.gz",
                       "real_sample.jsonl.gz"],
            "phaseB": ["phaseB.jsonl.gz", "phaseB_v2.jsonl.gz", "phaseB_v3.jsonl.gz", "phaseB_v9.jsonl.gz"]}
+#: The ideal-answer text measures (ROUGE, BLEU) are left out for speed; the reader checks ideal answers either way.
+OPTIONS: dict[str, dict] = {"phaseA": {}, "phaseB": {"ideal": False}}
 
 
 @pytest.mark.parametrize("task, name", [(task, name) for task, names in CORPORA.items() for name in names])
@@ -265,7 +269,7 @@ def test_conformance_corpus_gives_the_same_results_and_errors_on_both_paths(task
         run = json.dumps(case["submission"], ensure_ascii=False, indent=1).encode("utf-8")
         for flavor in ("official", "reference"):
             fast, located = both_paths(partial(scorer.evaluate, gold, run, task=task, edition=case["version"],
-                                               flavor=flavor))
+                                               flavor=flavor, **OPTIONS[task]))
             assert fast == located, f"{case['id']} -e{case['version']} {flavor}"
     assert counting.vouched >= len(cases)  # the fast path was taken, not only the located one
 

@@ -346,8 +346,9 @@ def load_json(source, *, name: str | None = None, max_bytes: int | None = DEFAUL
     problem found: not a regular file (a directory, FIFO or device is refused without
     being opened), size over ``max_bytes``, empty file, not UTF-8, invalid JSON (with line
     and column), duplicate keys, NaN/Infinity, lone surrogates, integers of more than
-    :data:`MAX_INT_DIGITS` digits, numbers too large for a float, nesting deeper than
-    ``max_depth``.
+    :data:`MAX_INT_DIGITS` digits, numbers too large for a float, nesting too deep to
+    parse (located where it passes ``max_depth``, 64 by default; shallower nesting is
+    for the readers to judge).
     """
     data, name = _read_bytes(source, name, max_bytes)
     text = _decode(data, name)
@@ -399,7 +400,7 @@ def _plain_float(value) -> float:
 def _located_parse(doc: JsonText, max_depth: int | None):
     """The value of ``doc``'s text, or a :class:`ScorerError` with every problem located
     (invalid JSON, duplicate keys, NaN/Infinity, lone surrogates, over-long integers,
-    overflowing numbers, nesting deeper than ``max_depth``)."""
+    overflowing numbers, nesting too deep to parse, located past ``max_depth``)."""
     text, name = doc.source, doc.name
     try:
         value = json.loads(text, object_pairs_hook=_unique_keys_object, parse_constant=_reject_constant,
@@ -415,7 +416,10 @@ def _located_parse(doc: JsonText, max_depth: int | None):
     else:
         flagged = False
     if flagged or _SURROGATE_ESCAPE.search(text):
-        lexical = _lexical_problems(doc, max_depth)
+        # unflagged, the parser read everything but surrogates: the walk looks for lone
+        # ones only (no depth limit, so a file is never refused for its depth just
+        # because it holds an escaped emoji)
+        lexical = _lexical_problems(doc, (64 if max_depth is None else max_depth) if flagged else None)
         if not flagged and not lexical:  # surrogate escapes, all paired
             return value
         if not lexical:  # a RecursionError the scan did not explain
@@ -478,12 +482,12 @@ def _not_a_file(name: str, mode: int) -> Problem:
 
 
 def _lexical_problems(doc: JsonText, max_depth: int | None) -> list[Problem]:
-    """Every problem the walk finds, located (at most
-    :data:`scorer.errors.PROBLEMS_PER_CODE` of a kind, then a count)."""
-    return bounded(_located_problems(doc, max_depth if max_depth is not None else 64))
+    """Every problem the walk finds (with ``max_depth`` None, no nesting is too deep),
+    located (at most :data:`scorer.errors.PROBLEMS_PER_CODE` of a kind, then a count)."""
+    return bounded(_located_problems(doc, max_depth))
 
 
-def _located_problems(doc: JsonText, max_depth: int) -> Iterator[Problem]:
+def _located_problems(doc: JsonText, max_depth: int | None) -> Iterator[Problem]:
     """The problems of :func:`_walk`, in text order, as located :class:`Problem` s."""
     for _, _, _, found in _walk(doc.source, max_depth):
         if found is not None:
