@@ -183,8 +183,8 @@ def main() -> None:
             if official is None:
                 print(official_tools.not_timed("EvaluatorTask1b"))
                 break
-            print(f"  official EvaluatorTask1b -phaseA -e {edition} {official:7.3f} s   "
-                  f"(JVM start included): scorer.evaluate official is {official / ours['official', edition]:.1f}x "
+            print(f"  official EvaluatorTask1b -phaseA -e {edition} {official.wall:7.3f} s   "
+                  f"(JVM start included): scorer.evaluate official is {official.wall / ours['official', edition]:.1f}x "
                   "faster")
         hostile_gold, hostile_run = hostile_question()
         gold_path.write_text(json.dumps(hostile_gold), encoding="utf-8")

@@ -87,8 +87,8 @@ def time_batch(gold_path: Path, run_path: Path, edition: int, repeat: int) -> No
     if official is None:
         print(official_tools.not_timed("EvaluatorTask1b"))
     else:
-        print(f"  official EvaluatorTask1b -phaseB -e {edition} {official:7.3f} s   (JVM start included): "
-              f"scorer.evaluate official is {official / times['official']:.1f}x faster")
+        print(f"  official EvaluatorTask1b -phaseB -e {edition} {official.wall:7.3f} s   (JVM start included): "
+              f"scorer.evaluate official is {official.wall / times['official']:.1f}x faster")
 
 
 def main() -> None:

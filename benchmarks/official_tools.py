@@ -5,20 +5,29 @@ see its README): the Java evaluator (Task B, Task A flat measures, the MeSH mapp
 HEMKit's C++ source, built here with ``build-hemkit.sh`` into a cache folder.  Each
 function returns seconds, or None with :data:`REASONS` saying why a tool could not be
 timed (no Java, no C++ compiler, the tools folder absent, the tool failed), so a
-benchmark prints what it could not measure instead of stopping.
+benchmark prints what it could not measure instead of stopping.  A time is a
+:class:`Timing`: wall seconds, and the CPU seconds of the tool's process (user + system,
+all its threads), which a loaded machine disturbs less.
 """
 from __future__ import annotations
 
+import resource
 import shutil
 import subprocess
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 TOOLS = Path(__file__).resolve().parents[2] / "shared" / "tools" / "bioasq-official"
 HEMKIT_CACHE = Path(tempfile.gettempdir()) / "scorer-bench-hemkit"
 #: Why each tool that returned None could not be timed, by tool name.
 REASONS: dict[str, str] = {}
+
+
+class Timing(NamedTuple):
+    wall: float
+    cpu: float
 
 
 def _classpath() -> str | None:
@@ -33,19 +42,24 @@ def _classpath() -> str | None:
     return f"{jar}:{TOOLS / 'flat' / 'dist' / 'lib' / '*'}"
 
 
-def timed_command(name: str, command: list[str]) -> float | None:
-    """Wall seconds of ``command`` (process start included), or None if it fails."""
-    start = time.perf_counter()
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed_command(name: str, command: list[str]) -> Timing | None:
+    """The time of ``command`` (process start included), or None if it fails."""
+    start, cpu = time.perf_counter(), _children_cpu()
     done = subprocess.run(command, capture_output=True, text=True)
-    seconds = time.perf_counter() - start
+    timing = Timing(time.perf_counter() - start, _children_cpu() - cpu)
     if done.returncode != 0:
         REASONS[name] = f"it failed: {(done.stderr or done.stdout).strip().splitlines()[:1]}"
         return None
-    return seconds
+    return timing
 
 
-def evaluator_task1b(phase: str, edition: int, gold: Path, run: Path) -> float | None:
-    """Seconds of ``EvaluatorTask1b -phaseA|-phaseB -e EDITION GOLD RUN`` (JVM start included)."""
+def evaluator_task1b(phase: str, edition: int, gold: Path, run: Path) -> Timing | None:
+    """The time of ``EvaluatorTask1b -phaseA|-phaseB -e EDITION GOLD RUN`` (JVM start included)."""
     classpath = _classpath()
     if classpath is None:
         return None
@@ -53,8 +67,8 @@ def evaluator_task1b(phase: str, edition: int, gold: Path, run: Path) -> float |
                                              f"-{phase}", "-e", str(edition), str(gold), str(run)])
 
 
-def map_mesh(labels: Path, mapped: Path) -> float | None:
-    """Seconds of the official ``MapMeshResults`` (descriptor ids -> HEMKit's integers)."""
+def map_mesh(labels: Path, mapped: Path) -> Timing | None:
+    """The time of the official ``MapMeshResults`` (descriptor ids -> HEMKit's integers)."""
     classpath = _classpath()
     if classpath is None:
         return None
@@ -62,8 +76,8 @@ def map_mesh(labels: Path, mapped: Path) -> float | None:
                                             str(TOOLS / "mesh" / "mapping.txt"), str(labels), str(mapped)])
 
 
-def flat_evaluator(gold_mapped: Path, run_mapped: Path) -> float | None:
-    """Seconds of the official flat ``Evaluator`` (accuracy, EbP ... MiF) on mapped files."""
+def flat_evaluator(gold_mapped: Path, run_mapped: Path) -> Timing | None:
+    """The time of the official flat ``Evaluator`` (accuracy, EbP ... MiF) on mapped files."""
     classpath = _classpath()
     if classpath is None:
         return None
@@ -71,8 +85,8 @@ def flat_evaluator(gold_mapped: Path, run_mapped: Path) -> float | None:
                                        str(gold_mapped), str(run_mapped)])
 
 
-def hemkit(binary: str, gold_mapped: Path, run_mapped: Path) -> float | None:
-    """Seconds of HEMKit (``binary``: ``HEMKit``, the official build, or ``HEMKit-O2``) with the
+def hemkit(binary: str, gold_mapped: Path, run_mapped: Path) -> Timing | None:
+    """The time of HEMKit (``binary``: ``HEMKit``, the official build, or ``HEMKit-O2``) with the
     official arguments (max distance 4, 5), built on first use."""
     built = _hemkit_build()
     if built is None:
