@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scorer.errors import Problem, ScorerError
-from scorer.evaluation import evaluate
+from scorer.evaluation import EDITIONS, evaluate
 from scorer.formats.challenge import Challenge, RunRef, run_ref
 from scorer.formats.jsontext import load_json
 from scorer.formats.validation import validate_run
 from scorer.ranking.ranks import PHASE_A_CATEGORIES
-from scorer.tasks import SCORINGS, TASKS
+from scorer.tasks import SCORINGS, TASKS, run_path_forms
 
 LEDGER = "submissions/received.json"
 
@@ -40,8 +40,7 @@ def discover_runs(root: Path) -> tuple[list[RunRef], list[Problem]]:
                 warnings.append(Problem(
                     code="not-a-run", severity="warning", file=relative,
                     message="not a run path, ignored",
-                    fix="runs go to submissions/<taskA|taskB>/<batch>/<phase or test set>/<team>/<system>.json "
-                        "or submissions/mcqa/<batch>/<team>/<system>.json"))
+                    fix=f"runs go to {run_path_forms()}"))
             else:
                 refs.append(ref)
     return sorted(refs, key=lambda r: r.path), warnings
@@ -105,7 +104,39 @@ def score_run(job: RunJob) -> dict:
     body["warnings"] = _relative(problems + job.notes + result.warnings, job.root)
     if answered is not None:
         body["answered"] = answered
+    if SCORINGS[job.ref.scorer_task].sensitivity:
+        body["variants"] = rule_variants(job)
     return {"status": "scored", **body}
+
+
+def variant_rules(task: str, flavor: str, edition: int) -> list[tuple[str, str, int]]:
+    """(name, flavor, edition) of the rules a run of ``task`` (a :class:`scorer.tasks.Task` id)
+    is also scored under: the other flavor, and every other edition when the editions apply."""
+    other = "reference" if flavor == "official" else "official"
+    variants = [(f"flavor {other}", other, edition)]
+    if TASKS[task].editions:
+        variants += [(f"edition {e}", flavor, e) for e in EDITIONS if e != edition]
+    return variants
+
+
+def rule_variants(job: RunJob) -> dict[str, dict]:
+    """The run's measures under each of :func:`variant_rules` (ideal answers, which no
+    flavor or edition changes, are not recomputed): name -> ``{"measures": ...}``, or
+    ``{"error": code, "message": ...}`` where those rules cannot score it (an older
+    edition's evaluator aborts on a question the run leaves out, for example)."""
+    task = job.ref.scorer_task
+    gold, _ = load_json(job.gold["gold"], name="gold")
+    run, _ = load_json(Path(job.root) / job.ref.path, name=job.ref.path, max_bytes=job.max_bytes)
+    options = {k: v for k, v in evaluate_options(task, job.gold).items() if k != "hierarchy"}
+    if "ideal" in SCORINGS[task].evaluator.options:
+        options["ideal"] = False
+    out: dict[str, dict] = {}
+    for name, flavor, edition in variant_rules(job.ref.task, job.flavor, job.edition):
+        try:
+            out[name] = {"measures": evaluate(gold, run, task=task, edition=edition, flavor=flavor, **options).measures}
+        except ScorerError as exc:
+            out[name] = {"error": exc.problems[0].code, "message": _excerpt(exc.problems[0].message)}
+    return out
 
 
 def failure(job: RunJob, code: str, message: str, fix: str) -> dict:
@@ -122,23 +153,37 @@ def _validate(job: RunJob) -> tuple[list[Problem], list[str] | None]:
     value, doc = load_json(Path(job.root) / job.ref.path, name=job.ref.path, max_bytes=job.max_bytes)
     # mcqa: the ids are compared with the gold by the evaluation (located errors)
     problems, fixed = validate_run(job.ref.scorer_task, value, doc, role="run")
-    return problems, answered_categories(fixed) if SCORINGS[job.ref.scorer_task].categories else None
+    categories = SCORINGS[job.ref.scorer_task].categories
+    return problems, answered_categories(fixed, categories) if categories else None
 
 
-def answered_categories(run_value) -> list[str]:
-    """Phase A categories with a non-empty list in at least one question of the run."""
+def answered_categories(run_value, categories: tuple[str, ...] = PHASE_A_CATEGORIES) -> list[str]:
+    """The ``categories`` (Phase A's, Synergy's documents and snippets) with a non-empty
+    list in at least one question of the run."""
     questions = run_value.get("questions") if isinstance(run_value, dict) else None
     questions = [q for q in questions if isinstance(q, dict)] if isinstance(questions, list) else []
-    return [c for c in PHASE_A_CATEGORIES if any(q.get(c) for q in questions)]
+    return [c for c in categories if any(q.get(c) for q in questions)]
 
 
 def _options(job: RunJob) -> dict:
     """The task-specific options of :func:`scorer.evaluate`."""
-    if SCORINGS[job.ref.scorer_task].hierarchy:
-        return {"hierarchy": job.gold["hierarchy"]}
-    if job.manual_system is not None:
-        return {"manual": job.gold["manual"], "system": job.manual_system}
-    return {}
+    return evaluate_options(job.ref.scorer_task, job.gold, job.manual_system)
+
+
+def evaluate_options(scorer_task: str, gold: dict[str, str], manual_system: str | None = None) -> dict:
+    """The options of :func:`scorer.evaluate` from a run's gold files
+    (:meth:`scorer.formats.challenge.Challenge.gold_paths`, as strings): the hierarchy
+    (Task A), the earlier rounds' gold (Synergy, ``judged/<round>``), the expert scores
+    when the run has an entry there (``manual_system``)."""
+    options: dict = {}
+    if SCORINGS[scorer_task].hierarchy:
+        options["hierarchy"] = gold["hierarchy"]
+    judged = [path for name, path in sorted(gold.items()) if name.startswith("judged/")]
+    if judged:
+        options["judged"] = judged
+    if manual_system is not None:
+        options.update(manual=gold["manual"], system=manual_system)
+    return options
 
 
 def _relative(problems: list[Problem], root: str) -> list[dict]:
