@@ -249,6 +249,24 @@ def test_task_a_gives_the_same_results_and_errors_on_both_paths(tmp_path_factory
     assert fast == located
 
 
+MCQA_GOLD = {"topics": [{"id": "t", "name": "T", "reading_tests": [{"id": "rt", "document": "d", "questions": [
+    {"id": qid, "question": "?", "candidates": [{"id": c, "text": c} for c in ("1", "2", "3")], "correct": "1"}
+    for qid in ("q1", "q2", "12")]}]}]}
+mcqa_answers = st.builds(lambda q, a, extra: Pairs([("question", q), ("answer", a)] + extra),
+                         field(st.sampled_from(["q1", "q2", "12", "q9"])), field(st.sampled_from(["1", "2", "3"]))
+                         | st.none(), st.lists(st.tuples(st.sampled_from(["candidate", "answer"]), oddities),
+                                               max_size=1))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(mcqa_answers, max_size=4))
+def test_multiple_choice_gives_the_same_results_and_errors_on_both_paths(answers):
+    run = render(Pairs([("answers", answers)])).encode("utf-8")
+    gold = json.dumps(MCQA_GOLD).encode("utf-8")
+    fast, located = both_paths(partial(scorer.evaluate, gold, run, task="mcqa"))
+    assert fast == located
+
+
 # --- the conformance corpora ------------------------------------------------------------
 
 CORPORA = {"phaseA": ["phaseA.jsonl.gz", "phaseA_v2.jsonl.gz", "phaseA_v3.jsonl.gz", "phaseA_v9.jsonl.gz",
