@@ -382,12 +382,21 @@ def _fast_parse(text: str):
     """
     try:
         value = json.loads(text, parse_float=JsonFloat, parse_constant=_reject_constant)
-        written = orjson.dumps(value, default=_plain_float)
-    except (ValueError, _Flagged, RecursionError, orjson.JSONEncodeError):
+    except (ValueError, _Flagged, RecursionError):
+        return _UNSURE  # the located parse reports it
+    written = _written(value)
+    if written is None or written.count(b":") != text.count(":") or "\\u003" in text:
         return _UNSURE  # the located parse reports it, or accepts what orjson refused
-    if written.count(b":") != text.count(":") or "\\u003" in text:
-        return _UNSURE
     return value
+
+
+def _written(value) -> bytes | None:
+    """``orjson.dumps`` of ``value``, or None for a value holding a lone surrogate, an
+    integer beyond 64 bits or nesting beyond 255 levels."""
+    try:
+        return orjson.dumps(value, default=_plain_float)
+    except orjson.JSONEncodeError:
+        return None
 
 
 def _plain_float(value) -> float:
@@ -416,6 +425,8 @@ def _located_parse(doc: JsonText, max_depth: int | None):
     else:
         flagged = False
     if flagged or _SURROGATE_ESCAPE.search(text):
+        if not flagged and _written(value) is not None:
+            return value  # surrogate escapes, all paired (orjson writes no lone one)
         # unflagged, the parser read everything but surrogates: the walk looks for lone
         # ones only (no depth limit, so a file is never refused for its depth just
         # because it holds an escaped emoji)
