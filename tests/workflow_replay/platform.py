@@ -209,15 +209,16 @@ class Platform:
                 for name in listing.splitlines() if name.endswith((".yml", ".yaml"))}
 
     def trigger(self, event_name: str, payload: dict, *, sha: str, ref: str, actor: str,
-                changed: list[str] | None = None, source: str | None = None, pull: Pull | None = None) -> list[Queued]:
-        """Queue a run of every workflow of commit ``source`` (default ``sha``) that ``event_name``
-        with ``payload`` starts; the runs queued."""
+                changed: list[str] | None = None, source: str | None = None, pull: Pull | None = None,
+                only: str | None = None) -> list[Queued]:
+        """Queue a run of every workflow of commit ``source`` (default ``sha``; only file ``only``
+        when given) that ``event_name`` with ``payload`` starts; the runs queued."""
         from tests.workflow_replay.runner import concurrency_of
         from tests.workflow_replay.triggers import starts
         queued = []
         with self.lock:
             for file, workflow in sorted(self.workflows(source or sha).items()):
-                if not starts(workflow, event_name, payload, ref, changed or []):
+                if (only and file != only) or not starts(workflow, event_name, payload, ref, changed or []):
                     continue
                 run_id = next(self.run_ids)
                 head_branch = pull.branch if pull else ref.removeprefix("refs/heads/")
@@ -251,6 +252,13 @@ class Platform:
             self.runs.append(result)
             done.append(result)
             self._completed(item, result)
+
+    def dispatch(self, file: str, who: str = "organizer") -> list[Queued]:
+        """``who`` runs workflow ``file`` of main by hand (**Actions → Run workflow**)."""
+        payload = {"inputs": {}, "ref": "refs/heads/main", "repository": self.repository(),
+                   "sender": {"login": who}, "workflow": f".github/workflows/{file}"}
+        return self.trigger("workflow_dispatch", payload, sha=self.rev("main"), ref="refs/heads/main", actor=who,
+                            only=file)
 
     def _completed(self, item: Queued, result) -> None:
         """A run completed: the workflow_run event (the default branch's workflows)."""
