@@ -13,12 +13,11 @@ from __future__ import annotations
 import json
 import shutil
 from collections import defaultdict
-from pathlib import Path
 
 import pytest
 
 from scorer.pr.github import MARKER
-from tests.workflow_replay.challenge import BATCH, CLOSES, GAMMA, GOLD, ROOT, run, seed_files
+from tests.workflow_replay.challenge import BATCH, CLOSES, GAMMA, GOLD, ROOT, new_platform, run
 from tests.workflow_replay.platform import Platform, Pull, ReplayError
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -53,19 +52,6 @@ jobs:
               print(f"answer={exc.code}")
           EOF
 """
-
-
-def new_platform(root: Path, publish_token: bool = True, workflows: dict[str, str] | None = None) -> Platform:
-    """The replay's GitHub holding the tiny challenge, set up as docs/organizers.md says:
-    the environment ``publish`` (main only) holding PUBLISH_TOKEN (on the ruleset's bypass
-    list), ``github-pages`` (main only)."""
-    platform = Platform(root, environments={"publish": {"branches": ["main"], "secrets": {}},
-                                            "github-pages": {"branches": ["main"]}})
-    if publish_token:
-        platform.environments["publish"]["secrets"]["PUBLISH_TOKEN"] = platform.token({"contents": "write"},
-                                                                                      bypass=True)
-    platform.at("2026-03-01T08:00:00Z").seed(seed_files(workflows))
-    return platform
 
 
 def by_file(runs: list) -> dict[str, list]:

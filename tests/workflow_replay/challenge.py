@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 from tests.pr_challenge import ALPHA, BETA, PUBMED, dumps
+from tests.workflow_replay.platform import Platform
 
 ROOT = Path(__file__).resolve().parents[2]
 #: What a challenge repository keeps of the template (the demo challenge is left out).
@@ -82,3 +83,16 @@ def seed_files(workflows: dict[str, str] | None = None) -> dict[str, bytes]:
     for name, text in (workflows or {}).items():
         files[f".github/workflows/{name}"] = text.encode()
     return files
+
+
+def new_platform(root: Path, publish_token: bool = True, workflows: dict[str, str] | None = None) -> Platform:
+    """The replay's GitHub holding the tiny challenge, set up as docs/organizers.md says:
+    the environment ``publish`` (main only) holding PUBLISH_TOKEN (on the ruleset's bypass
+    list), ``github-pages`` (main only)."""
+    platform = Platform(root, environments={"publish": {"branches": ["main"], "secrets": {}},
+                                            "github-pages": {"branches": ["main"]}})
+    if publish_token:
+        platform.environments["publish"]["secrets"]["PUBLISH_TOKEN"] = platform.token({"contents": "write"},
+                                                                                      bypass=True)
+    platform.at("2026-03-01T08:00:00Z").seed(seed_files(workflows))
+    return platform

@@ -317,16 +317,20 @@ class Job:
             for number, step in enumerate(self.spec.get("steps") or [], 1):
                 self.result.steps.append(self.run_step(number, step))
             self.result.result = self.status
-            scope = self.scope()
-            for name, value in (self.spec.get("outputs") or {}).items():
-                if self.status == "success":  # a failed job's unwritten outputs are expected: its steps say why
-                    self.result.outputs[name] = self.evaluate(f"outputs.{name}", value, scope)
-            env = self.spec.get("environment")
-            if isinstance(env, dict) and "url" in env:
-                self.evaluate("environment.url", env["url"], scope)
+            if self.status == "success":  # a failed job's unwritten outputs are expected: its steps say why
+                self.finish()
         finally:
             self.platform.revoke(self.token)
         return self.result
+
+    def finish(self) -> None:
+        """The job's outputs and its environment's url, from what its steps wrote."""
+        scope = self.scope()
+        for name, value in (self.spec.get("outputs") or {}).items():
+            self.result.outputs[name] = self.evaluate(f"outputs.{name}", value, scope)
+        env = self.spec.get("environment")
+        if isinstance(env, dict) and "url" in env:
+            self.evaluate("environment.url", env["url"], scope)
 
     def prepare(self) -> None:
         """The runner's folders, its ``python`` (the tests' interpreter, the job's site
