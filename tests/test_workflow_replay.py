@@ -114,8 +114,14 @@ def test_a_season(tmp_path):
         beta = platform.at("2026-03-02T12:00:00Z").open_pull("bob", {f"{BATCH}/beta/b1.json": b"{not json"}, "b1")
         check_and_report(platform, "failure")
         assert platform.status(beta.head) == "failure" and "❌ rejected" in comment(platform, beta)
+        # Two pushes in a row: the pending check of the first is cancelled (concurrency), its report finds
+        # the commit no longer a head; the second is checked and reported.
+        platform.at("2026-03-02T12:20:00Z").push_to_pull(beta, {f"{BATCH}/beta/b1.json": b"[]"})
         platform.at("2026-03-02T12:30:00Z").push_to_pull(beta, {f"{BATCH}/beta/b1.json": run(13)})
-        check_and_report(platform, "success")
+        runs = platform.drain()
+        assert [(r.file, r.conclusion) for r in runs] == [("check.yml", "cancelled"), ("check.yml", "success"),
+                                                          ("report.yml", "success"), ("report.yml", "success")]
+        assert "nothing reported" in runs[2].step("Judge again, comment, set the status").log
         assert platform.status(beta.head) == "success" and "✅ accepted" in comment(platform, beta)  # same comment
 
         intruder = platform.at("2026-03-02T13:00:00Z").open_pull("bob", {f"{BATCH}/alpha/a2.json": run(11)}, "a2")

@@ -1,7 +1,7 @@
 """One workflow run, job by job and step by step, as GitHub's hosted runner runs it.
 
 Jobs run in the order of ``needs`` (one at a time), each in its own folder (workspace,
-temp, home), with a ``GITHUB_TOKEN`` that grants the job's ``permissions`` (read-only
+temp, home; removed when the job succeeds, kept when it fails), with a ``GITHUB_TOKEN`` that grants the job's ``permissions`` (read-only
 for a pull request from a fork, as GitHub caps it) and is revoked when the job ends,
 the secrets of the repository and of the job's environment (none for a fork's pull
 request), and the environment's branch rule.  ``run:`` steps run in bash (``bash
@@ -321,6 +321,8 @@ class Job:
                 self.finish()
         finally:
             self.platform.revoke(self.token)
+            if self.result.result == "success":  # a runner is discarded after its job; a failed one is kept to look at
+                shutil.rmtree(self.folder, ignore_errors=True)
         return self.result
 
     def finish(self) -> None:

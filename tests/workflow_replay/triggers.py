@@ -56,12 +56,12 @@ def _paths_ok(filters: dict, changed: list[str]) -> bool:
 def starts(workflow: dict, event: str, payload: dict, ref: str, changed: list[str]) -> bool:
     """Whether ``event`` (its ``payload``, on ``ref``, changing the files ``changed``) starts ``workflow``."""
     on = triggers(workflow)
+    for name, given in on.items():  # every trigger of the file, so none is silently never replayed
+        if name not in FILTERS or not isinstance(given, dict) or set(given) - FILTERS[name]:
+            raise ReplayError(f"the trigger {name}: {given!r} is not modelled by the replay")
     if event not in on:
         return False
     filters = on[event]
-    unknown = set(filters) - FILTERS.get(event, set())
-    if event not in FILTERS or unknown:
-        raise ReplayError(f"the trigger {event} {sorted(unknown)} is not modelled by the replay")
     action = payload.get("action")
     if event in DEFAULT_TYPES and action not in filters.get("types", DEFAULT_TYPES[event]):
         return False
