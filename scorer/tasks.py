@@ -28,15 +28,51 @@ PHASE_A_CATEGORIES = ("concepts", "documents", "snippets", "triples")
 
 
 @dataclass(frozen=True)
+class Phase:
+    """A fixed phase of a task's batches (Task B: Phase A, Phase A+, Phase B), with its own
+    window, result tables and leaderboards.
+
+    ``id``: the path segment and the key of its window in ``challenge.toml``.  ``scoring``:
+    the task of :func:`scorer.evaluate` its runs are validated and scored as.  ``gold`` /
+    ``testset``: the phase whose gold file it is scored against and whose test set lists its
+    questions (itself when empty).  ``optional``: a batch may have no such window (then the
+    phase has no runs in it); its window may be written ``true`` for the window of
+    ``optional``'s phase.  ``optional_gold``: the files of :attr:`Scoring.optional_gold` under
+    other names (its own expert scores).
+    """
+
+    id: str
+    title: str
+    scoring: str
+    gold: str = ""
+    testset: str = ""
+    optional: str = ""
+    optional_gold: tuple[tuple[str, str], ...] | None = None
+
+    @property
+    def gold_phase(self) -> str:
+        return self.gold or self.id
+
+    @property
+    def testset_phase(self) -> str:
+        return self.testset or self.id
+
+    def ranking_name(self, name: str) -> str:
+        """A ranking of its scoring named for this phase: ``phaseB.exact`` -> ``phaseAplus.exact``."""
+        return self.id + name[len(self.scoring):] if name.startswith(self.scoring) else name
+
+
+@dataclass(frozen=True)
 class Task:
     """A task of a challenge.
 
     ``key``: its table in ``challenge.toml``, its folder in ``gold/`` and ``testsets/`` and
     the ``Challenge`` field ``<key>_batches``.  ``unit``: what the path segment between
     batch and team is ("phase", "test set"), None when the path has none (one window per
-    batch, phase :data:`SINGLE_PHASE`).  ``phases``: the fixed phases, each scored as the
-    scorer task of that name (Task B); empty when the phases are the batch's test sets
-    from ``challenge.toml``, all scored as ``scoring``.  ``gold_file``/``testset_file``:
+    batch, phase :data:`SINGLE_PHASE`).  ``phases``: the fixed phases (:class:`Phase`, Task
+    B); empty when the phases are the batch's test sets from ``challenge.toml``, all scored
+    as ``scoring``.  ``batches``: the key of its batches in ``challenge.toml`` (Synergy:
+    ``rounds``); ``batch``: what a batch is called.  ``gold_file``/``testset_file``:
     the file name in ``gold/<key>/<batch>/`` and ``testsets/<key>/<batch>/`` (``{phase}``
     is replaced).  ``ids``: what the ids a run answers are called; ``run_ids``: where a
     run lists them (list member, id member); ``unknown_id_fix``: the fix for an id the
@@ -46,7 +82,9 @@ class Task:
     its test set lists per question (the test set's ids are its questions').
     ``item``: what a run's per-question values belong to; ``shown``: (how many, measure)
     when a run page shows only that many items, the worst on that measure first (the CSV
-    download has all).
+    download has all).  ``edition``: the BioASQ edition whose rules always score it
+    (Synergy: 9), whatever ``[rules] edition`` says.  ``views``: the task whose result
+    tables and pages it shares (:attr:`view_kind`).
     """
 
     id: str
@@ -55,8 +93,10 @@ class Task:
     unit: str | None
     gold_file: str
     testset_file: str
-    phases: tuple[str, ...] = ()
+    phases: tuple[Phase, ...] = ()
     scoring: str | None = None
+    batches: str = "batches"
+    batch: str = "batch"
     ids: str = "question"
     run_ids: tuple[str, str] = ("questions", "id")
     unknown_id_fix: str = "answer the questions of the test set only (check the batch and phase)"
@@ -65,18 +105,51 @@ class Task:
     candidates: bool = False
     item: str = "question"
     shown: tuple[int, str] | None = None
+    edition: int | None = None
+    views: str = ""
+
+    @property
+    def view_kind(self) -> str:
+        """Which result tables and pages the task's results use: its own id, or the task
+        whose tables it shares (Synergy: Task B's)."""
+        return self.views or self.id
 
     @property
     def name(self) -> str:
         """The title without its explanation: "Task B"."""
         return self.title.split(" (")[0]
 
+    @property
+    def phase_ids(self) -> tuple[str, ...]:
+        """The ids of the fixed phases, in order."""
+        return tuple(p.id for p in self.phases)
+
+    def phase(self, phase: str) -> Phase | None:
+        """The fixed :class:`Phase` of that id, None if none (Task A test sets, mcqa)."""
+        return next((p for p in self.phases if p.id == phase), None)
+
     def scorer_task(self, phase: str) -> str:
-        """The task of :func:`scorer.evaluate` for a run of this task in ``phase``."""
+        """The task of :func:`scorer.evaluate` for a run of this task in ``phase`` (an
+        unknown phase of a task with fixed phases: the phase itself, refused by the checks)."""
         if self.phases:
-            return phase
+            spec = self.phase(phase)
+            return spec.scoring if spec else phase
         assert self.scoring is not None, "a task without phases names its scoring (see TASKS)"
         return self.scoring
+
+    def optional_gold(self, phase: str) -> tuple[tuple[str, str], ...]:
+        """(option, file name) of the gold files a run of ``phase`` uses when they exist."""
+        spec = self.phase(phase)
+        if spec is not None and spec.optional_gold is not None:
+            return spec.optional_gold
+        return SCORINGS[self.scorer_task(phase)].optional_gold
+
+    def rankings(self, phase: str) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+        """(name, name in :attr:`Scoring.rankings`, families) of the rankings of a batch
+        table of ``phase``: Phase A+ ranks as Phase B under its own names."""
+        spec = self.phase(phase)
+        return tuple((spec.ranking_name(name) if spec else name, name, families)
+                     for name, families in SCORINGS[self.scorer_task(phase)].rankings)
 
     def run_path(self, batch: str, phase: str, team: str, system: str) -> str:
         """``submissions/<id>/<batch>/[<phase>/]<team>/<system>.json``."""
@@ -84,12 +157,14 @@ class Task:
         return f"submissions/{self.id}/{batch}/{middle}{team}/{system}.json"
 
     def gold(self, batch: str, phase: str) -> str:
-        """The gold file of a batch and phase, relative to the repository."""
-        return f"gold/{self.key}/{batch}/{self.gold_file.format(phase=phase)}"
+        """The gold file of a batch and phase, relative to the repository (Phase A+: Phase B's)."""
+        spec = self.phase(phase)
+        return f"gold/{self.key}/{batch}/{self.gold_file.format(phase=spec.gold_phase if spec else phase)}"
 
     def testset(self, batch: str, phase: str) -> str:
-        """The public test set of a batch and phase, relative to the repository."""
-        return f"testsets/{self.key}/{batch}/{self.testset_file.format(phase=phase)}"
+        """The public test set of a batch and phase, relative to the repository (Phase A+: Phase A's)."""
+        spec = self.phase(phase)
+        return f"testsets/{self.key}/{batch}/{self.testset_file.format(phase=spec.testset_phase if spec else phase)}"
 
 
 @dataclass(frozen=True)
@@ -128,7 +203,11 @@ class Scoring:
 #: The tasks of a challenge, in the order of the site and of ``challenge.toml``.
 TASKS: dict[str, Task] = {t.id: t for t in (
     Task("taskB", "taskb", "Task B (question answering)", "phase", "{phase}.json", "{phase}.json",
-         phases=("phaseA", "phaseB"), editions=True),
+         phases=(Phase("phaseA", "Phase A", "phaseA"),
+                 Phase("phaseAplus", "Phase A+", "phaseB", gold="phaseB", testset="phaseA", optional="phaseA",
+                       optional_gold=(("manual", "manual-phaseAplus.json"),)),
+                 Phase("phaseB", "Phase B", "phaseB")),
+         editions=True),
     Task("taskA", "taska", "Task A (semantic indexing)", "test set", "{phase}.json", "{phase}.json",
          scoring="taskA", ids="PMID", run_ids=("documents", "pmid"),
          unknown_id_fix="answer the documents of the test set only", batch_ranking=True,
@@ -136,6 +215,9 @@ TASKS: dict[str, Task] = {t.id: t for t in (
     Task("mcqa", "mcqa", "Reading tests (multiple choice)", None, "gold.json", "testset.json", scoring="mcqa",
          run_ids=("answers", "question"), unknown_id_fix="answer the questions of this batch's test set only",
          candidates=True),
+    Task("synergy", "synergy", "Synergy (question answering on developing topics)", None, "gold.json",
+         "questions.json", scoring="synergy", batches="rounds", batch="round", edition=9, views="taskB",
+         unknown_id_fix="answer the questions of this round's question file only"),
 )}
 
 #: The tasks of :func:`scorer.evaluate`.
@@ -146,6 +228,10 @@ SCORINGS: dict[str, Scoring] = {s.id: s for s in (
             summary=("yesno", "factoid", "list", "ideal"),
             rankings=(("phaseB.exact", ("yesno", "factoid", "list")), ("phaseB.ideal", ("ideal",)))),
     Scoring("taskA", hierarchy=True),
+    Scoring("synergy", optional_gold=(("manual", "manual.json"),), normalizable=True,
+            categories=("documents", "snippets"), summary=("documents", "snippets", "yesno", "factoid", "list", "ideal"),
+            rankings=(("synergy.documents", ("documents",)), ("synergy.snippets", ("snippets",)),
+                      ("synergy.exact", ("yesno", "factoid", "list")), ("synergy.ideal", ("ideal",)))),
     Scoring("mcqa", summary_extra=("mcqa.c_at_1", "mcqa.accuracy", "mcqa.random_baseline")),
 )}
 
@@ -158,3 +244,12 @@ def task(task_id: str) -> Task:
 def scoring(scorer_task: str) -> Scoring:
     """The :class:`Scoring` of a task of :func:`scorer.evaluate` (KeyError if none)."""
     return SCORINGS[scorer_task]
+
+
+def run_path_forms() -> str:
+    """Where runs go, for messages: every path form of :data:`TASKS` in one line."""
+    with_unit = [t for t in TASKS.values() if t.unit]
+    phases = "|".join(p for t in with_unit for p in t.phase_ids)
+    forms = [f"submissions/<{'|'.join(t.id for t in with_unit)}>/<batch>/<{phases} or test set>/<team>/<system>.json"]
+    forms += [f"submissions/{t.id}/<{t.batch}>/<team>/<system>.json" for t in TASKS.values() if not t.unit]
+    return " or ".join(forms)

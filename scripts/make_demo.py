@@ -33,17 +33,20 @@ from demo.config import (
     MCQA_BATCHES,
     MCQA_SILENT_TOPIC,
     SHORT_TEAM,
+    SYNERGY_ROUNDS,
     SYSTEMS,
     TASKA_BATCHES,
     TASKB_BATCHES,
     TEAMS,
     challenge_toml,
     mcqa_window,
+    synergy_window,
     taska_windows,
-    taskb_windows,
+    taskb_run_windows,
     team_toml,
 )
 from demo.mcqa import mcqa_gold, mcqa_run, mcqa_testset
+from demo.synergy import CARRIED, make_rounds, round_gold, round_questions, synergy_run
 from demo.taska import make_hierarchy, taska_gold, taska_run, taska_testset
 from demo.taskb import (
     Library,
@@ -97,8 +100,9 @@ def build() -> dict[str, str]:
             files[f"gold/taskb/{batch}/{phase}.json"] = dump_json({"questions": [gold_question(q, phase) for q in questions]})
             files[f"testsets/taskb/{batch}/{phase}.json"] = dump_json(
                 {"questions": [testset_question(q, phase) for q in questions]})
-        windows = taskb_windows(opens)
-        phase_b_runs = {}
+        windows = taskb_run_windows(opens)
+        phase_b_runs: dict[str, dict] = {}
+        aplus_runs: dict[str, dict] = {}
         for (team, system), spec in SYSTEMS.items():
             for phase in ("phaseA", "phaseB"):
                 if (batch, phase) not in spec.get("taskb", []):
@@ -111,8 +115,17 @@ def build() -> dict[str, str]:
                 receive(path, windows[phase], srng)
                 if phase == "phaseB":
                     phase_b_runs[f"{team}/{system}"] = run
+            if "aplus" in spec and (batch, "phaseB") in spec.get("taskb", []):  # own stream: other files unchanged
+                srng = random.Random(f"{SEED}/{batch}/phaseAplus/{team}/{system}")
+                run = phase_b_run(srng, questions, {**spec, "quality": max(0.0, spec["quality"] + spec["aplus"])})
+                path = f"submissions/taskB/{batch}/phaseAplus/{team}/{system}.json"
+                files[path] = dump_json(run)
+                receive(path, windows["phaseAplus"], srng)
+                aplus_runs[f"{team}/{system}"] = run
         if batch in MANUAL_BATCHES:
             files[f"gold/taskb/{batch}/manual.json"] = dump_json(manual_scores(brng, questions, phase_b_runs))
+            files[f"gold/taskb/{batch}/manual-phaseAplus.json"] = dump_json(
+                manual_scores(random.Random(f"{SEED}/{batch}/manual-phaseAplus"), questions, aplus_runs))
 
     # Task A
     arng = random.Random(rng.getrandbits(64))
@@ -161,6 +174,20 @@ def build() -> dict[str, str]:
             path = f"submissions/mcqa/{batch}/{team}/{system}.json"
             files[path] = dump_json(mcqa_run(srng, gold, spec, silent[1] if silent[0] == batch else None))
             receive(path, mcqa_window(opens), srng)
+
+    # Synergy: own random streams, so the other files stay as they were
+    library, rounds = make_rounds(random.Random(f"{SEED}/synergy"), world, set(used))
+    carried = rounds["round1"][CARRIED]["id"]
+    for number, (name, opens) in enumerate(SYNERGY_ROUNDS, 1):
+        files[f"testsets/synergy/{name}/questions.json"] = dump_json(round_questions(rounds[name]))
+        files[f"gold/synergy/{name}/gold.json"] = dump_json(round_gold(rounds[name], number, carried))
+        for (team, system), spec in SYSTEMS.items():
+            if name not in spec.get("synergy", []):
+                continue
+            srng = random.Random(f"{SEED}/synergy/{name}/{team}/{system}")
+            path = f"submissions/synergy/{name}/{team}/{system}.json"
+            files[path] = dump_json(synergy_run(srng, library, rounds[name], spec))
+            receive(path, synergy_window(opens), srng)
 
     files["submissions/received.json"] = json.dumps(dict(sorted(received.items())), indent=1) + "\n"
     return dict(sorted(files.items()))

@@ -375,6 +375,30 @@ def test_head_to_head_picker_needs_javascript_and_opens_a_prerendered_pair(page,
         assert "no pre-computed page" in by_css(driver, ".picker-message").text
 
 
+# --- Phase A+ ------------------------------------------------------------------------------
+
+def test_phase_a_plus_board_and_the_gold_evidence_comparison(page, driver, site):
+    """The Phase A+ leaderboard ranks its own runs; a system page links the comparison of
+    its Phase A+ and Phase B runs, which shows each measure and question both ways."""
+    page("taskB/batch1/phaseAplus.html")
+    assert "Phase A+" in by_css(driver, "h1").text
+    ranked = [row.text for row in all_by_css(driver, "main table tbody tr")]
+    assert ranked and not any("quokka" in text.lower() for text in ranked)  # no Phase A+ run of quokka
+    page("teams/helix/helix-dense.html")
+    section = by_css(driver, "main").text
+    assert "Without and with the gold evidence" in section
+    link = next(a for a in all_by_css(driver, "main a") if a.text == "every measure and question")
+    link.click()
+    assert driver.current_url.endswith("/compare/taskB/batch1/phaseAplus-vs-phaseB/helix.helix-dense.html")
+    headers = [th.text for th in all_by_css(driver, "main table thead th")]
+    assert {"Phase A+", "Phase B", "With - without"} <= set(headers), headers
+    rows = all_by_css(driver, "main section:nth-of-type(2) table tbody tr")
+    assert len(rows) >= 10  # one row per question answered in both runs
+    page("runs/taskB/batch1/phaseAplus/helix/helix-dense.html")
+    evidence = next(a for a in all_by_css(driver, "main dl a") if "without (Phase A+)" in a.text)
+    assert evidence.get_attribute("href").endswith("phaseAplus-vs-phaseB/helix.helix-dense.html")
+
+
 # --- narrow viewport ------------------------------------------------------------------------
 
 NARROW = """

@@ -51,7 +51,7 @@ def generated(challenge):
 
 
 def _runs(challenge) -> list[str]:
-    return sorted(str(p.relative_to(ROOT).as_posix()) for pattern in ("task*/**/*.json", "mcqa/**/*.json")
+    return sorted(str(p.relative_to(ROOT).as_posix()) for pattern in ("task*/**/*.json", "mcqa/**/*.json", "synergy/**/*.json")
                   for p in (ROOT / "submissions").glob(pattern))
 
 
@@ -122,13 +122,13 @@ def test_validate_command_line(challenge, task):
 
 def test_gold_files_validate_as_gold(challenge):
     gold = sorted((ROOT / "gold").glob("task*/*/*.json")) + sorted((ROOT / "gold").glob("mcqa/*/*.json"))
-    assert len(gold) == 3 * 2 + 10 + 1 + 2
+    assert len(gold) == 3 * 2 + 10 + 2 + 2  # Task B phases, Task A test sets, expert scores (B, A+), mcqa
     for path in gold:
         if path.parts[-3] == "mcqa":
             code, out = _cli("validate", str(path), "--role", "gold", "--task", "mcqa")
             assert code == 0 and "0 error(s), 0 warning(s)" in out, out
             continue
-        if path.name == "manual.json":
+        if path.name.startswith("manual"):
             errors = list(validator("taskb-manual-scores.schema.json").iter_errors(json.loads(path.read_text())))
             assert not errors, errors[0].message
             continue
@@ -231,7 +231,8 @@ def test_every_run_scores(challenge):
             options = {"hierarchy": gold["hierarchy"]}
         result = scorer.evaluate(gold["gold"], ROOT / path, task=ref.scorer_task, edition=challenge.rules.edition,
                                  flavor=challenge.rules.flavor, **options)
-        names = {"phaseA": ["documents", "snippets"], "phaseB": ["yesno", "factoid", "list", "ideal"], "mcqa": ["mcqa"]}
+        names = {"phaseA": ["documents", "snippets"], "phaseB": ["yesno", "factoid", "list", "ideal"], "mcqa": ["mcqa"],
+                 "synergy": ["documents", "snippets", "ideal"]}
         keys = official["taskA"] if ref.task == "taskA" else [official[c] for c in names[ref.scorer_task]]
         assert all(math.isfinite(result.measures[k]) for k in keys), (path, result.measures)
         if "manual" in options:

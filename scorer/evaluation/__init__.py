@@ -16,7 +16,7 @@ from scorer.formats.jsontext import JsonText, load_input
 #: The values of ``task`` and ``flavor``.  :func:`evaluate` takes any string and raises a
 #: located ScorerError for others: its callers pass names read from files (a run's path,
 #: ``challenge.toml``), so its parameters are ``str``.
-Task = Literal["phaseA", "phaseB", "taskA", "mcqa"]
+Task = Literal["phaseA", "phaseB", "taskA", "mcqa", "synergy"]
 Flavor = Literal["official", "reference"]
 TASKS: tuple[str, ...] = get_args(Task)
 FLAVORS: tuple[str, ...] = get_args(Flavor)
@@ -40,6 +40,7 @@ EVALUATORS: dict[str, Evaluator] = {
     "phaseB": Evaluator("scorer.evaluation.phase_b", "evaluate_phase_b", ("ideal", "manual", "system")),
     "taskA": Evaluator("scorer.evaluation.task_a", "evaluate_task_a", ("hierarchy", "workers")),
     "mcqa": Evaluator("scorer.evaluation.mcqa", "evaluate_mcqa"),
+    "synergy": Evaluator("scorer.evaluation.synergy", "evaluate_synergy", ("judged", "ideal", "manual", "system")),
 }
 
 
@@ -53,7 +54,9 @@ def evaluate(gold, run, task: str = "phaseA", edition: int = 9, flavor: str = "o
 
     ``gold``, ``run``: a path, JSON text/bytes, or an already parsed dict/list.
     ``task``: ``"phaseA"``, ``"phaseB"`` (BioASQ Task B), ``"taskA"`` (needs
-    ``hierarchy=PATH``) or ``"mcqa"`` (multiple-choice reading tests, QA4MRE style).
+    ``hierarchy=PATH``), ``"mcqa"`` (multiple-choice reading tests, QA4MRE style) or
+    ``"synergy"`` (a Synergy round: documents, snippets and answers in one run;
+    ``judged=[PATHS]``: the earlier rounds' gold, whose items are left out).
     ``edition``: BioASQ rules 2, 3, 5, 8 or 9.  ``flavor``:
     ``"official"`` (the official tools' numbers, quirks included) or ``"reference"``
     (the published definitions).  Raises :class:`scorer.ScorerError` for any input that

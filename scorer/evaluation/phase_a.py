@@ -29,13 +29,17 @@ OFFICIAL_LABELS = registry.official_labels("phaseA")
 def evaluate_phase_a(gold_loaded, run_loaded, *, edition: int, flavor: str) -> Result:
     gold = read_taskb(*gold_loaded)
     run = read_taskb(*run_loaded)
+    return Result(task="phaseA", edition=edition, flavor=flavor, **phase_a_scores(gold, run, edition, flavor))
+
+
+def phase_a_scores(gold: TaskBFile, run: TaskBFile, edition: int, flavor: str) -> dict:
+    """The measures, per-question values, counts and warnings of read files (the fields of a :class:`Result`)."""
     if flavor == "official":
         measures, per_question, counts = official_phase_a(gold, run, edition)
-        warnings = []
+        warnings: list[Problem] = []
     else:
         measures, per_question, counts, warnings = reference_phase_a(gold, run, edition)
-    return Result(task="phaseA", edition=edition, flavor=flavor, measures=measures,
-                  per_question=per_question, counts=counts, warnings=warnings)
+    return {"measures": measures, "per_question": per_question, "counts": counts, "warnings": warnings}
 
 
 # --- official ----------------------------------------------------------------------

@@ -44,6 +44,13 @@ def evaluate_phase_b(gold_loaded, run_loaded, *, edition: int, flavor: str, idea
     """
     gold = read_taskb(*gold_loaded)
     run = read_taskb(*run_loaded)
+    return Result(task="phaseB", edition=edition, flavor=flavor,
+                  **phase_b_scores(gold, run, edition, flavor, ideal=ideal, manual=manual, system=system))
+
+
+def phase_b_scores(gold: TaskBFile, run: TaskBFile, edition: int, flavor: str, *, ideal: bool = True,
+                   manual=None, system: str | None = None) -> dict:
+    """The measures, per-question values, counts and warnings of read files (the fields of a :class:`Result`)."""
     if flavor == "official":
         measures, per_question, counts = official_exact(gold, run, edition)
         warnings: list[Problem] = []
@@ -55,23 +62,22 @@ def evaluate_phase_b(gold_loaded, run_loaded, *, edition: int, flavor: str, idea
         scores, counts["ideal.manual"], manual_warnings = manual_measures(manual, system, gold)
         measures.update(scores)
         warnings += manual_warnings
-    return Result(task="phaseB", edition=edition, flavor=flavor, measures=measures,
-                  per_question=per_question, counts=counts, warnings=warnings)
+    return {"measures": measures, "per_question": per_question, "counts": counts, "warnings": warnings}
 
 
 # --- official ------------------------------------------------------------------------
 
-def official_answers(file: TaskBFile, edition: int, *, gold: bool) -> tuple[list, list[Problem]]:
-    """Every question's :class:`~scorer.formats.answers.OfficialAnswer` (None when absent), and
-    the located problems the official reader aborts on (it reads every question)."""
-    read: list[ans.OfficialAnswer | None] = []
+def official_answers(file: TaskBFile, edition: int, *, gold: bool) -> tuple[dict, list[Problem]]:
+    """Question index -> its :class:`~scorer.formats.answers.OfficialAnswer` (None when
+    absent), and the located problems the official reader aborts on (it reads every question)."""
+    read: dict[int, ans.OfficialAnswer | None] = {}
     problems: list[Problem] = []
     for q in file.questions:
         if not q.has_exact_answer:
-            read.append(None)
+            read[q.index] = None
             continue
         answer, problem = ans.official_answer(q.exact_answer, edition=edition, gold=gold)
-        read.append(answer)
+        read[q.index] = answer
         if problem and q.type == ans.YESNO and type(q.exact_answer) is list:
             problem = ans.yesno_list_problem(q.exact_answer)
         if problem:

@@ -23,7 +23,7 @@ from scorer.tasks import DEFAULT_HIERARCHY, SCORINGS, SINGLE_PHASE, TASKS
 
 #: ``[official_measures]`` when ``challenge.toml`` names none (from the measure registry).
 DEFAULT_MEASURES = default_official_measures()
-TASKB_PHASES = TASKS["taskB"].phases
+TASKB_PHASES = TASKS["taskB"].phase_ids
 #: The ``phase`` of every mcqa run: its path has no phase or test set
 #: (``submissions/mcqa/<batch>/<team>/<system>.json``), a batch has one window.
 MCQA_PHASE = SINGLE_PHASE
@@ -44,7 +44,7 @@ class Window:
 class TaskBBatch:
     id: str
     name: str
-    windows: dict[str, Window]  # "phaseA" / "phaseB" -> window
+    windows: dict[str, Window]  # "phaseA" / "phaseAplus" (when the batch has one) / "phaseB" -> window
 
     def phase_windows(self) -> dict[str, Window]:
         """Phase -> its submission window."""
@@ -63,16 +63,19 @@ class TaskABatch:
 
 
 @dataclass(frozen=True)
-class McqaBatch:
-    """A batch of multiple-choice reading tests: one test set, one window."""
+class WindowBatch:
+    """A batch with one test set and one window: multiple-choice reading tests, a Synergy round."""
 
     id: str
     name: str
     window: Window
 
     def phase_windows(self) -> dict[str, Window]:
-        """The one window, under the phase of every run of the batch (:data:`MCQA_PHASE`)."""
-        return {MCQA_PHASE: self.window}
+        """The one window, under the phase of every run of the batch (:data:`SINGLE_PHASE`)."""
+        return {SINGLE_PHASE: self.window}
+
+
+McqaBatch = WindowBatch
 
 
 @dataclass(frozen=True)
@@ -153,12 +156,14 @@ class Challenge:
     official_measures: dict = field(default_factory=lambda: dict(DEFAULT_MEASURES))
     taskb_batches: dict[str, TaskBBatch] = field(default_factory=dict)
     taska_batches: dict[str, TaskABatch] = field(default_factory=dict)
-    mcqa_batches: dict[str, McqaBatch] = field(default_factory=dict)
+    mcqa_batches: dict[str, WindowBatch] = field(default_factory=dict)
+    synergy_batches: dict[str, WindowBatch] = field(default_factory=dict)  # its rounds
+    synergy_exclude_judged: bool = True
     hierarchy: str | None = None
     teams: dict[str, Team] = field(default_factory=dict)
 
     def batches(self, task: str) -> dict:
-        """The batches of a task (``taskB``, ``taskA``, ``mcqa``) in ``challenge.toml`` order."""
+        """The batches of a task (``taskB``, ``taskA``, ``mcqa``; Synergy's rounds) in ``challenge.toml`` order."""
         return getattr(self, f"{TASKS[task].key}_batches")
 
     def window(self, ref: RunRef) -> Window | None:
@@ -170,19 +175,37 @@ class Challenge:
         """The gold files a run is scored against: ``gold`` (+ ``manual`` when the batch
         has expert scores, ``hierarchy``), from the task registry (:mod:`scorer.tasks`)."""
         gold = self.root / TASKS[ref.task].gold(ref.batch, ref.phase)
-        scoring = SCORINGS[ref.scorer_task]
         paths = {"gold": gold}
-        paths.update({option: gold.parent / name for option, name in scoring.optional_gold
+        scoring = SCORINGS.get(ref.scorer_task)
+        if scoring is None:  # a phase the task does not have: refused by the identity checks
+            return paths
+        paths.update({option: gold.parent / name for option, name in TASKS[ref.task].optional_gold(ref.phase)
                       if (gold.parent / name).exists()})
         if scoring.hierarchy:
             paths["hierarchy"] = self.root / (self.hierarchy or DEFAULT_HIERARCHY)
+        if ref.task == "synergy" and self.synergy_exclude_judged:
+            paths.update(self.judged_paths(ref))
         return paths
+
+    def judged_paths(self, ref: RunRef) -> dict[str, Path]:
+        """``judged/<round>`` -> the gold (feedback) of each earlier Synergy round that is
+        out: what the experts judged before this round, left out of its scores."""
+        rounds = list(self.synergy_batches)
+        earlier = rounds[:rounds.index(ref.batch)] if ref.batch in rounds else []
+        return {f"judged/{r}": path for r in earlier
+                if (path := self.root / TASKS["synergy"].gold(r, ref.phase)).is_file()}
 
     def rules_digest(self, ref: RunRef) -> str:
         """SHA-256 of the rules that decide a run's numbers (flavor, edition, measures)."""
-        relevant = {"flavor": self.rules.flavor, "task": ref.scorer_task,
-                    "edition": self.rules.edition if TASKS[ref.task].editions else None}
+        relevant = {"flavor": self.rules.flavor, "task": ref.scorer_task, "edition": self.edition(ref),
+                    **({"exclude_judged": self.synergy_exclude_judged} if ref.task == "synergy" else {})}
         return hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest()
+
+    def edition(self, ref: RunRef) -> int | None:
+        """The BioASQ edition whose rules score a run: the task's own (Synergy: 9), else
+        ``[rules] edition`` for a task the editions apply to, else None."""
+        spec = TASKS[ref.task]
+        return spec.edition or (self.rules.edition if spec.editions else None)
 
     def to_json(self) -> dict:
         """The rules as JSON (for provenance and the site); no local paths."""
@@ -199,6 +222,10 @@ class Challenge:
                       for b in self.taska_batches.values()],
             "mcqa": [{"id": b.id, "name": b.name, "opens": utc_text(b.window.opens), "closes": utc_text(b.window.closes)}
                      for b in self.mcqa_batches.values()],
+            **({"synergy": {"exclude_judged": self.synergy_exclude_judged,
+                            "rounds": [{"id": b.id, "name": b.name, "opens": utc_text(b.window.opens),
+                                        "closes": utc_text(b.window.closes)} for b in self.synergy_batches.values()]}}
+               if self.synergy_batches else {}),
         }
 
 
@@ -379,17 +406,34 @@ def load_challenge(root: str | Path = ".") -> Challenge:
     taskb = value.get("taskb", {}).get("batches", [])
     taska = value.get("taska", {})
     mcqa = value.get("mcqa", {}).get("batches", [])
+    synergy = value.get("synergy", {})
     return Challenge(
         root=root, name=value["challenge"]["name"], description=value["challenge"].get("description", ""),
         demo=value["challenge"].get("demo", False), rules=rules, limits=limits,
         official_measures={**DEFAULT_MEASURES, **value.get("official_measures", {})},
-        taskb_batches={b["id"]: TaskBBatch(b["id"], b.get("name", b["id"]),
-                                           {p: _window(b[p]) for p in TASKB_PHASES}) for b in taskb},
+        taskb_batches={b["id"]: TaskBBatch(b["id"], b.get("name", b["id"]), _phase_windows("taskB", b))
+                       for b in taskb},
         taska_batches={b["id"]: TaskABatch(b["id"], b.get("name", b["id"]),
                                            {t["id"]: _window(t) for t in b["testsets"]})
                        for b in taska.get("batches", [])},
-        mcqa_batches={b["id"]: McqaBatch(b["id"], b.get("name", b["id"]), _window(b["window"])) for b in mcqa},
+        mcqa_batches={b["id"]: WindowBatch(b["id"], b.get("name", b["id"]), _window(b["window"])) for b in mcqa},
+        synergy_batches={b["id"]: WindowBatch(b["id"], b.get("name", b["id"]), _window(b["window"]))
+                         for b in synergy.get("rounds", [])},
+        synergy_exclude_judged=synergy.get("exclude_judged", True),
         hierarchy=taska.get("hierarchy"), teams=teams)
+
+
+def _phase_windows(task: str, batch: dict) -> dict[str, Window]:
+    """Phase -> window of a batch of a task with fixed phases; an optional phase written
+    ``true`` has the window of the phase it follows, one left out has none."""
+    windows = {}
+    for phase in TASKS[task].phases:
+        value = batch.get(phase.id)
+        if value is True:
+            value = batch[phase.optional]
+        if isinstance(value, dict):
+            windows[phase.id] = _window(value)
+    return windows
 
 
 def _window_problems(value: dict, text: str, path: Path) -> list[Problem]:
@@ -405,16 +449,18 @@ def _window_problems(value: dict, text: str, path: Path) -> list[Problem]:
     for spec in TASKS.values():
         task = spec.key
         seen = set()
-        for i, batch in enumerate(value.get(task, {}).get("batches", [])):
-            parts = [task, "batches", i]
+        for i, batch in enumerate(value.get(task, {}).get(spec.batches, [])):
+            parts = [task, spec.batches, i]
             if batch["id"] in seen:
                 problems.append(Problem(code="duplicate-batch", file=str(path), line=toml_line(text, parts),
                                         pointer=toml_path(parts + ["id"]),
-                                        message=f"batch id {batch['id']!r} appears twice", fix="rename one batch"))
+                                        message=f"{spec.batch} id {batch['id']!r} appears twice",
+                                        fix=f"rename one {spec.batch}"))
             seen.add(batch["id"])
             if spec.phases:
                 for phase in spec.phases:
-                    check(batch[phase], parts + [phase])
+                    if isinstance(batch.get(phase.id), dict):
+                        check(batch[phase.id], parts + [phase.id])
             elif spec.unit is None:
                 check(batch["window"], parts + ["window"])
             else:

@@ -58,7 +58,7 @@ def _over(items, cap: int, pointer: str, what: str, fix: str) -> list[Problem]:
 
 
 def limit_problems(value, task: str, limits: QuestionLimits) -> list[Problem]:
-    """The lists of a run (``task``: phaseA, phaseB, taskA or mcqa) longer than their cap,
+    """The lists of a run (``task``: phaseA, phaseB, synergy, taskA or mcqa) longer than their cap,
     one error each, located at the list; a value of the wrong shape has none (the schema
     reports it).  Linear in the number of questions: only lengths are read.  A task
     without per-question caps (mcqa) has none."""
@@ -109,5 +109,11 @@ def _phase_b_problems(value, limits: QuestionLimits) -> list[Problem]:
     return problems
 
 
+def _synergy_problems(value, limits: QuestionLimits) -> list[Problem]:
+    """Synergy: a run carries Phase A's lists and Phase B's answers, both capped."""
+    return _phase_a_problems(value, limits) + _phase_b_problems(value, limits)
+
+
 #: The per-question caps of each task of :func:`scorer.evaluate` that has them.
-_CHECKS = {"taskA": _task_a_problems, "phaseA": _phase_a_problems, "phaseB": _phase_b_problems}
+_CHECKS = {"taskA": _task_a_problems, "phaseA": _phase_a_problems, "phaseB": _phase_b_problems,
+           "synergy": _synergy_problems}

@@ -161,6 +161,8 @@ def fix_phase_a_question(question: object) -> tuple[object, Iterable[Finding | P
 PHASES: dict[str, tuple[list[QuestionFixer], str]] = {
     "phaseA": ([fix_phase_a_question], "taskb-phaseA-run.schema.json"),
     "phaseB": ([fix_phase_a_question, fix_phase_b_question], "taskb-phaseB-run.schema.json"),
+    # a Synergy run: Phase A's documents and snippets and Phase B's answers in one file
+    "synergy": ([fix_phase_a_question, fix_phase_b_question], "taskb-phaseB-run.schema.json"),
 }
 GOLD_SCHEMA = "taskb-gold.schema.json"
 #: Gold files of both phases: the answer fixers of runs do not apply (a gold ideal answer is
@@ -254,7 +256,23 @@ MISSING_QUESTION_FIX = {
               "leaves them out of the means, the reference flavor scores them 0",
     "phaseB": "add every test question (leave out exact_answer to abstain); the official evaluator "
               "aborts on a missing yes/no, factoid or list question before edition 9",
+    "synergy": "add every question of the round (empty lists and no answers are valid); a question left "
+               "out is left out of the round's means",
 }
+
+
+def _synergy_problems(value) -> list[Problem]:
+    """Concepts and triples in a Synergy run: not part of the task, ignored (one warning each kind)."""
+    problems = []
+    questions = value.get("questions") if isinstance(value, dict) else None
+    for member in ("concepts", "triples"):
+        first = next((i for i, q in enumerate(questions if isinstance(questions, list) else ())
+                      if isinstance(q, dict) and q.get(member)), None)
+        if first is not None:
+            problems.append(Problem(code="ignored-member", severity="warning", pointer=f"/questions/{first}/{member}",
+                                    message=f"Synergy scores documents, snippets and answers; {member} are ignored",
+                                    fix=f"leave out {member}"))
+    return problems
 
 
 def _coverage_problems(value, gold_value, phase: str) -> list[Problem]:
@@ -298,6 +316,8 @@ def validate_taskb(value, doc: JsonText, *, phase: str = "phaseA", role: str = "
     schema = PHASES[phase][1] if role == "run" else GOLD_SCHEMA
     problems += schema_problems(schema, fixed, _schema_problem)
     problems += _semantic_problems(fixed)
+    if phase == "synergy" and role == "run":
+        problems += _synergy_problems(fixed)
     if limits is not None and role == "run":
         problems += limit_problems(fixed, phase, limits)
     if gold_value is not None:

@@ -192,18 +192,19 @@ def _dry_run(check: RunCheck, value, challenge: Challenge, git: RepoReader, base
              if k != "manual"}
     if export(git, base, sorted(paths.values()), trusted) != sorted(paths.values()):
         return  # no gold yet (or no hierarchy): validation only
-    options = {"hierarchy": str(trusted / paths["hierarchy"])} if SCORINGS[ref.scorer_task].hierarchy else {}
+    from scorer.store.runs import answered_categories, evaluate_options
+    options = evaluate_options(ref.scorer_task, {k: str(trusted / p) for k, p in paths.items()})
     try:
-        result = evaluate(str(trusted / paths["gold"]), value, task=ref.scorer_task, edition=challenge.rules.edition,
-                          flavor=challenge.rules.flavor, **options)
+        result = evaluate(str(trusted / paths["gold"]), value, task=ref.scorer_task,
+                          edition=challenge.edition(ref) or challenge.rules.edition, flavor=challenge.rules.flavor,
+                          **options)
     except ScorerError as exc:
         check.score_problems = list(exc.problems)
         return
     check.scores = dict(result.measures)
     check.scored_against = paths["gold"]
     if SCORINGS[ref.scorer_task].categories:
-        from scorer.store.runs import answered_categories
-        check.categories = answered_categories(value)
+        check.categories = answered_categories(value, SCORINGS[ref.scorer_task].categories)
     check.score_problems = [p for p in result.warnings if p.severity == "error"]
 
 
@@ -331,7 +332,8 @@ def _summary_measures(task: str, official: dict, categories: list[str] | None = 
     if scoring.summary is None:
         own = official.get(task, DEFAULT_MEASURES.get(task, []))
         return list(dict.fromkeys([*(own if isinstance(own, list) else [own]), *scoring.summary_extra]))
-    shown = [c for c in scoring.summary if c in official and (categories is None or c in categories)]
+    shown = [c for c in scoring.summary if c in official
+             and (categories is None or c not in scoring.categories or c in categories)]
     return [official[c] for c in shown]
 
 

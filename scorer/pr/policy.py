@@ -52,14 +52,13 @@ from datetime import datetime
 from scorer.errors import Problem, ScorerError, bounded, some_of
 from scorer.formats.challenge import Challenge, RunRef, Window, run_ref, utc_text
 from scorer.formats.jsontext import load_json
-from scorer.tasks import TASKS
+from scorer.tasks import TASKS, run_path_forms
 
 #: git file modes
 REGULAR_MODES = ("100644", "100755")
 SYMLINK_MODE, GITLINK_MODE, ABSENT_MODE = "120000", "160000", "000000"
 LEDGER = "submissions/received.json"
-RUN_FORM = ("submissions/<taskA|taskB>/<batch>/<phaseA|phaseB or test set>/<team>/<system>.json "
-            "or submissions/mcqa/<batch>/<team>/<system>.json")
+RUN_FORM = run_path_forms()
 
 #: What a protected top-level path is, for the message (first matching prefix wins).
 PROTECTED = (

@@ -37,7 +37,7 @@ def _phase_boards(site: Site, task: str) -> None:
     for batch in site.challenge.batches(task).values():
         for phase in batch.phase_windows():
             table = site.results.tables.get((task, batch.id, phase))
-            views = ([RANKING_VIEWS[task](table, r, site.official, site.names)
+            views = ([RANKING_VIEWS[TASKS[task].view_kind](table, r, site.official, site.names)
                       for r in table.rankings.values()] if table else [])
             _board_page(site, paths.board(task, batch.id, phase),
                         labels.where_label(task, batch.name, phase), table, views,
@@ -76,8 +76,10 @@ def write_overviews(site: Site) -> None:
             continue
         overview = site.results.overviews.get(task)
         sections = _overview_sections(site, task, overview) if overview is not None else []
+        links = [(b.name, paths.board(task, b.id, None if TASKS[task].batch_ranking else next(iter(b.phase_windows()))))
+                 for b in batches.values()]
         site.w.page(paths.overview(task), "overview.html", f"{labels.TASKS[task]}: overview", task=task,
-                    sections=sections, batches=batches)
+                    sections=sections, batches=batches, batch_links=links)
 
 
 def _overview_sections(site: Site, task: str, overview: Overview) -> list[dict]:

@@ -7,6 +7,7 @@ from scorer.formats.challenge import Challenge, utc_text
 from scorer.site import boards, labels, paths
 from scorer.site.docs import DocPage
 from scorer.site.drilldown import pairs_to_render
+from scorer.site.evidence import evidence_pairs
 from scorer.site.inputs import BuildInputs, has_gold, window_status
 from scorer.site.results import Results, Table
 from scorer.site.tables import TableView
@@ -39,6 +40,17 @@ class Site:
         om = challenge.official_measures
         self.official = {m for v in om.values() for m in (v if isinstance(v, list) else [v])}
         self._pair_list: list | None = None
+        self._evidence: list | None = None
+
+    def evidence_pairs(self) -> list:
+        """The Phase A+ / Phase B pairs of runs (:func:`scorer.site.evidence.evidence_pairs`)."""
+        if self._evidence is None:
+            self._evidence = evidence_pairs(self.results)
+        return self._evidence
+
+    def evidence_page(self, entry) -> str | None:
+        """The page comparing a run with its system's run of the paired phase, if any."""
+        return next((p.path for p in self.evidence_pairs() if entry in (p.without, p.with_)), None)
 
     def table_runs(self, task: str, batch: str, phase: str | None) -> list:
         """The runs of a table (every phase's for ``phase`` None)."""

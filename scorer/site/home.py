@@ -23,9 +23,11 @@ def write_home(site: Site) -> None:
             for phase in batch.phase_windows():
                 ctx = site.window_context(task, batch.id, phase)
                 runs = site.table_runs(task, batch.id, phase)
-                rows.append({"batch": batch, "phase": phase, "label": labels.phase_label(task, phase),
+                rows.append({"batch": batch, "phase": phase, "label": labels.phase_label(task, phase) or "leaderboard",
                              "path": paths.board(task, batch.id, phase), "runs": len(runs), **ctx})
-        tasks.append({"task": task, "rows": rows, "overview": paths.overview(task),
+        spec = TASKS[task]
+        tasks.append({"task": task, "rows": rows, "overview": paths.overview(task), "batch": spec.batch.capitalize(),
+                      "unit": (spec.unit or "leaderboard").capitalize(),
                       "batch_pages": [(b.name, paths.board(task, b.id, None)) for b in batches.values()]
                       if TASKS[task].batch_ranking else []})
     description = render_markdown(site.challenge.description)  # absolute http(s) and mailto links only

@@ -6,12 +6,18 @@ from scorer.tasks import SCORINGS
 from scorer.tasks import TASKS as TASK_SPECS
 
 TASKS = {t.id: t.title for t in TASK_SPECS.values()}
-PHASES = {s.id: s.title for s in SCORINGS.values() if s.title}
+PHASES = {p.id: p.title for t in TASK_SPECS.values() for p in t.phases}
 RANKINGS = {"phaseA": "Phase A: concepts, documents, snippets, triples",
             "phaseB.exact": "Phase B: exact answers", "phaseB.ideal": "Phase B: ideal answers",
+            "phaseAplus.exact": "Phase A+: exact answers (without the gold snippets)",
+            "phaseAplus.ideal": "Phase A+: ideal answers (without the gold snippets)",
+            "synergy.documents": "Documents", "synergy.snippets": "Snippets",
+            "synergy.exact": "Exact answers", "synergy.ideal": "Ideal answers",
             "flat.micro_f1": "Flat micro F1 (MiF)", "lca.f1": "LCA-F", "mcqa": "c@1"}
-#: The measure families each Task B ranking shows as columns.
-RANKING_FAMILIES = {name: families for s in SCORINGS.values() for name, families in s.rankings}
+#: The measure families each ranking of a batch table shows as columns.
+RANKING_FAMILIES = {name: families for t in TASK_SPECS.values() for p in t.phase_ids
+                    for name, _, families in t.rankings(p)}
+RANKING_FAMILIES.update({name: families for s in SCORINGS.values() for name, families in s.rankings})
 __all__ = ["measure_label", "phase_label", "where_label", "ranking_label"]
 
 

@@ -47,3 +47,8 @@ def doc(name: str) -> str:
 def root_of(path: str) -> str:
     """The relative prefix from the page at ``path`` back to the site root."""
     return "../" * path.count("/")
+
+
+def evidence(task: str, batch: str, without: str, with_: str, key: str) -> str:
+    """A system's answers without against with the gold evidence (Phase A+ against Phase B)."""
+    return f"compare/{task}/{batch}/{without}-vs-{with_}/{key.replace('/', '.')}.html"

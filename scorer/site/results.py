@@ -12,6 +12,7 @@ from pathlib import Path
 
 from scorer.formats.challenge import MCQA_PHASE
 from scorer.store.files import read_json
+from scorer.tasks import TASKS
 
 RESULTS = "results"
 
@@ -143,7 +144,7 @@ def load_results(root: str | Path) -> Results:
     tables: dict = {}
     for listed in index.get("batches", []):
         raw = read_json(root / listed["table"])
-        tables.update(_TABLE_READERS[raw["task"]](raw))
+        tables.update(_TABLE_READERS[TASKS[raw["task"]].view_kind](raw))
     overviews = {task: _overview(read_json(root / path)) for task, path in sorted(index.get("overview", {}).items())}
     return Results(root, index.get("scorer_version"), index.get("scorer_digest"), dict(sorted(index.get("gold_sha256", {}).items())),
                    runs, tables, overviews)
@@ -173,9 +174,9 @@ def _row(key: str, s: dict, result: dict) -> Row:
 
 
 def _taskb_tables(raw: dict) -> dict:
-    """A Task B batch and phase: one table."""
+    """A Task B batch and phase (a Synergy round): one table."""
     rows = {key: _row(key, s, s) for key, s in sorted(raw["systems"].items())}
-    table = Table(task="taskB", batch=raw["batch"], phase=raw["phase"], name=raw.get("name", raw["batch"]),
+    table = Table(task=raw["task"], batch=raw["batch"], phase=raw["phase"], name=raw.get("name", raw["batch"]),
                   rows=rows, rankings=_rankings(raw))
     return {(table.task, table.batch, table.phase): table}
 
@@ -201,7 +202,8 @@ def _taska_tables(raw: dict) -> dict:
     return out
 
 
-#: The reader of each task's batch files in ``results/batches/<task>/``: -> (task, batch, phase) -> table.
+#: The reader of the batch files of each kind of task (:attr:`scorer.tasks.Task.view_kind`)
+#: in ``results/batches/<task>/``: -> (task, batch, phase) -> table.
 _TABLE_READERS = {"taskB": _taskb_tables, "taskA": _taska_tables, "mcqa": _mcqa_tables}
 
 

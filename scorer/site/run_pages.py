@@ -90,7 +90,7 @@ def _run_page(site: Site, entry, doc: dict | None, table: Table | None) -> None:
     board = paths.board(entry.task, entry.batch, entry.phase) if table is not None else None
     site.w.page(path, "run.html", f"Run {entry.key}, {entry.task} {entry.batch} {entry.phase}", entry=entry,
                 doc=doc, measures=measures, questions=questions, board=board, names=site.names,
-                slug=run_slug(entry))
+                slug=run_slug(entry), evidence=site.evidence_page(entry))
 
 
 def _compare_pages(site: Site, table: Table, data: dict) -> None:
@@ -107,7 +107,7 @@ def _compare_pages(site: Site, table: Table, data: dict) -> None:
                 systems=systems, names=site.names, board=paths.board(task, batch, phase))
     for path, a, b in pairs:
         slug = path[:-5].replace("/", "-").replace(".", "-")
-        views = PAIR_VIEWS[task](table, a, b, data, slug)
+        views = PAIR_VIEWS[TASKS[task].view_kind](table, a, b, data, slug)
         site.w.downloads(*views)
         site.w.page(path, "compare.html", f"{site.names.system(a)} against {site.names.system(b)}", a=a, b=b,
                     views=views, names=site.names, index=paths.compare_index(task, batch, phase),

@@ -1,10 +1,12 @@
 """The teams page, each team's page and each system's page (its runs, its rank in each
-batch as a chart, its pre-rendered head-to-head pages)."""
+batch as a chart, its pre-rendered head-to-head pages, its answers without and with the
+gold evidence)."""
 from __future__ import annotations
 
 from scorer.site import paths
 from scorer.site.charts import rank_chart
 from scorer.site.context import Site
+from scorer.site.evidence import write_evidence_pages
 
 
 def write_teams(site: Site) -> None:
@@ -13,13 +15,14 @@ def write_teams(site: Site) -> None:
     for entry in site.results.runs.values():
         runs_of.setdefault(entry.key, []).append(entry)
     site.w.page("teams.html", "teams.html", "Teams", runs_of=runs_of)
+    evidence = write_evidence_pages(site)
     for team in site.challenge.teams.values():
         site.w.page(paths.team(team.id), "team.html", team.name, team=team, runs_of=runs_of)
         for system in team.systems.values():
             key = f"{team.id}/{system.id}"
             site.w.page(paths.system(key), "system.html", f"{system.name} ({team.name})", team=team,
                         system=system, key=key, runs=runs_of.get(key, []), charts=_rank_charts(site, key),
-                        comparisons=_comparisons_of(site, key), names=site.names)
+                        comparisons=_comparisons_of(site, key), evidence=evidence.get(key, []), names=site.names)
 
 
 def _rank_charts(site: Site, key: str) -> list[dict]:

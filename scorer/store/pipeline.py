@@ -23,19 +23,20 @@ import json
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
 from scorer.errors import Problem
 from scorer.fingerprint import fingerprint
-from scorer.formats.challenge import TASKB_PHASES, Challenge, RunRef, load_challenge, read_received, utc_text
+from scorer.formats.challenge import Challenge, RunRef, load_challenge, read_received, utc_text
 from scorer.formats.hierarchy import load_hierarchy
 from scorer.formats.jsontext import load_json
 from scorer.parallel import Worker, fork_context
 from scorer.store.files import canonical_json, read_json, remove_stale, sha256_bytes, sha256_file, write_atomic
 from scorer.store.runs import RunJob, discover_runs, failure, identity_problems, score_run
 from scorer.store.tables import ScoredRun, mcqa_table, overview, taska_table, taskb_table
-from scorer.tasks import SCORINGS
+from scorer.tasks import SCORINGS, TASKS
 
 RESULTS = "results"
 INDEX = f"{RESULTS}/index.json"
@@ -175,6 +176,12 @@ def _score_many(jobs: list[RunJob], workers: int, seconds: float) -> Iterator[tu
             worker.stop()
 
 
+def _table_path(task: str, batch: str, phase: str) -> str:
+    """``results/batches/<task>/<batch>/<phase>.json``; a task whose path has no phase
+    (mcqa, Synergy): ``results/batches/<task>/<batch>.json``."""
+    return f"{RESULTS}/batches/{task}/{batch}/{phase}.json" if TASKS[task].unit else f"{RESULTS}/batches/{task}/{batch}.json"
+
+
 def result_path(ref: RunRef, status: str) -> str:
     """The run's path with ``submissions/`` -> ``results/runs/`` (``.error.json`` for errors):
     ``results/runs/<task>/<batch>/<phase>/<team>/<system>.json``, mcqa without the phase."""
@@ -220,7 +227,8 @@ class _State:
             return None
         manual_system, notes = self._manual(ref, gold)
         job = RunJob(ref=ref, root=str(self.root), gold={k: str(v) for k, v in gold.items()},
-                     edition=self.challenge.rules.edition, flavor=self.challenge.rules.flavor,
+                     edition=self.challenge.edition(ref) or self.challenge.rules.edition,
+                     flavor=self.challenge.rules.flavor,
                      max_bytes=self.challenge.limits.max_run_bytes, manual_system=manual_system, notes=notes)
         return job, provenance, timing
 
@@ -314,34 +322,37 @@ class _State:
     def write_tables(self) -> None:
         """Every batch table of the challenge (recomputed only when its inputs changed), then
         the overview of each task."""
-        by_task: dict[str, list[dict]] = {}
-        for batch in self.challenge.taskb_batches:
-            for phase in TASKB_PHASES:
-                runs = self._runs(lambda r: r.task == "taskB" and r.batch == batch and r.phase == phase)
-                by_task.setdefault("taskB", []).append(self._table(
-                    f"{RESULTS}/batches/taskB/{batch}/{phase}.json", runs,
-                    lambda: taskb_table(self.challenge, batch, phase, self._loaded(runs))))
-        for batch in self.challenge.taska_batches:
-            runs = self._runs(lambda r: r.task == "taskA" and r.batch == batch)
-            by_task.setdefault("taskA", []).append(self._table(
-                f"{RESULTS}/batches/taskA/{batch}.json", runs,
-                lambda: taska_table(self.challenge, batch, self._loaded(runs))))
-        for batch in self.challenge.mcqa_batches:
-            runs = self._runs(lambda r: r.task == "mcqa" and r.batch == batch)
-            by_task.setdefault("mcqa", []).append(self._table(
-                f"{RESULTS}/batches/mcqa/{batch}.json", runs,
-                lambda: mcqa_table(self.challenge, batch, self._loaded(runs))))
-        for task, tables in by_task.items():
-            relative = f"{RESULTS}/overview/{task}.json"
-            write_atomic(self.root / relative, canonical_json(overview(task, tables, self.challenge.rules.alpha)))
-            self.keep.add(relative)
-            self.overviews[task] = relative
+        for task, spec in TASKS.items():
+            tables = []
+            for batch, windows in self.challenge.batches(task).items():
+                if spec.batch_ranking:  # Task A: one table over the batch's test sets
+                    runs = self._runs_in(task, batch)
+                    tables.append(self._table(f"{RESULTS}/batches/{task}/{batch}.json", runs,
+                                              partial(self._batch_table, batch, runs)))
+                    continue
+                for phase in windows.phase_windows():  # a table per phase the batch has (one: mcqa, Synergy)
+                    runs = self._runs_in(task, batch, phase)
+                    tables.append(self._table(_table_path(task, batch, phase), runs,
+                                              partial(self._phase_table, task, batch, phase, runs)))
+            if tables:
+                relative = f"{RESULTS}/overview/{task}.json"
+                write_atomic(self.root / relative, canonical_json(overview(task, tables, self.challenge.rules.alpha)))
+                self.keep.add(relative)
+                self.overviews[task] = relative
 
-    def _runs(self, wanted: Callable[[RunRef], bool]) -> list[tuple[RunRef, dict]]:
-        """(ref, index entry) of the scored runs that ``wanted`` selects, by path."""
+    def _batch_table(self, batch: str, runs: list[tuple[RunRef, dict]]) -> dict:
+        return taska_table(self.challenge, batch, self._loaded(runs))
+
+    def _phase_table(self, task: str, batch: str, phase: str, runs: list[tuple[RunRef, dict]]) -> dict:
+        if task == "mcqa":
+            return mcqa_table(self.challenge, batch, self._loaded(runs))
+        return taskb_table(self.challenge, batch, phase, self._loaded(runs), task=task)
+
+    def _runs_in(self, task: str, batch: str, phase: str | None = None) -> list[tuple[RunRef, dict]]:
+        """(ref, index entry) of the scored runs of a batch (and phase), by path."""
         return [(ref, e) for ref, e in ((RunRef(e["task"], e["batch"], e["phase"], e["team"], e["system"]), e)
                                         for _, e in sorted(self.entries.items()))
-                if e["status"] == SCORED and wanted(ref)]
+                if e["status"] == SCORED and (ref.task, ref.batch) == (task, batch) and phase in (None, ref.phase)]
 
     def _loaded(self, runs: Iterable[tuple[RunRef, dict]]) -> list[ScoredRun]:
         teams = self.challenge.teams

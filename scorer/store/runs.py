@@ -17,7 +17,7 @@ from scorer.formats.challenge import Challenge, RunRef, run_ref
 from scorer.formats.jsontext import load_json
 from scorer.formats.validation import validate_run
 from scorer.ranking.ranks import PHASE_A_CATEGORIES
-from scorer.tasks import SCORINGS, TASKS
+from scorer.tasks import SCORINGS, TASKS, run_path_forms
 
 LEDGER = "submissions/received.json"
 
@@ -40,8 +40,7 @@ def discover_runs(root: Path) -> tuple[list[RunRef], list[Problem]]:
                 warnings.append(Problem(
                     code="not-a-run", severity="warning", file=relative,
                     message="not a run path, ignored",
-                    fix="runs go to submissions/<taskA|taskB>/<batch>/<phase or test set>/<team>/<system>.json "
-                        "or submissions/mcqa/<batch>/<team>/<system>.json"))
+                    fix=f"runs go to {run_path_forms()}"))
             else:
                 refs.append(ref)
     return sorted(refs, key=lambda r: r.path), warnings
@@ -122,23 +121,37 @@ def _validate(job: RunJob) -> tuple[list[Problem], list[str] | None]:
     value, doc = load_json(Path(job.root) / job.ref.path, name=job.ref.path, max_bytes=job.max_bytes)
     # mcqa: the ids are compared with the gold by the evaluation (located errors)
     problems, fixed = validate_run(job.ref.scorer_task, value, doc, role="run")
-    return problems, answered_categories(fixed) if SCORINGS[job.ref.scorer_task].categories else None
+    categories = SCORINGS[job.ref.scorer_task].categories
+    return problems, answered_categories(fixed, categories) if categories else None
 
 
-def answered_categories(run_value) -> list[str]:
-    """Phase A categories with a non-empty list in at least one question of the run."""
+def answered_categories(run_value, categories: tuple[str, ...] = PHASE_A_CATEGORIES) -> list[str]:
+    """The ``categories`` (Phase A's, Synergy's documents and snippets) with a non-empty
+    list in at least one question of the run."""
     questions = run_value.get("questions") if isinstance(run_value, dict) else None
     questions = [q for q in questions if isinstance(q, dict)] if isinstance(questions, list) else []
-    return [c for c in PHASE_A_CATEGORIES if any(q.get(c) for q in questions)]
+    return [c for c in categories if any(q.get(c) for q in questions)]
 
 
 def _options(job: RunJob) -> dict:
     """The task-specific options of :func:`scorer.evaluate`."""
-    if SCORINGS[job.ref.scorer_task].hierarchy:
-        return {"hierarchy": job.gold["hierarchy"]}
-    if job.manual_system is not None:
-        return {"manual": job.gold["manual"], "system": job.manual_system}
-    return {}
+    return evaluate_options(job.ref.scorer_task, job.gold, job.manual_system)
+
+
+def evaluate_options(scorer_task: str, gold: dict[str, str], manual_system: str | None = None) -> dict:
+    """The options of :func:`scorer.evaluate` from a run's gold files
+    (:meth:`scorer.formats.challenge.Challenge.gold_paths`, as strings): the hierarchy
+    (Task A), the earlier rounds' gold (Synergy, ``judged/<round>``), the expert scores
+    when the run has an entry there (``manual_system``)."""
+    options: dict = {}
+    if SCORINGS[scorer_task].hierarchy:
+        options["hierarchy"] = gold["hierarchy"]
+    judged = [path for name, path in sorted(gold.items()) if name.startswith("judged/")]
+    if judged:
+        options["judged"] = judged
+    if manual_system is not None:
+        options.update(manual=gold["manual"], system=manual_system)
+    return options
 
 
 def _relative(problems: list[Problem], root: str) -> list[dict]:

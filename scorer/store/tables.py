@@ -30,8 +30,7 @@ from scorer.ranking import (
     significance_groups,
     task_a_ranking,
 )
-from scorer.ranking.ranks import PHASE_A_CATEGORIES
-from scorer.tasks import SCORINGS
+from scorer.tasks import SCORINGS, TASKS
 
 PHASE_A_RULE = ("mean of the ranks of the categories the system answered; a category the run has no "
                 "answer of (no question with a non-empty list) is left out of its mean, not counted as last")
@@ -90,50 +89,52 @@ def per_question_measure(measure: str, available: set[str]) -> str | None:
     return None
 
 
-# --- Task B ------------------------------------------------------------------------------
+# --- Task B and Synergy ---------------------------------------------------------------------
 
-def taskb_table(challenge: Challenge, batch: str, phase: str, runs: Sequence[ScoredRun]) -> dict:
-    """The table of one Task B batch and phase."""
+def taskb_table(challenge: Challenge, batch: str, phase: str, runs: Sequence[ScoredRun], task: str = "taskB") -> dict:
+    """The table of one batch and phase of a task ranked per phase on its official
+    measures (Task B; Synergy, whose rounds have one phase): every system's measures,
+    the rankings of :meth:`scorer.tasks.Task.rankings`."""
     eligible = [r for r in runs if r.ranked_by_rules(challenge)]
     baselines = {r.key for r in runs if r.baseline}
-    measures = {r.key: _ranked_measures(r, phase) for r in eligible}
+    measures = {r.key: _ranked_measures(r) for r in eligible}
     per_question = {r.key: r.doc.get("per_question", {}) for r in eligible}
-    rankings = {name: _RANKINGS[name](measures, baselines, challenge.official_measures)
-                for name, _ in SCORINGS[phase].rankings}
+    rankings = {name: _rank(base, families, measures, baselines, challenge.official_measures)
+                for name, base, families in TASKS[task].rankings(phase)}
     return {
-        "task": "taskB", "batch": batch, "phase": phase, "name": challenge.taskb_batches[batch].name,
+        "task": task, "batch": batch, "phase": phase, "name": challenge.batches(task)[batch].name,
         "systems": {r.key: _system_row(r) for r in runs},
         "rankings": {name: _ranking_json(challenge, records, rule, runs, per_question)
                      for name, (records, rule) in rankings.items()},
     }
 
 
-def _component_ranking(families: tuple[str, ...], rule: str):
-    """A ranking on the mean of the ranks on the official measures of ``families``."""
-    def rank(measures: dict, baselines: set, om: dict):
-        return rank_on_components(measures, [om[f] for f in families], baselines), rule
-    return rank
+#: The rule of each ranking of the task registry (``Scoring.rankings``) that is not the
+#: generic mean of ranks (:data:`COMPONENT_RULE`).
+_RULES = {"phaseA": PHASE_A_RULE, "phaseB.exact": PHASE_B_RULE, "synergy.exact": PHASE_B_RULE}
+COMPONENT_RULE = "rank on {measures}; ties share the average rank"
 
 
-def _ideal_ranking(measures: dict, baselines: set, om: dict):
-    """Ideal answers: the expert scores when there are any, else the official ideal measure."""
-    return ideal_ranking(measures, baselines, automatic=om["ideal"]), IDEAL_RULE
+def _rank(name: str, families: tuple[str, ...], measures: dict, baselines: set, om: dict):
+    """A ranking of the registry (-> records, rule): ideal answers on the expert scores when
+    there are any (else the official ideal measure); any other on the mean of the ranks on
+    the official measures of its ``families``."""
+    if families == ("ideal",):
+        return ideal_ranking(measures, baselines, automatic=om["ideal"]), IDEAL_RULE
+    components = [om[f] for f in families]
+    rule = _RULES.get(name, COMPONENT_RULE.format(measures=", ".join(components)))
+    return rank_on_components(measures, components, baselines), rule
 
 
-#: How each ranking of the task registry (``Scoring.rankings``) is computed: name ->
-#: f(measures, baselines, official measures) -> (records, rule).
-_RANKINGS = {"phaseA": _component_ranking(dict(SCORINGS["phaseA"].rankings)["phaseA"], PHASE_A_RULE),
-             "phaseB.exact": _component_ranking(dict(SCORINGS["phaseB"].rankings)["phaseB.exact"], PHASE_B_RULE),
-             "phaseB.ideal": _ideal_ranking}
-
-
-def _ranked_measures(run: ScoredRun, phase: str) -> dict:
-    """The measures ranked for a run; categories the run did not answer (Phase A) are missing."""
+def _ranked_measures(run: ScoredRun) -> dict:
+    """The measures ranked for a run; the categories a run may leave out (Phase A, Synergy's
+    documents and snippets) are missing when it did not answer them."""
     measures = run.doc["measures"]
-    if not SCORINGS[phase].categories:
+    categories = SCORINGS[run.ref.scorer_task].categories
+    if not categories:
         return measures
-    answered = set(run.doc.get("answered", PHASE_A_CATEGORIES))
-    return {m: v for m, v in measures.items() if m.split(".")[0] in answered}
+    answered = set(run.doc.get("answered", categories))
+    return {m: v for m, v in measures.items() if m.split(".")[0] not in categories or m.split(".")[0] in answered}
 
 
 def _system_row(run: ScoredRun) -> dict:

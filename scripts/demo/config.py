@@ -22,6 +22,8 @@ BEST_K = 4
 MANUAL_BATCHES = ("batch1",)
 MCQA_BATCHES = [("batch1", datetime(2026, 4, 13, 10, tzinfo=UTC)),   # window of 48 h each
                 ("batch2", datetime(2026, 4, 27, 10, tzinfo=UTC))]
+SYNERGY_ROUNDS = [("round1", datetime(2026, 5, 4, 10, tzinfo=UTC)),   # window of 48 h each, two weeks apart
+                  ("round2", datetime(2026, 5, 18, 10, tzinfo=UTC))]
 MCQA_TOPICS = [("genes", "Genes and what they do"), ("drugs", "Drug development"), ("diseases", "Rare diseases")]
 MCQA_TESTS_PER_TOPIC = 2   # reading tests per topic and batch (6 per batch), 5 questions each, 5 candidates
 #: (team, system) -> (batch, topic) the system leaves wholly unanswered: its c@1 there is 0
@@ -91,25 +93,28 @@ TEAMS = {
 }
 
 # Who runs what: (team, system) -> quality (0 weak .. 1 strong) and entries.
-# A Task B entry is (batch, phase); a Task A entry is (batch, test set number 1..5);
+# A Task B entry is (batch, phase); ``aplus`` is the change of quality of its Phase A+ runs
+# (answers without the gold snippets; negative: the gold evidence helps the system), sent in
+# every batch where it has a Phase B run; a Task A entry is (batch, test set number 1..5);
 # mcqa lists reading-test batches, with ``abstain`` the share of questions left unanswered.
 _ALL_A = [(b, t) for b, _ in TASKA_BATCHES for t in range(1, TASKA_TESTSETS + 1)]
 SYSTEMS = {
     ("organizers", "bm25-baseline"): dict(
-        quality=0.35, baseline=True, concepts=False, skip=0.0,
+        quality=0.35, baseline=True, concepts=False, skip=0.0, aplus=-0.1, synergy=["round1", "round2"],
         taskb=[(b, p) for b, _, _ in TASKB_BATCHES for p in ("phaseA", "phaseB")]),
     ("organizers", "frequency-baseline"): dict(quality=0.0, baseline=True, taska=_ALL_A),
     ("organizers", "random-baseline"): dict(quality=0.0, baseline=True, mcqa=["batch1", "batch2"]),
     ("helix", "helix-dense"): dict(
-        quality=0.85, concepts=True, skip=0.0, mcqa=["batch1", "batch2"],
+        quality=0.85, concepts=True, skip=0.0, mcqa=["batch1", "batch2"], aplus=-0.3, synergy=["round1", "round2"],
         taskb=[(b, p) for b, _, _ in TASKB_BATCHES for p in ("phaseA", "phaseB")]),
     ("helix", "helix-hybrid"): dict(
-        quality=0.7, concepts=False, skip=0.0,
+        quality=0.7, concepts=False, skip=0.0, aplus=0.15,  # no better with the gold evidence
         taskb=[("batch1", "phaseA"), ("batch2", "phaseA"),
                ("batch1", "phaseB"), ("batch2", "phaseB"), ("batch3", "phaseB")]),
     ("helix", "helix-small"): dict(quality=0.55, skip=0.0, taskb=[("batch3", "phaseB")]),
     ("medqa-friends", "medqa-gen"): dict(
-        quality=0.6, concepts=False, skip=0.1, abstain=0.25, mcqa=["batch1", "batch2"], mcqa_abstain=0.45,
+        quality=0.6, concepts=False, skip=0.1, abstain=0.25, mcqa=["batch1", "batch2"], mcqa_abstain=0.45, aplus=-0.2,
+        synergy=["round2"],
         taskb=[("batch1", "phaseA"), ("batch3", "phaseA"),
                ("batch1", "phaseB"), ("batch2", "phaseB"), ("batch3", "phaseB")]),
     ("medqa-friends", "medqa-extract"): dict(quality=0.45, skip=0.0,
@@ -118,7 +123,7 @@ SYSTEMS = {
     ("northbridge", "nb-flat"): dict(quality=0.6, taska=[e for e in _ALL_A if e != ("batch2", 3)]),
     ("northbridge", "nb-qa"): dict(quality=0.5, concepts=True, snippets=False, skip=0.0, taskb=[("batch2", "phaseA")]),
     ("quokka", "quokka-1"): dict(
-        quality=0.2, concepts=False, skip=0.2, mcqa=["batch1", "batch2"],
+        quality=0.2, concepts=False, skip=0.2, mcqa=["batch1", "batch2"], synergy=["round1", "round2"],
         taskb=[(b, "phaseA") for b, _, _ in TASKB_BATCHES] + [("batch1", "phaseB"), ("batch2", "phaseB")]),
     ("quokka", "quokka-mesh"): dict(
         quality=0.4, taska=[("batch1", 1), ("batch1", 2), ("batch1", 4)] + [("batch2", t) for t in range(1, 6)]),
@@ -132,7 +137,17 @@ def taskb_windows(opens: datetime) -> dict[str, tuple[datetime, datetime]]:
     return {"phaseA": (opens, opens + day), "phaseB": (opens + 2 * day, opens + 3 * day)}
 
 
+def taskb_run_windows(opens: datetime) -> dict[str, tuple[datetime, datetime]]:
+    """The window of each Task B phase a run is sent in: Phase A+ runs in the Phase A window."""
+    windows = taskb_windows(opens)
+    return {**windows, "phaseAplus": windows["phaseA"]}
+
+
 def mcqa_window(opens: datetime) -> tuple[datetime, datetime]:
+    return opens, opens + timedelta(days=2)
+
+
+def synergy_window(opens: datetime) -> tuple[datetime, datetime]:
     return opens, opens + timedelta(days=2)
 
 
@@ -152,9 +167,10 @@ def challenge_toml() -> str:
             "**This is a demo with synthetic data.** Every question, article, gene, drug, disease, "
             "MeSH-like label, team and run was made up by `scripts/make_demo.py`; PubMed ids 9xxxxxxx and "
             "descriptors D9xxxxx do not refer to real records, and no real patient data is included. "
-            "It shows what a challenge looks like: three Task B batches (Phase A and Phase B), Task A "
+            "It shows what a challenge looks like: three Task B batches (Phase A, Phase A+ and Phase B), Task A "
             "with two batches of five test sets, two batches of multiple-choice reading tests (QA4MRE "
-            "style, ranked by c@1), baselines, a late run and a team with too few test sets."),
+            "style, ranked by c@1), two Synergy rounds (a question carried over, expert feedback, a question "
+            "not yet ready to answer), baselines, a late run and a team with too few test sets."),
         "demo = true",
         "",
         "[rules]",
@@ -189,6 +205,7 @@ def challenge_toml() -> str:
         w = taskb_windows(opens)
         lines += ["", "[[taskb.batches]]", f'id = "{batch}"', f'name = "Batch {i}"']
         lines += [f"{p} = {{ opens = {utc(a)}, closes = {utc(b)} }}" for p, (a, b) in w.items()]
+        lines.insert(-1, "phaseAplus = true  # Phase A+: exact and ideal answers in the Phase A window")
     lines += ["", "[taska]", 'hierarchy = "gold/mesh/hierarchy.txt"']
     for i, (batch, opens) in enumerate(TASKA_BATCHES, 1):
         lines += ["", "[[taska.batches]]", f'id = "{batch}"', f'name = "Batch {i}"', "testsets = ["]
@@ -198,6 +215,11 @@ def challenge_toml() -> str:
     for i, (batch, opens) in enumerate(MCQA_BATCHES, 1):
         a, b = mcqa_window(opens)
         lines += ["", "[[mcqa.batches]]", f'id = "{batch}"', f'name = "Reading tests {i}"',
+                  f"window = {{ opens = {utc(a)}, closes = {utc(b)} }}"]
+    lines += ["", "[synergy]", "exclude_judged = true  # what earlier rounds' feedback judged is not scored again"]
+    for i, (name, opens) in enumerate(SYNERGY_ROUNDS, 1):
+        a, b = synergy_window(opens)
+        lines += ["", "[[synergy.rounds]]", f'id = "{name}"', f'name = "Round {i}"',
                   f"window = {{ opens = {utc(a)}, closes = {utc(b)} }}"]
     return "\n".join(lines) + "\n"
 
