@@ -227,3 +227,14 @@ def test_publish_without_its_token_stops_at_the_ruleset(tmp_path):
     message = "\n".join(result.failures())
     assert result.conclusion == "failure" and "step 'Score main and push results/'" in message
     assert "refused and no other publisher had pushed" in message
+
+
+def test_a_private_repository_reports_too(tmp_path):
+    """In a private repository every read needs the token's permission: the reporter reads
+    the check runs' times (actions: read), the contents and the pull requests."""
+    platform = new_platform(tmp_path, public=False)
+    with platform.online():
+        pull = platform.at("2026-03-02T11:00:00Z").open_pull("alice", {f"{BATCH}/alpha/a1.json": run(11)}, "a1")
+        check_and_report(platform, "success")
+    assert platform.status(pull.head) == "success" and "✅ accepted" in comment(platform, pull)
+

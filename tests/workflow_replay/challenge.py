@@ -85,11 +85,12 @@ def seed_files(workflows: dict[str, str] | None = None) -> dict[str, bytes]:
     return files
 
 
-def new_platform(root: Path, publish_token: bool = True, workflows: dict[str, str] | None = None) -> Platform:
-    """The replay's GitHub holding the tiny challenge, set up as docs/organizers.md says:
-    the environment ``publish`` (main only) holding PUBLISH_TOKEN (on the ruleset's bypass
-    list), ``github-pages`` (main only)."""
-    platform = Platform(root, environments={"publish": {"branches": ["main"], "secrets": {}},
+def new_platform(root: Path, publish_token: bool = True, workflows: dict[str, str] | None = None,
+                 public: bool = True) -> Platform:
+    """The replay's GitHub holding the tiny challenge (a ``public`` repository or a private
+    one), set up as docs/organizers.md says: the environment ``publish`` (main only) holding
+    PUBLISH_TOKEN (on the ruleset's bypass list), ``github-pages`` (main only)."""
+    platform = Platform(root, public=public, environments={"publish": {"branches": ["main"], "secrets": {}},
                                             "github-pages": {"branches": ["main"]}})
     if publish_token:
         platform.environments["publish"]["secrets"]["PUBLISH_TOKEN"] = platform.token({"contents": "write"},
