@@ -108,8 +108,12 @@ def test_a_season(tmp_path):
 
         # A valid run, an invalid one fixed by a second push, another team's path, a hostile pull request.
         alpha = platform.at("2026-03-02T11:00:00Z").open_pull("alice", {f"{BATCH}/alpha/a1.json": run(11, 12)}, "a1")
-        check_and_report(platform, "success")
+        runs = check_and_report(platform, "success")
         assert platform.status(alpha.head) == "success" and "✅ accepted" in comment(platform, alpha)
+        check = runs["check.yml"][0]  # the job page's summary and the uploaded report say the same
+        assert "✅ accepted" in check.jobs["check"].summary
+        report = json.loads((platform.artifacts[check.run_id]["pr-check-report"] / "report.json").read_text())
+        assert report["verdict"] == "accepted" and report["actor"] == "alice"
 
         beta = platform.at("2026-03-02T12:00:00Z").open_pull("bob", {f"{BATCH}/beta/b1.json": b"{not json"}, "b1")
         check_and_report(platform, "failure")

@@ -26,6 +26,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,7 +51,8 @@ SHELLS = {"bash": ["bash", "--noprofile", "--norc", "-eo", "pipefail"], "sh": ["
 
 @dataclass
 class StepResult:
-    """One step: its name, id, outcome and conclusion (success, failure, skipped), outputs and log."""
+    """One step: its name, id, outcome and conclusion (success, failure, skipped), outputs,
+    log and how long it took (seconds, wall clock)."""
 
     name: str
     id: str | None
@@ -58,6 +60,7 @@ class StepResult:
     conclusion: str
     outputs: dict = field(default_factory=dict)
     log: str = ""
+    seconds: float = 0.0
 
 
 @dataclass
@@ -372,6 +375,7 @@ class Job:
             go = condition(step.get("if", "success()"), scope)
         except ExpressionError as exc:
             raise ReplayError(f"{where} › if: {exc}") from None
+        started = time.monotonic()
         if not go:
             result = StepResult(name, step.get("id"), "skipped", "skipped")
         elif "run" in step:
@@ -380,6 +384,7 @@ class Job:
             from tests.workflow_replay.actions import run_action
             inputs = self.evaluate("with", step.get("with") or {}, scope, name)
             result = run_action(self, step["uses"], inputs, name, step.get("id"), where)
+        result.seconds = time.monotonic() - started
         if result.outcome == "failure":
             if self.evaluate("continue-on-error", step.get("continue-on-error", False), scope, name) is True:
                 result.conclusion = "success"
