@@ -57,7 +57,8 @@ def _git(job, cwd: Path, *args: str, config: tuple[str, ...] = ()) -> str:
     return done.stdout.strip()
 
 
-def _inside(job, relative: str, where: str) -> Path:
+def _inside(job, relative: str) -> Path:
+    """``relative`` under the workspace; a path outside it fails the step, as the action does."""
     target = (job.workspace / relative).resolve()
     if not target.is_relative_to(job.workspace.resolve()):
         raise StepFailed(f"Repository path '{target}' is not under '{job.workspace}'")
@@ -78,9 +79,9 @@ def checkout(job, given: dict, where: str) -> dict:
         depth = int(inputs["fetch-depth"])
     except ValueError:
         raise StepFailed(f"The input 'fetch-depth' is not a number: {inputs['fetch-depth']!r}") from None
-    target = _inside(job, inputs["path"], where)
-    if target.exists():
-        shutil.rmtree(target) if target != job.workspace.resolve() else None
+    target = _inside(job, inputs["path"])
+    if target.exists() and target != job.workspace.resolve():  # clean: true
+        shutil.rmtree(target)
     target.mkdir(parents=True, exist_ok=True)
     server = job.platform.server_url
     basic = base64.b64encode(f"x-access-token:{inputs['token']}".encode()).decode()
@@ -200,14 +201,14 @@ def download_artifact(job, given: dict, where: str) -> dict:
     folder = job.platform.artifacts.get(run_id, {}).get(inputs["name"])
     if folder is None:
         raise StepFailed(f"Unable to download artifact(s): Artifact not found for name: {inputs['name']}")
-    target = _inside(job, inputs["path"], where)
+    target = _inside(job, inputs["path"])
     shutil.copytree(folder, target, dirs_exist_ok=True)
     return {"download-path": str(target)}
 
 
 def upload_pages_artifact(job, given: dict, where: str) -> dict:
     inputs = _inputs(given, {"path": "_site/", "name": "github-pages", "retention-days": "1"}, where)
-    site = _inside(job, inputs["path"], where)
+    site = _inside(job, inputs["path"])
     if not site.is_dir():
         raise StepFailed(f"tar: {inputs['path']}: Cannot open: No such file or directory")
     files = [p for p in sorted(site.rglob("*")) if p.is_file() and not

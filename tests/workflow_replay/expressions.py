@@ -20,7 +20,7 @@ import json
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 TOKEN = re.compile(r"""\s*(?:
@@ -46,7 +46,6 @@ class Scope:
     lenient: frozenset = frozenset({"secrets", "vars"})
     status: str = "success"
     workspace: Path | None = None
-    functions: dict[str, Callable] = field(default_factory=dict)
 
 
 def tokens(text: str) -> list[tuple[str, str]]:
@@ -262,7 +261,7 @@ def _evaluate(node, scope: Scope):
         return not truthy(_evaluate(node[1], scope))
     if kind == "call":
         name, args = node[1], node[2]
-        function = scope.functions.get(name) or FUNCTIONS.get(name)
+        function = FUNCTIONS.get(name)
         if function is None:
             raise ExpressionError(f"the function {name}() is not modelled by the replay")
         return function(scope, *(_evaluate(a, scope) for a in args))

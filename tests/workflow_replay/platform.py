@@ -16,7 +16,6 @@ import shutil
 import subprocess
 import threading
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 
 import yaml
@@ -51,7 +50,6 @@ class Queued:
     created_at: str
     api_run: dict
     group: str | None = None
-    cancel_in_progress: bool = False
     head_ref: str = ""
     base_ref: str = ""
 
@@ -66,7 +64,6 @@ class Pull:
     base: str
     head: str
     api: dict
-    merged: str | None = None
 
 
 @dataclass
@@ -230,7 +227,7 @@ class Platform:
                 self.api.runs.append(api_run)
                 item = Queued(run_id, file, workflow, event_name, payload, sha, ref, actor, self.clock, api_run,
                               head_ref=pull.branch if pull else "", base_ref=pull.base if pull else "")
-                item.group, item.cancel_in_progress = concurrency_of(self, item)
+                item.group = concurrency_of(self, item)
                 self.queue.append(item)
                 queued.append(item)
         return queued
@@ -367,7 +364,6 @@ class Platform:
             git(work, "merge", "-q", "--squash", "FETCH_HEAD")
             git(work, "commit", "-q", "-m", f"{pull.api['title']} (#{pull.number})", date=self.clock)
         commit = git(work, "rev-parse", "HEAD")
-        pull.merged = commit
         pull.api.update(state="closed", merged=True, merged_at=self.clock)
         self.api.merged[commit] = self.api.merged[pull.head] = pull.api
         self.push(work, self.merge_button)
@@ -395,6 +391,3 @@ class Platform:
                                   folder], capture_output=True, text=True, check=True).stdout
         return listing.splitlines()
 
-    @staticmethod
-    def parse_time(text: str) -> datetime:
-        return datetime.fromisoformat(text.replace("Z", "+00:00"))

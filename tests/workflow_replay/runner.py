@@ -143,11 +143,13 @@ def _check_keys(given, allowed: set, where: str) -> None:
         raise ReplayError(f"{where}: {', '.join(map(str, unknown))} is not modelled by the replay")
 
 
-def concurrency_of(platform: Platform, item: Queued) -> tuple[str | None, bool]:
-    """The run's concurrency group (evaluated) and cancel-in-progress."""
+def concurrency_of(platform: Platform, item: Queued) -> str | None:
+    """The run's concurrency group, evaluated (None: it has none).  Runs here never overlap,
+    so ``cancel-in-progress`` changes nothing: a pending run is replaced by a newer one of
+    its group either way."""
     spec = item.workflow.get("concurrency")
     if spec is None:
-        return None, False
+        return None
     if isinstance(spec, str):
         spec = {"group": spec}
     scope = Scope({"github": github_context(platform, item), "inputs": {}, "vars": {}})
@@ -155,7 +157,7 @@ def concurrency_of(platform: Platform, item: Queued) -> tuple[str | None, bool]:
         group = interpolate(spec["group"], scope)
     except ExpressionError as exc:
         raise ReplayError(f"{_where(item)} › concurrency.group: {exc}") from None
-    return f"{item.file}:{group}", bool(spec.get("cancel-in-progress", False))
+    return f"{item.file}:{group}"
 
 
 def cancelled_run(platform: Platform, item: Queued) -> WorkflowRun:
