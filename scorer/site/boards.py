@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from scorer.measures.registry import MEASURES, STATISTIC_LABELS
 from scorer.site import labels, paths
+from scorer.site.intervals import RANK_COLUMNS, rank_cells, ranked_count
 from scorer.site.results import Overview, Ranking, Row, Table
 from scorer.site.tables import Cell, Column, TableView, count_cell, rank_cell, score_cell, text_cell
 
@@ -70,8 +71,6 @@ def _identity_cells(names: Names, key: str, team: str) -> list[Cell]:
 
 
 IDENTITY_COLUMNS = [Column("system", "System", row_header=True), Column("team", "Team")]
-RANK_COLUMNS = [Column("rank", "Rank", numeric=True, title="rank of the average rank (ties share the mean)"),
-                Column("average_rank", "Avg. rank", numeric=True, title="mean of the component ranks")]
 
 
 def _ordered_records(ranking: Ranking, rows: dict) -> list[dict]:
@@ -104,12 +103,13 @@ def taskb_ranking_view(table: Table, ranking: Ranking, official: set, names: Nam
                      caption=f"{table.name}, {labels.phase_label(table.task, table.phase)}: "
                              f"{labels.ranking_label(ranking.name)}",
                      columns=columns, note=f"Ranking rule: {ranking.rule}.", empty="No run was scored.")
+    scale = ranked_count(ranking.records)
     for record in _ordered_records(ranking, table.rows):
         row = table.rows.get(record["system"])
         if row is None:
             continue
         total, scored = _scored_text(row, families)
-        cells = ([rank_cell(record["rank"]), rank_cell(record["average_rank"])]
+        cells = (rank_cells(record, scale)
                  + _identity_cells(names, row.key, row.team)
                  + [text_cell(notes(record, row.late))]
                  + [score_cell(row.measures.get(m) if _answered(row, m) else None,
@@ -171,12 +171,13 @@ def taska_ranking_view(table: Table, ranking: Ranking, names: Names) -> TableVie
     view = TableView(slug=f"taskA-{table.batch}-{ranking.name.replace('.', '-')}", columns=columns,
                      caption=f"{table.name}: ranking on {labels.ranking_label(ranking.name)}",
                      note=f"Ranking rule: {ranking.rule}.", empty="No run was scored in this batch.")
+    scale = ranked_count(ranking.records)
     for record in ranking.records:
         key = record["system"]
         team = key.split("/", 1)[0]
         used = set(record.get("used", ()))
         ranks = record.get("component_ranks", {})
-        cells = ([rank_cell(record["rank"]), rank_cell(record["average_rank"])]
+        cells = (rank_cells(record, scale)
                  + _identity_cells(names, key, team) + [text_cell(notes(record, False))]
                  + [rank_cell(ranks.get(t), css="" if t in used or t not in ranks else "unused") for t in testsets]
                  + [Cell(len(ranks), str(len(ranks))),
@@ -244,11 +245,12 @@ def mcqa_ranking_view(table: Table, ranking: Ranking, official: set, names: Name
                      if ranking.components else f"{table.name}: reading tests",
                      columns=_mcqa_columns(measures, tested, official), note=_mcqa_note(ranking, table.random_baseline),
                      empty="No run was scored.")
+    scale = ranked_count(ranking.records)
     for record in _ordered_records(ranking, table.rows):
         row = table.rows.get(record["system"])
         if row is None:
             continue
-        cells = ([rank_cell(record["rank"]), rank_cell(record["average_rank"])]
+        cells = (rank_cells(record, scale)
                  + _identity_cells(names, row.key, row.team) + [text_cell(notes(record, row.late))]
                  + [mcqa_cell(m, row.measures.get(m), css="official" if m in official else "") for m in measures]
                  + [text_cell(record.get("significance", {}).get(m, "")) for m in tested]
@@ -281,7 +283,7 @@ def _mcqa_note(ranking: Ranking, baseline: float | None) -> str:
 
 def _mcqa_baseline_cells(baseline: float, measures: list[str], tested: list[str]) -> list:
     """The reference row of a uniformly random answer: its expected c@1 and accuracies."""
-    return ([rank_cell(None), rank_cell(None), text_cell("Random guess (expected)"), text_cell(""),
+    return (rank_cells({}, 0) + [text_cell("Random guess (expected)"), text_cell(""),
              text_cell("reference: expected c@1 of a uniformly random answer to every question, not a run")]
             + [score_cell(baseline if m in ("mcqa.c_at_1", "mcqa.accuracy", "mcqa.accuracy_with_candidates")
                           else None, missing=MCQA_MISSING) for m in measures]

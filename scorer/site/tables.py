@@ -27,6 +27,7 @@ class Column:
     official: bool = False   # an official (ranked) measure
     title: str = ""          # explanation shown on hover and to screen readers
     row_header: bool = False  # this column names the row (<th scope="row">)
+    page: bool = True        # shown on the page; False: in the downloads only
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,11 @@ class TableView:
     empty: str = "No rows."  # shown instead of an empty table
     formats: tuple = ("csv", "json")  # downloads written
     limit: int | None = None  # the page shows at most this many rows (the downloads all)
+
+    @property
+    def page_columns(self) -> list[Column]:
+        """The columns the page shows (the downloads have all of them)."""
+        return [c for c in self.columns if c.page]
 
     @property
     def shown_rows(self) -> list:
@@ -174,12 +180,14 @@ def _raw_html(column: Column):
 
 
 def rows_html(view: TableView, root: str) -> Markup:
-    """The ``<tr>`` of every row the page shows; every text escaped (participants' too)."""
+    """The ``<tr>`` of every row the page shows, in the page's columns; every text escaped
+    (participants' too)."""
     raw = [_raw_html(c) for c in view.columns]
+    every = all(c.page for c in view.columns)
     out = []
     for row, css in zip(view.shown_rows, view.row_css):
         out.append(f'<tr class="{escape(css)}">\n' if css else "<tr>\n")
         out += [cell_html(c, item, root) if type(item) is Cell else show(item)
-                for c, show, item in zip(view.columns, raw, row)]
+                for c, show, item in zip(view.columns, raw, row) if every or c.page]
         out.append("</tr>\n")
     return Markup("".join(out))
