@@ -180,7 +180,9 @@ class Scoring:
     official measures the pull-request summary shows (None: the task's own entry in
     ``[official_measures]``, then ``summary_extra``).  ``rankings``: the rankings of a
     table of this task that average the ranks on the official measures of families
-    (name -> the families), as the boards show them.
+    (name -> the families), as the boards show them.  ``sensitivity``: its runs are also
+    scored under the other flavor and (for a task the editions apply to) every other
+    edition, so the leaderboards can show whether a ranking depends on them.
     """
 
     id: str
@@ -192,6 +194,7 @@ class Scoring:
     summary: tuple[str, ...] | None = None
     summary_extra: tuple[str, ...] = ()
     rankings: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    sensitivity: bool = False
 
     @property
     def evaluator(self):
@@ -223,15 +226,16 @@ TASKS: dict[str, Task] = {t.id: t for t in (
 #: The tasks of :func:`scorer.evaluate`.
 SCORINGS: dict[str, Scoring] = {s.id: s for s in (
     Scoring("phaseA", "Phase A", normalizable=True, categories=PHASE_A_CATEGORIES, summary=PHASE_A_CATEGORIES,
-            rankings=(("phaseA", PHASE_A_CATEGORIES),)),
+            rankings=(("phaseA", PHASE_A_CATEGORIES),), sensitivity=True),
     Scoring("phaseB", "Phase B", optional_gold=(("manual", "manual.json"),), normalizable=True,
             summary=("yesno", "factoid", "list", "ideal"),
-            rankings=(("phaseB.exact", ("yesno", "factoid", "list")), ("phaseB.ideal", ("ideal",)))),
+            rankings=(("phaseB.exact", ("yesno", "factoid", "list")), ("phaseB.ideal", ("ideal",))), sensitivity=True),
     Scoring("taskA", hierarchy=True),
     Scoring("synergy", optional_gold=(("manual", "manual.json"),), normalizable=True,
             categories=("documents", "snippets"), summary=("documents", "snippets", "yesno", "factoid", "list", "ideal"),
             rankings=(("synergy.documents", ("documents",)), ("synergy.snippets", ("snippets",)),
-                      ("synergy.exact", ("yesno", "factoid", "list")), ("synergy.ideal", ("ideal",)))),
+                      ("synergy.exact", ("yesno", "factoid", "list")), ("synergy.ideal", ("ideal",))),
+            sensitivity=True),
     Scoring("mcqa", summary_extra=("mcqa.c_at_1", "mcqa.accuracy", "mcqa.random_baseline")),
 )}
 

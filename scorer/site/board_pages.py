@@ -6,6 +6,7 @@ from scorer.site import boards, labels, paths
 from scorer.site.charts import cd_diagram
 from scorer.site.context import TASK_ORDER, Site
 from scorer.site.results import Overview, Table
+from scorer.site.sensitivity import write_sensitivity
 from scorer.site.tables import TableView
 from scorer.tasks import TASKS
 
@@ -23,9 +24,14 @@ def write_boards(site: Site) -> None:
             _phase_boards(site, task)
 
 
+#: The downloads of a leaderboard's and an overview's tables: also a LaTeX table (booktabs) for papers.
+BOARD_FORMATS = ("csv", "json", "tex")
+
+
 def _board_page(site: Site, path: str, title: str, table: Table | None, views: list[TableView], runs: list,
                 window: dict | None, **extra) -> None:
     for view in views:
+        view.formats = BOARD_FORMATS
         site.views.append((path, view))
     site.w.downloads(*views)
     site.w.page(path, "board.html", title, table=table, views=views, runs=runs, window=window,
@@ -43,7 +49,8 @@ def _phase_boards(site: Site, task: str) -> None:
                         labels.where_label(task, batch.name, phase), table, views,
                         site.table_runs(task, batch.id, phase),
                         site.window_context(task, batch.id, phase),
-                        compare=paths.compare_index(task, batch.id, phase) if table and table.rows else None)
+                        compare=paths.compare_index(task, batch.id, phase) if table and table.rows else None,
+                        rules=write_sensitivity(site, table) if table else None)
 
 
 def _batch_boards(site: Site) -> None:
@@ -88,6 +95,7 @@ def _overview_sections(site: Site, task: str, overview: Overview) -> list[dict]:
     sections = []
     for name, raw in overview.rankings.items():
         view = boards.overview_view(overview, name, site.names)
+        view.formats = BOARD_FORMATS
         site.views.append((paths.overview(task), view))
         site.w.downloads(view)
         diagram = None

@@ -26,6 +26,7 @@ from scorer.parallel import forked_pool
 from scorer.site.board_pages import write_boards, write_overviews
 from scorer.site.context import Site, common
 from scorer.site.docs import load_docs
+from scorer.site.feeds import write_feeds
 from scorer.site.home import write_downloads, write_home
 from scorer.site.inputs import read_inputs
 from scorer.site.results import Results, load_results
@@ -138,6 +139,7 @@ def _summary_pages(site: Site, templates: Path) -> None:
     write_unlisted_runs(site)
     write_docs(site.w, site.doc_pages)
     write_home(site)
+    write_feeds(site)
     write_downloads(site)
 
 

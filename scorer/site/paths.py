@@ -52,3 +52,8 @@ def root_of(path: str) -> str:
 def evidence(task: str, batch: str, without: str, with_: str, key: str) -> str:
     """A system's answers without against with the gold evidence (Phase A+ against Phase B)."""
     return f"compare/{task}/{batch}/{without}-vs-{with_}/{key.replace('/', '.')}.html"
+
+
+def rules(task: str, batch: str, phase: str) -> str:
+    """The ranking of a leaderboard under other rules: ``taskB/<batch>/<phase>-rules.html``."""
+    return f"{task}/{batch}/{phase}-rules.html"

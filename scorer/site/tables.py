@@ -82,6 +82,10 @@ class TableView:
     def json_path(self) -> str:
         return f"downloads/{self.slug}.json"
 
+    @property
+    def tex_path(self) -> str:
+        return f"downloads/{self.slug}.tex"
+
     def to_csv(self) -> str:
         """The CSV (the csv module writes None as "" and floats as ``repr``; booleans are mapped)."""
         out = io.StringIO()
@@ -97,6 +101,39 @@ class TableView:
         rows = [_JSON.encode(dict(zip(keys, row))) for row in self._values()]
         body = "[\n" + ",\n".join(rows) + "\n]" if rows else "[]"
         return f'{head[:-1]}, "rows": {body}}}\n'
+
+
+    def to_latex(self) -> str:
+        """A LaTeX ``table`` with booktabs rules (``\\usepackage{booktabs}``): the column labels,
+        the texts the page shows (every row), numbers right-aligned, LaTeX's special characters escaped."""
+        spec = "".join("r" if c.numeric else "l" for c in self.columns)
+        lines = ["\\begin{table}", "\\centering", f"\\caption{{{latex_escape(self.caption)}}}",
+                 f"\\label{{tab:{self.slug}}}", f"\\begin{{tabular}}{{{spec}}}", "\\toprule",
+                 " & ".join(latex_escape(c.label) for c in self.columns) + " \\\\", "\\midrule"]
+        show = [_raw_text(c) for c in self.columns]
+        for row in self.rows:
+            texts = [item.text if type(item) is Cell else text(item) for text, item in zip(show, row)]
+            lines.append(" & ".join(latex_escape(t) for t in texts) + " \\\\")
+        lines += ["\\bottomrule", "\\end{tabular}", "\\end{table}"]
+        return "\n".join(lines) + "\n"
+
+
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+                  "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+                  "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}"}
+
+
+def latex_escape(text) -> str:
+    """Text as LaTeX source that prints it: the ten special characters and ``<``, ``>``, ``|``
+    (which the default font encoding prints as other glyphs) escaped, line breaks as spaces."""
+    return "".join(_LATEX_SPECIAL.get(ch, " " if ch in "\r\n" else ch) for ch in str(text))
+
+
+def _raw_text(column: Column):
+    """The text of a raw value in ``column``, as the page shows it (:func:`_raw_html` without HTML)."""
+    if column.numeric:
+        return lambda value: f"{value:.4f}" if is_number(value) else MISSING
+    return lambda value: MISSING if value is None else str(value)
 
 
 _JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)

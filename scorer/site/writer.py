@@ -59,3 +59,5 @@ class SiteWriter:
                 self.write(view.csv_path, view.to_csv().encode("utf-8"))
             if "json" in view.formats:
                 self.write(view.json_path, view.to_json().encode("utf-8"))
+            if "tex" in view.formats:
+                self.write(view.tex_path, view.to_latex().encode("utf-8"))

@@ -50,7 +50,8 @@ class Summary:
     ``scored``: runs validated and scored now (successfully); ``reused``: runs whose stored
     result (or error) still holds; ``failed``: runs with an error file (new or reused);
     ``awaiting_gold``: runs whose gold is not there yet; ``late``: late runs (also in the
-    lists above).  ``tables_computed``/``tables_reused``: batch tables.
+    lists above).  ``tables_computed``/``tables_reused``: batch tables.  ``missing``
+    (``reuse_only``): runs that would need scoring.
     """
 
     scored: list[str] = field(default_factory=list)
@@ -62,25 +63,39 @@ class Summary:
     problems: dict[str, list[dict]] = field(default_factory=dict)
     tables_computed: list[str] = field(default_factory=list)
     tables_reused: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not self.failed
+        return not self.failed and not self.missing
 
 
-def score_all(root: str | Path = ".", jobs: int = 1, on_run: Callable[[str], None] | None = None) -> Summary:
+def score_all(root: str | Path = ".", jobs: int = 1, on_run: Callable[[str], None] | None = None,
+              shard: tuple[int, int] | None = None, reuse_only: bool = False) -> Summary:
     """Score every run of the repository at ``root`` and write ``results/`` (see the module doc).
 
     ``jobs``: runs scored at the same time, in forked worker processes (where processes
     cannot be forked, in this process, one after the other and without a time limit).
-    ``on_run(path)`` is called after each run's result is settled (progress).  Raises :class:`scorer.ScorerError` only for a broken
-    ``challenge.toml``, ``teams/`` or ``received.json``.
+    ``on_run(path)`` is called after each run's result is settled (progress).
+    ``shard`` (k, n), 1 <= k <= n: only the runs of shard k of n (:func:`shard_of`) are
+    settled and only their result files written: no batch table, no index, nothing
+    removed; a later call without ``shard`` on the union of every shard's ``results/runs/``
+    reuses them all.  ``reuse_only``: nothing is scored; a run that needs scoring is listed
+    in ``Summary.missing`` and nothing is written.  Raises :class:`scorer.ScorerError`
+    only for a broken ``challenge.toml``, ``teams/`` or ``received.json``.
     """
     root = Path(root).resolve()
     challenge = load_challenge(root)
     state = _State(root, challenge, read_received(root), _read_index(root))
     refs, state.summary.warnings = discover_runs(root)
+    if shard is not None:
+        assignment = shard_of([(ref.path, _size(root / ref.path)) for ref in refs], shard[1])
+        refs = [ref for ref in refs if assignment[ref.path] == shard[0]]
     pending = [planned for planned in map(state.plan, refs) if planned is not None]
+    if reuse_only:
+        state.summary.missing = sorted(job.ref.path for job, _, _ in pending)
+        if pending:
+            return state.summary
     ordered = sorted(pending, key=lambda p: -_size(root / p[0].ref.path))  # largest first: balanced workers
     jobs_list = [job for job, _, _ in ordered]
     _preload_hierarchy(jobs_list)
@@ -89,12 +104,28 @@ def score_all(root: str | Path = ".", jobs: int = 1, on_run: Callable[[str], Non
         state.settle(job.ref, provenance, timing, body)
         if on_run:
             on_run(job.ref.path)
-    state.write_tables()
-    state.write_index()
-    remove_stale(root / RESULTS, {root / p for p in state.keep})
+    if shard is None:
+        state.write_tables()
+        state.write_index()
+        remove_stale(root / RESULTS, {root / p for p in state.keep})
     for name in ("scored", "reused", "failed", "awaiting_gold", "late"):
         getattr(state.summary, name).sort()
     return state.summary
+
+
+def shard_of(runs: list[tuple[str, int]], shards: int) -> dict[str, int]:
+    """Run path -> its shard (1..``shards``): the largest run first to the shard with the
+    fewest bytes so far (ties: the lower shard), runs of equal size by path.  The same runs
+    and sizes always give the same assignment, whoever computes it."""
+    if shards < 1:
+        raise ValueError(f"the number of shards must be at least 1, got {shards}")
+    load = [0] * shards
+    out = {}
+    for path, size in sorted(runs, key=lambda r: (-r[1], r[0])):
+        k = min(range(shards), key=lambda i: (load[i], i))
+        load[k] += size
+        out[path] = k + 1
+    return out
 
 
 def _size(path: Path) -> int:
@@ -254,8 +285,10 @@ class _State:
         return self.gold_hashes[relative]
 
     def _reuse(self, ref: RunRef, provenance: dict, timing: dict) -> bool:
-        """Keep the stored result of a run whose provenance is unchanged (updating its late flag)."""
-        entry = self.previous.get(ref.path)
+        """Keep the stored result of a run whose provenance is unchanged (updating its late
+        flag): the one ``index.json`` records, else a result file found in its place (written
+        by a shard, :func:`score_all` ``shard``), which holds its own provenance."""
+        entry = self.previous.get(ref.path) or self._stored_entry(ref)
         if not entry or entry.get("provenance") != provenance or entry.get("status") not in (SCORED, ERROR):
             return False
         path = self.root / entry["result"]
@@ -274,6 +307,25 @@ class _State:
             self.summary.failed.append(ref.path)
             self.summary.problems[ref.path] = read_json(path)["problems"]
         return True
+
+    def _stored_entry(self, ref: RunRef) -> dict | None:
+        """The index entry of a result (or error) file of the run that no index lists, as
+        :meth:`_write` would have recorded it; None when there is none or it is unreadable."""
+        for status in (SCORED, ERROR):
+            relative = result_path(ref, status)
+            try:
+                data = (self.root / relative).read_bytes()
+                document = json.loads(data)
+            except (OSError, ValueError):
+                continue
+            if not isinstance(document, dict) or document.get("status") != status:
+                continue
+            body = {"problems": document.get("problems", [])} if status == ERROR else {}
+            return {**_identity(ref), "late": document.get("late"), "received": document.get("received"),
+                    "status": status, "result": relative, "result_sha256": sha256_bytes(data),
+                    "provenance": document.get("provenance"),
+                    **({"reason": _reason(body["problems"])} if status == ERROR else {})}
+        return None
 
     def _manual(self, ref: RunRef, gold: dict[str, Path]) -> tuple[str | None, list[Problem]]:
         """The run's key in the batch's expert scores, or a warning when it has none there."""

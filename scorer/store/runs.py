@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scorer.errors import Problem, ScorerError
-from scorer.evaluation import evaluate
+from scorer.evaluation import EDITIONS, evaluate
 from scorer.formats.challenge import Challenge, RunRef, run_ref
 from scorer.formats.jsontext import load_json
 from scorer.formats.validation import validate_run
@@ -104,7 +104,39 @@ def score_run(job: RunJob) -> dict:
     body["warnings"] = _relative(problems + job.notes + result.warnings, job.root)
     if answered is not None:
         body["answered"] = answered
+    if SCORINGS[job.ref.scorer_task].sensitivity:
+        body["variants"] = rule_variants(job)
     return {"status": "scored", **body}
+
+
+def variant_rules(task: str, flavor: str, edition: int) -> list[tuple[str, str, int]]:
+    """(name, flavor, edition) of the rules a run of ``task`` (a :class:`scorer.tasks.Task` id)
+    is also scored under: the other flavor, and every other edition when the editions apply."""
+    other = "reference" if flavor == "official" else "official"
+    variants = [(f"flavor {other}", other, edition)]
+    if TASKS[task].editions:
+        variants += [(f"edition {e}", flavor, e) for e in EDITIONS if e != edition]
+    return variants
+
+
+def rule_variants(job: RunJob) -> dict[str, dict]:
+    """The run's measures under each of :func:`variant_rules` (ideal answers, which no
+    flavor or edition changes, are not recomputed): name -> ``{"measures": ...}``, or
+    ``{"error": code, "message": ...}`` where those rules cannot score it (an older
+    edition's evaluator aborts on a question the run leaves out, for example)."""
+    task = job.ref.scorer_task
+    gold, _ = load_json(job.gold["gold"], name="gold")
+    run, _ = load_json(Path(job.root) / job.ref.path, name=job.ref.path, max_bytes=job.max_bytes)
+    options = {k: v for k, v in evaluate_options(task, job.gold).items() if k != "hierarchy"}
+    if "ideal" in SCORINGS[task].evaluator.options:
+        options["ideal"] = False
+    out: dict[str, dict] = {}
+    for name, flavor, edition in variant_rules(job.ref.task, job.flavor, job.edition):
+        try:
+            out[name] = {"measures": evaluate(gold, run, task=task, edition=edition, flavor=flavor, **options).measures}
+        except ScorerError as exc:
+            out[name] = {"error": exc.problems[0].code, "message": _excerpt(exc.problems[0].message)}
+    return out
 
 
 def failure(job: RunJob, code: str, message: str, fix: str) -> dict:

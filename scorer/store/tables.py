@@ -108,12 +108,44 @@ def taskb_table(challenge: Challenge, batch: str, phase: str, runs: Sequence[Sco
     per_question = {r.key: r.doc.get("per_question", {}) for r in eligible}
     rankings = {name: _rank(base, families, measures, baselines, challenge.official_measures)
                 for name, base, families in TASKS[task].rankings(phase)}
-    return {
+    table = {
         "task": task, "batch": batch, "phase": phase, "name": challenge.batches(task)[batch].name,
         "systems": {r.key: _system_row(r) for r in runs},
         "rankings": {name: _ranking_json(challenge, records, rule, runs, per_question)
                      for name, (records, rule) in rankings.items()},
     }
+    if SCORINGS[TASKS[task].scorer_task(phase)].sensitivity:
+        table["sensitivity"] = _sensitivity(challenge, task, phase, eligible, baselines)
+    return table
+
+
+def _sensitivity(challenge: Challenge, task: str, phase: str, runs: Sequence[ScoredRun], baselines: set) -> dict:
+    """Each ranking of the table recomputed under the rules the runs were also scored under
+    (``variants`` of their results: the other flavor, the other editions): ranking ->
+    variant -> system -> rank (None: not ranked under those rules); ``errors``: variant ->
+    system -> why those rules cannot score its run.  Measures a variant does not recompute
+    (ideal answers, expert scores) keep their values."""
+    names = sorted({v for r in runs for v in r.doc.get("variants", {})}, key=_variant_order)
+    ranks: dict[str, dict[str, dict]] = {}
+    errors: dict[str, dict[str, str]] = {}
+    for variant in names:
+        measures = {}
+        for r in runs:
+            result = r.doc.get("variants", {}).get(variant, {})
+            if "measures" in result:
+                measures[r.key] = _ranked_measures(r, {**r.doc["measures"], **result["measures"]})
+            else:
+                errors.setdefault(variant, {})[r.key] = result.get("message", "not scored under these rules")
+        for name, base, families in TASKS[task].rankings(phase):
+            records, _ = _rank(base, families, measures, baselines, challenge.official_measures)
+            ranks.setdefault(name, {})[variant] = {rec.system: rec.rank if rec.ranked else None for rec in records}
+    return {"variants": names, "rankings": ranks, "errors": errors}
+
+
+def _variant_order(name: str) -> tuple:
+    """Flavor first, then the editions in order."""
+    kind, _, value = name.partition(" ")
+    return (kind != "flavor", int(value) if value.isdigit() else 0, name)
 
 
 #: The rule of each ranking of the task registry (``Scoring.rankings``) that is not the
@@ -133,10 +165,10 @@ def _rank(name: str, families: tuple[str, ...], measures: dict, baselines: set, 
     return rank_on_components(measures, components, baselines), rule
 
 
-def _ranked_measures(run: ScoredRun) -> dict:
-    """The measures ranked for a run; the categories a run may leave out (Phase A, Synergy's
-    documents and snippets) are missing when it did not answer them."""
-    measures = run.doc["measures"]
+def _ranked_measures(run: ScoredRun, measures: dict | None = None) -> dict:
+    """The measures ranked for a run (its result's, or ``measures``); the categories a run
+    may leave out (Phase A, Synergy's documents and snippets) are missing when it did not answer them."""
+    measures = run.doc["measures"] if measures is None else measures
     categories = SCORINGS[run.ref.scorer_task].categories
     if not categories:
         return measures

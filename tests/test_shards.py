@@ -1,0 +1,96 @@
+"""``score-all`` spread over shards: each shard scores its runs in its own clone, the
+results of every shard copied into one clone are all reused by a plain ``score-all``, and
+``results/`` is byte for byte the one a single ``score-all`` writes."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from scorer.store import score_all
+from scorer.store.pipeline import shard_of
+from tests.gitutil import git
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO = ("challenge.toml", "teams", "gold", "submissions", "testsets")
+
+
+@pytest.fixture(scope="module")
+def origin(tmp_path_factory) -> Path:
+    """A bare repository holding the demo challenge on main."""
+    work = tmp_path_factory.mktemp("shards") / "work"
+    work.mkdir()
+    git(work, "init", "-q")
+    for part in DEMO:
+        (shutil.copytree if (ROOT / part).is_dir() else shutil.copy)(ROOT / part, work / part)
+    git(work, "add", "-A")
+    git(work, "commit", "-q", "-m", "the demo challenge")
+    bare = work.parent / "origin.git"
+    git(work.parent, "clone", "-q", "--bare", str(work), str(bare))
+    return bare
+
+
+def clone(origin: Path, name: str) -> Path:
+    target = origin.parent / name
+    git(origin.parent, "clone", "-q", str(origin), str(target))
+    return target
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def copy_runs(source: Path, target: Path) -> None:
+    """What the workflow's artifact upload and download does: ``results/runs/`` of a shard
+    into the merging clone."""
+    if (source / "results/runs").is_dir():
+        shutil.copytree(source / "results/runs", target / "results/runs", dirs_exist_ok=True)
+
+
+def test_the_assignment_is_stable_balanced_and_complete():
+    runs = [(f"r{i}", size) for i, size in enumerate([90, 80, 70, 10, 10, 10, 5, 5])]
+    assignment = shard_of(runs, 3)
+    assert assignment == shard_of(list(reversed(runs)), 3)  # the order given does not matter
+    assert set(assignment) == {p for p, _ in runs} and set(assignment.values()) == {1, 2, 3}
+    load = {k: sum(s for p, s in runs if assignment[p] == k) for k in (1, 2, 3)}
+    assert max(load.values()) - min(load.values()) <= 90  # greedy: within the largest run
+    assert shard_of(runs, 1) == {p: 1 for p, _ in runs}
+    with pytest.raises(ValueError):
+        shard_of(runs, 0)
+
+
+def test_three_shards_merged_equal_one_score_all_byte_for_byte(origin):
+    single = clone(origin, "single")
+    assert score_all(single).ok
+    shards = [clone(origin, f"shard{k}") for k in (1, 2, 3)]
+    scored = []
+    for k, repo in enumerate(shards, 1):
+        summary = score_all(repo, shard=(k, 3))
+        scored += summary.scored
+        assert not (repo / "results/index.json").exists() and not (repo / "results/batches").exists()
+    everything = score_all(clone(origin, "count"), reuse_only=True).missing
+    assert sorted(scored) == everything and len(everything) > 50  # each run scored by exactly one shard
+    merge = clone(origin, "merge")
+    for repo in shards:
+        copy_runs(repo, merge)
+    summary = score_all(merge)
+    assert summary.scored == [] and len(summary.reused) == len(everything)
+    assert files(merge / "results") == files(single / "results")
+
+
+def test_a_failed_shard_leaves_the_others_intact_and_the_merge_names_what_is_missing(origin):
+    shards = {k: clone(origin, f"partial{k}") for k in (1, 2, 3)}
+    for k in (1, 3):
+        score_all(shards[k], shard=(k, 3))
+    merge = clone(origin, "partial-merge")
+    for k in (1, 3):
+        copy_runs(shards[k], merge)
+    before = files(merge / "results")
+    summary = score_all(merge, reuse_only=True)
+    expected = sorted(p for p, k in shard_of([(p, (merge / p).stat().st_size) for p in summary.missing + summary.reused],
+                                             3).items() if k == 2)
+    assert summary.missing == expected and summary.missing and not summary.ok
+    assert files(merge / "results") == before  # nothing written, nothing removed
+    summary = score_all(merge)  # a plain score-all scores what is missing, reuses the rest
+    assert sorted(summary.scored) == expected and summary.ok
