@@ -252,6 +252,9 @@ def test_mcqa_recomputes_c_at_1_from_the_resampled_counts():
     assert rows["perfect"]["rank_interval"] == [1, 1]
     assert rows["answers"]["rank"] == rows["abstains"]["rank"] == 2.5
     assert rows["answers"]["rank_interval"] == rows["abstains"]["rank_interval"] == [2, 3]
+    # a run scored on other questions (cannot happen within one batch's gold) gets no interval
+    odd = mcqa_table(challenge(), "m1", runs + [mcqa_run("short", "R" * 29)])["rankings"]["mcqa"]
+    assert odd["bootstrap"]["reason"] == "the systems were scored on different questions (mcqa.c_at_1)"
 
 
 # --- configuration ---------------------------------------------------------------------------

@@ -281,7 +281,7 @@ def _significance(challenge: Challenge, measure: str, systems: list[str], per_qu
     rules = challenge.rules
     if measure in _COUNT_MEASURES:
         return _count_significance(challenge, measure, systems, per_question)
-    available = {name for s in systems for values in per_question.get(s, {}).values() for name in values}
+    available = _per_question_names(systems, per_question)
     tested_on = per_question_measure(measure, available)
     out = {"measure": measure, "tested_on": tested_on, "alpha": rules.alpha, "trials": rules.trials,
            "seed": rules.seed, "correction": "holm"}
@@ -352,18 +352,18 @@ def _taskb_components(records: list[RankedSystem], per_question: Mapping[str, Ma
     the stand-ins used (measure -> per-question value); or why there are none."""
     systems = [r.system for r in records]
     questions = sorted({q for s in systems for q in per_question.get(s, {})})
+    available = _per_question_names(systems, per_question)
     components, stand_ins = [], {}
     for measure in dict.fromkeys(c for r in records for c in r.used):
         scored = np.array([measure in r.scores for r in records])
         if measure in _COUNT_MEASURES:
             columns, statistic = _COUNT_MEASURES[measure]
             counts = np.array([[[per_question.get(s, {}).get(q, {}).get(c, np.nan) for c in columns]
-                                for s in systems] for q in questions], dtype=float).reshape(len(questions), len(systems), -1)
+                                for s in systems] for q in questions], dtype=float).reshape(len(questions), len(systems), len(columns))
             if np.isnan(counts[:, scored]).any():  # cannot happen within a batch: one gold
                 return f"the systems were scored on different questions ({measure})"
             components.append(BootstrapComponent(np.nan_to_num(counts), statistic, higher_is_better(measure), scored))
             continue
-        available = {name for s in systems for values in per_question.get(s, {}).values() for name in values}
         stand_in = per_question_measure(measure, available)
         if stand_in is None:
             return f"no per-question values for {measure}"
@@ -379,7 +379,7 @@ def _taska_components(records: list[RankedSystem], per_question: Mapping[str, Ma
     """The components of a Task A ranking, one per test set, each over that test set's
     documents (keys ``<test set>/<pmid>``; the test set is the stratum resampled)."""
     systems = [r.system for r in records]
-    available = {name for s in systems for values in per_question.get(s, {}).values() for name in values}
+    available = _per_question_names(systems, per_question)
     stand_in = per_question_measure(measure, available)
     if stand_in is None:
         return f"no per-question values for {measure}"
@@ -392,6 +392,11 @@ def _taska_components(records: list[RankedSystem], per_question: Mapping[str, Ma
         components.append(BootstrapComponent(mean_counts(values), mean_of_counts, higher_is_better(measure),
                                               scored, stratum=testset))
     return components, ({measure: stand_in} if stand_in != measure else {})
+
+
+def _per_question_names(systems: list[str], per_question: Mapping[str, Mapping]) -> set[str]:
+    """Every per-question measure any of ``systems`` has."""
+    return {name for s in systems for values in per_question.get(s, {}).values() for name in values}
 
 
 def _per_question_matrix(per_question: Mapping[str, Mapping], systems: list[str], questions: list[str],
