@@ -379,32 +379,34 @@ def _taska_components(records: list[RankedSystem], per_question: Mapping[str, Ma
     """The components of a Task A ranking, one per test set, each over that test set's
     documents (keys ``<test set>/<pmid>``; the test set is the stratum resampled)."""
     systems = [r.system for r in records]
-    available = _per_question_names(systems, per_question)
-    stand_in = per_question_measure(measure, available)
+    stand_in = per_question_measure(measure, _per_question_names(systems, per_question))
     if stand_in is None:
         return f"no per-question values for {measure}"
     keys = sorted({q for s in systems for q in per_question.get(s, {})})
-    components = []
-    for testset in sorted({t for r in records for t in r.scores}):
-        documents = [q for q in keys if q.partition("/")[0] == testset]
-        values = _per_question_matrix(per_question, systems, documents, stand_in)
-        scored = np.array([testset in r.scores for r in records])
-        components.append(BootstrapComponent(mean_counts(values), mean_of_counts, higher_is_better(measure),
-                                              scored, stratum=testset))
+    values = _per_question_matrix(per_question, systems, keys, stand_in)
+    testset_of = np.array([k.partition("/")[0] for k in keys])
+    components = [BootstrapComponent(mean_counts(values[testset_of == t]), mean_of_counts, higher_is_better(measure),
+                                     np.array([t in r.scores for r in records]), stratum=t)
+                  for t in sorted({t for r in records for t in r.scores})]
     return components, ({measure: stand_in} if stand_in != measure else {})
 
 
 def _per_question_names(systems: list[str], per_question: Mapping[str, Mapping]) -> set[str]:
     """Every per-question measure any of ``systems`` has."""
-    return {name for s in systems for values in per_question.get(s, {}).values() for name in values}
+    return set().union(*(values for s in systems for values in per_question.get(s, {}).values()))
 
 
 def _per_question_matrix(per_question: Mapping[str, Mapping], systems: list[str], questions: list[str],
                          measure: str) -> np.ndarray:
-    """questions x systems values of ``measure``, NaN where a system has none (or NaN)."""
-    values = [[per_question.get(s, {}).get(q, {}).get(measure) for s in systems] for q in questions]
-    return np.array([[np.nan if v is None else v for v in row] for row in values], dtype=float
-                    ).reshape(len(questions), len(systems))
+    """questions x systems values of ``measure``, NaN where a system has none (or null)."""
+    matrix = np.full((len(questions), len(systems)), np.nan)
+    row = {q: i for i, q in enumerate(questions)}
+    for column, system in enumerate(systems):
+        values = [(row[q], v.get(measure)) for q, v in per_question.get(system, {}).items() if q in row]
+        if values:
+            rows, column_values = zip(*values)
+            matrix[list(rows), column] = np.array(column_values, dtype=float)  # None -> NaN
+    return matrix
 
 
 # --- overview ----------------------------------------------------------------------------
