@@ -276,9 +276,11 @@ def test_the_rank_cell_reads_rank_and_interval_with_a_plot():
     assert interval_text(2, [1, 3]) == "2 (1-3)" and interval_text(2.5, [1.5, 3]) == "2.5 (1.5-3)"
     assert interval_text(2, None) == "2" and interval_text(None, None) == "-"
     cell = rank_interval_cell(2.0, [1.0, 3.0], scale=5)
-    assert cell.value == 2.0 and "2 (1-3)" in cell.text and "<svg" in cell.text and 'aria-hidden="true"' in cell.text
+    assert cell.value == 2.0 and cell.text == "2 (1-3)" and cell.html.startswith('<span class="rank-text">2 (1-3)</span>')
+    assert "<svg" in cell.html and 'aria-hidden="true"' in cell.html
     assert cell.title == "rank 2; 95% bootstrap interval 1 to 3 of 5 ranked systems"
-    assert 'x1="4"' in cell.text and 'x1="4.0" y1="6" x2="32.0"' in cell.text  # ranks 1..3 of 1..5 on 4..60
+    assert 'x1="4"' in cell.html and 'x1="4.0" y1="6" x2="32.0"' in cell.html  # ranks 1..3 of 1..5 on 4..60
+    assert rank_interval_cell(2.0, [1.0, 3.0]).html is None  # no scale: the text alone
     assert rank_interval_cell(None, None).text == "-"
 
 
@@ -301,5 +303,7 @@ def test_the_leaderboard_shows_intervals_and_the_downloads_have_their_ends():
     header = view.to_csv().splitlines()[0].split(",")
     assert header[:6] == ["rank", "average_rank", "rank_interval_low", "rank_interval_high",
                           "average_rank_interval_low", "average_rank_interval_high"]
+    latex = view.to_latex()  # the page's columns and texts, no markup
+    assert "1 (1-1)" in latex and "svg" not in latex and "interval low" not in latex
     first = json.loads(view.to_json())["rows"][0]
     assert first["rank"] == 1 and first["rank_interval_low"] == 1 and first["rank_interval_high"] == 1

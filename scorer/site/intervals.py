@@ -9,8 +9,6 @@ beside it says the same.
 """
 from __future__ import annotations
 
-from markupsafe import Markup
-
 from scorer.site.tables import Cell, Column, is_number, rank_cell, rank_text
 
 PLOT_WIDTH, PLOT_HEIGHT, PLOT_MARGIN = 64, 12, 4
@@ -52,10 +50,10 @@ def rank_interval_cell(value, interval, scale: int | None = None, what: str = "r
     low, high = interval
     text = interval_text(value, interval)
     title = f"{what} {rank_text(value)}; 95% bootstrap interval {rank_text(low)} to {rank_text(high)}"
-    if scale:
-        title += f" of {scale} ranked systems"
-        text = Markup(f'<span class="rank-text">{text}</span> {interval_plot(value, low, high, scale)}')
-    return Cell(value, text, css="interval", title=title)
+    if not scale:
+        return Cell(value, text, css="interval", title=title)
+    return Cell(value, text, css="interval", title=f"{title} of {scale} ranked systems",
+                html=f'<span class="rank-text">{text}</span> {interval_plot(value, low, high, scale)}')
 
 
 def interval_columns(key: str, label: str) -> list[Column]:

@@ -37,6 +37,7 @@ class Cell:
     href: str | None = None  # site-relative link
     css: str = ""
     title: str = ""
+    html: str | None = None  # the page shows this markup instead of the escaped text (never participant text)
 
 
 @dataclass
@@ -105,14 +106,15 @@ class TableView:
 
     def to_latex(self) -> str:
         """A LaTeX ``table`` with booktabs rules (``\\usepackage{booktabs}``): the column labels,
-        the texts the page shows (every row), numbers right-aligned, LaTeX's special characters escaped."""
-        spec = "".join("r" if c.numeric else "l" for c in self.columns)
+        the texts the page shows (its columns, every row), numbers right-aligned, LaTeX's special characters escaped."""
+        columns = self.page_columns
+        spec = "".join("r" if c.numeric else "l" for c in columns)
         lines = ["\\begin{table}", "\\centering", f"\\caption{{{latex_escape(self.caption)}}}",
                  f"\\label{{tab:{self.slug}}}", f"\\begin{{tabular}}{{{spec}}}", "\\toprule",
-                 " & ".join(latex_escape(c.label) for c in self.columns) + " \\\\", "\\midrule"]
-        show = [_raw_text(c) for c in self.columns]
+                 " & ".join(latex_escape(c.label) for c in columns) + " \\\\", "\\midrule"]
+        show = [_raw_text(c) if c.page else None for c in self.columns]
         for row in self.rows:
-            texts = [item.text if type(item) is Cell else text(item) for text, item in zip(show, row)]
+            texts = [item.text if type(item) is Cell else text(item) for text, item in zip(show, row) if text]
             lines.append(" & ".join(latex_escape(t) for t in texts) + " \\\\")
         lines += ["\\bottomrule", "\\end{tabular}", "\\end{table}"]
         return "\n".join(lines) + "\n"
@@ -188,7 +190,8 @@ def count_cell(value) -> Cell:
 # --- HTML of the rows (about a million cells a season: kept in Python, one join) ------------
 
 def cell_html(column: Column, cell: Cell, root: str) -> str:
-    """``<td>`` (or ``<th scope="row">``) of a cell: escaped text, optional link, sort key."""
+    """``<td>`` (or ``<th scope="row">``) of a cell: escaped text (or the cell's own ``html``),
+    optional link, sort key."""
     tag = "th" if column.row_header else "td"
     attrs = [' scope="row"'] if column.row_header else []
     css = " ".join(c for c in ("num" if column.numeric else "", cell.css) if c)
@@ -198,7 +201,7 @@ def cell_html(column: Column, cell: Cell, root: str) -> str:
         attrs.append(f' data-sort="{repr(cell.value) if is_number(cell.value) else ""}"')
     if cell.title:
         attrs.append(f' title="{escape(cell.title)}"')
-    text: str = escape(cell.text)  # a Markup; the link around it is plain str
+    text: str = cell.html if cell.html is not None else escape(cell.text)  # the link around it: plain str
     if cell.href:
         text = f'<a href="{escape(root + cell.href)}">{text}</a>'
     return f"<{tag}{''.join(attrs)}>{text}</{tag}>"
