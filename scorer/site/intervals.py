@@ -66,7 +66,7 @@ def interval_columns(key: str, label: str) -> list[Column]:
 #: the ends of both intervals (downloads only); the cells are :func:`rank_cells`.
 RANK_COLUMNS = ([Column("rank", "Rank", numeric=True,
                         title="rank of the average rank (ties share the mean); in brackets its 95% bootstrap "
-                              "interval over the batch's questions"),
+                              "interval over the batch's questions (Task A: documents)"),
                  Column("average_rank", "Avg. rank", numeric=True,
                         title="mean of the component ranks; in brackets its 95% bootstrap interval")]
                 + interval_columns("rank", "rank") + interval_columns("average_rank", "average rank"))
