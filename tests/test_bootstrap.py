@@ -24,7 +24,14 @@ from scorer.formats.challenge import (
     WindowBatch,
     load_challenge,
 )
-from scorer.ranking import BootstrapComponent, bootstrap_ranks, mean_counts, mean_of_counts, rank_on_components
+from scorer.ranking import (
+    BootstrapComponent,
+    bootstrap,
+    bootstrap_ranks,
+    mean_counts,
+    mean_of_counts,
+    rank_on_components,
+)
 from scorer.ranking.bootstrap import replicate_ranks, resample_weights
 from scorer.ranking.ranks import task_a_ranking
 from scorer.site.boards import Names, taskb_ranking_view
@@ -70,6 +77,16 @@ def test_the_worked_example_by_hand_by_enumeration_and_by_the_code():
     ranks, _ = replicate_ranks([component], np.ones(3, bool), {"": weights})
     for rank, count in exact["B"].items():
         assert abs(np.mean(ranks[:, 1] == float(rank)) - count / 256) < 0.015
+
+
+def test_replicates_drawn_in_blocks_give_the_same_intervals(monkeypatch):
+    """Memory stays bounded: at most _BLOCK_CELLS question weights are drawn at once."""
+    monkeypatch.setattr(bootstrap, "_BLOCK_CELLS", 8)  # two replicates of four questions per block
+    component = BootstrapComponent(mean_counts(np.column_stack(list(EXAMPLE.values()))), mean_of_counts, True,
+                                   np.ones(3, bool))
+    result = bootstrap_ranks([component], [True] * 3, replicates=2001, seed=1)
+    assert result.rank == [(1.0, 1.0), (2.0, 3.0), (2.0, 3.0)]
+    assert bootstrap_ranks([], [True], replicates=5).rank == [None]  # no component: no rank
 
 
 def test_resampling_draws_n_questions_with_replacement():

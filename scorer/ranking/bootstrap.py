@@ -50,6 +50,7 @@ import numpy as np
 DEFAULT_REPLICATES = 1000
 DEFAULT_CONFIDENCE = 0.95
 _DECIMALS = 10  # replicate values are rounded to this many decimals before ranking
+_BLOCK_CELLS = 1 << 22  # question weights drawn per block of replicates (4M doubles = 32 MB)
 
 Statistic = Callable[[np.ndarray, int], np.ndarray]
 
@@ -106,8 +107,10 @@ def resample_weights(rng: np.random.Generator, replicates: int, n: int) -> np.nd
     (n draws with replacement per replicate; every row sums to n)."""
     if n == 0:
         return np.zeros((replicates, 0))
-    draws = rng.integers(0, n, size=(replicates, n), dtype=np.int32).astype(np.intp)
-    draws += (np.arange(replicates) * n)[:, None]  # row r counts into bins r n .. r n + n - 1
+    draws = rng.integers(0, n, size=(replicates, n), dtype=np.int32)
+    if replicates * n >= 2**31:  # the bin numbers below would not fit
+        draws = draws.astype(np.int64)
+    draws += (np.arange(replicates, dtype=draws.dtype) * n)[:, None]  # row r counts into bins r n .. r n + n - 1
     return np.bincount(draws.ravel(), minlength=replicates * n).reshape(replicates, n).astype(float)
 
 
@@ -198,24 +201,26 @@ def bootstrap_ranks(components: Sequence[BootstrapComponent], ranked: Sequence[b
     ``components``: the ranking's components, systems in one order for all of them;
     ``ranked``: per system, whether the batch ranks it (the intervals of the others are
     None); ``best_k``: average the k lowest component ranks (Task A), else all of them.
-    The strata are drawn in the order they first appear in ``components``, all from one
-    ``default_rng(seed)``.
+    The replicates are drawn in blocks (at most about 4 million question weights each, so
+    memory stays bounded), each block stratum by stratum in the order the strata first
+    appear in ``components``, all from one ``default_rng(seed)``.
     """
     if replicates < 1:
         raise ValueError(f"replicates must be at least 1, got {replicates}")
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
-    rng = np.random.default_rng(seed)
-    weights: dict[str, np.ndarray] = {}
+    sizes: dict[str, int] = {}
     for component in components:
-        if component.stratum not in weights:
-            weights[component.stratum] = resample_weights(rng, replicates, component.counts.shape[0])
-        elif weights[component.stratum].shape[1] != component.counts.shape[0]:
+        if sizes.setdefault(component.stratum, component.counts.shape[0]) != component.counts.shape[0]:
             raise ValueError(f"the components of stratum {component.stratum!r} have different questions")
     is_ranked = np.asarray(ranked, dtype=bool)
-    if components:
-        ranks, averages = replicate_ranks(components, is_ranked, weights, best_k)
-    else:
-        ranks = averages = np.full((replicates, len(is_ranked)), np.nan)
+    rng = np.random.default_rng(seed)
+    block = max(1, _BLOCK_CELLS // max([1, *sizes.values()]))
+    parts = [replicate_ranks(components, is_ranked, {stratum: resample_weights(rng, min(block, replicates - start), n)
+                                                     for stratum, n in sizes.items()}, best_k)
+             for start in range(0, replicates, block)] if components else []
+    empty = np.full((replicates, len(is_ranked)), np.nan)
+    ranks = np.concatenate([r for r, _ in parts]) if parts else empty
+    averages = np.concatenate([a for _, a in parts]) if parts else empty
     return RankIntervals(replicates, seed, confidence, percentile_interval(ranks, confidence),
                          percentile_interval(averages, confidence))
