@@ -399,6 +399,76 @@ def test_phase_a_plus_board_and_the_gold_evidence_comparison(page, driver, site)
     assert evidence.get_attribute("href").endswith("phaseAplus-vs-phaseB/helix.helix-dense.html")
 
 
+# --- compact leaderboards ------------------------------------------------------------------
+
+def leaderboards(site) -> list[str]:
+    """Every leaderboard and overview page of the built demo."""
+    found = [p for pattern in ("taskB/*/*.html", "taskA/*.html", "taskA/*/*.html", "mcqa/*/*.html",
+                               "synergy/*/*.html", "overview/*.html")
+             for p in sorted(x.relative_to(site).as_posix() for x in site.glob(pattern))]
+    return [p for p in found if not p.endswith("-rules.html")]
+
+
+MAIN_TABLES = """
+const wraps = [...document.querySelectorAll('main .table-wrap')].filter(w => !w.closest('details'));
+return {page: [document.documentElement.scrollWidth, document.documentElement.clientWidth],
+        wraps: wraps.map(w => {
+          const box = w.getBoundingClientRect();
+          const first = w.querySelector('thead th'), ranked = w.querySelector('thead th.official');
+          return {id: w.querySelector('table').id, scroll: w.scrollWidth, client: w.clientWidth, right: box.right,
+                  first: first ? first.getBoundingClientRect().right : null,
+                  ranked: ranked ? ranked.getBoundingClientRect().right : null};
+        })};
+"""
+
+
+def test_no_leaderboard_scrolls_sideways_at_1280px(page, driver, site):
+    problems = []
+    for path in leaderboards(site):
+        facts = page(path).execute_script(MAIN_TABLES)
+        if facts["page"][0] > facts["page"][1]:
+            problems.append(f"{path}: the page scrolls sideways {facts['page']}")
+        problems += [f"{path}: table {w['id']} scrolls ({w['scroll']} > {w['client']})"
+                     for w in facts["wraps"] if w["scroll"] > w["client"] + 1]
+    assert len(leaderboards(site)) > 25 and not problems, "\n".join(problems)
+
+
+def test_the_rank_and_the_ranked_measure_stay_in_view_at_390px(page, driver, site):
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    problems = []
+    try:
+        for path in leaderboards(site):
+            for w in page(path).execute_script(MAIN_TABLES)["wraps"]:
+                for what in ("first", "ranked"):
+                    if w[what] is not None and w[what] > w["right"] + 1:
+                        problems.append(f"{path}: the {what} column of {w['id']} ends at {w[what]:.0f} px, "
+                                        f"outside its box ({w['right']:.0f} px)")
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert not problems, "\n".join(problems)
+
+
+def test_the_other_measures_unfold_with_and_without_javascript(page, driver):
+    for script_disabled in (True, False):
+        driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": script_disabled})
+        try:
+            page(PHASE_A)
+            folded = all_by_css(driver, "main details.more")
+            assert [d.find_element("css selector", "summary").text for d in folded][:2] == [
+                "Every concept measure", "Every document measure"]
+            table = folded[1].find_element("css selector", "table")
+            assert not table.is_displayed()
+            folded[1].find_element("css selector", "summary").click()
+            assert table.is_displayed() and folded[1].get_attribute("open") is not None
+            headers = [th.text for th in table.find_elements("css selector", "thead th")]
+            assert any(h.startswith("Documents GMAP") for h in headers), headers
+            bars = all_by_css(driver, "main section > .table-wrap td.official .bar")
+            assert bars and all(b.size["width"] <= b.find_element("xpath", "..").size["width"] for b in bars)
+        finally:
+            driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+
+
 # --- narrow viewport ------------------------------------------------------------------------
 
 NARROW = """
@@ -746,7 +816,13 @@ def test_screenshots_for_review(page, driver, capsys):
                               (LEADERBOARD, "leaderboard.png", DESKTOP[0]),
                               (LEADERBOARD, "leaderboard-390px.png", 390),
                               ("overview/taskB.html", "overview.png", DESKTOP[0]),
-                              ("runs/taskA/batch1/week1/northbridge/nb-hier.html", "run-390px.png", 390)):
+                              ("runs/taskA/batch1/week1/northbridge/nb-hier.html", "run-390px.png", 390),
+                              (PHASE_A, "leaderboard-phaseA.png", DESKTOP[0]),
+                              ("mcqa/batch1/run.html", "leaderboard-mcqa.png", DESKTOP[0]),
+                              ("synergy/round2/run.html", "leaderboard-synergy.png", DESKTOP[0]),
+                              ("taskB/batch2/phaseB-rules.html", "rules.png", DESKTOP[0]),
+                              ("compare/taskB/batch1/phaseAplus-vs-phaseB/helix.helix-dense.html", "evidence.png",
+                               DESKTOP[0])):
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600})
         page(path)

@@ -30,10 +30,11 @@ BOARD_FORMATS = ("csv", "json", "tex")
 
 def _board_page(site: Site, path: str, title: str, table: Table | None, views: list[TableView], runs: list,
                 window: dict | None, **extra) -> None:
-    for view in views:
+    every = [v for view in views for v in (view, *view.details)]
+    for view in every:
         view.formats = BOARD_FORMATS
         site.views.append((path, view))
-    site.w.downloads(*views)
+    site.w.downloads(*every)
     site.w.page(path, "board.html", title, table=table, views=views, runs=runs, window=window,
                 names=site.names, task=table.task if table else None, **extra)
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from scorer.measures.registry import MEASURES, STATISTIC_LABELS
 from scorer.site import labels, paths
-from scorer.site.intervals import RANK_COLUMNS, rank_cells, ranked_count
+from scorer.site.intervals import rank_cells, rank_columns, ranked_count
 from scorer.site.results import Overview, Ranking, Row, Table
-from scorer.site.tables import Cell, Column, TableView, count_cell, rank_cell, score_cell, text_cell
+from scorer.site.tables import Cell, Column, TableView, count_cell, rank_cell, score_cell, text_cell, with_bars
 
 STAT_ORDER = list(STATISTIC_LABELS)
 
@@ -70,7 +70,8 @@ def _identity_cells(names: Names, key: str, team: str) -> list[Cell]:
             text_cell(names.team(team), href=paths.team(team))]
 
 
-IDENTITY_COLUMNS = [Column("system", "System", row_header=True), Column("team", "Team")]
+IDENTITY_COLUMNS = [Column("system", "System", row_header=True), Column("team", "Team", secondary=True)]
+NOTES_COLUMN = Column("notes", "Notes", secondary=True)
 
 
 def _ordered_records(ranking: Ranking, rows: dict) -> list[dict]:
@@ -87,50 +88,81 @@ def _scored_text(row: Row, families: tuple) -> tuple[int, str]:
 
 
 def taskb_ranking_view(table: Table, ranking: Ranking, official: set, names: Names) -> TableView:
-    """A Task B leaderboard: every measure of the ranking's categories as a column."""
+    """A Task B (Synergy) leaderboard, compact: the ranks, the system, the measures the
+    ranking used (each with an inline bar), their significance groups and the questions
+    scored; every measure of each category folded under it (:attr:`TableView.details`)."""
     families = labels.RANKING_FAMILIES.get(ranking.name, tuple(dict.fromkeys(c.partition(".")[0] for c in ranking.components)))
     rows = list(table.rows.values())
-    measures = shown_measures(rows, families)
+    ranked = [m for m in ranking.components if any(m in r.measures for r in rows)] or list(ranking.components)
     tested = [m for m in ranking.components if ranking.significance.get(m, {}).get("letters")]
-    columns = (RANK_COLUMNS + IDENTITY_COLUMNS + [Column("notes", "Notes")]
-               + [Column(m, labels.measure_label(m), numeric=True, official=m in official, title=m) for m in measures]
-               + [Column(f"group.{m}", f"Group {labels.measure_label(m)}",
+    columns = (_rank_columns(ranking) + IDENTITY_COLUMNS + [NOTES_COLUMN]
+               + [Column(m, labels.measure_label(m), numeric=True, official=True, title=m) for m in ranked]
+               + [Column(f"group.{m}", f"Group {labels.measure_label(m)}", secondary=True,
                          title=f"significance group on {m}: systems sharing a letter are not significantly different")
                   for m in tested]
-               + [Column("scored", "Questions scored", numeric=True,
+               + [Column("scored", "Questions scored", numeric=True, secondary=True,
                          title="questions each category's mean is over")])
-    view = TableView(slug=f"{table.task}-{table.batch}-{table.phase}-{ranking.name.replace('.', '-')}",
-                     caption=f"{table.name}, {labels.phase_label(table.task, table.phase)}: "
-                             f"{labels.ranking_label(ranking.name)}",
+    slug = f"{table.task}-{table.batch}-{table.phase}-{ranking.name.replace('.', '-')}"
+    phase = labels.phase_label(table.task, table.phase)
+    what = labels.ranking_label(ranking.name).removeprefix(f"{phase}: ") if phase else labels.ranking_label(ranking.name)
+    view = TableView(slug=slug, caption=f"{table.name}, {phase}: {what}" if phase else f"{table.name}: {what}",
                      columns=columns, note=f"Ranking rule: {ranking.rule}.", empty="No run was scored.")
-    scale = ranked_count(ranking.records)
-    for record in _ordered_records(ranking, table.rows):
-        row = table.rows.get(record["system"])
-        if row is None:
-            continue
+    records = [(record, table.rows[record["system"]]) for record in _ordered_records(ranking, table.rows)
+               if record["system"] in table.rows]
+    for record, row in records:
         total, scored = _scored_text(row, families)
-        cells = (rank_cells(record, scale)
-                 + _identity_cells(names, row.key, row.team)
+        cells = (_rank_cells(ranking, record) + _identity_cells(names, row.key, row.team)
                  + [text_cell(notes(record, row.late))]
-                 + [score_cell(row.measures.get(m) if _answered(row, m) else None,
-                               css="official" if m in official else "") for m in measures]
+                 + [score_cell(row.measures.get(m) if _answered(row, m) else None, css="official") for m in ranked]
                  + [text_cell(record.get("significance", {}).get(m, "")) for m in tested]
                  + [Cell(total, scored or "0")])
         view.add(cells, row_css(record, row.late))
+    with_bars(view, ranked)
+    view.details = [_family_view(f"{slug}-{family}", f"Every {labels.family_label(family)} measure",
+                                 [(record, row) for record, row in records], measures, official, names)
+                    for family in families if (measures := shown_measures(rows, (family,)))]
+    return view
+
+
+def _rank_columns(ranking: Ranking) -> list[Column]:
+    """Rank, and the average rank when the ranking averages several components (with the
+    ends of their intervals for the downloads)."""
+    return rank_columns(average=len(ranking.components) > 1)
+
+
+def _rank_cells(ranking: Ranking, record: dict) -> list[Cell]:
+    """The cells of :func:`_rank_columns`: the rank (and average rank) with its interval."""
+    return rank_cells(record, ranked_count(ranking.records), average=len(ranking.components) > 1)
+
+
+def _family_view(slug: str, caption: str, records: list[tuple[dict, Row]], measures: list[str], official: set,
+                 names: Names) -> TableView:
+    """Every measure of one category, a row per system in the ranking's order."""
+    view = TableView(slug=slug, caption=caption,
+                     columns=[Column("rank", "Rank", numeric=True), Column("system", "System", row_header=True)]
+                     + [Column(m, labels.measure_label(m), numeric=True, official=m in official, title=m)
+                        for m in measures], empty="No run was scored.")
+    for record, row in records:
+        view.add([rank_cell(record["rank"]), text_cell(names.system(row.key), href=paths.system(row.key), title=row.key)]
+                 + [score_cell(row.measures.get(m) if _answered(row, m) else None,
+                               css="official" if m in official else "") for m in measures],
+                 row_css(record, row.late))
     return view
 
 
 def taska_testset_view(table: Table, batch_table: Table | None, official: set, names: Names) -> TableView:
-    """A Task A test set: the rank on it in each batch ranking, every measure, coverage."""
+    """A Task A test set, compact: the rank on it in each batch ranking, the official
+    measures (with bars), documents and coverage; every measure of the flat, hierarchical
+    and LCA families folded under it."""
     rows = list(table.rows.values())
-    measures = shown_measures(rows, ("flat", "hier", "lca"))
     rankings = list(batch_table.rankings.values()) if batch_table else []
-    columns = ([Column(f"rank.{r.name}", f"Rank {labels.ranking_label(r.name)}", numeric=True,
-                       title=f"rank on this test set by {r.name}") for r in rankings]
-               + IDENTITY_COLUMNS + [Column("notes", "Notes")]
-               + [Column(m, labels.measure_label(m), numeric=True, official=m in official, title=m) for m in measures]
-               + [Column("documents", "Documents", numeric=True, title="gold documents scored"),
-                  Column("coverage", "Coverage", numeric=True,
+    ranked = [m for m in dict.fromkeys(c for r in rankings for c in r.components) if any(m in row.measures for row in rows)]
+    columns = ([Column(f"rank.{r.name}", f"Rank {labels.ranking_label(r.name)}", numeric=True, secondary=i > 0,
+                       title=f"rank on this test set by {r.name}") for i, r in enumerate(rankings)]
+               + IDENTITY_COLUMNS + [NOTES_COLUMN]
+               + [Column(m, labels.measure_label(m), numeric=True, official=True, title=m) for m in ranked]
+               + [Column("documents", "Documents", numeric=True, title="gold documents scored", secondary=True),
+                  Column("coverage", "Coverage", numeric=True, secondary=True,
                          title="share of the gold documents the run annotated")])
     component_ranks = {r.name: {rec["system"]: rec.get("component_ranks", {}).get(table.phase)
                                 for rec in r.records} for r in rankings}
@@ -140,33 +172,40 @@ def taska_testset_view(table: Table, batch_table: Table | None, official: set, n
         rank = component_ranks[first].get(row.key) if first else None
         return (rank is None, rank or 0, row.key)
 
-    view = TableView(slug=f"taskA-{table.batch}-{table.phase}", columns=columns,
-                     caption=f"{table.name}, test set {table.phase}: every measure",
+    slug = f"taskA-{table.batch}-{table.phase}"
+    view = TableView(slug=slug, columns=columns, caption=f"{table.name}, test set {table.phase}",
                      note="Ranks are per test set; the batch ranking averages each system's best test sets.",
                      empty="No run was scored for this test set.")
-    for row in sorted(rows, key=order):
+    ordered = sorted(rows, key=order)
+    for row in ordered:
         gold_docs = row.counts.get("gold_documents")
         coverage = ((gold_docs - row.counts.get("gold_documents_missing_from_run", 0)) / gold_docs
                     if gold_docs else None)
         record = {"baseline": row.baseline}
         cells = ([rank_cell(component_ranks[r.name].get(row.key)) for r in rankings]
                  + _identity_cells(names, row.key, row.team) + [text_cell(notes(record, row.late))]
-                 + [score_cell(row.measures.get(m), css="official" if m in official else "") for m in measures]
+                 + [score_cell(row.measures.get(m), css="official") for m in ranked]
                  + [count_cell(row.counts.get("documents")),
                     Cell(coverage, f"{coverage:.1%}" if coverage is not None else "-")])
         view.add(cells, row_css(record, row.late))
+    with_bars(view, ranked)
+    records = [({"rank": component_ranks[first].get(row.key) if first else None, "baseline": row.baseline}, row)
+               for row in ordered]
+    view.details = [_family_view(f"{slug}-{family}", f"Every {labels.family_label(family)} measure", records,
+                                 measures, official, names)
+                    for family in ("flat", "hier", "lca") if (measures := shown_measures(rows, (family,)))]
     return view
 
 
 def taska_ranking_view(table: Table, ranking: Ranking, names: Names) -> TableView:
     """A Task A batch ranking: per test set the system's rank (best k used), groups."""
     testsets = list(table.testsets)
-    columns = (RANK_COLUMNS + IDENTITY_COLUMNS + [Column("notes", "Notes")]
+    columns = (rank_columns(average=True) + IDENTITY_COLUMNS + [NOTES_COLUMN]
                + [Column(f"rank.{t}", f"{t} rank", numeric=True,
                          title=f"rank on test set {t}; struck through when not among the best {table.best_k}")
                   for t in testsets]
-               + [Column("testsets", "Test sets", numeric=True, title="test sets the system took part in"),
-                  Column(f"group.{ranking.name}", "Group",
+               + [Column("testsets", "Test sets", numeric=True, title="test sets the system took part in", secondary=True),
+                  Column(f"group.{ranking.name}", "Group", secondary=True,
                          title="significance group: systems sharing a letter are not significantly different")])
     view = TableView(slug=f"taskA-{table.batch}-{ranking.name.replace('.', '-')}", columns=columns,
                      caption=f"{table.name}: ranking on {labels.ranking_label(ranking.name)}",
@@ -177,7 +216,7 @@ def taska_ranking_view(table: Table, ranking: Ranking, names: Names) -> TableVie
         team = key.split("/", 1)[0]
         used = set(record.get("used", ()))
         ranks = record.get("component_ranks", {})
-        cells = (rank_cells(record, scale)
+        cells = (rank_cells(record, scale, average=True)
                  + _identity_cells(names, key, team) + [text_cell(notes(record, False))]
                  + [rank_cell(ranks.get(t), css="" if t in used or t not in ranks else "unused") for t in testsets]
                  + [Cell(len(ranks), str(len(ranks))),
@@ -231,44 +270,67 @@ def mcqa_cell(measure: str, value, css: str = "") -> Cell:
     return score_cell(value, css=css, missing=MCQA_MISSING)
 
 
+#: The mcqa measures of the compact leaderboard after the official one; the others are folded.
+MCQA_MAIN = ("mcqa.c_at_1", "mcqa.accuracy", "mcqa.accuracy_with_candidates")
+#: The folded sections of an mcqa leaderboard: (slug part, caption, measures).
+MCQA_DETAILS = (("outcomes", "Answers: right, wrong, unanswered (with the right, a wrong or no candidate)",
+                 tuple(m for m in MCQA_COLUMNS if m in MCQA_COUNTS or m == "mcqa.correctly_discarded")),
+                ("reading", "Reading tests: c@1 per reading test (median, mean, std) and per topic",
+                 tuple(m for m in MCQA_COLUMNS if m.startswith("mcqa.reading."))))
+
+
 def mcqa_ranking_view(table: Table, ranking: Ranking, official: set, names: Names) -> TableView:
-    """An mcqa leaderboard: ranked by c@1 (official), accuracy, accuracy with candidates, the
-    counts R/W/UR/UW/UE, correctly discarded, reading-test median/mean/std, c@1 per topic.
-    A value that is not defined (n = 0, nothing unanswered, one reading test) shows "-"."""
+    """An mcqa leaderboard, compact: ranked by c@1 (official, with a bar), accuracy and
+    accuracy with candidates, the groups, the questions; the counts R/W/UR/UW/UE and
+    correctly discarded, and the reading-test and per-topic c@1 folded under it.  A value
+    that is not defined (n = 0, nothing unanswered, one reading test) shows "-"."""
     rows = list(table.rows.values())
     topics = list(dict.fromkeys(m for r in rows for m in r.measures
                                 if m.startswith("mcqa.topic.") and m.endswith(".c_at_1")))
-    measures = list(dict.fromkeys([*ranking.components, "mcqa.c_at_1", *MCQA_COLUMNS])) + topics
+    measures = list(dict.fromkeys([*ranking.components, *MCQA_MAIN]))
     tested = [m for m in ranking.components if ranking.significance.get(m, {}).get("letters")]
-    view = TableView(slug=f"mcqa-{table.batch}-{ranking.name.replace('.', '-')}",
-                     caption=f"{table.name}: reading tests ranked by {labels.measure_label(ranking.components[0])}"
+    slug = f"mcqa-{table.batch}-{ranking.name.replace('.', '-')}"
+    view = TableView(slug=slug, caption=f"{table.name}: reading tests ranked by {labels.measure_label(ranking.components[0])}"
                      if ranking.components else f"{table.name}: reading tests",
-                     columns=_mcqa_columns(measures, tested, official), note=_mcqa_note(ranking, table.random_baseline),
-                     empty="No run was scored.")
-    scale = ranked_count(ranking.records)
-    for record in _ordered_records(ranking, table.rows):
-        row = table.rows.get(record["system"])
-        if row is None:
-            continue
-        cells = (rank_cells(record, scale)
+                     columns=_mcqa_columns(measures, tested, set(ranking.components)),
+                     note=_mcqa_note(ranking, table.random_baseline), empty="No run was scored.")
+    records = [(record, table.rows[record["system"]]) for record in _ordered_records(ranking, table.rows)
+               if record["system"] in table.rows]
+    for record, row in records:
+        cells = (_rank_cells(ranking, record)
                  + _identity_cells(names, row.key, row.team) + [text_cell(notes(record, row.late))]
-                 + [mcqa_cell(m, row.measures.get(m), css="official" if m in official else "") for m in measures]
+                 + [mcqa_cell(m, row.measures.get(m), css="official" if m in ranking.components else "")
+                    for m in measures]
                  + [text_cell(record.get("significance", {}).get(m, "")) for m in tested]
                  + [count_cell(row.counts.get("questions"))])
         view.add(cells, row_css(record, row.late))
     if table.random_baseline is not None and table.rows:
-        view.add(_mcqa_baseline_cells(table.random_baseline, measures, tested), "baseline reference")
+        view.add(_mcqa_baseline_cells(ranking, table.random_baseline, measures, tested), "baseline reference")
+    with_bars(view, list(ranking.components))
+    view.details = [_mcqa_detail(f"{slug}-{part}", caption, records, [*folded, *(topics if part == "reading" else [])],
+                                 names) for part, caption, folded in MCQA_DETAILS]
     return view
 
 
-def _mcqa_columns(measures: list[str], tested: list[str], official: set) -> list[Column]:
+def _mcqa_detail(slug: str, caption: str, records: list[tuple[dict, Row]], measures: list[str],
+                 names: Names) -> TableView:
+    view = TableView(slug=slug, caption=caption, empty="No run was scored.",
+                     columns=[Column("rank", "Rank", numeric=True), Column("system", "System", row_header=True)]
+                     + [Column(m, labels.measure_label(m), numeric=True, title=m) for m in measures])
+    for record, row in records:
+        view.add([rank_cell(record["rank"]), text_cell(names.system(row.key), href=paths.system(row.key), title=row.key)]
+                 + [mcqa_cell(m, row.measures.get(m)) for m in measures], row_css(record, row.late))
+    return view
+
+
+def _mcqa_columns(measures: list[str], tested: list[str], ranked: set) -> list[Column]:
     """Rank, identity and notes, one column per measure, the significance groups, the count."""
-    return (RANK_COLUMNS + IDENTITY_COLUMNS + [Column("notes", "Notes")]
-            + [Column(m, labels.measure_label(m), numeric=True, official=m in official, title=m) for m in measures]
-            + [Column(f"group.{m}", f"Group {labels.measure_label(m)}",
+    return (rank_columns(average=False) + IDENTITY_COLUMNS + [NOTES_COLUMN]
+            + [Column(m, labels.measure_label(m), numeric=True, official=m in ranked, title=m) for m in measures]
+            + [Column(f"group.{m}", f"Group {labels.measure_label(m)}", secondary=True,
                       title=f"significance group on {m} (outcomes swapped per question, c@1 recomputed): "
                             "systems sharing a letter are not significantly different") for m in tested]
-            + [Column("questions", "Questions", numeric=True, title="gold questions scored")])
+            + [Column("questions", "Questions", numeric=True, title="gold questions scored", secondary=True)])
 
 
 def _mcqa_note(ranking: Ranking, baseline: float | None) -> str:
@@ -281,9 +343,9 @@ def _mcqa_note(ranking: Ranking, baseline: float | None) -> str:
     return note
 
 
-def _mcqa_baseline_cells(baseline: float, measures: list[str], tested: list[str]) -> list:
+def _mcqa_baseline_cells(ranking: Ranking, baseline: float, measures: list[str], tested: list[str]) -> list:
     """The reference row of a uniformly random answer: its expected c@1 and accuracies."""
-    return (rank_cells({}, 0) + [text_cell("Random guess (expected)"), text_cell(""),
+    return (_rank_cells(ranking, {"rank": None, "average_rank": None}) + [text_cell("Random guess (expected)"), text_cell(""),
              text_cell("reference: expected c@1 of a uniformly random answer to every question, not a run")]
             + [score_cell(baseline if m in ("mcqa.c_at_1", "mcqa.accuracy", "mcqa.accuracy_with_candidates")
                           else None, missing=MCQA_MISSING) for m in measures]

@@ -62,24 +62,32 @@ def interval_columns(key: str, label: str) -> list[Column]:
                    title=f"{end} end of the 95% bootstrap interval of the {label}") for end in ("low", "high")]
 
 
-#: The rank columns of a ranking: rank and average rank (shown with their intervals), and
-#: the ends of both intervals (downloads only); the cells are :func:`rank_cells`.
-RANK_COLUMNS = ([Column("rank", "Rank", numeric=True,
-                        title="rank of the average rank (ties share the mean); in brackets its 95% bootstrap "
-                              "interval over the batch's questions (Task A: documents)"),
-                 Column("average_rank", "Avg. rank", numeric=True,
-                        title="mean of the component ranks; in brackets its 95% bootstrap interval")]
-                + interval_columns("rank", "rank") + interval_columns("average_rank", "average rank"))
+RANK_COLUMN = Column("rank", "Rank", numeric=True,
+                     title="rank of the average rank (ties share the mean); in brackets its 95% bootstrap "
+                           "interval over the batch's questions (Task A: documents)")
+AVERAGE_RANK_COLUMN = Column("average_rank", "Avg. rank", numeric=True, secondary=True,
+                             title="mean of the component ranks; in brackets its 95% bootstrap interval")
 
 
-def rank_cells(record: dict, scale: int) -> list[Cell]:
-    """The cells of :data:`RANK_COLUMNS` of a ranking record (``rank_interval`` and
-    ``average_rank_interval`` of the batch tables; none for an unranked system); the rank
+def rank_columns(average: bool) -> list[Column]:
+    """The rank column (and the average rank's, when ``average``), shown with their
+    intervals, then the ends of those intervals (downloads only); the cells are :func:`rank_cells`."""
+    if not average:
+        return [RANK_COLUMN, *interval_columns("rank", "rank")]
+    return [RANK_COLUMN, AVERAGE_RANK_COLUMN, *interval_columns("rank", "rank"),
+            *interval_columns("average_rank", "average rank")]
+
+
+def rank_cells(record: dict, scale: int, average: bool) -> list[Cell]:
+    """The cells of :func:`rank_columns` of a ranking record (its ``rank_interval`` and
+    ``average_rank_interval`` from the batch tables; none for an unranked system); the rank
     plot spans ranks 1..``scale``."""
-    rank, average = record.get("rank_interval"), record.get("average_rank_interval")
+    rank = record.get("rank_interval")
+    if not average:
+        return [rank_interval_cell(record.get("rank"), rank, scale), *_ends(rank)]
+    mean = record.get("average_rank_interval")
     return [rank_interval_cell(record.get("rank"), rank, scale),
-            rank_interval_cell(record.get("average_rank"), average, what="average rank"),
-            *_ends(rank), *_ends(average)]
+            rank_interval_cell(record.get("average_rank"), mean, what="average rank"), *_ends(rank), *_ends(mean)]
 
 
 def _ends(interval) -> list[Cell]:

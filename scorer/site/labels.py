@@ -51,3 +51,14 @@ def variant_label(name: str) -> str:
         return f"{value.capitalize()} flavor"
     return {"2": "Edition 2 (BioASQ 1-2)", "3": "Edition 3 (BioASQ 3-4)", "5": "Edition 5 (BioASQ 5-7)",
             "8": "Edition 8 (BioASQ 8)", "9": "Edition 9 (BioASQ 9 on)"}.get(value, name)
+
+
+#: What a measure family is called in running text.
+FAMILIES = {"concepts": "concept", "documents": "document", "snippets": "snippet", "triples": "triple",
+            "yesno": "yes/no", "factoid": "factoid", "list": "list", "ideal": "ideal-answer",
+            "flat": "flat", "hier": "hierarchical", "lca": "LCA"}
+
+
+def family_label(family: str) -> str:
+    """``documents`` -> "document" (as in "every document measure")."""
+    return FAMILIES.get(family, family)

@@ -27,6 +27,7 @@ class Column:
     official: bool = False   # an official (ranked) measure
     title: str = ""          # explanation shown on hover and to screen readers
     row_header: bool = False  # this column names the row (<th scope="row">)
+    secondary: bool = False  # hidden on narrow screens (the downloads keep it)
     page: bool = True        # shown on the page; False: in the downloads only
 
 
@@ -37,6 +38,7 @@ class Cell:
     href: str | None = None  # site-relative link
     css: str = ""
     title: str = ""
+    bar: float | None = None  # 0..1: an inline bar under the text (the value scaled to its column)
     html: str | None = None  # the page shows this markup instead of the escaped text (never participant text)
 
 
@@ -51,6 +53,7 @@ class TableView:
     empty: str = "No rows."  # shown instead of an empty table
     formats: tuple = ("csv", "json")  # downloads written
     limit: int | None = None  # the page shows at most this many rows (the downloads all)
+    details: list = field(default_factory=list)  # TableViews shown folded under this one (the other measures)
 
     @property
     def page_columns(self) -> list[Column]:
@@ -194,7 +197,7 @@ def cell_html(column: Column, cell: Cell, root: str) -> str:
     optional link, sort key."""
     tag = "th" if column.row_header else "td"
     attrs = [' scope="row"'] if column.row_header else []
-    css = " ".join(c for c in ("num" if column.numeric else "", cell.css) if c)
+    css = " ".join(c for c in ("num" if column.numeric else "", "secondary" if column.secondary else "", cell.css) if c)
     if css:
         attrs.append(f' class="{escape(css)}"')
     if column.numeric:
@@ -204,7 +207,32 @@ def cell_html(column: Column, cell: Cell, root: str) -> str:
     text: str = cell.html if cell.html is not None else escape(cell.text)  # the link around it: plain str
     if cell.href:
         text = f'<a href="{escape(root + cell.href)}">{text}</a>'
+    if cell.bar is not None:
+        text = f'{text}<span class="bar" style="--bar:{min(1.0, max(0.0, cell.bar)):.3f}" aria-hidden="true"></span>'
     return f"<{tag}{''.join(attrs)}>{text}</{tag}>"
+
+
+def with_bars(view: TableView, keys: list[str]) -> None:
+    """Give the cells of the numeric columns ``keys`` an inline bar: the value over the
+    column's largest value (no bar where the largest is not positive or a value is missing)."""
+    index = {c.key: i for i, c in enumerate(view.columns)}
+    for key in keys:
+        i = index[key]
+        values = {k: v for k, row in enumerate(view.rows) if (v := _number(row[i])) is not None}
+        top = max(values.values(), default=0.0)
+        if top <= 0:
+            continue
+        for k, value in values.items():
+            cell = view.rows[k][i]
+            if value >= 0:
+                view.rows[k][i] = Cell(cell.value, cell.text, href=cell.href, css=cell.css, title=cell.title,
+                                       bar=value / top)
+
+
+def _number(item) -> float | None:
+    """The value of a Cell when it is a finite number."""
+    value = item.value if type(item) is Cell else None
+    return float(value) if isinstance(value, (int, float)) and is_number(value) else None
 
 
 def _raw_html(column: Column):
@@ -212,10 +240,12 @@ def _raw_html(column: Column):
     (numeric) or :func:`text_cell` (other) of it, without building the cell."""
     tag = "th" if column.row_header else "td"
     start = f'<{tag} scope="row"' if column.row_header else f"<{tag}"
+    extra = " secondary" if column.secondary else ""
     if not column.numeric:
+        start += ' class="secondary"' if column.secondary else ""
         return lambda value: f"{start}>{escape(MISSING if value is None else value)}</{tag}>"
-    missing = f'{start} class="num" data-sort="" title="no score">{MISSING}</{tag}>'
-    return lambda value: (f'{start} class="num" data-sort="{value!r}">{value:.4f}</{tag}>' if is_number(value)
+    missing = f'{start} class="num{extra}" data-sort="" title="no score">{MISSING}</{tag}>'
+    return lambda value: (f'{start} class="num{extra}" data-sort="{value!r}">{value:.4f}</{tag}>' if is_number(value)
                           else missing)
 
 
