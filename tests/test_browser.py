@@ -248,7 +248,7 @@ return Array.from(table.tBodies[0].rows, r => {
 
 
 def _column_index(table, label: str) -> int:
-    heads = [th.text for th in table.find_elements("css selector", "thead th")]
+    heads = [" ".join(th.text.split()) for th in table.find_elements("css selector", "thead th")]  # labels may wrap
     return next(i for i, text in enumerate(heads) if text.startswith(label))
 
 
@@ -261,15 +261,15 @@ def _check_sorted(values, ascending: bool, numeric: bool):
 
 
 def test_sorting_numbers_and_text_with_aria_sort_and_missing_values_last(page):
-    driver = page(PHASE_A)
+    driver = page("taskB/batch2/phaseA.html")  # nb-qa returns no snippets
     table = all_by_css(driver, "table.sortable")[0]
     heads = table.find_elements("css selector", "thead th")
     assert all(th.find_elements("css selector", "button.sort") for th in heads)
     assert not [th for th in heads if th.get_attribute("aria-sort")]
     # a numeric column where one system has no value
-    values = driver.execute_script(COLUMN, table, _column_index(table, "Concepts MAP"))
+    values = driver.execute_script(COLUMN, table, _column_index(table, "Snippets F1"))
     assert any(s in (None, "") for s, _ in values), "the demo should have a missing value here"
-    index = _column_index(table, "Concepts MAP")
+    index = _column_index(table, "Snippets F1")
     button = heads[index].find_element("css selector", "button.sort")
     for ascending in (True, False, True):
         button.click()
@@ -832,3 +832,97 @@ def test_screenshots_for_review(page, driver, capsys):
         assert p.stat().st_size > 10_000, f"{p} looks empty"
     with capsys.disabled():
         print("\nscreenshots for review: " + ", ".join(str(p.relative_to(ROOT)) for p in saved))
+
+
+# --- the star marks what the ranking used ---------------------------------------------------
+
+BOARD_TABLES = """
+return Array.from(document.querySelectorAll('table.sortable'), t => ({
+  note: (t.querySelector('caption .note') || {textContent: ''}).textContent,
+  heads: Array.from(t.querySelectorAll('thead th'), th => ({
+    label: th.childNodes[0].textContent.trim(), title: th.title || '',
+    starred: !!th.querySelector('.star')})),
+  rows: Array.from(t.querySelectorAll('tbody tr'), tr => Array.from(tr.children, td => ({
+    text: td.dataset.sort !== undefined ? td.dataset.sort : td.textContent.trim(),
+    highlighted: td.classList.contains('official')}))),
+}));
+"""
+
+
+def _number(text: str) -> float | None:
+    return None if text in ("", "-") else float(text)
+
+
+def _follows(ranks: list[float | None], values: list[float | None]) -> bool:
+    """Whether, among the ranked rows, a better (lower) rank always has a higher value (a
+    missing value is lowest) and equal ranks have equal values."""
+    pairs = [(r, v) for r, v in zip(ranks, values) if r is not None]
+    for r1, v1 in pairs:
+        for r2, v2 in pairs:
+            if r1 < r2 and not (v1 is not None and (v2 is None or v1 > v2)):
+                return False
+            if r1 == r2 and v1 != v2:
+                return False
+    return True
+
+
+def _star_problems(table: dict) -> list[str]:
+    """Where the ranks of a leaderboard table do not follow its starred column (one star),
+    or the table does not say the average-rank rule (several stars); highlighted cells
+    outside starred columns."""
+    heads = table["heads"]
+    starred = [i for i, h in enumerate(heads) if h["starred"]]
+    wrong = [f"highlighted {heads[i]['label']}" for row in table["rows"] for i, cell in enumerate(row)
+             if cell["highlighted"] and i not in starred]
+    column = {h["label"]: i for i, h in enumerate(heads)}
+    for i, head in enumerate(heads):  # "Rank" (the ranking), "Rank <X>" on a Task A test set
+        if not head["label"].startswith("Rank"):
+            continue
+        ranks = [_number(row[i]["text"]) for row in table["rows"]]
+        follows = [j for j in starred if head["title"].endswith(f"by {heads[j]['title']}")] or starred
+        if "Avg. rank" in column and len(follows) > 1:
+            if "mean of" not in table["note"]:
+                wrong.append(f"{len(follows)} stars, and the rule does not say it averages ranks")
+            averages = [_number(row[column["Avg. rank"]]["text"]) for row in table["rows"]]
+            if not _follows(ranks, [-a if a is not None else None for a in averages]):
+                wrong.append("the ranks do not follow the average ranks")
+        elif len(follows) == 1:
+            values = [_number(row[follows[0]]["text"]) for row in table["rows"]]
+            if not _follows(ranks, values):
+                wrong.append(f"{head['label']} does not follow the starred {heads[follows[0]]['label']}")
+    return wrong
+
+
+def test_every_leaderboard_ranks_by_its_starred_column(page, site):
+    from scorer.tasks import TASKS
+    boards = sorted(p.relative_to(site).as_posix() for task in TASKS if (site / task).is_dir()
+                    for p in (site / task).rglob("*.html") if "compare" not in p.parts and "runs" not in p.parts)
+    checked = {"one star": 0, "average rank": 0}
+    problems = {}
+    for board in boards:
+        driver = page(board)
+        for table in driver.execute_script(BOARD_TABLES):
+            if not any(h["label"].startswith("Rank") for h in table["heads"]):
+                continue
+            stars = sum(h["starred"] for h in table["heads"])
+            checked["one star" if stars == 1 else "average rank"] += 1
+            if _star_problems(table):
+                problems[board] = _star_problems(table)
+    assert problems == {}
+    assert checked["one star"] >= 3 and checked["average rank"] >= 3, checked
+    # batch 1 has expert scores: its ideal answers are ranked on them, starred, not ROUGE
+    ideal = next(t for t in page("taskB/batch1/phaseB.html").execute_script(BOARD_TABLES)
+                 if "expert scores" in t["note"])
+    assert {h["title"] for h in ideal["heads"] if h["starred"]} == {
+        "ideal.manual.recall", "ideal.manual.precision", "ideal.manual.repetition", "ideal.manual.readability"}
+
+
+def test_the_star_check_catches_a_board_that_does_not_follow_its_star():
+    def table(ranks, values):
+        return {"note": "", "heads": [{"label": "Rank", "title": "", "starred": False},
+                                      {"label": "F1", "title": "f1", "starred": True}],
+                "rows": [[{"text": r, "highlighted": False}, {"text": v, "highlighted": True}]
+                         for r, v in zip(ranks, values)]}
+    assert _star_problems(table(["1", "2", "-"], ["0.5", "0.4", "0.9"])) == []
+    assert _star_problems(table(["1.5", "1.5", "3"], ["0.5", "0.5", "0.4"])) == []
+    assert _star_problems(table(["1", "2"], ["0.4", "0.5"])) == ["Rank does not follow the starred F1"]

@@ -87,8 +87,9 @@ def test_mixed_case_by_hand():
                                              "mcqa.correct_with_candidates": 1.0}
     assert result.per_question["rt2-q3"] == {"mcqa.correct": 0.0, "mcqa.unanswered": 1.0,
                                              "mcqa.correct_with_candidates": 0.0}
-    (warning,) = result.warnings
+    warning, overlap = result.warnings
     assert warning.code == "missing-questions" and "rt2-q3" in warning.message and warning.severity == "warning"
+    assert overlap.code == "partial-overlap" and "answers 9 of the gold file's 10 question(s)" in overlap.message
     assert result.task == "mcqa"
 
 

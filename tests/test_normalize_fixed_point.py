@@ -111,7 +111,7 @@ def test_real_run_normalized_once_is_a_fixed_point(path: Path, tmp_path: Path, c
     assert json.loads(twice.read_text()) == json.loads(once.read_text())
     assert fixed_point_failures(load_json(str(path), max_bytes=None)[0], phase) == []
     main(["validate", str(once), "--task", phase])
-    assert "fixed by: python -m scorer normalize" not in capsys.readouterr().out
+    assert "run: python -m scorer normalize" not in capsys.readouterr().out
 
 
 # --- mutations of real and synthetic runs ----------------------------------------------

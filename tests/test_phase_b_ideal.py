@@ -71,7 +71,7 @@ def test_manual_scores_are_averaged_per_criterion_over_the_gold_questions():
     assert result.measures["ideal.manual.repetition"] == 4.5
     assert result.measures["ideal.manual.readability"] == 4.0
     assert result.counts["ideal.manual"] == 2
-    assert [w.code for w in result.warnings] == ["unknown-question"]  # zz is not in the gold
+    assert [w.code for w in result.warnings] == ["unknown-question", "partial-overlap"]  # zz is not in the gold
     assert "ideal.manual.recall" not in scorer.evaluate(GOLD, _run(y1="Yes."), task="phaseB").measures
 
 
@@ -94,5 +94,7 @@ def test_score_command_with_manual_scores(tmp_path, capsys):
     assert main(["score", "--gold", str(paths["gold"]), "--task", "phaseB", "--manual", str(paths["manual"]),
                  "--system", "team/sys2", "--format", "json", str(paths["run"])]) == 0
     assert json.loads(capsys.readouterr().out)["measures"]["ideal.manual.recall"] == 1.0
+    phase_a_run = tmp_path / "phaseA-run.json"
+    phase_a_run.write_text(json.dumps({"questions": [{"id": "y1", "documents": []}]}), encoding="utf-8")
     assert main(["score", "--gold", str(paths["gold"]), "--task", "phaseA", "--manual", str(paths["manual"]),
-                 str(paths["run"])]) == 2
+                 str(phase_a_run)]) == 2  # --manual is for Phase B runs

@@ -35,7 +35,7 @@ pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not 
 def origin(tmp_path: Path) -> Path:
     """A bare repository holding the challenge (no runs yet, an empty ledger)."""
     seed = tmp_path / "seed"
-    for part in ("teams", "gold/taskb/batch1/phaseA.json"):
+    for part in ("teams", "gold/taskb/batch1/phaseA.json", ".gitignore"):  # the template's: results/ ignored
         source, target = ROOT / part, seed / part
         target.parent.mkdir(parents=True, exist_ok=True)
         (shutil.copytree if source.is_dir() else shutil.copy)(source, target)

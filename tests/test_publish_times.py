@@ -3,7 +3,7 @@
 reporter judged it at), whatever the merge method and however late the merge.
 
 The repositories and merges are those of ``tests/test_publish_race.py``; the API is the
-local stand-in of ``tests/test_ci_report.py``, serving the bare "origin".
+local stand-in of ``tests/fake_github.py``, serving the bare "origin".
 """
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ from scorer.cli import main as cli_main
 from scorer.formats.challenge import read_received
 from scorer.pr.github import CheckTimes, connect
 from scorer.pr.publish import publish
+from tests.fake_github import NAME, OWNER, FakeGitHub, serve
 from tests.gitutil import git
 
-from test_ci_report import NAME, OWNER, FakeGitHub, serve
 from test_publish_race import ROOT, RUNS, clone, main_state, origin  # noqa: F401
 
 RUN = RUNS["R1"]

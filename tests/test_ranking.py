@@ -80,12 +80,33 @@ def test_phase_a_system_without_any_category_is_listed_not_ranked():
 
 
 def test_phase_a_other_official_measure():
-    # on GMAP only S2 answered snippets; documents: S1 1st, S2 2nd -> S1 1, S2 (2+1)/2 = 1.5
+    # on GMAP, documents: S1 1st, S2 2nd; only S2 answered snippets: no comparison, left out
     measures = {"S1": {"documents.gmap": 0.3}, "S2": {"documents.gmap": 0.1, "snippets.gmap": 0.05,
                                                      "documents.map": 0.9}}
     records = phase_a_ranking(measures, measure="gmap")
     assert table(records) == [("S1", 1.0), ("S2", 2.0)]
-    assert records[1].average_rank == 1.5
+    assert records[1].average_rank == 2.0 and records[1].used == ("documents.gmap",)
+    assert records[1].component_ranks["snippets.gmap"] == 1.0  # shown, not averaged
+
+
+def test_a_category_only_one_system_answered_earns_it_nothing():
+    # documents: S1 1, S2 2; concepts: S3 1, S2 2; snippets only S3 and triples only S4
+    # answered: a rank 1 among one is no comparison (BioASQ ranks each category among the
+    # systems that answered it; see docs/ranking.md), so it is left out of the means
+    measures = {"S1": {"documents.map": 0.3}, "S2": {"documents.map": 0.2, "concepts.map": 0.1},
+                "S3": {"concepts.map": 0.9, "snippets.map": 0.9}, "S4": {"triples.map": 0.5}}
+    by = {r.system: r for r in phase_a_ranking(measures)}
+    assert (by["S1"].average_rank, by["S2"].average_rank, by["S3"].average_rank) == (1.0, 2.0, 1.0)
+    assert (by["S1"].rank, by["S3"].rank, by["S2"].rank) == (1.5, 1.5, 3.0)  # as in docs/ranking.md
+    assert by["S3"].used == ("concepts.map",) and by["S3"].component_ranks["snippets.map"] == 1.0
+    assert not by["S4"].ranked and by["S4"].reason == "the only system with a score in triples.map, so no comparison"
+
+
+def test_a_board_of_one_system_ranks_it():
+    (only,) = phase_a_ranking({"S1": {"documents.map": 0.3, "snippets.map": 0.1}})
+    assert only.rank == 1.0 and only.used == ("documents.map", "snippets.map")
+    (lone,) = phase_a_ranking({"S1": {"documents.map": 0.3}, "S2": {"documents.map": NAN}})[:1]
+    assert lone.system == "S1" and lone.rank == 1.0
 
 
 def test_tied_average_ranks_share_the_rank_and_are_listed_by_id():

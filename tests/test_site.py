@@ -193,9 +193,13 @@ def test_downloads_match_their_tables(demo_site):
     assert shown[:3] == ["rank", "average_rank", "system"] and "documents.map" in header
     assert header[2:6] == ["rank_interval_low", "rank_interval_high", "average_rank_interval_low",
                            "average_rank_interval_high"]
-    # the unanswered category of helix-hybrid is "-" on the page and empty in the downloads
+    # the unanswered category of helix-hybrid is "-" on the page and empty in the downloads (concepts are
+    # folded under the leaderboard: only one system answered them, so they are not ranked)
     hybrid = next(r for r in data["rows"] if r["system"] == "Hybrid BM25 + dense")
-    assert hybrid["concepts.map"] is None and hybrid["documents.map"] is not None
+    assert "concepts.map" not in hybrid and hybrid["documents.map"] is not None
+    concepts = json.loads((demo_site / "downloads/taskB-batch1-phaseA-phaseA-concepts.json").read_text("utf-8"))
+    hybrid = next(r for r in concepts["rows"] if r["system"] == "Hybrid BM25 + dense")
+    assert hybrid["concepts.map"] is None
 
 
 def test_per_question_downloads_hold_every_value_of_the_result_file(demo_site):
@@ -252,7 +256,7 @@ def test_results_zip_is_complete_and_stable(demo_site):
 
 def test_leaderboard_marks_official_late_baseline_and_groups(demo_site):
     text = (demo_site / "taskB/batch2/phaseB.html").read_text(encoding="utf-8")
-    assert "(official measure)" in text and "<caption" in text and 'scope="col"' in text and 'scope="row"' in text
+    assert "(ranked on)" in text and "<caption" in text and 'scope="col"' in text and 'scope="row"' in text
     assert 'class="late unranked"' in text and "late run" in text
     assert 'class="baseline"' in text and "Group Yes/no macro F1" in text
     overview = (demo_site / "overview/taskB.html").read_text(encoding="utf-8")
@@ -276,7 +280,7 @@ def test_mcqa_leaderboard_baseline_no_value_and_pages(demo_site):
     for label in ("R", "W", "UR", "UW", "UE", "correctly discarded", "reading median", "reading mean", "reading std",
                   "c@1 drugs"):
         assert any(h.startswith(label) for h in folded), label
-    assert "(official measure)" in text and "Random guess (expected)" in text and "0.2000" in text
+    assert "(ranked on)" in text and "Random guess (expected)" in text and "0.2000" in text
     assert "expected c@1 of 0.2000" in text and "means no value" in text
     counts = [[c["text"] for c in row] for row in outcomes["rows"]]
     helix = next(r for r in counts[1:] if r[1].startswith("Dense retrieval"))
@@ -347,3 +351,19 @@ def test_build_refuses_to_replace_a_foreign_folder(tmp_path, capsys):
     assert main(["build", "--repo", str(repo), "--out", str(foreign), "--no-score"]) == 1
     assert (foreign / "notes.txt").read_text(encoding="utf-8") == "keep me"
     assert "not a site built by" in capsys.readouterr().err
+
+
+def test_a_run_page_shows_a_missing_value_as_the_leaderboard_does():
+    """A category the run did not answer, or a family with nothing scored (no triples in
+    the gold), is "-" on the run page, as on the leaderboard, not 0.0000."""
+    from scorer.site.drilldown import run_views
+    from scorer.site.results import RunEntry, has_value
+    entry = RunEntry(path="submissions/taskB/b1/phaseA/t/s.json", task="taskB", batch="b1", phase="phaseA",
+                     team="t", system="s", status="scored", late=False, received=None, result="r.json",
+                     provenance={})
+    doc = {"measures": {"documents.map": 0.5, "snippets.map": 0.0, "triples.map": 0.0},
+           "counts": {"documents": 3, "snippets": 3, "triples": 0}, "answered": ["documents", "triples"]}
+    measures, _ = run_views(entry, doc, official=set())
+    shown = {row[0].text: row[2].text for row in measures.rows}
+    assert shown == {"documents.map": "0.5000", "snippets.map": "-", "triples.map": "-"}
+    assert [has_value(m, doc["counts"], None) for m in doc["measures"]] == [True, True, False]

@@ -62,8 +62,8 @@ def test_least_privilege():
     check, report, publish = load("check.yml"), load("report.yml"), load("publish.yml")
     assert check["permissions"] == {"contents": "read"} and "permissions" not in check["jobs"]["check"]
     assert report["permissions"] == {} and publish["permissions"] == {}
-    assert report["jobs"]["report"]["permissions"] == {"contents": "read", "pull-requests": "write",
-                                                       "statuses": "write"}
+    assert report["jobs"]["report"]["permissions"] == {"contents": "read", "actions": "read",
+                                                       "pull-requests": "write", "statuses": "write"}
     assert {name: job["permissions"] for name, job in publish["jobs"].items()} == {
         "publish": {"contents": "write", "actions": "read"}, "build": {"contents": "read"},
         "deploy": {"pages": "write", "id-token": "write"}}

@@ -8,12 +8,13 @@ from scorer.errors import Problem
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
 
-#: How many problems of one kind the text output shows (--all shows every one).
+#: How many problems of one kind the text output shows (validate and score: --all shows every one).
 PROBLEMS_PER_KIND = 10
 
 
-def print_problems(problems: list[Problem], stream=None, per_code: int | None = None) -> None:
-    """Print problems; with ``per_code``, at most that many of each kind, then a count."""
+def print_problems(problems: list[Problem], stream=None, per_code: int | None = None, more: str = "") -> None:
+    """Print problems; with ``per_code``, at most that many of each kind, then a count
+    (and ``more``, how to see the others, when the command has a way)."""
     stream = stream or sys.stderr
     shown: dict[str, int] = {}
     for p in problems:
@@ -22,7 +23,7 @@ def print_problems(problems: list[Problem], stream=None, per_code: int | None = 
             print(p.format(), file=stream)
     for code, n in shown.items():
         if per_code is not None and n > per_code:
-            print(f"... and {n - per_code} more {code} problem(s) (--all lists more)", file=stream)
+            print(f"... and {n - per_code} more {code} problem(s)" + (f" ({more})" if more else ""), file=stream)
 
 
 def problem_summary(problems: list[Problem]) -> str:

@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from pathlib import Path
 
 from scorer.cli.common import (
     EXIT_INVALID,
     EXIT_OK,
+    EXIT_USAGE,
     PROBLEMS_PER_KIND,
     print_problems,
 )
@@ -34,7 +36,7 @@ def cmd_build(args) -> int:
         failed = cmd_score_all(argparse.Namespace(repo=args.repo, jobs=args.jobs)) != EXIT_OK
     summary = build_site(args.repo, args.out, templates=args.templates, docs=args.docs, jobs=args.jobs)
     print(f"build: {summary.pages} pages, {len(summary.files)} files in {summary.out}; "
-          f"open {summary.out / 'index.html'} (or: python -m scorer serve --out {summary.out})")
+          f"open {summary.out / 'index.html'}, or\n  run: python -m scorer serve --out {shlex.quote(str(summary.out))}")
     if failed:
         print("build: some runs could not be scored; their pages say why", file=sys.stderr)
     return EXIT_OK
@@ -45,10 +47,18 @@ def cmd_serve(args) -> int:
     from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
     folder = Path(args.out) if args.out else Path(args.repo) / "_site"
     if not (folder / "index.html").is_file():
-        print(f"serve: {folder} has no index.html; run python -m scorer build first", file=sys.stderr)
+        print(f"serve: {folder} has no index.html; build the site first\n"
+              f"  run: python -m scorer build --repo {shlex.quote(args.repo)}", file=sys.stderr)
         return EXIT_INVALID
     handler = functools.partial(SimpleHTTPRequestHandler, directory=str(folder))
-    with ThreadingHTTPServer(("127.0.0.1", args.port), handler) as server:
+    try:
+        server = ThreadingHTTPServer(("127.0.0.1", args.port), handler)
+    except OSError as exc:  # the port is taken, or needs privileges
+        print(f"serve: cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}\n"
+              f"    fix: pick another port (--port 0 picks a free one)\n"
+              f"  run: python -m scorer serve --out {shlex.quote(str(folder))} --port 0", file=sys.stderr)
+        return EXIT_USAGE
+    with server:
         print(f"serving {folder} at http://127.0.0.1:{server.server_address[1]}/ (Ctrl+C stops)")
         try:
             server.serve_forever()

@@ -4,19 +4,23 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 
 from scorer import __version__
 from scorer.cli.ci import cmd_ci_check, cmd_ci_publish, cmd_ci_report
 from scorer.cli.common import (
     EXIT_INVALID,
     EXIT_OK,
+    EXIT_USAGE,
     PROBLEMS_PER_KIND,
     print_problems,
 )
-from scorer.cli.files import cmd_normalize, cmd_score, cmd_validate
+from scorer.cli.detect import task_name
+from scorer.cli.files import cmd_normalize, cmd_validate
 from scorer.cli.leaderboard import cmd_build, cmd_score_all, cmd_serve
+from scorer.cli.score import cmd_score
 from scorer.errors import ScorerError
-from scorer.evaluation import EDITIONS, FLAVORS, TASKS
+from scorer.evaluation import EDITIONS, FLAVORS
 from scorer.formats.jsontext import DEFAULT_MAX_BYTES
 
 DESCRIPTION = """\
@@ -24,10 +28,10 @@ Score BioASQ-style runs exactly as the official BioASQ tools do (flavor "officia
 by the published definitions (flavor "reference"), and check run files before you
 submit them.
 
-Typical dry run before a submission:
-  python -m scorer validate my_run.json --task phaseA
-  python -m scorer normalize my_run.json fixed_run.json --task phaseA   # if told so
-  python -m scorer score --gold gold.json --task phaseA fixed_run.json
+Typical dry run before a submission (the task is read from the file; --task checks it):
+  python -m scorer validate my_run.json
+  python -m scorer normalize my_run.json fixed_run.json   # if told so
+  python -m scorer score --gold gold.json fixed_run.json [more runs ...]
 """
 
 
@@ -36,11 +40,20 @@ CHALLENGE_HELP = ("check a run against the per-question limits ([limits]) of thi
                   "triples per question, 5 factoid and 100 list answers)")
 
 
-TASK_HELP = "phaseA, phaseB (BioASQ Task B phases), taskA (MeSH indexing) or mcqa (multiple-choice reading tests)"
+TASK_HELP = ("phaseA, phaseB (BioASQ Task B phases), taskA (MeSH indexing) or mcqa (multiple-choice reading tests), "
+             "in any case; default: from the file's path in a challenge repository, else its shape (the output "
+             "says which); a --task the file contradicts is an error")
+
+
+def program_name() -> str:
+    """How the command line was started: the console script's name (``bioasq-scorer``), else
+    ``python -m scorer``."""
+    name = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else ""
+    return "python -m scorer" if name in ("", "__main__.py", "-c", "-m") or name.startswith("python") else name
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m scorer", description=DESCRIPTION,
+    parser = argparse.ArgumentParser(prog=program_name(), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"scorer {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -48,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     def common(p, with_task=True):
         if with_task:
-            p.add_argument("--task", choices=TASKS, default="phaseA", help=f"{TASK_HELP} (default phaseA)")
+            p.add_argument("--task", type=task_name, metavar="TASK", help=TASK_HELP)
         p.add_argument("--max-bytes", type=int, default=DEFAULT_MAX_BYTES,
                        help=f"refuse files larger than this (default {DEFAULT_MAX_BYTES:,})")
 
@@ -75,12 +88,14 @@ def build_parser() -> argparse.ArgumentParser:
     common(p)
     p.set_defaults(handler=cmd_normalize)
 
-    p = sub.add_parser("score", help="score a run against gold and print the measures",
-                       description="Score RUN against GOLD with the numbers of the official tools (or the "
+    p = sub.add_parser("score", help="score runs against gold and print the measures",
+                       description="Score each RUN against GOLD with the numbers of the official tools (or the "
                                    "published definitions: --flavor reference). A run the official evaluator can "
                                    "read is scored as it reads it; problems that would make the pull-request "
-                                   "check reject it are printed (--strict refuses such a run, exit 1).")
-    p.add_argument("run", help="the run file")
+                                   "check reject it are printed (--strict refuses such a run, exit 1). A gold "
+                                   "file that does not fit the run (another batch, a test set, swapped files) "
+                                   "is an error. Every output names the run and the gold.")
+    p.add_argument("run", nargs="+", help="the run file(s)")
     p.add_argument("--gold", required=True, help="the gold file")
     common(p)
     p.add_argument("--edition", type=int, choices=EDITIONS, default=9,
@@ -88,7 +103,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--flavor", choices=FLAVORS, default="official",
                    help="official = the official tools' numbers (default); reference = the published definitions")
     p.add_argument("--format", choices=("table", "json", "csv"), default="table",
-                   help="table for reading (default), json (NaN as null, with per-question values) or csv")
+                   help="table for reading (default), json (NaN as null, with per-question values; one object per "
+                        "run, a list of them for several runs) or csv (long form: run,gold,task,measure,value)")
     p.add_argument("--hierarchy", help="Task A: the MeSH hierarchy file (PARENT CHILD per line)")
     p.add_argument("--manual", metavar="FILE",
                    help="Phase B: the experts' scores of ideal answers (taskb-manual-scores.schema.json)")
@@ -96,6 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--challenge", metavar="DIR", help=CHALLENGE_HELP)
     p.add_argument("--strict", action="store_true",
                    help="refuse a run that validate rejects (exit 1), as the pull-request check does")
+    p.add_argument("--all", action="store_true",
+                   help=f"list every problem (default: at most {PROBLEMS_PER_KIND} of each kind)")
     p.set_defaults(handler=cmd_score)
 
     p = sub.add_parser("score-all", help="score every run of a challenge repository into results/",
@@ -212,6 +230,11 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INVALID
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as exc:  # a path, port or permission the user gave: no bug of the scorer
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"error: {exc.strerror or exc}{where}\n    fix: check the path (its folder must exist) and that you "
+              "may read or write it", file=sys.stderr)
+        return EXIT_USAGE
     except Exception as exc:  # a bug: say so plainly, without a traceback
         print(f"internal error in the scorer: {type(exc).__name__}: {exc}\n"
               "This is a bug; please report it with the command and input files.", file=sys.stderr)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from scorer.errors import Problem, ScorerError, excerpt
+from scorer.evaluation.pairing import check_pairing
 from scorer.evaluation.result import Result, cyclic_gc_paused
 from scorer.formats.jsontext import JsonText, load_input
 
@@ -63,6 +64,9 @@ def evaluate(gold, run, task: str = "phaseA", edition: int = 9, flavor: str = "o
     cannot be scored, with a located message, and for nothing else: any other exception
     (a bug) becomes a ScorerError with code ``internal-error`` naming it, so one bad run
     can never stop a caller that scores many (the tests assert it never happens).
+    Before scoring, the pair is checked (:mod:`scorer.evaluation.pairing`): a run or gold
+    that looks like a test set, a file of another task, swapped files, or run and gold
+    sharing (almost) no question id are errors; a partial overlap is a warning.
     """
     if task not in TASKS:
         raise _usage(f"unknown task {task!r}", f"use one of {', '.join(TASKS)}")
@@ -92,7 +96,10 @@ def evaluate(gold, run, task: str = "phaseA", edition: int = 9, flavor: str = "o
 def _dispatch(gold, run, task: str, edition: int, flavor: str, options: dict) -> Result:
     gold_loaded = load_input(gold, name="gold")
     run_loaded = load_input(run, name="run")
-    return EVALUATORS[task].load()(gold_loaded, run_loaded, edition=edition, flavor=flavor, **options)
+    warnings = check_pairing(task, gold_loaded, run_loaded)
+    result = EVALUATORS[task].load()(gold_loaded, run_loaded, edition=edition, flavor=flavor, **options)
+    result.warnings += warnings
+    return result
 
 
 __all__ = ["EDITIONS", "EVALUATORS", "FLAVORS", "TASKS", "Flavor", "JsonText", "Result", "Task", "evaluate"]

@@ -1,13 +1,17 @@
 """Strict JSON loading with located problems.
 
 ``load_json`` is the only way the scorer reads a JSON file.  The fast path is the C
-parser of :mod:`json` with two hooks (duplicate keys, NaN/Infinity literals).  Only when
-something is wrong does the slow path run: :func:`_walk` walks the text once,
-iteratively (no recursion, so no ``RecursionError`` whatever the nesting), and reports
-every duplicate key, non-finite literal, over-deep value, lone surrogate (``"\\ud800"``,
-which no UTF-8 writer can encode), integer literal longer than :data:`MAX_INT_DIGITS`
-digits and number too large for a float (``1e400``) with its line and column.  Good files
-pay for the last three only with a regular-expression search of the raw text.
+parser of :mod:`json` with no per-object hook (only NaN/Infinity literals and float
+literals call back), checked by one :func:`orjson.dumps` of the value: orjson refuses
+lone surrogates, integers beyond 64 bits and deep nesting, and the number of colons it
+writes equals the number in the text exactly when no object repeats a key (see
+:func:`_fast_parse`).  Only when something is wrong, or the fast path cannot vouch, does
+the located path run: the parser with hooks, then :func:`_walk`, which walks the text
+once, iteratively (no recursion, so no ``RecursionError`` whatever the nesting), and
+reports every duplicate key, non-finite literal, over-deep value, lone surrogate
+(``"\\ud800"``, which no UTF-8 writer can encode), integer literal longer than
+:data:`MAX_INT_DIGITS` digits and number too large for a float (``1e400``) with its line
+and column.  Both paths give the same value, or the same errors.
 The same walk maps JSON pointers to line:column for problems found later (schema,
 reader), see :class:`JsonText`.
 """
@@ -22,6 +26,8 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import orjson
 
 from scorer.errors import Problem, ScorerError, bounded, excerpt, json_pointer
 
@@ -340,8 +346,9 @@ def load_json(source, *, name: str | None = None, max_bytes: int | None = DEFAUL
     problem found: not a regular file (a directory, FIFO or device is refused without
     being opened), size over ``max_bytes``, empty file, not UTF-8, invalid JSON (with line
     and column), duplicate keys, NaN/Infinity, lone surrogates, integers of more than
-    :data:`MAX_INT_DIGITS` digits, numbers too large for a float, nesting deeper than
-    ``max_depth``.
+    :data:`MAX_INT_DIGITS` digits, numbers too large for a float, nesting too deep to
+    parse (located where it passes ``max_depth``, 64 by default; shallower nesting is
+    for the readers to judge).
     """
     data, name = _read_bytes(source, name, max_bytes)
     text = _decode(data, name)
@@ -350,6 +357,60 @@ def load_json(source, *, name: str | None = None, max_bytes: int | None = DEFAUL
         raise ScorerError(Problem(code="empty-file", file=name, line=1, column=1,
                                   message="the file is empty",
                                   fix='write a JSON object, e.g. {"questions": [...]}'))
+    value = _fast_parse(text)
+    if value is _UNSURE:
+        value = _located_parse(doc, max_depth)
+    return value, doc
+
+
+#: What :func:`_fast_parse` returns when it cannot vouch for its value.
+_UNSURE = object()
+
+
+def _fast_parse(text: str):
+    """The value of ``text`` exactly as :func:`_located_parse` gives it, or :data:`_UNSURE`.
+
+    The C parser runs without an object hook, so a repeated key would silently keep its
+    last value, and it accepts lone surrogates, integers of any length and any nesting
+    the interpreter's recursion allows.  ``orjson.dumps`` of the value refuses lone
+    surrogates, integers beyond 64 bits (every literal of more than
+    :data:`MAX_INT_DIGITS` digits) and nesting beyond 255 levels; and it writes one
+    colon per key plus the colons of every string.  The text has one colon per key plus
+    those of its strings (a colon outside a string only separates a key), so when no
+    string escapes a character ``\\u0030`` to ``\\u003f`` (``\\u003a`` is a colon),
+    equal counts mean no key was dropped: a dropped duplicate takes its colon away.
+    """
+    try:
+        value = json.loads(text, parse_float=JsonFloat, parse_constant=_reject_constant)
+    except (ValueError, _Flagged, RecursionError):
+        return _UNSURE  # the located parse reports it
+    written = _written(value)
+    if written is None or written.count(b":") != text.count(":") or "\\u003" in text:
+        return _UNSURE  # the located parse reports it, or accepts what orjson refused
+    return value
+
+
+def _written(value) -> bytes | None:
+    """``orjson.dumps`` of ``value``, or None for a value holding a lone surrogate, an
+    integer beyond 64 bits or nesting beyond 255 levels."""
+    try:
+        return orjson.dumps(value, default=_plain_float)
+    except orjson.JSONEncodeError:
+        return None
+
+
+def _plain_float(value) -> float:
+    """For ``orjson.dumps``: a :class:`JsonFloat` as a plain float."""
+    if isinstance(value, float):
+        return float(value)
+    raise TypeError
+
+
+def _located_parse(doc: JsonText, max_depth: int | None):
+    """The value of ``doc``'s text, or a :class:`ScorerError` with every problem located
+    (invalid JSON, duplicate keys, NaN/Infinity, lone surrogates, over-long integers,
+    overflowing numbers, nesting too deep to parse, located past ``max_depth``)."""
+    text, name = doc.source, doc.name
     try:
         value = json.loads(text, object_pairs_hook=_unique_keys_object, parse_constant=_reject_constant,
                            parse_float=JsonFloat, parse_int=_bounded_int if _LONG_DIGITS.search(text) else None)
@@ -364,14 +425,19 @@ def load_json(source, *, name: str | None = None, max_bytes: int | None = DEFAUL
     else:
         flagged = False
     if flagged or _SURROGATE_ESCAPE.search(text):
-        lexical = _lexical_problems(doc, max_depth)
+        if not flagged and _written(value) is not None:
+            return value  # surrogate escapes, all paired (orjson writes no lone one)
+        # unflagged, the parser read everything but surrogates: the walk looks for lone
+        # ones only (no depth limit, so a file is never refused for its depth just
+        # because it holds an escaped emoji)
+        lexical = _lexical_problems(doc, (64 if max_depth is None else max_depth) if flagged else None)
         if not flagged and not lexical:  # surrogate escapes, all paired
-            return value, doc
+            return value
         if not lexical:  # a RecursionError the scan did not explain
             lexical = [Problem(code="too-deep", file=name, line=1, column=1, pointer="",
                                message="the JSON nesting is too deep to read", fix="remove the extra nesting")]
         raise ScorerError(lexical)
-    return value, doc
+    return value
 
 
 def _read_bytes(source, name: str | None, max_bytes: int | None) -> tuple[bytes, str]:
@@ -427,12 +493,12 @@ def _not_a_file(name: str, mode: int) -> Problem:
 
 
 def _lexical_problems(doc: JsonText, max_depth: int | None) -> list[Problem]:
-    """Every problem the walk finds, located (at most
-    :data:`scorer.errors.PROBLEMS_PER_CODE` of a kind, then a count)."""
-    return bounded(_located_problems(doc, max_depth if max_depth is not None else 64))
+    """Every problem the walk finds (with ``max_depth`` None, no nesting is too deep),
+    located (at most :data:`scorer.errors.PROBLEMS_PER_CODE` of a kind, then a count)."""
+    return bounded(_located_problems(doc, max_depth))
 
 
-def _located_problems(doc: JsonText, max_depth: int) -> Iterator[Problem]:
+def _located_problems(doc: JsonText, max_depth: int | None) -> Iterator[Problem]:
     """The problems of :func:`_walk`, in text order, as located :class:`Problem` s."""
     for _, _, _, found in _walk(doc.source, max_depth):
         if found is not None:
@@ -443,12 +509,14 @@ def _located_problems(doc: JsonText, max_depth: int) -> Iterator[Problem]:
 
 
 def nesting_exceeds(value, limit: int) -> bool:
-    """True if ``value`` holds containers more than ``limit`` levels deep (iterative)."""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, (list, dict)):
-            if depth > limit:
-                return True
-            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+    """True if ``value`` holds containers more than ``limit`` levels deep (iterative, one
+    level at a time: a flat list of strings is one comprehension)."""
+    level = [value] if isinstance(value, (list, dict)) else []
+    depth = 1
+    while level:
+        if depth > limit:
+            return True
+        level = [v for item in level for v in (item.values() if isinstance(item, dict) else item)
+                 if isinstance(v, (list, dict))]
+        depth += 1
     return False

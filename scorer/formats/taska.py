@@ -83,15 +83,15 @@ def _with_pmid(problem: Problem, value) -> Problem:
 
 
 def _semantic_problems(value, role: str, known) -> list[Problem]:
-    """Checks beyond the schema, on a schema-valid value."""
+    """Checks beyond the schema, on a schema-valid value (pointers are built only for
+    the documents that have a problem)."""
     problems = []
     first_seen: dict[str, int] = {}
     for index, entry in enumerate(value["documents"]):
-        where = json_pointer("documents", index)
         pmid = _pmid_text(entry["pmid"])
         if pmid in first_seen:
             problems.append(Problem(
-                code="duplicate-pmid", pointer=where + "/pmid",
+                code="duplicate-pmid", pointer=json_pointer("documents", index, "pmid"),
                 message=f"PMID {pmid} is given again (first at /documents/{first_seen[pmid]})",
                 fix="merge the label lists of both entries into one and delete the other"))
         else:
@@ -99,26 +99,34 @@ def _semantic_problems(value, role: str, known) -> list[Problem]:
         labels = entry["labels"]
         if not labels and role == "run":
             problems.append(Problem(
-                code="no-labels", severity="warning", pointer=where + "/labels",
+                code="no-labels", severity="warning", pointer=json_pointer("documents", index, "labels"),
                 message="this document has no label: the official evaluator prints no numbers for such a "
                         "run; the reference flavor scores it as an empty prediction",
                 fix="give at least one DescriptorID"))
-        seen = set()
-        for position, label in enumerate(labels):
-            if label in seen:
-                effect = ("dropped" if role == "run" else
-                          "counted twice by the official flat measures, once by the reference flavor")
-                problems.append(Problem(
-                    code="duplicate-label", severity="warning", pointer=f"{where}/labels/{position}",
-                    message=f"label {label} is repeated in this document ({effect})",
-                    fix="remove the repeated label"))
-            seen.add(label)
-            if known is not None and label not in known:
-                problems.append(Problem(
-                    code="unknown-label", severity="warning", pointer=f"{where}/labels/{position}",
-                    message=f"{label} is not a descriptor of the hierarchy (the official flavor drops it; "
-                            "the reference flavor counts it as a label that matches nothing)",
-                    fix="use the MeSH DescriptorID of the hierarchy's MeSH version (e.g. D000001)"))
+        if len(set(labels)) < len(labels) or known is not None and not all(label in known for label in labels):
+            problems += _label_problems(labels, json_pointer("documents", index), role, known)
+    return problems
+
+
+def _label_problems(labels: list[str], where: str, role: str, known) -> list[Problem]:
+    """The repeated labels of one document and, with ``known``, its unknown ones."""
+    problems = []
+    seen = set()
+    for position, label in enumerate(labels):
+        if label in seen:
+            effect = ("dropped" if role == "run" else
+                      "counted twice by the official flat measures, once by the reference flavor")
+            problems.append(Problem(
+                code="duplicate-label", severity="warning", pointer=f"{where}/labels/{position}",
+                message=f"label {label} is repeated in this document ({effect})",
+                fix="remove the repeated label"))
+        seen.add(label)
+        if known is not None and label not in known:
+            problems.append(Problem(
+                code="unknown-label", severity="warning", pointer=f"{where}/labels/{position}",
+                message=f"{label} is not a descriptor of the hierarchy (the official flavor drops it; "
+                        "the reference flavor counts it as a label that matches nothing)",
+                fix="use the MeSH DescriptorID of the hierarchy's MeSH version (e.g. D000001)"))
     return problems
 
 

@@ -12,6 +12,7 @@ The stricter checks of a submission (JSON Schema, duplicate ids, offsets) live i
 """
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -63,6 +64,9 @@ class Triple(NamedTuple):
     o: str
 
 
+_make_triple = Triple._make
+
+
 @dataclass(slots=True)
 class Question:
     """One question of a Task B file; lists keep the file's order and repeats.
@@ -103,6 +107,37 @@ class TaskBFile:
             if q.id is not None and q.id not in index:
                 index[q.id] = q
         return index
+
+
+#: The six members of a complete snippet, in :class:`Snippet` field order.
+_SNIPPET_FIELDS = operator.itemgetter("document", "beginSection", "endSection",
+                                      "offsetInBeginSection", "offsetInEndSection", "text")
+
+
+def _plain_snippet(value) -> Snippet | None:
+    """The snippet of a well-formed snippet object (only BioASQ keys, strings, 32-bit
+    integer offsets, a document with a PubMed id); None for anything else, which
+    :meth:`_Reader._checked_snippet` reads or reports."""
+    if type(value) is not dict:
+        return None
+    if len(value) == len(_SNIPPET_KEYSET):  # all six, or a key this reader does not know
+        try:
+            fields = _SNIPPET_FIELDS(value)  # one C call reads them in field order
+        except KeyError:
+            return None
+    elif not value.keys() <= _SNIPPET_KEYSET:
+        return None
+    else:
+        get = value.get
+        fields = (get("document", ""), get("beginSection", ""), get("endSection", ""),
+                  get("offsetInBeginSection", 0), get("offsetInEndSection", 0), get("text", ""))
+    document, begin_section, end_section, begin, end, text = fields
+    if (type(document) is str and type(text) is str and type(begin_section) is str
+            and type(end_section) is str and type(begin) is int and type(end) is int
+            and -INT32_MAX <= begin <= INT32_MAX and -INT32_MAX <= end <= INT32_MAX
+            and (document.strip("/") or not document)):
+        return _make_snippet(fields)
+    return None
 
 
 def _kind(value) -> str:
@@ -192,19 +227,17 @@ class _Reader:
         return [t for i, v in enumerate(value)
                 if (t := self.text(v, f"{pointer}/{i}", f"{what}[{i}]")) is not None]
 
-    def snippet(self, value, where: str, index: int) -> Snippet | None:
-        """A snippet; the common well-formed case is read without building pointers."""
-        if type(value) is dict and value.keys() <= _SNIPPET_KEYSET:
-            get = value.get
-            document, text = get("document", ""), get("text", "")
-            begin_section, end_section = get("beginSection", ""), get("endSection", "")
-            begin, end = get("offsetInBeginSection", 0), get("offsetInEndSection", 0)
-            if (type(document) is str and type(text) is str and type(begin_section) is str
-                    and type(end_section) is str and type(begin) is int and type(end) is int
-                    and -INT32_MAX <= begin <= INT32_MAX and -INT32_MAX <= end <= INT32_MAX
-                    and (document.strip("/") or not document)):
-                return _make_snippet((document, begin_section, end_section, begin, end, text))
-        return self._checked_snippet(value, f"{where}/{index}")
+    def snippets(self, value, pointer: str) -> list[Snippet]:
+        """The snippets of a list (the well-formed ones read without building pointers);
+        [] and a wrong-type problem for anything but a list."""
+        if type(value) is not list:
+            self.text_list(value, pointer, "snippets")  # reports the wrong type
+            return []
+        read = [_plain_snippet(v) for v in value]
+        if None not in read:
+            return read  # type: ignore[return-value]  # no None in it
+        return [snippet for i, (v, plain) in enumerate(zip(value, read))
+                if (snippet := plain or self._checked_snippet(v, f"{pointer}/{i}")) is not None]
 
     def _checked_snippet(self, value, pointer: str) -> Snippet | None:
         if type(value) is not dict:
@@ -250,7 +283,12 @@ class _Reader:
                        offsets["offsetInBeginSection"], offsets["offsetInEndSection"], texts["text"])
 
     def triple(self, value, pointer: str) -> Triple | None:
-        if type(value) is not dict:
+        if type(value) is dict:  # the common case first: three strings
+            get = value.get
+            s, p, o = get("s", ""), get("p", ""), get("o", "")
+            if type(s) is str and type(p) is str and type(o) is str:
+                return _make_triple((s, p, o))
+        else:
             self.problem("wrong-type", pointer, f"a triple must be an object, not {_kind(value)}",
                          'write {"s": ..., "p": ..., "o": ...}')
             return None
@@ -289,7 +327,7 @@ class _Reader:
         if key == "documents" or key == "concepts":
             setattr(q, key, self.text_list(item, where, key))
         elif key == "snippets":
-            q.snippets = self.records(item, where, key, lambda v, i: self.snippet(v, where, i))
+            q.snippets = self.snippets(item, where)
         elif key == "triples":
             q.triples = self.records(item, where, key, lambda v, i: self.triple(v, f"{where}/{i}"))
         elif key == "type" or key == "body":

@@ -33,8 +33,17 @@ PUBMED_URL = "http://www.ncbi.nlm.nih.gov/pubmed/{}"
 _PMID_FORMS = re.compile(
     r"\s*(?:(?:https?://)?(?:www\.)?(?:ncbi\.nlm\.nih\.gov/pubmed|pubmed\.ncbi\.nlm\.nih\.gov)/|pmid:?\s*)?"
     r"(\d+)/?\s*", re.IGNORECASE)
+_PUBMED_PREFIX = PUBMED_URL.format("")
+_SNIPPET_KEYSET = frozenset(SNIPPET_KEYS)
 
 
+def _is_canonical_document(value) -> bool:
+    """True for a string already in the gold's URL form (ASCII digits after the prefix),
+    which :func:`_canonical_document` returns unchanged and unreported."""
+    if type(value) is not str or not value.startswith(_PUBMED_PREFIX):
+        return False
+    digits = value[len(_PUBMED_PREFIX):]
+    return digits.isascii() and digits.isdigit()
 
 
 def _canonical_document(value, pointer: str, findings: Bounded):
@@ -76,9 +85,22 @@ def _whole_number(value, pointer: str, what: str, findings: Bounded):
     return value
 
 
+def _is_plain_snippet(snippet) -> bool:
+    """True for a snippet :func:`_fix_snippet` leaves as it is, without a finding: only
+    BioASQ keys, integer offsets, no list-valued section, a document (if any) in URL
+    form.  Checked first, so a well-formed run builds no pointers."""
+    get = snippet.get
+    return (snippet.keys() <= _SNIPPET_KEYSET and type(get("offsetInBeginSection", 0)) is int
+            and type(get("offsetInEndSection", 0)) is int and type(get("beginSection")) is not list
+            and type(get("endSection")) is not list
+            and ("document" not in snippet or _is_canonical_document(snippet["document"])))
+
+
 def _fix_snippet(snippet, pointer: str, findings: Bounded):
     if not isinstance(snippet, dict):
         return snippet
+    if _is_plain_snippet(snippet):
+        return dict(snippet)
     fixed = {}
     for key, value in snippet.items():
         where = pointer + json_pointer(key)
@@ -107,8 +129,9 @@ def _fix_snippet(snippet, pointer: str, findings: Bounded):
     return fixed
 
 
-def _fix_strings(values, pointer: str, what: str, findings: Bounded, canonical=None):
-    """Numbers in a list of strings become their text; documents get the URL form."""
+def _fix_strings(values, pointer: str, what: str, findings: Bounded, documents: bool = False):
+    """Numbers in a list of strings become their text; with ``documents``, documents get
+    the URL form."""
     if not isinstance(values, list):
         if isinstance(values, str):
             findings.append(Finding(pointer, "string-instead-of-list", f'"{what}" is a string, not a list',
@@ -116,11 +139,13 @@ def _fix_strings(values, pointer: str, what: str, findings: Bounded, canonical=N
             values = [values]
         else:
             return values
+    if all(_is_canonical_document(v) for v in values) if documents else all(type(v) is str for v in values):
+        return list(values)  # nothing to fix: no pointers built
     out = []
     for i, value in enumerate(values):
         where = f"{pointer}/{i}"
-        if canonical:
-            value = canonical(value, where, findings)
+        if documents:
+            value = _canonical_document(value, where, findings)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             text = value.literal if isinstance(value, JsonFloat) else str(value)
             findings.append(Finding(where, "number-instead-of-string", f"{what}[{i}] is the number {text}",
@@ -149,7 +174,7 @@ def fix_phase_a_question(question: object) -> tuple[object, Iterable[Finding | P
         fixed["documents"] = fixed.pop("articles")
     if "documents" in fixed:
         fixed["documents"] = _fix_strings(fixed["documents"], "/documents", "documents", findings,
-                                          canonical=_canonical_document)
+                                          documents=True)
     if "concepts" in fixed:
         fixed["concepts"] = _fix_strings(fixed["concepts"], "/concepts", "concepts", findings)
     if isinstance(fixed.get("snippets"), list):

@@ -52,7 +52,7 @@ from datetime import datetime
 from scorer.errors import Problem, ScorerError, bounded, some_of
 from scorer.formats.challenge import Challenge, RunRef, Window, run_ref, utc_text
 from scorer.formats.jsontext import load_json
-from scorer.tasks import TASKS, run_path_forms
+from scorer.tasks import SCORINGS, TASKS, run_path_forms
 
 #: git file modes
 REGULAR_MODES = ("100644", "100755")
@@ -470,9 +470,11 @@ def _content_reasons(ref: RunRef, problems: list[Problem]) -> list[Reason]:
     unknown = [p for p in errors if p.code == "unknown-question"]
     reasons = []
     if invalid:
+        fixable = SCORINGS[ref.scorer_task].normalizable and any(p.fixed_by == "normalize" for p in invalid)
         reasons.append(Reason("invalid-run", f"the run has {_how_many(invalid)} error(s)",
                               f"python -m scorer validate RUN.json --task {ref.scorer_task} lists them with "
-                              "their fixes; python -m scorer normalize fixes the documented variants"))
+                              "their fixes" + ("; python -m scorer normalize RUN.json FIXED.json fixes the "
+                                               "documented variants" if fixable else "")))
     if unknown:
         ids = TASKS[ref.task].ids
         what = f"{ids}(s)" if ids == "PMID" else f"{ids} id(s)"

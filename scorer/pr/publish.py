@@ -7,10 +7,13 @@ commit).  Each attempt:
    what the pipeline writes, see :func:`publish`);
 2. records in ``submissions/received.json`` when each new or replaced run arrived;
 3. runs ``score-all`` (incremental: only what changed is scored);
-4. commits ``results/`` and the ledger, if anything changed, and pushes without force.
+4. commits ``results/`` and the ledger, if anything changed (``results/`` even though the
+   template's ``.gitignore`` ignores it, so local builds leave no untracked files), and
+   pushes without force.
 
 If the push is refused because another publisher pushed first, the attempt is thrown
-away and the next one starts from the new tip.  ``results/`` is a function of the
+away and the next one starts from the new tip; a push refused while the tip has not moved
+(a token that may not push, the branch's rules) is an error at once.  ``results/`` is a function of the
 inputs at a commit, so this replaces a rebase: rebasing generated files on generated
 files conflicts (both sides rewrite ``results/index.json``), while scoring the new tip
 again is cheap and cannot drop a run.  No result is lost, no conflict is left, and the
@@ -148,14 +151,19 @@ def _attempts(git: _Clone, remote: str, branch: str, attempts: int, jobs: int, c
         git("clean", "--quiet", "-fd", "--", "results")
         received = record_received(git, checks)
         summary = score_all(git.root, jobs=jobs)
-        git("add", "--all", "--", *PUBLISHED)
+        git("add", "--all", "--force", "--", *PUBLISHED)  # the template's .gitignore ignores results/
         if git.run("diff", "--cached", "--quiet", check=False).returncode == 0:
             return Published(commit=tip, pushed=False, attempts=attempt, summary=summary, received=received)
         git("-c", f"user.name={BOT_NAME}", "-c", f"user.email={BOT_EMAIL}", "commit", "--quiet", "--no-verify",
             "-m", commit_message(tip, received))
-        if git.run("push", "--quiet", remote, f"HEAD:refs/heads/{branch}", check=False).returncode == 0:
+        pushed = git.run("push", "--quiet", remote, f"HEAD:refs/heads/{branch}", check=False)
+        if pushed.returncode == 0:
             return Published(commit=git("rev-parse", "HEAD"), pushed=True, attempts=attempt, summary=summary,
                              received=received)
+        if git.fetch(remote, branch) == tip:  # nobody published first: trying again cannot help
+            message = pushed.stderr.decode("utf-8", "replace").strip()
+            raise PublishError(f"the push to {remote}/{branch} was refused and no other publisher had pushed: "
+                               f"{message} (the token may not push to {branch}; see docs/organizers.md)")
     raise PublishError(f"{attempts} pushes to {remote}/{branch} were refused (others kept publishing first); "
                        "run again")
 

@@ -143,13 +143,27 @@ def rank_on_components(measures: Mapping[str, Mapping[str, float]], components: 
     ``measures``: system -> {measure name -> value}, e.g. each run's ``Result.measures``.
     A system is ranked per component it has a score for; its average rank is the mean
     over those components only (a component it has no score for is left out, it is not
-    counted as last).  A system with no score in any component is not ranked.
+    counted as last).  A component only one system has a score in is no comparison: it
+    is left out of that system's mean too (a rank 1 among one), unless no other system
+    has a score in any component (a board of one system).  A system with no score in
+    any component left is not ranked, and ``reason`` says why.
     """
     scores = {s: {c: m[c] for c in components if has_score(m.get(c))} for s, m in measures.items()}
     ranks = _component_ranks(scores, components)
-    used = {s: tuple(c for c in components if c in ranks[s]) for s in scores}
-    reasons = {s: "no score for any of " + ", ".join(components) for s in scores if not used[s]}
+    alone = _sole_components(scores, components)
+    used = {s: tuple(c for c in components if c in ranks[s] and c not in alone) for s in scores}
+    reasons = {s: (f"the only system with a score in {', '.join(scores[s])}, so no comparison" if scores[s] else
+                   "no score for any of " + ", ".join(components)) for s in scores if not used[s]}
     return _table(scores, ranks, used, reasons, baselines)
+
+
+def _sole_components(scores: Mapping[str, dict[str, float]], components: Iterable[str]) -> set[str]:
+    """The components exactly one system has a score in, when some other system has a
+    score in any component (else none: a board of one system ranks it)."""
+    scored = {c: [s for s, v in scores.items() if c in v] for c in components}
+    alone = {c for c, systems in scored.items() if len(systems) == 1}
+    competing = {s for s, v in scores.items() if v}
+    return alone if len(competing) > 1 else set()
 
 
 def phase_a_ranking(measures: Mapping[str, Mapping[str, float]], measure: str = "map",
@@ -160,7 +174,8 @@ def phase_a_ranking(measures: Mapping[str, Mapping[str, float]], measure: str = 
     Only the categories the system answered count: a category whose score is missing or
     NaN (the run has no answers of that kind) is left out of the system's mean and the
     system is not ranked in it.  So a system answering documents only, ranked 2nd there,
-    has average rank 2.  A category no system answered drops out for everyone.
+    has average rank 2.  A category no system answered drops out for everyone; a category
+    only one system answered is left out of its mean (see :func:`rank_on_components`).
     """
     return rank_on_components(measures, [f"{c}.{measure}" for c in categories], baselines)
 

@@ -44,7 +44,7 @@ def _phase_boards(site: Site, task: str) -> None:
     for batch in site.challenge.batches(task).values():
         for phase in batch.phase_windows():
             table = site.results.tables.get((task, batch.id, phase))
-            views = ([RANKING_VIEWS[TASKS[task].view_kind](table, r, site.official, site.names)
+            views = ([RANKING_VIEWS[TASKS[task].view_kind](table, r, site.names)
                       for r in table.rankings.values()] if table else [])
             _board_page(site, paths.board(task, batch.id, phase),
                         labels.where_label(task, batch.name, phase), table, views,
@@ -68,7 +68,7 @@ def _batch_boards(site: Site) -> None:
                     compare=paths.compare_index("taskA", batch.id, None) if has_runs else None)
         for testset in batch.testsets:
             table = site.results.tables.get(("taskA", batch.id, testset))
-            views = [boards.taska_testset_view(table, batch_table, site.official, site.names)] if table else []
+            views = [boards.taska_testset_view(table, batch_table, site.names)] if table else []
             _board_page(site, paths.board("taskA", batch.id, testset), labels.where_label("taskA", batch.name, testset),
                         table, views, site.table_runs("taskA", batch.id, testset),
                         site.window_context("taskA", batch.id, testset),

@@ -9,7 +9,7 @@ from __future__ import annotations
 from scorer.measures.registry import MEASURES, STATISTIC_LABELS
 from scorer.site import labels, paths
 from scorer.site.intervals import rank_cells, rank_columns, ranked_count
-from scorer.site.results import Overview, Ranking, Row, Table
+from scorer.site.results import Overview, Ranking, Row, Table, has_value
 from scorer.site.tables import Cell, Column, TableView, count_cell, rank_cell, score_cell, text_cell, with_bars
 
 STAT_ORDER = list(STATISTIC_LABELS)
@@ -45,7 +45,12 @@ def shown_measures(rows: list[Row], families: tuple) -> list[str]:
 
 
 def _answered(row: Row, measure: str) -> bool:
-    return row.answered is None or measure.partition(".")[0] in row.answered
+    return has_value(measure, row.counts, row.answered)
+
+
+def used_css(record: dict, measure: str) -> str:
+    """"official" (highlighted) for a score the record's rank averages, else ""."""
+    return "official" if measure in record.get("used", ()) else ""
 
 
 def notes(row_or_record: dict, late: bool) -> str:
@@ -87,7 +92,7 @@ def _scored_text(row: Row, families: tuple) -> tuple[int, str]:
     return sum(n for _, n in parts), ", ".join(f"{f} {n}" for f, n in parts)
 
 
-def taskb_ranking_view(table: Table, ranking: Ranking, official: set, names: Names) -> TableView:
+def taskb_ranking_view(table: Table, ranking: Ranking, names: Names) -> TableView:
     """A Task B (Synergy) leaderboard, compact: the ranks, the system, the measures the
     ranking used (each with an inline bar), their significance groups and the questions
     scored; every measure of each category folded under it (:attr:`TableView.details`)."""
@@ -113,13 +118,14 @@ def taskb_ranking_view(table: Table, ranking: Ranking, official: set, names: Nam
         total, scored = _scored_text(row, families)
         cells = (_rank_cells(ranking, record) + _identity_cells(names, row.key, row.team)
                  + [text_cell(notes(record, row.late))]
-                 + [score_cell(row.measures.get(m) if _answered(row, m) else None, css="official") for m in ranked]
+                 + [score_cell(row.measures.get(m) if _answered(row, m) else None, css=used_css(record, m))
+                    for m in ranked]
                  + [text_cell(record.get("significance", {}).get(m, "")) for m in tested]
                  + [Cell(total, scored or "0")])
         view.add(cells, row_css(record, row.late))
     with_bars(view, ranked)
     view.details = [_family_view(f"{slug}-{family}", f"Every {labels.family_label(family)} measure",
-                                 [(record, row) for record, row in records], measures, official, names)
+                                 records, measures, names)
                     for family in families if (measures := shown_measures(rows, (family,)))]
     return view
 
@@ -135,22 +141,23 @@ def _rank_cells(ranking: Ranking, record: dict) -> list[Cell]:
     return rank_cells(record, ranked_count(ranking.records), average=len(ranking.components) > 1)
 
 
-def _family_view(slug: str, caption: str, records: list[tuple[dict, Row]], measures: list[str], official: set,
+def _family_view(slug: str, caption: str, records: list[tuple[dict, Row]], measures: list[str],
                  names: Names) -> TableView:
-    """Every measure of one category, a row per system in the ranking's order."""
+    """Every measure of one category, a row per system in the ranking's order (the rank is
+    the leaderboard's; the ranked measures are starred in the table above, not here)."""
     view = TableView(slug=slug, caption=caption,
-                     columns=[Column("rank", "Rank", numeric=True), Column("system", "System", row_header=True)]
-                     + [Column(m, labels.measure_label(m), numeric=True, official=m in official, title=m)
-                        for m in measures], empty="No run was scored.")
+                     columns=[Column("rank", "Rank", numeric=True, title="the rank on the leaderboard above"),
+                              Column("system", "System", row_header=True)]
+                     + [Column(m, labels.measure_label(m), numeric=True, title=m) for m in measures],
+                     empty="No run was scored.")
     for record, row in records:
         view.add([rank_cell(record["rank"]), text_cell(names.system(row.key), href=paths.system(row.key), title=row.key)]
-                 + [score_cell(row.measures.get(m) if _answered(row, m) else None,
-                               css="official" if m in official else "") for m in measures],
+                 + [score_cell(row.measures.get(m) if _answered(row, m) else None) for m in measures],
                  row_css(record, row.late))
     return view
 
 
-def taska_testset_view(table: Table, batch_table: Table | None, official: set, names: Names) -> TableView:
+def taska_testset_view(table: Table, batch_table: Table | None, names: Names) -> TableView:
     """A Task A test set, compact: the rank on it in each batch ranking, the official
     measures (with bars), documents and coverage; every measure of the flat, hierarchical
     and LCA families folded under it."""
@@ -192,7 +199,7 @@ def taska_testset_view(table: Table, batch_table: Table | None, official: set, n
     records = [({"rank": component_ranks[first].get(row.key) if first else None, "baseline": row.baseline}, row)
                for row in ordered]
     view.details = [_family_view(f"{slug}-{family}", f"Every {labels.family_label(family)} measure", records,
-                                 measures, official, names)
+                                 measures, names)
                     for family in ("flat", "hier", "lca") if (measures := shown_measures(rows, (family,)))]
     return view
 
@@ -279,7 +286,7 @@ MCQA_DETAILS = (("outcomes", "Answers: right, wrong, unanswered (with the right,
                  tuple(m for m in MCQA_COLUMNS if m.startswith("mcqa.reading."))))
 
 
-def mcqa_ranking_view(table: Table, ranking: Ranking, official: set, names: Names) -> TableView:
+def mcqa_ranking_view(table: Table, ranking: Ranking, names: Names) -> TableView:
     """An mcqa leaderboard, compact: ranked by c@1 (official, with a bar), accuracy and
     accuracy with candidates, the groups, the questions; the counts R/W/UR/UW/UE and
     correctly discarded, and the reading-test and per-topic c@1 folded under it.  A value
@@ -299,8 +306,7 @@ def mcqa_ranking_view(table: Table, ranking: Ranking, official: set, names: Name
     for record, row in records:
         cells = (_rank_cells(ranking, record)
                  + _identity_cells(names, row.key, row.team) + [text_cell(notes(record, row.late))]
-                 + [mcqa_cell(m, row.measures.get(m), css="official" if m in ranking.components else "")
-                    for m in measures]
+                 + [mcqa_cell(m, row.measures.get(m), css=used_css(record, m)) for m in measures]
                  + [text_cell(record.get("significance", {}).get(m, "")) for m in tested]
                  + [count_cell(row.counts.get("questions"))])
         view.add(cells, row_css(record, row.late))

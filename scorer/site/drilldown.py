@@ -14,7 +14,7 @@ import math
 
 from scorer.site import labels
 from scorer.site.boards import MCQA_COLUMNS, mcqa_cell
-from scorer.site.results import RunEntry, Table
+from scorer.site.results import RunEntry, Table, has_value
 from scorer.site.tables import Cell, Column, TableView, count_cell, is_number, rank_cell, score_cell, text_cell
 from scorer.tasks import TASKS
 
@@ -31,8 +31,10 @@ def run_views(entry: RunEntry, doc: dict, official: set) -> tuple[TableView, Tab
     measures = TableView(slug=f"{run_slug(entry)}-measures", caption="Measures of this run",
                          columns=[Column("measure", "Measure", row_header=True), Column("label", "Name"),
                                   Column("value", "Value", numeric=True), Column("official", "Official")])
+    counts, answered = doc.get("counts", {}), doc.get("answered")
     for name, value in sorted(doc.get("measures", {}).items()):
-        measures.add([text_cell(name), text_cell(labels.measure_label(name)), score_cell(value),
+        shown = value if has_value(name, counts, answered) else None  # "-" as on the leaderboard
+        measures.add([text_cell(name), text_cell(labels.measure_label(name)), score_cell(shown),
                       text_cell("official" if name in official else "")], "official" if name in official else "")
     per_question = doc.get("per_question", {})
     names = sorted({m for values in per_question.values() for m in values})

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from scorer.formats.challenge import MCQA_PHASE
 from scorer.store.files import read_json
-from scorer.tasks import TASKS
+from scorer.tasks import SCORINGS, TASKS
 
 RESULTS = "results"
 
@@ -160,6 +160,21 @@ def _run_entry(path: str, e: dict) -> RunEntry:
 def _ranking(name: str, raw: dict) -> Ranking:
     return Ranking(name=name, rule=raw["rule"], components=tuple(raw["components"]), records=tuple(raw["records"]),
                    significance=raw.get("significance", {}), best_per_team=tuple(raw.get("best_per_team", ())))
+
+
+#: The families a run may answer only some of (``Scoring.categories``: Phase A, Synergy's
+#: documents and snippets); a run's ``answered`` lists the ones it answered.
+CATEGORIES = frozenset(c for s in SCORINGS.values() for c in s.categories)
+
+
+def has_value(measure: str, counts: dict, answered) -> bool:
+    """Whether a run's ``measure`` has a value to show (else the site shows "-"): its
+    family, when it is one of :data:`CATEGORIES`, was answered (``answered``: the
+    categories the run answered, None when its task has none), and it was scored over at
+    least one item (``counts``: family -> how many; a family absent from ``counts`` counts
+    as scored)."""
+    family = measure.partition(".")[0]
+    return (answered is None or family not in CATEGORIES or family in answered) and counts.get(family, 1) != 0
 
 
 def _rankings(raw: dict) -> dict:

@@ -1,0 +1,175 @@
+"""``score RUN... --gold GOLD``: each run scored against one gold file, and the results
+in the ``--format`` asked for, each naming its run and gold:
+
+- ``table``: a block per run, headed ``RUN: task T (from ...), gold GOLD, edition, flavor``;
+- ``json``: one object per run (``run``, ``gold``, ``task``, ``task_source``, ``scored``,
+  ``problems``, and when scored ``measures``, ``counts``, ``per_question``, ``warnings``);
+  one run prints its object, several a list of them.  Always parseable: a run that
+  could not be scored is an object with ``"scored": false`` and its problems;
+- ``csv``: long form, one row per run and measure: ``run,gold,task,measure,value``.
+
+Problems go to standard error in every format.  Exit 0 when every run was scored, 2 after
+a usage error, else 1.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import math
+import sys
+from dataclasses import dataclass, field
+
+from scorer.cli.common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_USAGE,
+    PROBLEMS_PER_KIND,
+    print_problems,
+    problem_summary,
+)
+from scorer.cli.files import ALL_HINT, Opened, file_problems, normalize_hint, open_file, run_limits
+from scorer.errors import Problem, ScorerError
+from scorer.evaluation import evaluate
+from scorer.evaluation.result import Result
+from scorer.measures.registry import MEASURES
+from scorer.tasks import SCORINGS
+
+
+@dataclass
+class Scored:
+    """One run's outcome: its exit code, the task it was scored as (None if it could not
+    be told), its result when scored, and every problem found."""
+
+    run: str
+    code: int
+    opened: Opened | None = None
+    result: Result | None = None
+    problems: list[Problem] = field(default_factory=list)
+
+
+def cmd_score(args) -> int:
+    """Score what the official evaluator can read, as it would; say loudly when a run would
+    be rejected as a submission (``--strict``: refuse it instead, as the pull-request check does)."""
+    limits, found = run_limits(args)
+    print_problems(found)
+    if args.format == "csv":
+        csv.writer(sys.stdout, lineterminator="\n").writerow(["run", "gold", "task", "measure", "value"])
+    outcomes = []
+    for run in args.run:
+        outcome = _score_one(args, run, limits)
+        outcomes.append(outcome)
+        if args.format != "json":
+            _print_result(args, outcome)
+    if args.format == "json":
+        records = [_record(args, o) for o in outcomes]
+        print(json.dumps(records[0] if len(records) == 1 else records, indent=2, sort_keys=True, allow_nan=False))
+    codes = {o.code for o in outcomes}
+    return EXIT_USAGE if EXIT_USAGE in codes else EXIT_INVALID if EXIT_INVALID in codes else EXIT_OK
+
+
+def _show(args, problems: list[Problem]) -> None:
+    print_problems(problems, per_code=None if args.all else PROBLEMS_PER_KIND, more=ALL_HINT)
+
+
+def _score_one(args, run: str, limits) -> Scored:
+    """Score one run, printing its problems to standard error."""
+    try:
+        opened = open_file(run, args.task, "run", args.max_bytes)
+    except ScorerError as exc:
+        _show(args, exc.problems)
+        print(f"{run}: nothing scored.", file=sys.stderr)
+        return Scored(run, EXIT_INVALID, problems=exc.problems)
+    usage = _usage_problem(args, opened.task)
+    if usage is not None:
+        print(f"score: {usage.message}\n    fix: {usage.fix}", file=sys.stderr)
+        return Scored(run, EXIT_USAGE, opened, problems=[usage])
+    problems, _ = file_problems(opened, "run", limits=limits)
+    errors = [p for p in problems if p.severity == "error"]
+    hint = normalize_hint(opened, problems)
+    if errors and args.strict:
+        _show(args, errors)
+        print(f"{run}: INVALID ({problem_summary(problems)}); nothing scored (--strict).", file=sys.stderr)
+        _print_hint(hint)
+        return Scored(run, EXIT_INVALID, opened, problems=problems)
+    try:
+        result = evaluate(args.gold, run, task=opened.task, edition=args.edition, flavor=args.flavor,
+                          **_options(args, opened.task))
+    except ScorerError as exc:
+        _show(args, exc.problems)
+        print(f"{run}: nothing scored ({opened.described}).", file=sys.stderr)
+        _print_hint(hint if all(p.file == run for p in exc.problems) else "")
+        return Scored(run, EXIT_INVALID, opened, problems=problems + exc.problems)
+    _show(args, problems)
+    if errors:
+        print(f"{run}: scored as the official evaluator reads it, but it would be REJECTED as a submission "
+              f"({problem_summary(problems)}).", file=sys.stderr)
+    _print_hint(hint)
+    print_problems(result.warnings)
+    return Scored(run, EXIT_OK, opened, result, problems)
+
+
+def _print_hint(hint: str) -> None:
+    if hint:
+        print("  " + hint, file=sys.stderr)
+
+
+def _usage_problem(args, task: str) -> Problem | None:
+    """The usage error of scoring a ``task`` run with these options: ``--manual`` for a
+    task without expert scores, no ``--hierarchy`` for Task A; None when there is none."""
+    scoring = SCORINGS[task]
+    if args.manual and "manual" not in scoring.evaluator.options:
+        return Problem(code="bad-argument", message=f"--manual is for Phase B runs (expert scores of ideal "
+                                                    f"answers); this is a {task} run",
+                       fix="leave out --manual and --system")
+    if scoring.hierarchy and not args.hierarchy:
+        return Problem(code="bad-argument", message=f"a {task} run is scored with a label hierarchy",
+                       fix="add --hierarchy FILE (PARENT CHILD per line)")
+    return None
+
+
+def _options(args, task: str) -> dict:
+    """The evaluator options of a ``task`` run (hierarchy, expert scores)."""
+    options = {"hierarchy": args.hierarchy} if SCORINGS[task].hierarchy else {}
+    if args.manual:
+        options.update(manual=args.manual, system=args.system)
+    return options
+
+
+def _record(args, outcome: Scored) -> dict:
+    """The JSON object of one run (see the module docstring); NaN is null."""
+    record = {"run": outcome.run, "gold": args.gold, "task": outcome.opened and outcome.opened.task,
+              "task_source": outcome.opened and outcome.opened.source, "edition": args.edition,
+              "flavor": args.flavor, "scored": outcome.result is not None,
+              "problems": [p.to_dict() for p in outcome.problems]}
+    if outcome.result is not None:
+        record.update(outcome.result.to_json())
+    return record
+
+
+def _value_text(name: str, value: float, decimals: int | None) -> str:
+    """A measure's value as text: a count as an integer, NaN as "NaN", else ``repr`` (all
+    digits) or ``decimals`` digits."""
+    if isinstance(value, float) and math.isnan(value):
+        return "NaN"
+    if name in MEASURES and MEASURES[name].count and float(value).is_integer():
+        return str(int(value))
+    return repr(value) if decimals is None else f"{value:.{decimals}f}"
+
+
+def _print_result(args, outcome: Scored) -> None:
+    """One scored run in the table or CSV ``--format``."""
+    result = outcome.result
+    if result is None or outcome.opened is None:
+        return
+    if args.format == "csv":
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        for name, value in result.measures.items():
+            writer.writerow([outcome.run, args.gold, result.task, name, _value_text(name, value, None)])
+        return
+    print(f"{outcome.run}: {outcome.opened.described}, gold {args.gold}, edition {args.edition}, "
+          f"flavor {args.flavor}")
+    width = max(len(n) for n in result.measures)
+    for name, value in result.measures.items():
+        print(f"  {name:<{width}}  {_value_text(name, value, 6)}")
+    if result.counts:
+        print("  scored: " + ", ".join(f"{k} {v}" for k, v in result.counts.items()))

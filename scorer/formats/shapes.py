@@ -1,0 +1,172 @@
+"""What a file is, from its shape alone: the task of :func:`scorer.evaluate` it belongs to
+and whether it is a run, a gold file or a test set; and the ids a run answers and a gold
+file holds.  Used to infer ``--task`` and to catch a wrong, swapped or test-set gold file.
+
+The shapes (see ``docs/formats.md``)::
+
+    {"questions": [... "exact_answer"/"ideal_answer" ...]}   phaseB run or gold
+    {"questions": [... "documents"/"snippets"/"concepts"/"triples" ...]}
+                                                             phaseA run or gold, or
+                                                             a Phase B test set
+    {"questions": [{"id", "type", "body"}, ...]}             a Phase A test set
+    {"documents": [{"pmid", "labels"}, ...]}                 taskA run or gold
+    {"documents": [{"pmid", "title", "abstractText"}, ...]}  a Task A test set
+    {"answers": [{"question", "answer"}, ...]}               mcqa run
+    {"topics": [... "questions": [{"correct"} ...]]}         mcqa gold (without
+                                                             "correct": its test set)
+    {"systems": {...}}                                       Phase B expert scores
+
+A Phase B gold file gives each question a list of reference ideal answers where a run
+gives one text, so a file whose every ideal answer is a list is taken for a gold file.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: The members of a Phase A answer and of a Phase B answer.
+PHASE_A_MEMBERS = ("documents", "snippets", "concepts", "triples")
+PHASE_B_MEMBERS = ("exact_answer", "ideal_answer")
+
+#: The tasks whose files hold both Phase A and Phase B members (Synergy: documents,
+#: snippets and answers per question, in one file per round).
+BOTH_PHASES = ("synergy",)
+
+#: What a file can be.
+RUN, GOLD, RUN_OR_GOLD, TEST_SET, MANUAL = "run", "gold file", "run or gold file", "test set", "expert scores"
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What a file looks like: ``task`` (a task of :func:`scorer.evaluate`, None when the
+    shape does not say), ``kind`` (:data:`RUN`, :data:`GOLD`, :data:`RUN_OR_GOLD`,
+    :data:`TEST_SET` or :data:`MANUAL`), ``what`` (the kind in words, "a Phase B run or gold
+    file") and ``reason``, the members that say so."""
+
+    task: str | None
+    kind: str
+    what: str
+    reason: str
+
+    @property
+    def can_be_run(self) -> bool:
+        return self.kind in (RUN, RUN_OR_GOLD)
+
+    @property
+    def can_be_gold(self) -> bool:
+        return self.kind in (GOLD, RUN_OR_GOLD)
+
+
+def _dicts(value, member: str) -> list[dict]:
+    """The objects of the list ``value[member]`` ([] when there is none)."""
+    items = value.get(member) if isinstance(value, dict) else None
+    return [item for item in items if isinstance(item, dict)] if isinstance(items, list) else []
+
+
+def _questions_shape(questions: list[dict]) -> Shape | None:
+    answered = [q for q in questions if any(m in q for m in PHASE_B_MEMBERS)]
+    if answered:
+        ideals = [q["ideal_answer"] for q in questions if "ideal_answer" in q]
+        if ideals and all(isinstance(i, list) and i for i in ideals):
+            return Shape("phaseB", GOLD, "a Phase B gold file", "every ideal_answer is a list of reference answers (a run gives one "
+                                         "text)")
+        return Shape("phaseB", RUN_OR_GOLD, "a Phase B run or gold file", f"{len(answered)} of its {len(questions)} questions have "
+                                            "exact_answer or ideal_answer")
+    if any(m in q for q in questions for m in PHASE_A_MEMBERS):
+        return Shape("phaseA", RUN_OR_GOLD, "a Phase A run or gold file, or a Phase B test set",
+                     "its questions have documents, snippets, concepts or triples and "
+                                            "no exact_answer or ideal_answer")
+    if questions:
+        return Shape(None, TEST_SET, "a Phase A test set", "its questions have no documents, snippets, concepts, triples, "
+                                     "exact_answer or ideal_answer")
+    return None
+
+
+def _documents_shape(documents: list[dict]) -> Shape | None:
+    if not any("pmid" in d for d in documents):
+        return None
+    if any("labels" in d for d in documents):
+        return Shape("taskA", RUN_OR_GOLD, "a Task A run or gold file", "it lists documents (pmid) with labels")
+    return Shape("taskA", TEST_SET, "a Task A test set", "it lists documents (pmid) without labels")
+
+
+def _topics_shape(topics: list[dict]) -> Shape | None:
+    questions = [q for t in topics for rt in _dicts(t, "reading_tests") for q in _dicts(rt, "questions")]
+    if not questions:
+        return None
+    if any("correct" in q for q in questions):
+        return Shape("mcqa", GOLD, "a multiple-choice gold file", "its reading tests' questions have correct answers")
+    return Shape("mcqa", TEST_SET, "a multiple-choice test set", "its reading tests' questions have no correct answer")
+
+
+def file_shape(value) -> Shape | None:
+    """What the parsed JSON ``value`` looks like (see the module docstring); None when its
+    shape is none of the known ones (an empty or malformed file)."""
+    if not isinstance(value, dict):
+        return None
+    if isinstance(value.get("answers"), list):
+        return Shape("mcqa", RUN, "a multiple-choice run", "it lists answers to multiple-choice questions")
+    if isinstance(value.get("topics"), list):
+        return _topics_shape(_dicts(value, "topics"))
+    if isinstance(value.get("systems"), dict):
+        return Shape("phaseB", MANUAL, "a file of expert scores (--manual)", "it lists systems' expert scores")
+    if isinstance(value.get("documents"), list):
+        return _documents_shape(_dicts(value, "documents"))
+    if isinstance(value.get("questions"), list):
+        return _questions_shape(_dicts(value, "questions"))
+    return None
+
+
+def answers_for(task: str, value) -> bool:
+    """Whether ``value`` holds anything a run of ``task`` is scored on: Phase A documents,
+    snippets, concepts or triples; Phase B exact or ideal answers; Task A labels; mcqa
+    answers.  (A Phase A run may carry answers too: the official tool ignores them.)"""
+    if task in ("phaseA", "phaseB") or task in BOTH_PHASES:
+        members = {"phaseA": PHASE_A_MEMBERS, "phaseB": PHASE_B_MEMBERS}.get(task, PHASE_A_MEMBERS + PHASE_B_MEMBERS)
+        return any(m in q for q in _dicts(value, "questions") for m in members)
+    if task == "taskA":
+        return any("labels" in d for d in _dicts(value, "documents"))
+    return isinstance(value, dict) and isinstance(value.get("answers"), list)
+
+
+def run_fits(task: str, run_task: str | None) -> bool:
+    """Whether a run shaped for ``run_task`` (None: the shape does not say) can be a run of
+    ``task``: the same task, or either phase for a task of :data:`BOTH_PHASES`."""
+    return run_task in (None, task) or (task in BOTH_PHASES and run_task in ("phaseA", "phaseB"))
+
+
+def gold_fits(task: str, gold_task: str | None) -> bool:
+    """Whether a gold file shaped for ``gold_task`` (None: the shape does not say) can be
+    the gold of ``task``: as for a run (:func:`run_fits`), or a Phase B gold file for
+    Phase A (it holds the Phase A gold too)."""
+    return run_fits(task, gold_task) or (task == "phaseA" and gold_task == "phaseB")
+
+
+def _id(value) -> str | None:
+    """An id as text: strings as they are, integers (PMIDs) written out."""
+    if isinstance(value, str):
+        return value
+    return str(value) if type(value) is int else None
+
+
+def _ids(items: list[dict], member: str) -> list[str]:
+    return [i for i in (_id(item.get(member)) for item in items) if i is not None]
+
+
+def item_word(value) -> str:
+    """What the ids of a file name: "document" for a list of documents (Task A), else
+    "question"."""
+    return "document" if _dicts(value, "documents") and not _dicts(value, "questions") else "question"
+
+
+def answered_ids(value) -> list[str]:
+    """The question (or document) ids a run answers, in file order: ``questions[].id``,
+    ``documents[].pmid`` or ``answers[].question``."""
+    return (_ids(_dicts(value, "questions"), "id") or _ids(_dicts(value, "documents"), "pmid")
+            or _ids(_dicts(value, "answers"), "question"))
+
+
+def gold_ids(value) -> list[str]:
+    """The question (or document) ids a gold file holds, in file order: ``questions[].id``,
+    ``documents[].pmid`` or the questions of ``topics[].reading_tests[]``."""
+    topics = [q for t in _dicts(value, "topics") for rt in _dicts(t, "reading_tests") for q in _dicts(rt, "questions")]
+    return _ids(_dicts(value, "questions"), "id") or _ids(_dicts(value, "documents"), "pmid") or _ids(topics, "id")

@@ -1,0 +1,268 @@
+"""A local stand-in for the GitHub REST API (the endpoints PyGithub calls for ``ci report``
+and ``ci publish``), served from a real Git repository by ``http.server`` on 127.0.0.1.
+
+It answers commits, the pull requests of a commit, open pull requests, compare, trees,
+blobs, issue comments, statuses and workflow runs, and records every request.  With
+``tokens`` set it also plays GitHub's token permissions: each route needs a permission
+(:data:`FakeGitHub.ROUTES`), a token grants the permissions of the job it was issued to
+(``contents: read``, ``statuses: write``, ...), and a request the token does not allow is
+answered ``403 Resource not accessible by integration`` (``401`` for an unknown or
+revoked token), as GitHub answers a workflow's ``GITHUB_TOKEN``.  Reads of a public
+repository need no permission.  Used by ``tests/test_ci_report.py``,
+``tests/test_publish_times.py`` and the workflow replay (``tests/workflow_replay``).
+"""
+from __future__ import annotations
+
+import base64
+import contextlib
+import functools
+import json
+import re
+import subprocess
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from unittest import mock
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from github import Github
+
+import scorer.pr.github
+
+OWNER, NAME, NUMBER = "org", "challenge", 7
+BOT = "github-actions[bot]"
+LETTERS = {"A": "added", "D": "removed", "M": "modified", "R": "renamed", "C": "copied", "T": "changed"}
+
+
+class FakeGitHub:
+    """The REST endpoints PyGithub calls, served from the Git repository ``repo``."""
+
+    def __init__(self, repo: Path):
+        self.repo = repo
+        self.requests: list[tuple[str, str]] = []
+        self.comments: list[dict] = []
+        self.statuses: list[dict] = []
+        self.pulls: dict[int, dict] = {}  # number -> pull request
+        self.merged: dict[str, dict] = {}  # commit -> the merged pull request GitHub lists for it
+        self.runs: list[dict] = []
+        self.base_url = ""
+        #: token -> the permissions it grants ({"contents": "read", ...}); None: any token may do anything
+        self.tokens: dict[str, dict[str, str]] | None = None
+        self.public = True  # reads need no permission
+        self.lock = threading.Lock()
+
+    def open_pull(self, head: str, author: str = "alice", number: int = NUMBER, base: str = "main") -> None:
+        """Open pull request #``number`` from ``author`` with head ``head`` into ``base`` (or
+        move its head or base)."""
+        self.pulls[number] = {
+            "number": number, "state": "open", "user": {"login": author, "type": "User"},
+            "head": {"sha": head, "ref": "my-run", "label": f"{author}:my-run", "repo": self.fork(author)},
+            "base": {"sha": self.git("rev-parse", base).strip(), "ref": base, "label": f"{OWNER}:{base}"},
+            "url": self.api(f"pulls/{number}"), "issue_url": self.api(f"issues/{number}")}
+
+    def merge_pull(self, commit: str, head: str, number: int = NUMBER + 1) -> None:
+        """GitHub lists the merged pull request #``number`` (head ``head``) for ``commit`` on
+        main (a squash or rebase merge) and for its head."""
+        self.merged[commit] = self.merged[head] = {
+            "number": number, "state": "closed", "merged_at": "2026-03-03T12:00:00Z",
+            "user": {"login": "alice", "type": "User"},
+            "head": {"sha": head, "ref": "my-run", "repo": self.fork("alice")},
+            "base": {"ref": "main"}, "url": self.api(f"pulls/{number}")}
+
+    def fork(self, owner: str) -> dict:
+        """The repository ``owner``'s pull requests come from: their fork."""
+        return {"id": 2, "name": NAME, "full_name": f"{owner}/{NAME}", "owner": {"login": owner}}
+
+    def comments_on(self, number: int = NUMBER) -> list[str]:
+        """The bodies of the comments on pull request #``number``."""
+        return [c["body"] for c in self.comments if c.get("issue", NUMBER) == number]
+
+    def add_run(self, head: str, created_at: str, path: str = ".github/workflows/check.yml",
+                event: str = "pull_request", fork: str = "alice", branch: str = "my-run") -> None:
+        """A workflow run of ``path`` for ``head`` from branch ``branch`` of ``fork``'s fork,
+        created at ``created_at``."""
+        run_id = 500 + len(self.runs)
+        self.runs.append({"id": run_id, "head_sha": head, "event": event, "path": path, "created_at": created_at,
+                          "head_branch": branch, "head_repository": self.fork(fork),
+                          "url": self.api(f"actions/runs/{run_id}")})
+
+    def api(self, tail: str) -> str:
+        return f"{self.base_url}/repos/{OWNER}/{NAME}/{tail}"
+
+    def git(self, *args: str) -> str:
+        done = subprocess.run(["git", "-C", str(self.repo), *args], capture_output=True, text=True)
+        if done.returncode:
+            raise LookupError(done.stderr)
+        return done.stdout
+
+    def handle(self, method: str, target: str, body: dict | None, token: str | None = None) -> tuple[int, object]:
+        """The answer (HTTP status, JSON value) to ``method target`` with ``body``, sent
+        with ``token`` (the ``Authorization`` header's token, None without one)."""
+        with self.lock:
+            self.requests.append((method, target))
+        parts = urlsplit(target)
+        path, query = unquote(parts.path), parse_qs(parts.query)
+        prefix = f"/repos/{OWNER}/{NAME}"
+        if not path.startswith(prefix):
+            return 404, {"message": "Not Found"}
+        rest = path[len(prefix):]
+        for pattern, verb, route, needs in self.ROUTES:
+            found = re.fullmatch(pattern, rest)
+            if found and verb == method:
+                refused = self.refused(token, needs)
+                if refused is not None:
+                    return refused
+                try:
+                    with self.lock:
+                        return route(self, *found.groups(), query=query, body=body)
+                except LookupError:
+                    return 404, {"message": "Not Found"}
+        return 404, {"message": "Not Found"}
+
+    def allows(self, token: str | None, scopes: tuple[str, ...], access: str) -> bool:
+        """Whether ``token`` may ``access`` ("read" or "write") what any of ``scopes``
+        guards (a write permission includes the read; a public repository is readable by all)."""
+        if self.tokens is None:
+            return True
+        if token is not None and token not in self.tokens:
+            return False
+        granted = [self.tokens[token].get(s, "none") for s in scopes] if token is not None else []
+        if access == "read":
+            return self.public or any(g in ("read", "write") for g in granted)
+        return "write" in granted
+
+    def refused(self, token: str | None, needs: tuple[tuple[str, ...], str] | None) -> tuple[int, object] | None:
+        """GitHub's answer when ``token`` lacks the permission ``needs`` (scopes, access); None when allowed."""
+        if self.tokens is not None and token is not None and token not in self.tokens:
+            return 401, {"message": "Bad credentials"}
+        if needs is None or self.allows(token, *needs):
+            return None
+        return 403, {"message": "Resource not accessible by integration",
+                     "needs": f"{' or '.join(needs[0])}: {needs[1]}"}
+
+    def get_repo(self, query, body):
+        return 200, {"id": 1, "name": NAME, "full_name": f"{OWNER}/{NAME}", "url": self.api("").rstrip("/"),
+                     "owner": {"login": OWNER}, "default_branch": "main"}
+
+    def get_commit(self, ref, query, body):
+        sha = self.git("rev-parse", "--verify", f"{ref}^{{commit}}").strip()
+        return 200, {"sha": sha, "url": self.api(f"commits/{sha}")}
+
+    def commit_pulls(self, sha, query, body):
+        return 200, [self.merged[sha]] if sha in self.merged else []
+
+    def list_runs(self, query, body):
+        runs = [r for r in self.runs if [r["head_sha"]] == query.get("head_sha") and [r["event"]] == query.get("event")]
+        return 200, {"total_count": len(runs), "workflow_runs": runs}
+
+    def list_pulls(self, query, body):
+        assert query.get("state") == ["open"] and "head" not in query
+        return 200, [p for _, p in sorted(self.pulls.items()) if p["state"] == "open"]
+
+    def compare(self, base, head, query, body):
+        from scorer.pr.gitrepo import GitRepo
+        git = GitRepo(self.repo)
+        base, head = git.commit(base), git.commit(head)
+        files = [{"filename": c.path, "status": LETTERS[c.status],
+                  **({"previous_filename": c.old_path} if c.old_path else {})} for c in git.changes(base, head)]
+        return 200, {"merge_base_commit": {"sha": git.merge_base(base, head)}, "files": files,
+                     "url": self.api(f"compare/{base}...{head}")}
+
+    def tree(self, sha, query, body):
+        """A tree (or a commit's root tree), recursive with ``recursive=1``; names that are
+        not UTF-8 are sent as lone surrogates (JSON escapes such as ``\\udcff``)."""
+        recursive = ["-r"] if query.get("recursive") == ["1"] else []
+        listing = subprocess.run(["git", "-C", str(self.repo), "ls-tree", *recursive, "-l", "-z", "--full-tree", sha],
+                                 capture_output=True).stdout
+        entries = []
+        for record in filter(None, listing.split(b"\0")):
+            meta, path = record.decode("utf-8", "surrogateescape").split("\t", 1)
+            mode, kind, object_id, size = meta.split()
+            entries.append({"path": path, "mode": mode, "type": kind, "sha": object_id,
+                            **({"size": int(size)} if kind == "blob" else {})})
+        return 200, {"sha": sha, "tree": entries, "truncated": False, "url": self.api(f"git/trees/{sha}")}
+
+    def blob(self, sha, query, body):
+        data = subprocess.run(["git", "-C", str(self.repo), "cat-file", "blob", sha], capture_output=True).stdout
+        return 200, {"sha": sha, "content": base64.b64encode(data).decode(), "encoding": "base64", "size": len(data)}
+
+    def list_comments(self, number, query, body):
+        return 200, [c for c in self.comments if c.get("issue", NUMBER) == int(number)]
+
+    def create_comment(self, number, query, body):
+        comment = {"id": 100 + len(self.comments), "body": body["body"], "user": {"login": BOT, "type": "Bot"},
+                   "issue": int(number)}
+        comment["url"] = self.api(f"issues/comments/{comment['id']}")
+        self.comments.append(comment)
+        return 201, comment
+
+    def edit_comment(self, comment_id, query, body):
+        comment = next(c for c in self.comments if c["id"] == int(comment_id))
+        comment["body"] = body["body"]
+        return 200, comment
+
+    def create_status(self, sha, query, body):
+        self.statuses.append({"sha": sha, **body})
+        return 201, {"id": len(self.statuses), **body}
+
+    CONTENTS, PULLS, ACTIONS = ("contents",), ("pull-requests",), ("actions",)
+    COMMENTS, STATUSES = ("issues", "pull-requests"), ("statuses",)
+    #: (path pattern, verb, route, the permission it needs: (scopes, access); None: metadata, always granted)
+    ROUTES = [
+        (r"", "GET", get_repo, None),
+        (r"/commits/([^/]+)/pulls", "GET", commit_pulls, (PULLS, "read")),
+        (r"/commits/([^/]+)", "GET", get_commit, (CONTENTS, "read")),
+        (r"/pulls", "GET", list_pulls, (PULLS, "read")),
+        (r"/actions/runs", "GET", list_runs, (ACTIONS, "read")),
+        (r"/compare/(.+)\.\.\.(.+)", "GET", compare, (CONTENTS, "read")),
+        (r"/git/trees/([0-9a-f]{40})", "GET", tree, (CONTENTS, "read")),
+        (r"/git/blobs/([0-9a-f]{40})", "GET", blob, (CONTENTS, "read")),
+        (r"/issues/(\d+)/comments", "GET", list_comments, (COMMENTS, "read")),
+        (r"/issues/(\d+)/comments", "POST", create_comment, (COMMENTS, "write")),
+        (r"/issues/comments/(\d+)", "PATCH", edit_comment, (COMMENTS, "write")),
+        (r"/statuses/([0-9a-f]{40})", "POST", create_status, (STATUSES, "write")),
+    ]
+
+    def writes(self) -> list[tuple[str, str]]:
+        return [(m, urlsplit(t).path) for m, t in self.requests if m != "GET"]
+
+
+class _Handler(BaseHTTPRequestHandler):
+    def _answer(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        body = json.loads(self.rfile.read(length)) if length else None
+        scheme, _, token = (self.headers.get("Authorization") or "").partition(" ")
+        status, value = self.server.app.handle(self.command, self.path, body,
+                                               token if scheme.lower() in ("token", "bearer") else None)
+        data = json.dumps(value).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    do_GET = do_POST = do_PATCH = _answer
+
+    def log_message(self, *args):
+        pass
+
+
+@contextlib.contextmanager
+def serve(app: FakeGitHub):
+    """Serve ``app`` on 127.0.0.1 (its ``base_url``) until the block ends; meanwhile the
+    scorer's PyGithub clients do not pause between requests (GitHub's throttle, 0.25 s per
+    read and 1 s per write, is for github.com)."""
+    unthrottled = functools.partial(Github, seconds_between_requests=None, seconds_between_writes=None)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    server.timeout = 5
+    server.app = app
+    app.base_url = f"http://127.0.0.1:{server.server_address[1]}"
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        with mock.patch.object(scorer.pr.github, "Github", unthrottled):
+            yield app
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)

@@ -1,0 +1,307 @@
+"""The fast path of ``load_json`` (hook-free C parse vouched by ``orjson.dumps``) against
+the located path it falls back to: the same value (types and float literals included),
+the same ``Result`` and the same errors, on the conformance corpora and on random and
+mutated inputs (duplicate keys, NaN, deep nesting, lone surrogates, huge integers, bad
+UTF-8, BOM, trailing garbage, escaped colons, float literals where strings belong).
+
+The located path is forced by making ``_fast_parse`` give up, as it does on any input it
+cannot vouch for.
+"""
+from __future__ import annotations
+
+import json
+from contextlib import contextmanager
+from functools import partial
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import scorer
+from scorer.formats import jsontext
+from scorer.formats.jsontext import JsonFloat, load_json
+from scorer.formats.validation import validate_taskb
+from tests.conftest import conformance_cases
+
+TREE_TEXT = "R A\nR B\nA A1\nA A2\nA1 A11\nB B1\n"
+
+
+@contextmanager
+def located_only():
+    """Within the block, ``load_json`` takes the located path for every input."""
+    fast = jsontext._fast_parse
+    jsontext._fast_parse = lambda text: jsontext._UNSURE
+    try:
+        yield
+    finally:
+        jsontext._fast_parse = fast
+
+
+class Counting:
+    """Counts the inputs the fast path vouched for (so a test sees it was taken)."""
+
+    def __init__(self, monkeypatch):
+        self.vouched = 0
+        fast = jsontext._fast_parse
+
+        def counted(text):
+            value = fast(text)
+            self.vouched += value is not jsontext._UNSURE
+            return value
+        monkeypatch.setattr(jsontext, "_fast_parse", counted)
+
+
+def typed(value) -> list:
+    """``value`` as a flat list of tokens spelling out every type (a JsonFloat with its
+    literal), for equality; iterative, so any nesting the loader accepts is fine."""
+    tokens: list = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            tokens.append(("dict", list(item)))
+            stack.extend(reversed(list(item.values())))
+        elif isinstance(item, list):
+            tokens.append(("list", len(item)))
+            stack.extend(reversed(item))
+        elif isinstance(item, JsonFloat):
+            tokens.append(("JsonFloat", item.literal))
+        else:
+            tokens.append((type(item).__name__, item))
+    return tokens
+
+
+def outcome(call):
+    """What ``call()`` gives: its value made comparable, or the problems it raises."""
+    try:
+        value = call()
+    except scorer.ScorerError as exc:
+        return ("errors", [p.to_dict() for p in exc.problems])
+    if isinstance(value, scorer.Result):
+        return ("result", repr(value))  # repr: NaN measures compare equal as text
+    return ("value", repr(value))
+
+
+def both_paths(call):
+    """(fast outcome, located outcome) of ``call``."""
+    fast = outcome(call)
+    with located_only():
+        return fast, outcome(call)
+
+
+# --- the loader on random and mutated texts ---------------------------------------------
+
+#: Literals the located loader refuses or treats specially, written into the text as they are.
+RAW_TOKENS = ["NaN", "-Infinity", "Infinity", "1e400", "-1e400", "1e-400", '"\\ud800"', '"\\udc00x"',
+              '"\\ud83d\\ude00"', "123456789012345678901", "18446744073709551616", "18446744073709551615",
+              "-9223372036854775809", "1.50", "1E2", "-0", "-0.0", '"a\\u003ab"', '"a\\u0030"',
+              '"\\\\u003a"', "[" * 70 + "]" * 70, "[" * 300 + "]" * 300, "[" * 1200 + "]" * 1200,
+              '"x\\"y:z"', '"k\\\\"']
+
+
+class Raw(str):
+    """A token written into the JSON text as it is."""
+
+
+class Pairs(list):
+    """An object written with these (key, value) pairs, repeats included."""
+
+
+def render(value) -> str:
+    """JSON text of ``value`` with :class:`Raw` tokens and :class:`Pairs` objects as they are."""
+    if isinstance(value, Raw):
+        return str(value)
+    if isinstance(value, Pairs):
+        return "{" + ", ".join(f"{json.dumps(k)}: {render(v)}" for k, v in value) + "}"
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{json.dumps(k)}:{render(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(render(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+keys = st.sampled_from(["a", "b", "id", "k:v", "\u00e9", "x\\y"]) | st.text(max_size=4)
+leaves = (st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.text(max_size=8)
+          | st.floats(allow_nan=False, allow_infinity=False) | st.sampled_from(RAW_TOKENS).map(Raw))
+values = st.recursive(leaves, lambda inner: st.lists(inner, max_size=4)
+                      | st.dictionaries(keys, inner, max_size=4)
+                      | st.lists(st.tuples(keys, inner), max_size=4).map(Pairs), max_leaves=20)
+
+
+@st.composite
+def mutated_texts(draw) -> bytes:
+    """Rendered values, then maybe a byte-level mutation (BOM, bad UTF-8, cut, garbage)."""
+    data = render(draw(values)).encode("utf-8")
+    mutation = draw(st.sampled_from(["none", "none", "bom", "bad-utf8", "cut", "garbage", "surrogate-bytes"]))
+    at = draw(st.integers(0, len(data)))
+    if mutation == "bom":
+        data = b"\xef\xbb\xbf" + data
+    elif mutation == "bad-utf8":
+        data = data[:at] + b"\xff" + data[at:]
+    elif mutation == "cut":
+        data = data[:at]
+    elif mutation == "garbage":
+        data += draw(st.sampled_from([b" x", b"]", b"{}", b"\x00", b" \n\t "]))
+    elif mutation == "surrogate-bytes":
+        data = data[:at] + b"\xed\xa0\x80" + data[at:]
+    return data
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_texts())
+def test_loader_gives_the_same_value_or_errors_on_both_paths(data):
+    def load():
+        value, doc = load_json(data, name="run.json")
+        return typed(value)
+    fast, located = both_paths(load)
+    assert fast == located
+
+
+@pytest.mark.parametrize("text, refused", [
+    ('{"a": 1, "a": 2}', True), ('{"a": "x:y", "a": "z"}', True), ('{"a": {"b": 1, "b": 1}}', True),
+    ("[NaN]", True), ('{"x": 1e400}', True), ('["\\ud800"]', True), ('{"\\udc00": 1}', True),
+    ("[123456789012345678901]", True), ("[" * 1200 + "]" * 1200, True),
+    ('{"a:b": 1, "a:b": 2, "c": "\\u003a"}', True), ('\ufeff{"a": 1.50}', False),
+    ('{"a": ' + "[" * 70 + "]" * 70 + ', "\\ud83d\\ude00": 1}', False),  # deep, and an escaped emoji
+])
+def test_what_the_located_path_refuses_or_reads_exactly_is_never_vouched_for_wrongly(text, refused):
+    """Hand-picked inputs of each kind the fast path must detect (or leave to the located
+    path): both paths agree, and the refused ones are refused."""
+    fast, located = both_paths(lambda: typed(load_json(text.encode("utf-8"), name="f.json")[0]))
+    assert fast == located
+    assert fast[0] == ("errors" if refused else "value")
+
+
+def test_float_literals_and_paired_surrogates_are_read_exactly_on_the_fast_path(monkeypatch):
+    counting = Counting(monkeypatch)
+    value, _ = load_json(b'{"id": 1.50, "s": "\\ud83d\\ude00", "n": 18446744073709551615}')
+    assert counting.vouched == 1
+    assert value["id"].literal == "1.50" and value["s"] == "\U0001F600" and value["n"] == 2**64 - 1
+
+
+# --- whole evaluations on random and mutated runs ------------------------------------------
+
+GOLD = {"questions": [
+    {"id": "q1", "type": "factoid", "body": "b", "documents": ["http://www.ncbi.nlm.nih.gov/pubmed/1"],
+     "snippets": [{"document": "http://www.ncbi.nlm.nih.gov/pubmed/1", "beginSection": "abstract",
+                   "endSection": "abstract", "offsetInBeginSection": 0, "offsetInEndSection": 20, "text": "t"}],
+     "concepts": ["c1"], "exact_answer": [["x"]], "ideal_answer": ["an answer"]},
+    {"id": "12", "type": "yesno", "body": "b", "documents": ["http://www.ncbi.nlm.nih.gov/pubmed/2"],
+     "snippets": [], "exact_answer": "yes", "ideal_answer": "yes it is"},
+]}
+
+texts = st.sampled_from(["q1", "12", "x", "http://www.ncbi.nlm.nih.gov/pubmed/1", "abstract"]) | st.text(max_size=5)
+oddities = st.sampled_from(RAW_TOKENS).map(Raw) | st.integers(-3, 40) | st.none() | st.lists(texts, max_size=2)
+
+
+def field(normal):
+    """Mostly the normal value, sometimes an oddity."""
+    return st.one_of(normal, normal, normal, oddities)
+
+
+snippets = st.builds(lambda d, b, e, x, y, extra: Pairs([("document", d), ("beginSection", b), ("endSection", e),
+                                                         ("offsetInBeginSection", x), ("offsetInEndSection", y)]
+                                                        + extra),
+                     field(texts), field(st.just("abstract")), field(st.just("abstract")),
+                     field(st.integers(0, 30)), field(st.integers(0, 60)),
+                     st.lists(st.tuples(st.sampled_from(["text", "document", "offset_in_begin_section"]),
+                                        field(texts)), max_size=1))
+questions = st.builds(lambda i, t, docs, snips, ans, extra: Pairs([("id", i), ("type", t), ("documents", docs),
+                                                                   ("snippets", snips), ("exact_answer", ans)]
+                                                                  + extra),
+                      field(texts), field(st.sampled_from(["factoid", "yesno", "list"])),
+                      field(st.lists(field(texts), max_size=3)), field(st.lists(snippets, max_size=3)),
+                      field(st.lists(st.lists(field(texts), max_size=2), max_size=2) | st.just("yes")),
+                      st.lists(st.tuples(st.sampled_from(["extra", "id", "concepts"]), oddities), max_size=1))
+runs = st.builds(lambda qs: Pairs([("questions", qs)]), st.lists(questions, max_size=3))
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(runs, st.sampled_from(["phaseA", "phaseB"]), st.sampled_from(["official", "reference"]))
+def test_evaluate_and_validate_give_the_same_results_and_errors_on_both_paths(run, task, flavor):
+    run_bytes, gold_bytes = render(run).encode("utf-8"), json.dumps(GOLD).encode("utf-8")
+    fast, located = both_paths(lambda: scorer.evaluate(gold_bytes, run_bytes, task=task, flavor=flavor))
+    assert fast == located
+
+    def validate():
+        value, doc = load_json(run_bytes, name="run.json")
+        problems, _ = validate_taskb(value, doc, phase=task)
+        return [p.to_dict() for p in problems]
+    fast, located = both_paths(validate)
+    assert fast == located
+
+
+labels = st.sampled_from(["A", "A1", "A11", "B", "B1", "Z"]) | st.sampled_from(RAW_TOKENS).map(Raw)
+documents = st.builds(lambda pmid, ls: Pairs([("pmid", pmid), ("labels", ls)]),
+                      st.integers(1, 4) | st.sampled_from(["1", "2"]) | st.sampled_from(RAW_TOKENS).map(Raw),
+                      st.lists(labels, max_size=3))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(documents, max_size=3))
+def test_task_a_gives_the_same_results_and_errors_on_both_paths(tmp_path_factory, docs):
+    tree = tmp_path_factory.mktemp("tree") / "hierarchy.txt"
+    tree.write_text(TREE_TEXT)
+    gold = json.dumps({"documents": [{"pmid": 1, "labels": ["A1"]}, {"pmid": 2, "labels": ["B1", "A"]}]})
+    run = render(Pairs([("documents", docs)])).encode("utf-8")
+    fast, located = both_paths(lambda: scorer.evaluate(gold.encode(), run, task="taskA", hierarchy=tree))
+    assert fast == located
+
+
+MCQA_GOLD = {"topics": [{"id": "t", "name": "T", "reading_tests": [{"id": "rt", "document": "d", "questions": [
+    {"id": qid, "question": "?", "candidates": [{"id": c, "text": c} for c in ("1", "2", "3")], "correct": "1"}
+    for qid in ("q1", "q2", "12")]}]}]}
+mcqa_answers = st.builds(lambda q, a, extra: Pairs([("question", q), ("answer", a)] + extra),
+                         field(st.sampled_from(["q1", "q2", "12", "q9"])), field(st.sampled_from(["1", "2", "3"]))
+                         | st.none(), st.lists(st.tuples(st.sampled_from(["candidate", "answer"]), oddities),
+                                               max_size=1))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(mcqa_answers, max_size=4))
+def test_multiple_choice_gives_the_same_results_and_errors_on_both_paths(answers):
+    run = render(Pairs([("answers", answers)])).encode("utf-8")
+    gold = json.dumps(MCQA_GOLD).encode("utf-8")
+    fast, located = both_paths(partial(scorer.evaluate, gold, run, task="mcqa"))
+    assert fast == located
+
+
+# --- the conformance corpora ------------------------------------------------------------
+
+CORPORA = {"phaseA": ["phaseA.jsonl.gz", "phaseA_v2.jsonl.gz", "phaseA_v3.jsonl.gz", "phaseA_v9.jsonl.gz",
+                      "real_sample.jsonl.gz"],
+           "phaseB": ["phaseB.jsonl.gz", "phaseB_v2.jsonl.gz", "phaseB_v3.jsonl.gz", "phaseB_v9.jsonl.gz"]}
+#: The ideal-answer text measures (ROUGE, BLEU) are left out for speed; the reader checks ideal answers either way.
+OPTIONS: dict[str, dict] = {"phaseA": {}, "phaseB": {"ideal": False}}
+
+
+@pytest.mark.parametrize("task, name", [(task, name) for task, names in CORPORA.items() for name in names])
+def test_conformance_corpus_gives_the_same_results_and_errors_on_both_paths(task, name, monkeypatch):
+    cases = conformance_cases(name)
+    if not cases:
+        pytest.skip(f"../shared/conformance/{name} is absent")
+    counting = Counting(monkeypatch)
+    for case in cases:
+        gold = json.dumps(case["gold"]).encode("utf-8")
+        run = json.dumps(case["submission"], ensure_ascii=False, indent=1).encode("utf-8")
+        for flavor in ("official", "reference"):
+            fast, located = both_paths(partial(scorer.evaluate, gold, run, task=task, edition=case["version"],
+                                               flavor=flavor, **OPTIONS[task]))
+            assert fast == located, f"{case['id']} -e{case['version']} {flavor}"
+    assert counting.vouched >= len(cases)  # the fast path was taken, not only the located one
+
+
+def test_task_a_conformance_corpus_gives_the_same_results_on_both_paths(monkeypatch):
+    cases = conformance_cases("taskA.jsonl.gz")
+    tree = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "mesh2016" / "mesh_hierarchy.txt"
+    if not cases or not tree.exists():
+        pytest.skip("../shared/conformance/taskA.jsonl.gz or the MeSH 2016 hierarchy is absent")
+    counting = Counting(monkeypatch)
+    for case in cases:
+        gold, run = ({"documents": [{"pmid": i, "labels": line} for i, line in enumerate(case[side])]}
+                     for side in ("gold", "submission"))
+        fast, located = both_paths(partial(scorer.evaluate, json.dumps(gold).encode(), json.dumps(run).encode(),
+                                           task="taskA", hierarchy=tree))
+        assert fast == located, case["id"]
+    assert counting.vouched >= len(cases)
