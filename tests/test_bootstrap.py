@@ -313,7 +313,7 @@ def test_the_leaderboard_shows_intervals_and_the_downloads_have_their_ends():
               rankings={}), Ranking(name="phaseA", rule=ranking["rule"], components=tuple(ranking["components"]),
                                     records=tuple(ranking["records"]), significance=ranking["significance"],
                                     best_per_team=()),
-        {"documents.map"}, Names(challenge()))
+        Names(challenge()))
     html = rows_html(view, "")
     assert "1 (1-1)" in html and html.count("<svg") == 4
     assert html.count("<tr>") == 4 and html.count("<td") + html.count("<th") == 4 * len(view.page_columns)
