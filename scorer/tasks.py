@@ -84,7 +84,9 @@ class Task:
     when a run page shows only that many items, the worst on that measure first (the CSV
     download has all).  ``edition``: the BioASQ edition whose rules always score it
     (Synergy: 9), whatever ``[rules] edition`` says.  ``views``: the task whose result
-    tables and pages it shares (:attr:`view_kind`).
+    tables and pages it shares (:attr:`view_kind`).  ``answers``: how many questions a run
+    page explains answer by answer (those with the lowest mean per-question value first;
+    the numbers table and its download have them all); None: every one (Task A: ``shown``).
     """
 
     id: str
@@ -107,6 +109,7 @@ class Task:
     shown: tuple[int, str] | None = None
     edition: int | None = None
     views: str = ""
+    answers: int | None = None
 
     @property
     def view_kind(self) -> str:
@@ -210,7 +213,7 @@ TASKS: dict[str, Task] = {t.id: t for t in (
                  Phase("phaseAplus", "Phase A+", "phaseB", gold="phaseB", testset="phaseA", optional="phaseA",
                        optional_gold=(("manual", "manual-phaseAplus.json"),)),
                  Phase("phaseB", "Phase B", "phaseB")),
-         editions=True),
+         editions=True, answers=20),
     Task("taskA", "taska", "Task A (semantic indexing)", "test set", "{phase}.json", "{phase}.json",
          scoring="taskA", ids="PMID", run_ids=("documents", "pmid"),
          unknown_id_fix="answer the documents of the test set only", batch_ranking=True,
@@ -219,7 +222,7 @@ TASKS: dict[str, Task] = {t.id: t for t in (
          run_ids=("answers", "question"), unknown_id_fix="answer the questions of this batch's test set only",
          candidates=True),
     Task("synergy", "synergy", "Synergy (question answering on developing topics)", None, "gold.json",
-         "questions.json", scoring="synergy", batches="rounds", batch="round", edition=9, views="taskB",
+         "questions.json", scoring="synergy", batches="rounds", batch="round", edition=9, views="taskB", answers=20,
          unknown_id_fix="answer the questions of this round's question file only"),
 )}
 

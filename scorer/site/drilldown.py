@@ -70,6 +70,16 @@ def item_order(per_question: dict, task: str) -> list[str]:
     return order
 
 
+def weakest_first(per_question: dict) -> list[str]:
+    """Question ids, the lowest mean of their per-question values first (ties and questions
+    without a value by id, last): the questions a run page explains when it cannot explain all."""
+    def mean(q: str) -> float | None:
+        values = [v for v in per_question[q].values() if isinstance(v, (int, float)) and v == v]
+        return sum(values) / len(values) if values else None
+    means = {q: mean(q) for q in per_question}
+    return sorted(per_question, key=lambda q: (means[q] is None, means[q] or 0.0, q))
+
+
 def pairs_to_render(table: Table, keys: list[str], top: int = TOP) -> list[tuple[str, str]]:
     """Pairs (better-ranked first) of every system in ``keys`` with each of the ``top``
     ranked systems of each ranking of ``table``; sorted, no duplicates."""

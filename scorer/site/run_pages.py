@@ -16,6 +16,7 @@ from scorer.site.drilldown import (
     run_views,
     taska_pair_view,
     taskb_pair_views,
+    weakest_first,
 )
 from scorer.site.results import Table
 from scorer.tasks import TASKS
@@ -90,6 +91,8 @@ def _answers(site: Site, entry, doc: dict | None, basis: Basis | None, order: li
         return None
     spec = TASKS[entry.task]
     only = order[:spec.shown[0]] if spec.shown else None
+    if spec.answers is not None and len(doc.get("per_question", {})) > spec.answers:
+        only = weakest_first(doc["per_question"])[:spec.answers]
     return explain_run(basis, site.challenge.root / entry.path, doc, only)
 
 
@@ -115,7 +118,13 @@ def _run_page(site: Site, entry, doc: dict | None, table: Table | None, answers:
     site.w.page(path, "run.html", f"Run {entry.key}, {entry.task} {entry.batch} {entry.phase}", entry=entry,
                 doc=doc, measures=measures, questions=questions, board=board, names=site.names,
                 slug=run_slug(entry), evidence=site.evidence_page(entry),
-                answers=answers)
+                answers=answers, answers_of=_answers_of(entry, doc))
+
+
+def _answers_of(entry, doc: dict | None) -> tuple[int, int] | None:
+    """(shown, of) when a run page explains only some questions (:attr:`scorer.tasks.Task.answers`)."""
+    limit, total = TASKS[entry.task].answers, len((doc or {}).get("per_question", {}))
+    return (limit, total) if limit is not None and total > limit else None
 
 
 def _compare_pages(site: Site, table: Table, data: dict, answers: dict | None = None) -> None:
