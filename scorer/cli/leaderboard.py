@@ -59,6 +59,8 @@ def cmd_score_all(args) -> int:
     print(f"score-all: {where}{len(summary.scored)} scored, {len(summary.reused)} reused, "
           f"{len(summary.failed)} failed, {len(summary.awaiting_gold)} awaiting gold, {len(summary.late)} late"
           f"{f', {len(summary.missing)} need scoring' if reuse_only else ''}; {tables}")
+    if reuse_only:  # the question asked: does every run have its result (or error) file?
+        return EXIT_INVALID if summary.missing else EXIT_OK
     if shard:  # a shard's work is its files: a run that failed has its error file, reported by the merge
         return EXIT_OK
     return EXIT_OK if summary.ok else EXIT_INVALID
