@@ -194,6 +194,16 @@ def job_order(jobs: dict, item: Queued) -> list[str]:
     return order
 
 
+def ancestors(jobs: dict, job_id: str) -> list[str]:
+    """Every job ``job_id`` needs, directly or through others (each once)."""
+    found: list[str] = []
+    for need in needs_of(jobs[job_id]):
+        for job in (*ancestors(jobs, need), need):
+            if job not in found:
+                found.append(job)
+    return found
+
+
 def needs_of(job: dict) -> list[str]:
     needs = job.get("needs", [])
     return [needs] if isinstance(needs, str) else list(needs)
@@ -360,8 +370,11 @@ class Job:
         return ""
 
     def wanted(self) -> bool:
-        """Whether the job's ``if:`` lets it run, after the jobs it needs."""
-        need_results = [self.done[n].result for n in needs_of(self.spec)]
+        """Whether the job's ``if:`` lets it run, after the jobs it needs.  As on GitHub, the
+        status functions see every job up the ``needs`` chain, not only the direct ones: a
+        job after one that ran after a skipped or failed job is skipped by ``success()``
+        (actions/runner#2205)."""
+        need_results = [self.done[n].result for n in ancestors(self.item.workflow.get("jobs") or {}, self.id)]
         self.status = "success" if all(r == "success" for r in need_results) else "failure"
         try:
             return condition(self.spec.get("if", "success()"), self.scope(with_steps=False))
