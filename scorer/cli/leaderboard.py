@@ -17,7 +17,6 @@ from scorer.cli.common import (
 )
 from scorer.errors import Problem
 
-
 #: The most shard jobs ``score-all --plan-shards`` asks for (each is a runner of its own).
 MAX_SHARDS = 16
 
