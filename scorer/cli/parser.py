@@ -131,12 +131,13 @@ def build_parser() -> argparse.ArgumentParser:
                       help="score only the runs of shard K of N (a stable split by run path, balanced by size) and "
                            "write only their result (or error) files: no batch table, no index, nothing removed; "
                            "exit 0 once they are written (the merging score-all reports failed runs)")
-    only.add_argument("--reuse-only", action="store_true",
-                      help="score nothing: list the runs that need scoring and exit 1 when any, else 0 (failed runs "
-                           "included); when none, the tables and index are written as score-all does")
     only.add_argument("--plan-shards", action="store_true",
                       help="print the shards publish.yml scores in, as a JSON list 1..N ([] when at most "
                            f"[limits] shard_runs runs need scoring; at most {MAX_SHARDS} shards); scores nothing")
+    p.add_argument("--reuse-only", action="store_true",
+                   help="score nothing: list the runs that need scoring and exit 1 when any, else 0 (failed runs "
+                        "included); when none, the tables and index are written as score-all does (with --shard: "
+                        "only the shard's runs are looked at and no table is written)")
     p.set_defaults(handler=cmd_score_all)
 
     p = sub.add_parser("build", help="score what changed, then render the leaderboard site",
