@@ -67,7 +67,7 @@ def main(argv=None) -> int:
                 shutil.rmtree(root)
             root.mkdir(parents=True, exist_ok=True)
             generate(root, args.taskb_systems, args.taska_documents)
-            seconds, summary = score_all(root, None)
+            seconds, _, summary = score_all(root, None)
             print(f"scored the season in {seconds:.1f} s (not timed below): {summary}")
         runs = sum(1 for _ in (root / "submissions").rglob("*.json"))
         times = [build(root, root / f"_site{i}") for i in (1, 2)]
