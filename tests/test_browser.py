@@ -399,6 +399,51 @@ def test_phase_a_plus_board_and_the_gold_evidence_comparison(page, driver, site)
     assert evidence.get_attribute("href").endswith("phaseAplus-vs-phaseB/helix.helix-dense.html")
 
 
+# --- drill-down: the answers behind the numbers -----------------------------------------------
+
+PHASE_A_RUN = "runs/taskB/batch1/phaseA/helix/helix-dense.html"
+PHASE_B_RUN = "runs/taskB/batch1/phaseB/helix/helix-dense.html"
+HIGHLIGHT = """
+const mark = arguments[0], box = mark.getBoundingClientRect(), parent = mark.parentElement;
+return {width: box.width, height: box.height, text: mark.textContent,
+        mark: getComputedStyle(mark).backgroundColor, around: getComputedStyle(parent).backgroundColor};
+"""
+
+
+def test_a_drill_down_shows_the_body_a_highlighted_snippet_overlap_and_a_matched_synonym(page, driver):
+    page(PHASE_A_RUN)
+    questions = all_by_css(driver, "section.answers details.answer")
+    assert len(questions) > 5
+    first = questions[0]
+    assert first.get_attribute("open") is not None and questions[1].get_attribute("open") is None  # lazy: one open
+    assert "Which genes are associated with Brennan-Oakes disease?" in by_css(first, "summary").text
+    mark = by_css(first, "p.sn mark")
+    shown = driver.execute_script(HIGHLIGHT, mark)
+    assert shown["width"] > 0 and shown["height"] > 0 and shown["text"].strip(), shown
+    assert shown["mark"] != shown["around"], shown  # the overlap stands out from the snippet around it
+    closed = by_css(questions[1], "p.sn mark")
+    assert not closed.is_displayed()
+    by_css(questions[1], "summary").click()
+    assert closed.is_displayed()
+
+    page(PHASE_B_RUN)
+    first = by_css(driver, "section.answers details.answer")
+    assert "Which genes are associated with Brennan-Oakes disease?" in by_css(first, "summary").text
+    synonyms = [q.text for q in all_by_css(first, "q.synonym")]
+    assert "FARB7" in synonyms, synonyms
+    assert all(q.is_displayed() for q in all_by_css(first, "q.synonym"))
+
+
+def test_head_to_head_shows_both_answers_side_by_side(page, driver):
+    page("compare/taskB/batch1/phaseB/index.html")
+    link = all_by_css(driver, "main ul.columns a")[0]
+    link.click()
+    first = by_css(driver, "section.answers details.answer")
+    sides = all_by_css(first, ".side-by-side > .side")
+    assert len(sides) == 2
+    left, right = (s.rect for s in sides)
+    assert left["x"] + left["width"] <= right["x"] + 1 and abs(left["y"] - right["y"]) < 2  # beside each other
+
 # --- compact leaderboards ------------------------------------------------------------------
 
 def leaderboards(site) -> list[str]:
@@ -817,6 +862,13 @@ def test_screenshots_for_review(page, driver, capsys):
                               (LEADERBOARD, "leaderboard-390px.png", 390),
                               ("overview/taskB.html", "overview.png", DESKTOP[0]),
                               ("runs/taskA/batch1/week1/northbridge/nb-hier.html", "run-390px.png", 390),
+                              (PHASE_A_RUN, "run-phase-a.png", DESKTOP[0]),
+                              (PHASE_B_RUN, "run-phase-b.png", DESKTOP[0]),
+                              ("runs/synergy/round1/run/helix/helix-dense.html", "run-synergy.png", DESKTOP[0]),
+                              ("runs/taskA/batch1/week1/northbridge/nb-hier.html", "run-task-a.png", DESKTOP[0]),
+                              ("runs/mcqa/batch1/run/helix/helix-dense.html", "run-mcqa.png", DESKTOP[0]),
+                              ("compare/taskB/batch1/phaseB/helix.helix-dense__helix.helix-hybrid.html",
+                               "compare-phase-b.png", DESKTOP[0]),
                               (PHASE_A, "leaderboard-phaseA.png", DESKTOP[0]),
                               ("mcqa/batch1/run.html", "leaderboard-mcqa.png", DESKTOP[0]),
                               ("synergy/round2/run.html", "leaderboard-synergy.png", DESKTOP[0]),

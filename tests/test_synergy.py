@@ -207,3 +207,17 @@ def test_a_round_run_is_checked_in_its_window_against_the_round_questions(repo):
     code, body, _, _ = check(repo, now=OPEN)
     assert code == 1 and codes(only(body)) == ["unknown-questions"]
     assert "testsets/synergy/round1/questions.json" in only(body)["reasons"][0]["message"]
+
+
+def test_the_dry_run_leaves_out_what_earlier_rounds_judged_as_the_leaderboard_does(demo, capsys):
+    from scorer.cli import main
+    run = str(demo / "submissions/synergy/round2/helix/helix-dense.json")
+    argv = ["score", "--gold", str(demo / "gold/synergy/round2/gold.json"), "--format", "json",
+            "--judged", str(demo / "gold/synergy/round1/gold.json"), run]
+    assert main(argv) == 0
+    printed = json.loads(capsys.readouterr().out)
+    stored = json.loads((demo / "results/runs/synergy/round2/helix/helix-dense.json").read_text())["measures"]
+    assert printed["measures"]["documents.precision"] == pytest.approx(stored["documents.precision"])
+    assert main(["score", "--gold", str(demo / "gold/taskb/batch1/phaseA.json"), "--judged", run,
+                 str(demo / "submissions/taskB/batch1/phaseA/helix/helix-dense.json")]) != 0
+    assert "--judged is for Synergy runs" in capsys.readouterr().err

@@ -109,6 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--manual", metavar="FILE",
                    help="Phase B: the experts' scores of ideal answers (taskb-manual-scores.schema.json)")
     p.add_argument("--system", metavar="ID", help="Phase B: the run's system id in the --manual file")
+    p.add_argument("--judged", metavar="GOLD", action="append", default=[],
+                   help="Synergy: the gold (feedback) file of an earlier round (repeat for each); what it judged is "
+                        "not scored again, as the leaderboard does with [synergy] exclude_judged = true")
     p.add_argument("--challenge", metavar="DIR", help=CHALLENGE_HELP)
     p.add_argument("--strict", action="store_true",
                    help="refuse a run that validate rejects (exit 1), as the pull-request check does")

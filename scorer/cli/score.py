@@ -124,14 +124,19 @@ def _usage_problem(args, task: str) -> Problem | None:
     if scoring.hierarchy and not args.hierarchy:
         return Problem(code="bad-argument", message=f"a {task} run is scored with a label hierarchy",
                        fix="add --hierarchy FILE (PARENT CHILD per line)")
+    if args.judged and "judged" not in scoring.evaluator.options:
+        return Problem(code="bad-argument", message=f"--judged is for Synergy runs (earlier rounds' feedback); "
+                                                    f"this is a {task} run", fix="leave out --judged")
     return None
 
 
 def _options(args, task: str) -> dict:
-    """The evaluator options of a ``task`` run (hierarchy, expert scores)."""
+    """The evaluator options of a ``task`` run (hierarchy, expert scores, earlier rounds' gold)."""
     options = {"hierarchy": args.hierarchy} if SCORINGS[task].hierarchy else {}
     if args.manual:
         options.update(manual=args.manual, system=args.system)
+    if args.judged:
+        options["judged"] = list(args.judged)
     return options
 
 

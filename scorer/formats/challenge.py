@@ -88,6 +88,7 @@ class Rules:
     alpha: float = 0.05
     trials: int = 10000
     seed: int = 1
+    bootstrap: int = 1000  # rank-interval replicates (0: no intervals)
 
 
 @dataclass(frozen=True)

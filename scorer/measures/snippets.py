@@ -574,7 +574,7 @@ def official_merge_loop(snippets: list[OfficialSnippet]) -> list[OfficialSnippet
     return merged
 
 
-def _official_overlap(s: OfficialSnippet, g: OfficialSnippet) -> int:
+def official_overlap(s: OfficialSnippet, g: OfficialSnippet) -> int:
     """Inclusive overlap, 0 unless the sections are compatible (submitted ``sections.0``
     also matches gold ``abstract``, not the reverse)."""
     if not ((s[1] == g[1] and s[2] == g[2]) or (s[1] == "0" and g[1] == "abstract")):
@@ -598,7 +598,7 @@ def official_snippet_prf(returned: Sequence[OfficialSnippet],
     overlap = 0
     for s in returned:
         for g in by_segment.get(last_path_segment(s[0]), ()):
-            overlap += _official_overlap(s, g)
+            overlap += official_overlap(s, g)
     returned_size = sum(s[4] - s[3] + 1 for s in returned)
     gold_size = sum(g[4] - g[3] + 1 for g in gold)
     precision = overlap / returned_size if returned_size else 0.0
@@ -622,7 +622,7 @@ def official_snippet_ap(returned: Sequence[OfficialSnippet], gold: Sequence[Offi
     overlap = size = 0
     for s in returned:
         same_document = by_document.get(s[0], ())
-        overlap += sum(_official_overlap(s, g) for g in same_document)
+        overlap += sum(official_overlap(s, g) for g in same_document)
         size += s[4] - s[3] + 1
         total += ieee_div(overlap, size) * (1 if same_document else 0)
     return ieee_div(total, divisor)

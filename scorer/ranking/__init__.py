@@ -5,11 +5,21 @@
 * :mod:`scorer.ranking.significance`: paired randomisation tests over questions (of a
   mean of per-question values, or of a measure of per-question counts such as c@1) and
   letter groups of systems that are not significantly different.
+* :mod:`scorer.ranking.bootstrap`: the interval of each system's rank, from a paired
+  bootstrap over the batch's questions.
 * :mod:`scorer.ranking.friedman`: across batches, the Friedman test and the Nemenyi
   critical difference.
 
 The rules and formulas, with examples, are in ``docs/ranking.md``.
 """
+from scorer.ranking.bootstrap import (
+    BootstrapComponent,
+    RankIntervals,
+    bootstrap_ranks,
+    interval_method,
+    mean_counts,
+    mean_of_counts,
+)
 from scorer.ranking.friedman import (
     FriedmanResult,
     complete_rank_matrix,
@@ -47,5 +57,6 @@ __all__ = [
     "SignificanceGroups", "compact_letters", "per_question_arrays", "count_statistic_p_values",
     "count_statistic_groups", "c_at_1_from_counts", "letter_groups",
     "FriedmanResult", "friedman_test", "nemenyi_critical_difference", "nemenyi_groups",
-    "complete_rank_matrix",
+    "complete_rank_matrix", "BootstrapComponent", "RankIntervals", "bootstrap_ranks", "interval_method",
+    "mean_counts", "mean_of_counts",
 ]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from scorer.measures.registry import MEASURES, STATISTIC_LABELS
 from scorer.site import labels, paths
+from scorer.site.intervals import rank_cells, rank_columns, ranked_count
 from scorer.site.results import Overview, Ranking, Row, Table, has_value
 from scorer.site.tables import Cell, Column, TableView, count_cell, rank_cell, score_cell, text_cell, with_bars
 
@@ -75,8 +76,6 @@ def _identity_cells(names: Names, key: str, team: str) -> list[Cell]:
 
 
 IDENTITY_COLUMNS = [Column("system", "System", row_header=True), Column("team", "Team", secondary=True)]
-RANK_COLUMNS = [Column("rank", "Rank", numeric=True, title="rank of the average rank (ties share the mean)"),
-                Column("average_rank", "Avg. rank", numeric=True, title="mean of the component ranks", secondary=True)]
 NOTES_COLUMN = Column("notes", "Notes", secondary=True)
 
 
@@ -132,13 +131,14 @@ def taskb_ranking_view(table: Table, ranking: Ranking, names: Names) -> TableVie
 
 
 def _rank_columns(ranking: Ranking) -> list[Column]:
-    """Rank, and the average rank when the ranking averages several components."""
-    return RANK_COLUMNS if len(ranking.components) > 1 else RANK_COLUMNS[:1]
+    """Rank, and the average rank when the ranking averages several components (with the
+    ends of their intervals for the downloads)."""
+    return rank_columns(average=len(ranking.components) > 1)
 
 
 def _rank_cells(ranking: Ranking, record: dict) -> list[Cell]:
-    cells = [rank_cell(record["rank"])]
-    return cells + [rank_cell(record["average_rank"])] if len(ranking.components) > 1 else cells
+    """The cells of :func:`_rank_columns`: the rank (and average rank) with its interval."""
+    return rank_cells(record, ranked_count(ranking.records), average=len(ranking.components) > 1)
 
 
 def _family_view(slug: str, caption: str, records: list[tuple[dict, Row]], measures: list[str],
@@ -207,7 +207,7 @@ def taska_testset_view(table: Table, batch_table: Table | None, names: Names) ->
 def taska_ranking_view(table: Table, ranking: Ranking, names: Names) -> TableView:
     """A Task A batch ranking: per test set the system's rank (best k used), groups."""
     testsets = list(table.testsets)
-    columns = (RANK_COLUMNS + IDENTITY_COLUMNS + [NOTES_COLUMN]
+    columns = (rank_columns(average=True) + IDENTITY_COLUMNS + [NOTES_COLUMN]
                + [Column(f"rank.{t}", f"{t} rank", numeric=True,
                          title=f"rank on test set {t}; struck through when not among the best {table.best_k}")
                   for t in testsets]
@@ -217,12 +217,13 @@ def taska_ranking_view(table: Table, ranking: Ranking, names: Names) -> TableVie
     view = TableView(slug=f"taskA-{table.batch}-{ranking.name.replace('.', '-')}", columns=columns,
                      caption=f"{table.name}: ranking on {labels.ranking_label(ranking.name)}",
                      note=f"Ranking rule: {ranking.rule}.", empty="No run was scored in this batch.")
+    scale = ranked_count(ranking.records)
     for record in ranking.records:
         key = record["system"]
         team = key.split("/", 1)[0]
         used = set(record.get("used", ()))
         ranks = record.get("component_ranks", {})
-        cells = ([rank_cell(record["rank"]), rank_cell(record["average_rank"])]
+        cells = (rank_cells(record, scale, average=True)
                  + _identity_cells(names, key, team) + [text_cell(notes(record, False))]
                  + [rank_cell(ranks.get(t), css="" if t in used or t not in ranks else "unused") for t in testsets]
                  + [Cell(len(ranks), str(len(ranks))),
@@ -330,7 +331,7 @@ def _mcqa_detail(slug: str, caption: str, records: list[tuple[dict, Row]], measu
 
 def _mcqa_columns(measures: list[str], tested: list[str], ranked: set) -> list[Column]:
     """Rank, identity and notes, one column per measure, the significance groups, the count."""
-    return (RANK_COLUMNS[:1] + IDENTITY_COLUMNS + [NOTES_COLUMN]
+    return (rank_columns(average=False) + IDENTITY_COLUMNS + [NOTES_COLUMN]
             + [Column(m, labels.measure_label(m), numeric=True, official=m in ranked, title=m) for m in measures]
             + [Column(f"group.{m}", f"Group {labels.measure_label(m)}", secondary=True,
                       title=f"significance group on {m} (outcomes swapped per question, c@1 recomputed): "

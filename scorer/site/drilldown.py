@@ -6,7 +6,8 @@
 * :func:`taskb_pair_views` / :func:`taska_pair_view`: one pair, on the per-question values
   the significance tests use (``tested_on``), with the tests' p-values;
 * :func:`mcqa_pair_views`: one pair of the multiple-choice task: measures, c@1 per reading
-  test, each question's outcome.
+  test, each question's outcome;
+* :func:`differing`: the questions where a pair differs most, with both answers.
 """
 from __future__ import annotations
 
@@ -14,20 +15,24 @@ import math
 
 from scorer.site import labels
 from scorer.site.boards import MCQA_COLUMNS, mcqa_cell
+from scorer.site.explain import most_different
 from scorer.site.results import RunEntry, Table, has_value
 from scorer.site.tables import Cell, Column, TableView, count_cell, is_number, rank_cell, score_cell, text_cell
 from scorer.tasks import TASKS
 
 #: How many top systems of each ranking every system is compared with on pre-rendered pages.
 TOP = 1
+#: How many questions a head-to-head page shows with both answers side by side.
+SIDE_BY_SIDE = 10
 
 
 def run_slug(entry: RunEntry) -> str:
     return f"run-{entry.task}-{entry.batch}-{entry.phase}-{entry.team}-{entry.system}"
 
 
-def run_views(entry: RunEntry, doc: dict, official: set) -> tuple[TableView, TableView]:
-    """(measures, per-question values) of a scored run."""
+def run_views(entry: RunEntry, doc: dict, official: set, order: list[str] | None = None) -> tuple[TableView, TableView]:
+    """(measures, per-question values) of a scored run; ``order``: its :func:`item_order`
+    when known."""
     measures = TableView(slug=f"{run_slug(entry)}-measures", caption="Measures of this run",
                          columns=[Column("measure", "Measure", row_header=True), Column("label", "Name"),
                                   Column("value", "Value", numeric=True), Column("official", "Official")])
@@ -49,12 +54,20 @@ def run_views(entry: RunEntry, doc: dict, official: set) -> tuple[TableView, Tab
                                "(e.g. a factoid measure on a yes/no question).",
                           empty="The result file has no per-question values.", formats=("csv",),
                           limit=shown)
-    order = sorted(per_question)
-    if worst_on:
-        order.sort(key=lambda q: (per_question[q].get(worst_on) is None, per_question[q].get(worst_on) or 0))
-    for qid in order:
+    for qid in order if order is not None else item_order(per_question, entry.task):
         questions.add([qid, *map(per_question[qid].get, names)])
     return measures, questions
+
+
+def item_order(per_question: dict, task: str) -> list[str]:
+    """The ids of a run's per-question values in the order its page lists them: sorted, or
+    (a task that shows only its worst items, :attr:`scorer.tasks.Task.shown`) the worst on
+    that measure first, items without a value last."""
+    order = sorted(per_question)
+    worst_on = (TASKS[task].shown or (None, None))[1]
+    if worst_on:
+        order.sort(key=lambda q: (per_question[q].get(worst_on) is None, per_question[q].get(worst_on) or 0))
+    return order
 
 
 def pairs_to_render(table: Table, keys: list[str], top: int = TOP) -> list[tuple[str, str]]:
@@ -222,3 +235,23 @@ def mcqa_pair_views(table: Table, a: str, b: str, docs: dict, slug: str) -> list
     for q in sorted(qa.keys() | qb.keys()):
         questions.add([q, mcqa_outcome(qa.get(q)), mcqa_outcome(qb.get(q))])
     return [summary, reading, questions]
+
+
+def differing(table: Table, a: str, b: str, docs: dict, answers: dict, limit: int = SIDE_BY_SIDE) -> list[tuple]:
+    """(question id, difference, A's answer, B's answer) of the ``limit`` questions where
+    ``a`` and ``b`` differ most (:func:`~scorer.site.explain.most_different`) on the
+    per-question values the significance tests use (a task without such values: on all
+    its per-question values); ``docs``: system -> run result, ``answers``: system ->
+    its :class:`~scorer.site.explain.QuestionView` list.  A question only one of them has an
+    answer for shows None for the other."""
+    qa, qb = (docs.get(k, {}).get("per_question", {}) for k in (a, b))
+    present = {m for values in (*qa.values(), *qb.values()) for m in values}
+    measures = [m for m in dict.fromkeys(sig["tested_on"] for _, sig in _components(table)) if m in present]
+    views_a, views_b = ({v.id: v for v in answers.get(k) or []} for k in (a, b))
+    out: list[tuple] = []
+    for qid, diff in most_different(qa, qb, measures or sorted(present)):
+        if len(out) == limit:
+            break
+        if qid in views_a or qid in views_b:
+            out.append((qid, diff, views_a.get(qid), views_b.get(qid)))
+    return out

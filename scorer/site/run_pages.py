@@ -2,9 +2,15 @@
 table; and the pages of the runs of no table."""
 from __future__ import annotations
 
+from markupsafe import Markup
+
 from scorer.site import paths
+from scorer.site.answer_files import Basis, explain_run, load_basis
+from scorer.site.answers_html import parts_html, questions_html, sides_html
 from scorer.site.context import Site, table_order, where
 from scorer.site.drilldown import (
+    differing,
+    item_order,
     mcqa_pair_views,
     run_slug,
     run_views,
@@ -39,9 +45,9 @@ def write_drilldown(site: Site, task: str, batch: str) -> None:
     for (_, _, phase), table in tables:
         if phase is None:
             continue
-        docs = _run_pages(site, table)
+        docs, answers = _run_pages(site, table, load_basis(site.challenge, task, batch, phase))
         if not TASKS[task].batch_ranking:
-            _compare_pages(site, table, docs)
+            _compare_pages(site, table, docs, answers)
         elif batch_table is not None:
             _collect_taska(batch_table, phase, docs, taska_docs)
     if batch_table is not None:
@@ -58,16 +64,33 @@ def write_unlisted_runs(site: Site) -> None:
             site.results.forget(entry)
 
 
-def _run_pages(site: Site, table: Table) -> dict:
-    """The pages of the runs of a table; -> system -> the result of its scored run."""
-    docs = {}
+def _run_pages(site: Site, table: Table, basis: Basis | None) -> tuple[dict, dict]:
+    """The pages of the runs of a table, each with its answers beside ``basis`` (the
+    table's gold and test set; None: no answers shown); -> (system -> the result of its
+    scored run, system -> (its answers, question id -> their HTML))."""
+    docs, answers = {}, {}
     for entry in site.table_runs(table.task, table.batch, table.phase):
         doc = site.results.run_document(entry) if entry.result else None
-        _run_page(site, entry, doc, table)
+        order = item_order(doc.get("per_question", {}), entry.task) if doc and entry.status == "scored" else []
+        shown = _answers(site, entry, doc, basis, order)
+        parts = [parts_html(q) for q in shown or ()]
+        _run_page(site, entry, doc, table, None if shown is None else questions_html(shown, parts), order)
         if doc and entry.status == "scored":
             docs[entry.key] = doc
+            if shown is not None:
+                answers[entry.key] = (shown, dict(zip((q.id for q in shown), parts)))
         site.results.forget(entry)
-    return docs
+    return docs, answers
+
+
+def _answers(site: Site, entry, doc: dict | None, basis: Basis | None, order: list[str]) -> list | None:
+    """The answers of a scored run question by question (Task A: the documents its page
+    lists, the first of ``order``), None without a basis or when the run file cannot be read."""
+    if basis is None or not doc or entry.status != "scored":
+        return None
+    spec = TASKS[entry.task]
+    only = order[:spec.shown[0]] if spec.shown else None
+    return explain_run(basis, site.challenge.root / entry.path, doc, only)
 
 
 def _collect_taska(batch_table: Table, testset: str, results: dict, store: dict) -> None:
@@ -81,21 +104,25 @@ def _collect_taska(batch_table: Table, testset: str, results: dict, store: dict)
         store.setdefault(key, {})[testset] = {m: {d: v[m] for d, v in docs.items() if m in v} for m in wanted}
 
 
-def _run_page(site: Site, entry, doc: dict | None, table: Table | None) -> None:
+def _run_page(site: Site, entry, doc: dict | None, table: Table | None, answers: Markup | None = None,
+              order: list[str] | None = None) -> None:
     path = paths.run(entry.task, entry.batch, entry.phase, entry.key)
     measures = questions = None
     if doc and entry.status == "scored":
-        measures, questions = run_views(entry, doc, site.official)
+        measures, questions = run_views(entry, doc, site.official, order)
         site.w.downloads(measures, questions)
     board = paths.board(entry.task, entry.batch, entry.phase) if table is not None else None
     site.w.page(path, "run.html", f"Run {entry.key}, {entry.task} {entry.batch} {entry.phase}", entry=entry,
                 doc=doc, measures=measures, questions=questions, board=board, names=site.names,
-                slug=run_slug(entry), evidence=site.evidence_page(entry))
+                slug=run_slug(entry), evidence=site.evidence_page(entry),
+                answers=answers)
 
 
-def _compare_pages(site: Site, table: Table, data: dict) -> None:
+def _compare_pages(site: Site, table: Table, data: dict, answers: dict | None = None) -> None:
     """The head-to-head pages of a table; ``data``: what its task's pair views read per
-    system (Task A: per-document values, the others: run results)."""
+    system (Task A: per-document values, the others: run results); ``answers``: system ->
+    (its answers, their HTML) (:func:`_run_pages`), the questions where a pair differs
+    most shown side by side."""
     task, batch, phase = table.task, table.batch, table.phase
     pairs = [(p, a, b) for p, a, b, _ in site.pairs() if p.startswith(paths.compare_index(task, batch, phase)
                                                                       .rsplit("/", 1)[0] + "/")]
@@ -109,6 +136,9 @@ def _compare_pages(site: Site, table: Table, data: dict) -> None:
         slug = path[:-5].replace("/", "-").replace(".", "-")
         views = PAIR_VIEWS[TASKS[task].view_kind](table, a, b, data, slug)
         site.w.downloads(*views)
+        sides = differing(table, a, b, data, {k: views for k, (views, _) in answers.items()}) if answers else []
+        html = {k: answers[k][1] if answers and k in answers else {} for k in (a, b)}
         site.w.page(path, "compare.html", f"{site.names.system(a)} against {site.names.system(b)}", a=a, b=b,
                     views=views, names=site.names, index=paths.compare_index(task, batch, phase),
-                    board=paths.board(task, batch, phase), where=title.split(": ", 1)[1], task=task)
+                    board=paths.board(task, batch, phase), where=title.split(": ", 1)[1], task=task,
+                    sides=sides_html(sides, site.names.system(a), site.names.system(b), html[a], html[b]), shown_sides=len(sides), runs=(paths.run(task, batch, phase, a), paths.run(task, batch, phase, b)) if phase else None)

@@ -28,6 +28,7 @@ class Column:
     title: str = ""          # explanation shown on hover and to screen readers
     row_header: bool = False  # this column names the row (<th scope="row">)
     secondary: bool = False  # hidden on narrow screens (the downloads keep it)
+    page: bool = True        # shown on the page; False: in the downloads only
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,7 @@ class Cell:
     css: str = ""
     title: str = ""
     bar: float | None = None  # 0..1: an inline bar under the text (the value scaled to its column)
+    html: str | None = None  # the page shows this markup instead of the escaped text (never participant text)
 
 
 @dataclass
@@ -52,6 +54,11 @@ class TableView:
     formats: tuple = ("csv", "json")  # downloads written
     limit: int | None = None  # the page shows at most this many rows (the downloads all)
     details: list = field(default_factory=list)  # TableViews shown folded under this one (the other measures)
+
+    @property
+    def page_columns(self) -> list[Column]:
+        """The columns the page shows (the downloads have all of them)."""
+        return [c for c in self.columns if c.page]
 
     @property
     def shown_rows(self) -> list:
@@ -102,14 +109,15 @@ class TableView:
 
     def to_latex(self) -> str:
         """A LaTeX ``table`` with booktabs rules (``\\usepackage{booktabs}``): the column labels,
-        the texts the page shows (every row), numbers right-aligned, LaTeX's special characters escaped."""
-        spec = "".join("r" if c.numeric else "l" for c in self.columns)
+        the texts the page shows (its columns, every row), numbers right-aligned, LaTeX's special characters escaped."""
+        columns = self.page_columns
+        spec = "".join("r" if c.numeric else "l" for c in columns)
         lines = ["\\begin{table}", "\\centering", f"\\caption{{{latex_escape(self.caption)}}}",
                  f"\\label{{tab:{self.slug}}}", f"\\begin{{tabular}}{{{spec}}}", "\\toprule",
-                 " & ".join(latex_escape(c.label) for c in self.columns) + " \\\\", "\\midrule"]
-        show = [_raw_text(c) for c in self.columns]
+                 " & ".join(latex_escape(c.label) for c in columns) + " \\\\", "\\midrule"]
+        show = [_raw_text(c) if c.page else None for c in self.columns]
         for row in self.rows:
-            texts = [item.text if type(item) is Cell else text(item) for text, item in zip(show, row)]
+            texts = [item.text if type(item) is Cell else text(item) for text, item in zip(show, row) if text]
             lines.append(" & ".join(latex_escape(t) for t in texts) + " \\\\")
         lines += ["\\bottomrule", "\\end{tabular}", "\\end{table}"]
         return "\n".join(lines) + "\n"
@@ -185,7 +193,8 @@ def count_cell(value) -> Cell:
 # --- HTML of the rows (about a million cells a season: kept in Python, one join) ------------
 
 def cell_html(column: Column, cell: Cell, root: str) -> str:
-    """``<td>`` (or ``<th scope="row">``) of a cell: escaped text, optional link, sort key."""
+    """``<td>`` (or ``<th scope="row">``) of a cell: escaped text (or the cell's own ``html``),
+    optional link, sort key."""
     tag = "th" if column.row_header else "td"
     attrs = [' scope="row"'] if column.row_header else []
     css = " ".join(c for c in ("num" if column.numeric else "", "secondary" if column.secondary else "", cell.css) if c)
@@ -195,7 +204,7 @@ def cell_html(column: Column, cell: Cell, root: str) -> str:
         attrs.append(f' data-sort="{repr(cell.value) if is_number(cell.value) else ""}"')
     if cell.title:
         attrs.append(f' title="{escape(cell.title)}"')
-    text: str = escape(cell.text)  # a Markup; the link around it is plain str
+    text: str = cell.html if cell.html is not None else escape(cell.text)  # the link around it: plain str
     if cell.href:
         text = f'<a href="{escape(root + cell.href)}">{text}</a>'
     if cell.bar is not None:
@@ -241,12 +250,14 @@ def _raw_html(column: Column):
 
 
 def rows_html(view: TableView, root: str) -> Markup:
-    """The ``<tr>`` of every row the page shows; every text escaped (participants' too)."""
+    """The ``<tr>`` of every row the page shows, in the page's columns; every text escaped
+    (participants' too)."""
     raw = [_raw_html(c) for c in view.columns]
+    every = all(c.page for c in view.columns)
     out = []
     for row, css in zip(view.shown_rows, view.row_css):
         out.append(f'<tr class="{escape(css)}">\n' if css else "<tr>\n")
         out += [cell_html(c, item, root) if type(item) is Cell else show(item)
-                for c, show, item in zip(view.columns, raw, row)]
+                for c, show, item in zip(view.columns, raw, row) if every or c.page]
         out.append("</tr>\n")
     return Markup("".join(out))

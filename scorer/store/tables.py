@@ -15,14 +15,20 @@ from dataclasses import dataclass
 import numpy as np
 
 from scorer.formats.challenge import Challenge, RunRef
+from scorer.measures.registry import higher_is_better
 from scorer.ranking import (
+    BootstrapComponent,
     RankedSystem,
     best_per_team,
+    bootstrap_ranks,
     c_at_1_from_counts,
     complete_rank_matrix,
     count_statistic_groups,
     friedman_test,
     ideal_ranking,
+    interval_method,
+    mean_counts,
+    mean_of_counts,
     nemenyi_critical_difference,
     nemenyi_groups,
     per_question_arrays,
@@ -41,6 +47,7 @@ TASK_A_RULE = ("per test set, rank on {measure}; mean of the system's best {k} t
                "systems with fewer than {k} ranked test sets are listed, not ranked")
 MCQA_RULE = "rank on {measure}; ties share the average rank"
 LATE_REASON = "late run; late runs are not ranked (rules.rank_late_runs = false)"
+BOOTSTRAP_CONFIDENCE = 0.95  #: of the rank intervals (docs/ranking.md, "Rank uncertainty")
 
 #: mcqa measures that are functions of per-question counts, tested by swapping the two
 #: systems' outcomes per question and recomputing the measure (docs/ranking.md): measure ->
@@ -225,7 +232,8 @@ def mcqa_table(challenge: Challenge, batch: str, runs: Sequence[ScoredRun]) -> d
 
 def _ranking_json(challenge: Challenge, records: list[RankedSystem], rule: str, runs: Sequence[ScoredRun],
                   per_question: Mapping[str, Mapping], components: Sequence[str] | None = None) -> dict:
-    """A ranking with its significance tests; late systems that are not ranked are listed last.
+    """A ranking with its significance tests and rank intervals; late systems that are not
+    ranked are listed last.
 
     Task B (``components`` None: the measures the records used) tests, per measure, the
     ranked systems with a score in it; Task A (``components`` = the ranked measure) tests
@@ -235,12 +243,15 @@ def _ranking_json(challenge: Challenge, records: list[RankedSystem], rule: str, 
     components = list(components or dict.fromkeys(c for r in records for c in r.used))
     tests = {m: _significance(challenge, m, _tested_systems(records, m, by_component), per_question)
              for m in components}
-    rows = [_record_json(r, {m: t["letters"][r.system] for m, t in tests.items() if r.system in t.get("letters", {})})
+    bootstrap, intervals = _rank_intervals(challenge, records, per_question, None if by_component else components[0])
+    rows = [_record_json(r, {m: t["letters"][r.system] for m, t in tests.items() if r.system in t.get("letters", {})},
+                         intervals.get(r.system, {}))
             for r in records]
     rows += _late_rows(records, runs)
     team_of = {r.key: r.ref.team for r in runs}
     return {"rule": rule, "components": components, "records": rows,
-            "best_per_team": [r.system for r in best_per_team(records, team_of)], "significance": tests}
+            "best_per_team": [r.system for r in best_per_team(records, team_of)], "significance": tests,
+            "bootstrap": bootstrap}
 
 
 def _tested_systems(records: list[RankedSystem], component: str, by_component: bool) -> list[str]:
@@ -258,11 +269,11 @@ def _late_rows(records: list[RankedSystem], runs: Sequence[ScoredRun]) -> list[d
             for key in sorted({r.key for r in runs if r.late} - listed)]
 
 
-def _record_json(record: RankedSystem, letters: dict[str, str]) -> dict:
+def _record_json(record: RankedSystem, letters: dict[str, str], intervals: dict[str, list[float]]) -> dict:
     return {"system": record.system, "rank": record.rank, "average_rank": record.average_rank,
             "ranked": record.ranked, "reason": record.reason, "baseline": record.baseline,
             "component_ranks": record.component_ranks, "scores": record.scores, "used": list(record.used),
-            "significance": letters}
+            "significance": letters, **intervals}
 
 
 def _significance(challenge: Challenge, measure: str, systems: list[str], per_question: Mapping[str, Mapping]) -> dict:
@@ -270,7 +281,7 @@ def _significance(challenge: Challenge, measure: str, systems: list[str], per_qu
     rules = challenge.rules
     if measure in _COUNT_MEASURES:
         return _count_significance(challenge, measure, systems, per_question)
-    available = {name for s in systems for values in per_question.get(s, {}).values() for name in values}
+    available = _per_question_names(systems, per_question)
     tested_on = per_question_measure(measure, available)
     out = {"measure": measure, "tested_on": tested_on, "alpha": rules.alpha, "trials": rules.trials,
            "seed": rules.seed, "correction": "holm"}
@@ -305,6 +316,97 @@ def _count_significance(challenge: Challenge, measure: str, systems: list[str],
     pairs = [{"systems": list(pair), "p": groups.p_values[pair], "p_adjusted": groups.adjusted[pair]}
              for pair in sorted(groups.p_values)]
     return {**out, "order": list(groups.order), "letters": groups.letters, "pairs": pairs}
+
+
+def _rank_intervals(challenge: Challenge, records: list[RankedSystem], per_question: Mapping[str, Mapping],
+                    taska_measure: str | None) -> tuple[dict, dict[str, dict[str, list[float]]]]:
+    """The paired bootstrap of a ranking (``docs/ranking.md``, "Rank uncertainty"):
+    its description, and system -> ``rank_interval`` and ``average_rank_interval`` of the
+    ranked systems.  Task B and mcqa resample the batch's questions; Task A
+    (``taska_measure``) each test set's documents, keeping the best-k rule."""
+    rules = challenge.rules
+    out: dict = {"replicates": rules.bootstrap, "seed": rules.seed, "confidence": BOOTSTRAP_CONFIDENCE,
+                 "method": interval_method(BOOTSTRAP_CONFIDENCE), "resampled": "questions" if taska_measure is None else
+                 "documents, within each test set"}
+    ranked = [r.ranked for r in records]
+    if rules.bootstrap == 0:
+        return {**out, "reason": "rules.bootstrap = 0: no rank intervals"}, {}
+    if not any(ranked):
+        return {**out, "reason": "no ranked system"}, {}
+    built = (_taska_components(records, per_question, taska_measure) if taska_measure is not None
+             else _taskb_components(records, per_question))
+    if isinstance(built, str):
+        return {**out, "reason": built}, {}
+    components, stand_ins = built
+    result = bootstrap_ranks(components, ranked, rules.best_k if taska_measure is not None else None,
+                             rules.bootstrap, rules.seed, BOOTSTRAP_CONFIDENCE)
+    intervals = {r.system: {"rank_interval": list(rank), "average_rank_interval": list(average)}
+                 for r, rank, average in zip(records, result.rank, result.average_rank)
+                 if r.ranked and rank is not None and average is not None}
+    return {**out, "stand_ins": stand_ins}, intervals
+
+
+def _taskb_components(records: list[RankedSystem], per_question: Mapping[str, Mapping]
+                      ) -> tuple[list[BootstrapComponent], dict[str, str]] | str:
+    """The components of a Task B (Synergy, mcqa) ranking over the batch's questions, and
+    the stand-ins used (measure -> per-question value); or why there are none."""
+    systems = [r.system for r in records]
+    questions = sorted({q for s in systems for q in per_question.get(s, {})})
+    available = _per_question_names(systems, per_question)
+    components, stand_ins = [], {}
+    for measure in dict.fromkeys(c for r in records for c in r.used):
+        scored = np.array([measure in r.scores for r in records])
+        if measure in _COUNT_MEASURES:
+            columns, statistic = _COUNT_MEASURES[measure]
+            counts = np.array([[[per_question.get(s, {}).get(q, {}).get(c, np.nan) for c in columns]
+                                for s in systems] for q in questions], dtype=float).reshape(len(questions), len(systems), len(columns))
+            if np.isnan(counts[:, scored]).any():  # cannot happen within a batch: one gold
+                return f"the systems were scored on different questions ({measure})"
+            components.append(BootstrapComponent(np.nan_to_num(counts), statistic, higher_is_better(measure), scored))
+            continue
+        stand_in = per_question_measure(measure, available)
+        if stand_in is None:
+            return f"no per-question values for {measure}"
+        if stand_in != measure:
+            stand_ins[measure] = stand_in
+        values = _per_question_matrix(per_question, systems, questions, stand_in)
+        components.append(BootstrapComponent(mean_counts(values), mean_of_counts, higher_is_better(measure), scored))
+    return components, stand_ins
+
+
+def _taska_components(records: list[RankedSystem], per_question: Mapping[str, Mapping], measure: str
+                      ) -> tuple[list[BootstrapComponent], dict[str, str]] | str:
+    """The components of a Task A ranking, one per test set, each over that test set's
+    documents (keys ``<test set>/<pmid>``; the test set is the stratum resampled)."""
+    systems = [r.system for r in records]
+    stand_in = per_question_measure(measure, _per_question_names(systems, per_question))
+    if stand_in is None:
+        return f"no per-question values for {measure}"
+    keys = sorted({q for s in systems for q in per_question.get(s, {})})
+    values = _per_question_matrix(per_question, systems, keys, stand_in)
+    testset_of = np.array([k.partition("/")[0] for k in keys])
+    components = [BootstrapComponent(mean_counts(values[testset_of == t]), mean_of_counts, higher_is_better(measure),
+                                     np.array([t in r.scores for r in records]), stratum=t)
+                  for t in sorted({t for r in records for t in r.scores})]
+    return components, ({measure: stand_in} if stand_in != measure else {})
+
+
+def _per_question_names(systems: list[str], per_question: Mapping[str, Mapping]) -> set[str]:
+    """Every per-question measure any of ``systems`` has."""
+    return set().union(*(values for s in systems for values in per_question.get(s, {}).values()))
+
+
+def _per_question_matrix(per_question: Mapping[str, Mapping], systems: list[str], questions: list[str],
+                         measure: str) -> np.ndarray:
+    """questions x systems values of ``measure``, NaN where a system has none (or null)."""
+    matrix = np.full((len(questions), len(systems)), np.nan)
+    row = {q: i for i, q in enumerate(questions)}
+    for column, system in enumerate(systems):
+        values = [(row[q], v.get(measure)) for q, v in per_question.get(system, {}).items() if q in row]
+        if values:
+            rows, column_values = zip(*values)
+            matrix[list(rows), column] = np.array(column_values, dtype=float)  # None -> NaN
+    return matrix
 
 
 # --- overview ----------------------------------------------------------------------------

@@ -1,0 +1,156 @@
+"""The files behind a drill-down: the gold and the test set of a table (read once per
+table) and each run file (read once per run), turned into the :class:`~scorer.site.explain.QuestionView`
+records the run and head-to-head pages show.
+
+The gold is shown only when its file is in the repository (the batch is closed and
+scored).  A file that cannot be read gives no drill-down (the page says so); the numbers
+come from ``results/`` either way.  A run file was read strictly when it was scored (its
+result says so), so here it is parsed by orjson, several times faster than the strict
+reader; the records are the same readers' (:mod:`scorer.formats`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from scorer.errors import ScorerError
+from scorer.formats.challenge import Challenge, RunRef
+from scorer.formats.hierarchy import Hierarchy, load_hierarchy
+from scorer.formats.jsontext import load_input
+from scorer.formats.mcqa import McqaGold, read_mcqa_gold, read_mcqa_run
+from scorer.formats.taskb import read_taskb
+from scorer.site import explain
+from scorer.tasks import SCORINGS, TASKS
+
+
+@dataclass
+class Basis:
+    """What the runs of one table are shown against.
+
+    ``gold``: Task B: id -> gold question (first of each id); Task A: PMID -> labels;
+    mcqa: the :class:`McqaGold`.  ``shown``: Task B: id -> test-set question (body, type),
+    in test-set order; mcqa: id -> (question text, ((candidate id, text), ...)).
+    ``retrieval``/``answers``: the Task B parts its scoring has.
+    """
+
+    kind: str
+    gold: Any
+    shown: dict = field(default_factory=dict)
+    retrieval: bool = False
+    answers: bool = False
+    hierarchy: Hierarchy | None = None
+    gold_snippets: dict = field(default_factory=dict)  # Task B: id -> explain.gold_documents (retrieval only)
+
+
+def load_basis(challenge: Challenge, task: str, batch: str, phase: str) -> Basis | None:
+    """The gold and test set of a table, None when the gold is not in the repository or a
+    file cannot be read."""
+    spec = TASKS[task]
+    ref = RunRef(task, batch, phase, "", "")
+    paths = challenge.gold_paths(ref)
+    if not paths["gold"].is_file():
+        return None
+    testset = challenge.root / spec.testset(batch, phase)
+    try:
+        if spec.view_kind == "taskB":
+            return _taskb_basis(paths["gold"], testset, SCORINGS[spec.scorer_task(phase)])
+        if spec.view_kind == "taskA":
+            hierarchy = load_hierarchy(paths["hierarchy"]) if "hierarchy" in paths else None
+            return Basis("taskA", taska_labels(orjson.loads(paths["gold"].read_bytes())), hierarchy=hierarchy)
+        return Basis("mcqa", read_mcqa_gold(*load_input(paths["gold"], name="gold")),
+                     shown=_mcqa_texts(load_input(testset, name="testset")[0]) if testset.is_file() else {})
+    except (ScorerError, OSError, orjson.JSONDecodeError):
+        return None
+
+
+def _taskb_basis(gold_path: Path, testset: Path, scoring) -> Basis:
+    gold = read_taskb(*load_input(gold_path, name="gold")).first_by_id()
+    shown = read_taskb(*load_input(testset, name="testset")).first_by_id() if testset.is_file() else {}
+    retrieval = "documents" in scoring.categories
+    return Basis("taskB", gold, shown, retrieval=retrieval, answers="ideal" in (scoring.summary or ()),
+                 gold_snippets={q: explain.gold_documents(g.snippets) for q, g in gold.items()} if retrieval else {})
+
+
+def _mcqa_texts(value) -> dict:
+    """Question id -> (question text, ((candidate id, text), ...)) of an mcqa test set
+    (``topics`` > ``reading_tests`` > ``questions``); what it lacks is left out."""
+    out = {}
+    for topic in _items(value, "topics"):
+        for test in _items(topic, "reading_tests"):
+            for q in _items(test, "questions"):
+                if isinstance(q.get("id"), str):
+                    out[q["id"]] = (str(q.get("question", "")),
+                                    tuple((str(c.get("id")), str(c.get("text", ""))) for c in _items(q, "candidates")))
+    return out
+
+
+def _items(container, key: str) -> list[dict]:
+    items = container.get(key) if isinstance(container, dict) else None
+    return [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []
+
+
+def taska_labels(value, wanted: set[str] | None = None) -> dict[str, tuple[str, ...]]:
+    """PMID (as text) -> labels of the documents of a Task A file (``{"documents": [{"pmid",
+    "labels"}, ...]}``) that scoring accepted, only those in ``wanted`` (default all);
+    entries of another shape are skipped.  Reading 50 of 50,000 documents this way costs a
+    fraction of :func:`~scorer.formats.taska.read_taska`, which checks every document."""
+    documents = value.get("documents") if isinstance(value, dict) else None
+    out = {}
+    for d in documents if isinstance(documents, list) else []:
+        if isinstance(d, dict) and (pmid := str(d.get("pmid"))) and (wanted is None or pmid in wanted):
+            labels = d.get("labels")
+            out[pmid] = tuple(x for x in labels if isinstance(x, str)) if isinstance(labels, list) else ()
+    return out
+
+
+def explain_run(basis: Basis, run_path: Path, result: dict, only: list[str] | None = None) -> list | None:
+    """The :class:`~scorer.site.explain.QuestionView` of each question of a scored run
+    (``result``: its result file: flavor, edition, per-question values); ``only``: the ids
+    to show, in that order (default: every gold question, in test-set order).  None when
+    the run file cannot be read."""
+    values = result.get("per_question", {})
+    try:
+        value = orjson.loads(run_path.read_bytes())
+        if basis.kind == "taskB":
+            return _taskb_views(basis, read_taskb(value, name="run").first_by_id(), values, result, only)
+        if basis.kind == "taskA":
+            return _taska_views(basis, taska_labels(value, set(only) if only is not None else None), values, only)
+        return _mcqa_views(basis, read_mcqa_run(value).answers, values, only)
+    except (ScorerError, OSError, orjson.JSONDecodeError):
+        return None
+
+
+def _taskb_views(basis: Basis, run: dict, values: dict, result: dict, only) -> list:
+    order = only if only is not None else [q for q in (*basis.shown, *basis.gold) if q in basis.gold]
+    flavor, edition = result.get("flavor") or "official", result.get("edition") or 9
+    return [explain.taskb_question(q, basis.shown.get(q), basis.gold.get(q), run.get(q), values.get(q),
+                                   retrieval=basis.retrieval, answers=basis.answers, flavor=flavor, edition=edition,
+                                   gold_snippets=basis.gold_snippets.get(q))
+            for q in dict.fromkeys(order)]
+
+
+def _taska_views(basis: Basis, run: dict, values: dict, only) -> list:
+    order = only if only is not None else list(basis.gold)
+    return [explain.QuestionView(pmid, values=values.get(pmid),
+                                 labels=explain.labels(pmid, run.get(pmid, ()), basis.gold.get(pmid, ()),
+                                                       basis.hierarchy))
+            for pmid in order]
+
+
+def _mcqa_views(basis: Basis, answers: dict, values: dict, only) -> list:
+    gold: McqaGold = basis.gold
+    out = []
+    for qid in (only if only is not None else list(gold.questions)):
+        question = gold.questions.get(qid)
+        if question is None:
+            continue
+        text, candidates = basis.shown.get(qid, ("", ()))
+        texts = dict(candidates)
+        answer = answers.get(qid)
+        out.append(explain.QuestionView(qid, body=text or None, values=values.get(qid), choice=explain.choice(
+            text, [(c, texts.get(c, "")) for c in question.candidates], question.correct,
+            answer.answer if answer else None, answer.candidate if answer else None)))
+    return out
