@@ -154,7 +154,10 @@ def test_a_run_step_sees_env_outputs_and_the_summary(tmp_path):
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    (JOB + "    strategy: {matrix: {os: [a]}}\n    steps: [{run: 'true'}]\n", r"t.yml › job j: strategy"),
+    (JOB + "    strategy: {matrix: {os: [a], include: [{os: b}]}}\n    steps: [{run: 'true'}]\n",
+     r"t.yml › job j: strategy.matrix.include"),
+    (JOB + "    strategy: {max-parallel: 2, matrix: {os: [a]}}\n    steps: [{run: 'true'}]\n",
+     r"t.yml › job j: strategy: max-parallel"),
     (JOB + "    steps: [{name: s, uses: actions/cache@v4}]\n", r"t.yml › job j › step 's': the action actions/cache@v4"),
     (JOB + "    steps: [{name: s, uses: actions/checkout@v4, with: {filter: x}}]\n", r"step 's': the input\(s\) filter"),
     (JOB + "    steps: [{name: s, shell: pwsh, run: 'x'}]\n", r"step 's': shell 'pwsh'"),
@@ -164,6 +167,59 @@ def test_a_run_step_sees_env_outputs_and_the_summary(tmp_path):
 def test_what_the_runner_does_not_model_raises_naming_the_step(tmp_path, text, message):
     with pytest.raises(ReplayError, match=message):
         run_text(offline(tmp_path), text)
+
+
+MATRIX = """\
+on: push
+jobs:
+  plan:
+    runs-on: ubuntu-latest
+    outputs: {values: "${{ steps.p.outputs.values }}"}
+    steps: [{id: p, run: 'echo "values=[1, 2, 3]" >> "$GITHUB_OUTPUT"'}]
+  m:
+    needs: plan
+    runs-on: ubuntu-latest
+    strategy:
+      FAIL_FAST
+      matrix:
+        n: ${{ fromJSON(needs.plan.outputs.values) }}
+        letter: [x, y]
+    outputs: {last: "${{ steps.s.outputs.seen }}"}
+    steps:
+      - id: s
+        name: "step ${{ matrix.n }}${{ matrix.letter }}"
+        env: {SEEN: "${{ matrix.n }}${{ matrix.letter }} ${{ strategy.job-index }}/${{ strategy.job-total }}"}
+        run: 'echo "seen=$SEEN" >> "$GITHUB_OUTPUT"; test "$SEEN" != "2x 2/6"'
+  after:
+    needs: m
+    if: always()
+    runs-on: ubuntu-latest
+    steps: [{run: 'true'}]
+  later:
+    needs: after
+    runs-on: ubuntu-latest
+    steps: [{run: 'true'}]
+"""
+
+
+@pytest.mark.parametrize(("fail_fast", "outcomes"), [
+    ("", ["success", "success", "failure"]),  # GitHub's default: the combinations not started are cancelled
+    ("fail-fast: false", ["success", "success", "failure", "success", "success", "success"]),
+])
+def test_a_matrix_runs_each_combination_with_its_contexts(tmp_path, fail_fast, outcomes):
+    result = run_text(offline(tmp_path), MATRIX.replace("FAIL_FAST", fail_fast or "fail-fast: true"))
+    job = result.jobs["m"]
+    assert [s.outcome for s in job.steps] == outcomes and job.result == "failure"
+    assert [s.name for s in job.steps] == ["step 1x", "step 1y", "step 2x", "step 2y", "step 3x", "step 3y"][
+        :len(outcomes)]
+    assert job.outputs == {"last": "3y 5/6" if fail_fast else "1y 1/6"}  # a failed combination writes none
+    # after: always() runs; later's success() sees the failed matrix up the chain (actions/runner#2205)
+    assert (result.jobs["after"].result, result.jobs["later"].result) == ("success", "skipped")
+
+
+def test_an_empty_matrix_fails_the_job(tmp_path):
+    result = run_text(offline(tmp_path), JOB + "    strategy: {matrix: {n: []}}\n    steps: [{run: 'true'}]\n")
+    assert result.jobs["j"].result == "failure" and "does not contain any values" in result.jobs["j"].error
 
 
 def pip(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:

@@ -3,11 +3,15 @@ results of every shard copied into one clone are all reused by a plain ``score-a
 ``results/`` is byte for byte the one a single ``score-all`` writes."""
 from __future__ import annotations
 
+import json
+import math
 import shutil
 from pathlib import Path
 
 import pytest
 
+from scorer.cli import main
+from scorer.cli.leaderboard import MAX_SHARDS, shard_plan
 from scorer.store import score_all
 from scorer.store.pipeline import shard_of
 from tests.gitutil import git
@@ -94,3 +98,36 @@ def test_a_failed_shard_leaves_the_others_intact_and_the_merge_names_what_is_mis
     assert files(merge / "results") == before  # nothing written, nothing removed
     summary = score_all(merge)  # a plain score-all scores what is missing, reuses the rest
     assert sorted(summary.scored) == expected and summary.ok
+
+
+@pytest.mark.parametrize("given", ["0/2", "3/2", "a/b", "2", "1/0", "-1/2", "1/2/3"])
+def test_a_shard_that_is_not_k_of_n_is_a_usage_error_naming_the_option(given, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["score-all", "--shard", given])
+    assert stopped.value.code == 2 and "argument --shard:" in capsys.readouterr().err
+
+
+def test_the_shard_plan_follows_the_threshold():
+    assert shard_plan(0, 200) == [] and shard_plan(200, 200) == []  # one job is enough
+    assert shard_plan(201, 200) == [1, 2] and shard_plan(1000, 200) == [1, 2, 3, 4, 5]
+    assert shard_plan(10**6, 1) == list(range(1, MAX_SHARDS + 1))
+
+
+def test_the_commands_plan_score_a_shard_and_say_what_is_missing(origin, capsys):
+    repo = clone(origin, "cli")
+    missing = score_all(repo, reuse_only=True).missing
+    assert main(["score-all", "--repo", str(repo), "--plan-shards"]) == 0
+    assert json.loads(capsys.readouterr().out) == []  # the demo's runs are under the default threshold
+    toml = repo / "challenge.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace("[limits]\n", "[limits]\nshard_runs = 40\n"),
+                    encoding="utf-8")
+    assert "shard_runs = 40" in toml.read_text(encoding="utf-8")
+    assert main(["score-all", "--repo", str(repo), "--plan-shards"]) == 0
+    assert json.loads(capsys.readouterr().out) == list(range(1, math.ceil(len(missing) / 40) + 1))
+    assert main(["score-all", "--repo", str(repo), "--shard", "2/3", "--jobs", "2"]) == 0
+    assert "score-all: shard 2/3: " in capsys.readouterr().out and not (repo / "results/index.json").exists()
+    assert main(["score-all", "--repo", str(repo), "--reuse-only"]) == 1
+    out, err = capsys.readouterr()
+    others = sorted(p for p, k in shard_of([(p, (repo / p).stat().st_size) for p in missing], 3).items() if k != 2)
+    assert [line.split(":")[0] for line in err.splitlines() if "needs scoring" in line] == others
+    assert f"{len(others)} need scoring; nothing written" in out

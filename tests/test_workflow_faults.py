@@ -10,7 +10,7 @@ import shutil
 
 import pytest
 
-from tests.workflow_replay.challenge import BATCH, GOLD, ROOT, new_platform, run
+from tests.workflow_replay.challenge import BATCH, CHALLENGE, GOLD, ROOT, new_platform, run
 from tests.workflow_replay.platform import Platform, ReplayError
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -38,7 +38,19 @@ def a_push_to_main(platform: Platform) -> None:
     assert platform.pages is not None
 
 
+def a_sharded_push_to_main(platform: Platform) -> None:
+    """Two runs and their gold over a threshold of one run: publish.yml must shard, succeed and deploy."""
+    platform.at("2026-03-03T13:00:00Z").commit_to_main(
+        {f"{BATCH}/alpha/a1.json": run(11, 12), f"{BATCH}/beta/b1.json": run(13), **GOLD}, "runs and gold")
+    runs = platform.drain()
+    assert [r.file for r in runs] == ["publish.yml"]
+    runs[0].expect("success")
+    assert runs[0].jobs["shard"].result == "success" and platform.pages is not None
+
+
 SCENARIOS = {"check.yml": a_pull_request, "report.yml": a_pull_request, "publish.yml": a_push_to_main}
+#: Faults that only a sharded publish meets (the tiny challenge with [limits] shard_runs = 1).
+SHARDED = {"publish-shard-artifact-mismatch"}
 
 #: (id, workflow, text, replacement, the step the failure must name, what it must say)
 FAULTS = [
@@ -64,22 +76,29 @@ FAULTS = [
      "", DEPLOY, 'permission "id-token: write"'),
     ("publish-wrong-flag", "publish.yml", "--no-score --out _site", "--no-score --output _site",
      "Build the site from the published results", "unrecognized arguments: --output"),
+    ("publish-shard-artifact-mismatch", "publish.yml", "pattern: results-shard-*", "pattern: shard-results-*",
+     "Check that every shard's results arrived", "needs scoring"),
 ]
 
 
-@pytest.mark.parametrize(("workflow", "old", "new", "step", "why"), [f[1:] for f in FAULTS], ids=[f[0] for f in FAULTS])
-def test_a_planted_fault_fails_naming_its_step(tmp_path, workflow, old, new, step, why):
+@pytest.mark.parametrize(("fault", "workflow", "old", "new", "step", "why"), FAULTS, ids=[f[0] for f in FAULTS])
+def test_a_planted_fault_fails_naming_its_step(tmp_path, fault, workflow, old, new, step, why):
     text = (ROOT / ".github" / "workflows" / workflow).read_text(encoding="utf-8")
     assert text.count(old) == 1, f"the fault's text is not once in {workflow}: update FAULTS"
-    platform = new_platform(tmp_path, workflows={workflow: text.replace(old, new)})
+    sharded = fault in SHARDED
+    platform = new_platform(tmp_path, workflows={workflow: text.replace(old, new)},
+                            challenge=CHALLENGE.replace("shard_runs = 200", "shard_runs = 1") if sharded else CHALLENGE)
     with platform.online(), pytest.raises(ReplayError) as failed:
-        SCENARIOS[workflow](platform)
+        (a_sharded_push_to_main if sharded else SCENARIOS[workflow])(platform)
     message = str(failed.value)
     assert f"{workflow} › job " in message and f"step '{step}'" in message and why in message, message
 
 
-@pytest.mark.parametrize("scenario", [a_pull_request, a_push_to_main], ids=lambda s: s.__name__)
+@pytest.mark.parametrize("scenario", [a_pull_request, a_push_to_main, a_sharded_push_to_main],
+                         ids=lambda s: s.__name__)
 def test_the_scenarios_pass_without_a_fault(tmp_path, scenario):
-    platform = new_platform(tmp_path)
+    sharded = scenario is a_sharded_push_to_main
+    platform = new_platform(tmp_path, challenge=CHALLENGE.replace("shard_runs = 200", "shard_runs = 1") if sharded
+                            else CHALLENGE)
     with platform.online():
         scenario(platform)

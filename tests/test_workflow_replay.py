@@ -17,13 +17,27 @@ from collections import defaultdict
 import pytest
 
 from scorer.pr.github import MARKER
-from tests.workflow_replay.challenge import BATCH, CLOSES, GAMMA, GOLD, ROOT, new_platform, run
+from tests.workflow_replay.challenge import BATCH, CHALLENGE, CLOSES, GAMMA, GOLD, ROOT, new_platform, run
 from tests.workflow_replay.platform import Platform, Pull, ReplayError
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 yaml = pytest.importorskip("yaml", reason="PyYAML reads the workflows (pip install -e '.[test]')")
 
 WORKFLOWS = ("check.yml", "report.yml", "publish.yml")
+#: The tiny challenge with a threshold of one run: publishing two or more runs shards.
+SHARDED = CHALLENGE.replace("shard_runs = 200", "shard_runs = 1")
+#: The steps only a sharded publish runs (the season's are not): test_a_sharded_publish_* runs them.
+SHARD_STEPS = {("publish.yml", "shard", name) for name in (
+    "Run actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683",
+    "Run actions/setup-python@a26af69be951a213d495a4c3e4e4022e16d87065",
+    "Install the scorer (hash-pinned requirements/publish.lock)", "Score this shard's runs",
+    "Run actions/upload-artifact@ea165f8d65b6e75b540449e92b4886f43607fa02")} | {
+    ("publish.yml", "publish", name) for name in (
+        "Run actions/download-artifact@d3f86a106a0bac45b974a628896c90dbdf5c8093",
+        "Check that every shard's results arrived", "Say which shards failed")}
+#: Three runs and their gold, committed to main at once.
+THREE_RUNS = {f"{BATCH}/alpha/a1.json": run(11, 12), f"{BATCH}/alpha/a2.json": run(12),
+              f"{BATCH}/beta/b1.json": run(13, 11), **GOLD}
 
 #: A pull request's own check workflow that tries to turn its commit green with the job's token.
 HOSTILE_CHECK = """\
@@ -198,7 +212,7 @@ def test_a_season(tmp_path):
 
     # Nothing lost: what was merged is on main and scored; nothing rejected reached main.
     assert sorted(platform.main_files("submissions")) == sorted(runs | {"submissions/received.json"})
-    every_step_ran(platform)
+    every_step_ran(platform, skip=SHARD_STEPS)
 
 
 def site_shows_every_run(platform: Platform) -> None:
@@ -209,8 +223,9 @@ def site_shows_every_run(platform: Platform) -> None:
         assert team in pages and system in pages
 
 
-def every_step_ran(platform: Platform) -> None:
-    """Every step of the project's check.yml, report.yml and publish.yml ran (and succeeded) at least once."""
+def every_step_ran(platform: Platform, skip: frozenset | set = frozenset()) -> None:
+    """Every step of the project's check.yml, report.yml and publish.yml ran (and succeeded)
+    at least once, but the (file, job, step) in ``skip``."""
     ran = {(r.file, job.id, step.name) for r in platform.runs for job in r.jobs.values() for step in job.steps
            if step.outcome == "success"}
     for file in WORKFLOWS:
@@ -218,7 +233,8 @@ def every_step_ran(platform: Platform) -> None:
         for job_id, job in workflow["jobs"].items():
             for step in job["steps"]:
                 name = step.get("name") or f"Run {step['uses']}"
-                assert (file, job_id, name) in ran, f"{file} › job {job_id} › step '{name}' never ran"
+                assert (file, job_id, name) in ran or (file, job_id, name) in skip, \
+                    f"{file} › job {job_id} › step '{name}' never ran"
 
 
 def test_publish_without_its_token_stops_at_the_ruleset(tmp_path):
@@ -242,3 +258,57 @@ def test_a_private_repository_reports_too(tmp_path):
         check_and_report(platform, "success")
     assert platform.status(pull.head) == "success" and "✅ accepted" in comment(platform, pull)
 
+
+
+def results_on_main(platform: Platform) -> dict[str, str | None]:
+    return {path: platform.read("main", path) for path in platform.main_files("results")}
+
+
+def publish_three_runs(tmp_path, challenge: str = CHALLENGE, workflows: dict[str, str] | None = None):
+    """The organizer commits three runs and their gold to main; the publish.yml run and ``results/`` on main."""
+    platform = new_platform(tmp_path, challenge=challenge, workflows=workflows)
+    with platform.online():
+        platform.at("2026-03-03T13:00:00Z").commit_to_main(THREE_RUNS, "three runs and the gold")
+        (result,) = platform.drain()
+    return platform, result
+
+
+def test_a_sharded_publish_equals_an_unsharded_one(tmp_path):
+    """Three runs over a threshold of one: a shard job per run scores it, the publisher
+    reuses all three (0 scored) and main's ``results/`` is the one an unsharded publish
+    pushes, byte for byte."""
+    plain, unsharded = publish_three_runs(tmp_path / "plain")
+    sharded, result = publish_three_runs(tmp_path / "sharded", SHARDED)
+    unsharded.expect("success")
+    result.expect("success")
+    assert unsharded.jobs["shard"].result == "skipped" and result.jobs["shard"].result == "success"
+    assert unsharded.jobs["deploy"].result == result.jobs["deploy"].result == "success"  # past the skipped shards
+    assert [s.name for s in result.jobs["shard"].steps].count("Score this shard's runs") == 3
+    line = next(x for x in result.step("Score main and push results/").log.splitlines() if "attempt(s)" in x)
+    assert "0 scored, 3 reused" in line, line
+    assert results_on_main(sharded) == results_on_main(plain) and len(results_on_main(plain)) > 3
+    ran = {(r.file, j.id, s.name) for r in sharded.runs for j in r.jobs.values() for s in j.steps
+           if s.outcome == "success"}
+    assert SHARD_STEPS - {("publish.yml", "publish", "Say which shards failed")} <= ran
+
+
+def test_a_failed_shard_is_scored_by_the_publisher_and_fails_the_run(tmp_path):
+    """Shard 2 of 3 fails before scoring: the others still upload (fail-fast is off), the
+    publisher scores its run itself and pushes complete results (the same as unsharded),
+    and the workflow run concludes failure, naming the shard's step."""
+    text = (ROOT / ".github/workflows/publish.yml").read_text(encoding="utf-8")
+    old = 'python -m scorer score-all --shard "$SHARD"'
+    assert text.count(old) == 1
+    broken = text.replace(old, f'test "$SHARD" != 2/3\n          {old}')
+    plain, _ = publish_three_runs(tmp_path / "plain")
+    sharded, result = publish_three_runs(tmp_path / "sharded", SHARDED, {"publish.yml": broken})
+    assert result.conclusion == "failure" and result.jobs["shard"].result == "failure"
+    assert [s.outcome for s in result.jobs["shard"].steps if s.name == "Score this shard's runs"] == \
+        ["success", "failure", "success"]
+    assert "job shard › step 'Score this shard's runs' failed" in "\n".join(result.failures())
+    assert result.step("Check that every shard's results arrived").outcome == "skipped"
+    assert result.step("Say which shards failed").outcome == "success"
+    line = next(x for x in result.step("Score main and push results/").log.splitlines() if "attempt(s)" in x)
+    assert "1 scored, 2 reused" in line, line
+    assert results_on_main(sharded) == results_on_main(plain)
+    assert result.jobs["deploy"].result == "success"

@@ -200,7 +200,8 @@ def cmd_ci_publish(args) -> int:
     try:
         out = publish(args.repo, remote=args.remote, branch=args.branch, attempts=args.attempts, jobs=args.jobs,
                       token=os.environ.get("GITHUB_TOKEN"),
-                      server=os.environ.get("GITHUB_SERVER_URL", "https://github.com"), checks=_check_times(args))
+                      server=os.environ.get("GITHUB_SERVER_URL", "https://github.com"), checks=_check_times(args),
+                      shard_results=Path(args.shard_results) if args.shard_results else None)
     except (PublishError, GitError) as exc:
         print(f"ci publish: {exc}", file=sys.stderr)
         return EXIT_INVALID

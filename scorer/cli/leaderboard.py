@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import shlex
 import sys
 from pathlib import Path
@@ -15,17 +17,51 @@ from scorer.cli.common import (
 )
 from scorer.errors import Problem
 
+#: The most shard jobs ``score-all --plan-shards`` asks for (each is a runner of its own).
+MAX_SHARDS = 16
+
+
+def shard_arg(text: str) -> tuple[int, int]:
+    """``--shard K/N`` as (k, n): integers with 1 <= K <= N; else an argparse error naming the option."""
+    k, slash, n = text.partition("/")
+    if not (slash and k.strip().isdigit() and n.strip().isdigit()) or not 1 <= int(k) <= int(n):
+        raise argparse.ArgumentTypeError(f"{text!r} is not K/N with whole numbers 1 <= K <= N (e.g. --shard 2/3)")
+    return int(k), int(n)
+
+
+def shard_plan(missing: int, shard_runs: int, most: int = MAX_SHARDS) -> list[int]:
+    """The shards 1..N to score ``missing`` runs in, about ``shard_runs`` runs each and at
+    most ``most`` shards; [] when ``missing`` <= ``shard_runs`` (one job scores them)."""
+    if missing <= shard_runs:
+        return []
+    return list(range(1, min(math.ceil(missing / shard_runs), most) + 1))
+
 
 def cmd_score_all(args) -> int:
+    from scorer.formats.challenge import load_challenge
     from scorer.store import score_all
-    summary = score_all(args.repo, jobs=args.jobs)
+    shard, reuse_only, plan = args.shard, args.reuse_only, args.plan_shards
+    summary = score_all(args.repo, jobs=args.jobs, shard=shard, reuse_only=reuse_only or plan)
+    if plan:  # standard output: the JSON list alone, for the workflow's matrix
+        print(f"score-all: {len(summary.missing)} run(s) need scoring", file=sys.stderr)
+        print(json.dumps(shard_plan(len(summary.missing), load_challenge(args.repo).limits.shard_runs)))
+        return EXIT_OK
     print_problems(summary.warnings)
+    for path in summary.missing:
+        print(f"{path}: needs scoring (--reuse-only: not scored)", file=sys.stderr)
     for path in summary.failed:
         print(f"{path}: not scored", file=sys.stderr)
         print_problems([Problem(**p) for p in summary.problems[path]], per_code=PROBLEMS_PER_KIND)
-    print(f"score-all: {len(summary.scored)} scored, {len(summary.reused)} reused, {len(summary.failed)} failed, "
-          f"{len(summary.awaiting_gold)} awaiting gold, {len(summary.late)} late; "
-          f"{len(summary.tables_computed)} batch table(s) computed, {len(summary.tables_reused)} reused")
+    where = f"shard {shard[0]}/{shard[1]}: " if shard else ""
+    tables = ("no batch tables (a shard)" if shard else "nothing written (runs need scoring)" if summary.missing
+              else f"{len(summary.tables_computed)} batch table(s) computed, {len(summary.tables_reused)} reused")
+    print(f"score-all: {where}{len(summary.scored)} scored, {len(summary.reused)} reused, "
+          f"{len(summary.failed)} failed, {len(summary.awaiting_gold)} awaiting gold, {len(summary.late)} late"
+          f"{f', {len(summary.missing)} need scoring' if reuse_only else ''}; {tables}")
+    if reuse_only:  # the question asked: does every run have its result (or error) file?
+        return EXIT_INVALID if summary.missing else EXIT_OK
+    if shard:  # a shard's work is its files: a run that failed has its error file, reported by the merge
+        return EXIT_OK
     return EXIT_OK if summary.ok else EXIT_INVALID
 
 
@@ -33,7 +69,8 @@ def cmd_build(args) -> int:
     from scorer.site.build import build_site
     failed = False
     if not args.no_score:
-        failed = cmd_score_all(argparse.Namespace(repo=args.repo, jobs=args.jobs)) != EXIT_OK
+        failed = cmd_score_all(argparse.Namespace(repo=args.repo, jobs=args.jobs, shard=None, reuse_only=False,
+                                                          plan_shards=False)) != EXIT_OK
     summary = build_site(args.repo, args.out, templates=args.templates, docs=args.docs, jobs=args.jobs)
     print(f"build: {summary.pages} pages, {len(summary.files)} files in {summary.out}; "
           f"open {summary.out / 'index.html'}, or\n  run: python -m scorer serve --out {shlex.quote(str(summary.out))}")

@@ -17,7 +17,7 @@ from scorer.cli.common import (
 )
 from scorer.cli.detect import task_name
 from scorer.cli.files import cmd_normalize, cmd_validate
-from scorer.cli.leaderboard import cmd_build, cmd_score_all, cmd_serve
+from scorer.cli.leaderboard import MAX_SHARDS, cmd_build, cmd_score_all, cmd_serve, shard_arg
 from scorer.cli.score import cmd_score
 from scorer.errors import ScorerError
 from scorer.evaluation import EDITIONS, FLAVORS
@@ -123,10 +123,24 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Validate and score every run under submissions/ that has gold, and write "
                                    "results/ (see docs/results.md). Incremental: only runs whose file, gold, "
                                    "rules or scorer (its source or locked dependencies) changed are rescored. "
-                                   "Exit 1 if any run failed.")
+                                   "Exit 1 if any run failed. Sharded (docs/organizers.md): --shard K/N "
+                                   "scores only shard K's runs; a plain score-all on the union of the shards' "
+                                   "results/runs/ reuses them all and writes the tables.")
     p.add_argument("--repo", default=".", help="the challenge repository (default: the current folder)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                    help="processes for scoring runs (default: the number of CPUs)")
+    only = p.add_mutually_exclusive_group()
+    only.add_argument("--shard", type=shard_arg, metavar="K/N",
+                      help="score only the runs of shard K of N (a stable split by run path, balanced by size) and "
+                           "write only their result (or error) files: no batch table, no index, nothing removed; "
+                           "exit 0 once they are written (the merging score-all reports failed runs)")
+    only.add_argument("--plan-shards", action="store_true",
+                      help="print the shards publish.yml scores in, as a JSON list 1..N ([] when at most "
+                           f"[limits] shard_runs runs need scoring; at most {MAX_SHARDS} shards); scores nothing")
+    p.add_argument("--reuse-only", action="store_true",
+                   help="score nothing: list the runs that need scoring and exit 1 when any, else 0 (failed runs "
+                        "included); when none, the tables and index are written as score-all does (with --shard: "
+                        "only the shard's runs are looked at and no table is written)")
     p.set_defaults(handler=cmd_score_all)
 
     p = sub.add_parser("build", help="score what changed, then render the leaderboard site",
@@ -215,6 +229,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--attempts", type=int, default=5, help="pushes to try before giving up (default 5)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                    help="processes for scoring runs (default: the number of CPUs)")
+    p.add_argument("--shard-results", metavar="DIR",
+                   help="result files of shard jobs (score-all --shard; laid out as results/runs/), copied into "
+                        "results/runs/ before score-all, which reuses each only where its provenance matches")
     p.add_argument("--repository", default=os.environ.get("GITHUB_REPOSITORY"), metavar="OWNER/NAME",
                    help="where the check runs are read (default: $GITHUB_REPOSITORY; none: commit times are used)")
     p.add_argument("--api-url", default=os.environ.get("GITHUB_API_URL", "https://api.github.com"),

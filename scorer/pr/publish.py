@@ -37,6 +37,7 @@ from __future__ import annotations
 import base64
 import json
 import random
+import shutil
 import subprocess
 import time
 from dataclasses import dataclass
@@ -115,10 +116,14 @@ class _Clone:
 
 def publish(root: str | Path = ".", *, remote: str = "origin", branch: str = "main", attempts: int = 5,
             jobs: int = 1, token: str | None = None, server: str = "https://github.com",
-            checks: CheckTimes | None = None) -> Published:
+            checks: CheckTimes | None = None, shard_results: Path | None = None) -> Published:
     """Score the tip of ``remote``/``branch`` and push the results (see the module doc).
 
     ``checks`` reads the check runs' times from the GitHub API; None: commit times only.
+    ``shard_results``: a folder laid out as ``results/runs/`` (the shard jobs' result
+    files), copied into ``results/runs/`` at each attempt before ``score-all``, which reuses
+    a file only where its own provenance matches the run, gold, rules and scorer of the tip
+    (a file of another commit's inputs is rescored; a run no shard scored is scored here).
 
     The clone must have no changes to tracked files and no commit the remote lacks: each
     attempt moves it to the remote tip (``git reset --hard``), which is safe only then.
@@ -134,14 +139,14 @@ def publish(root: str | Path = ".", *, remote: str = "origin", branch: str = "ma
         raise PublishError(f"HEAD has commits that {remote}/{branch} lacks; publish from a clean clone of the branch")
     start = git("rev-parse", "HEAD")
     try:
-        return _attempts(git, remote, branch, attempts, jobs, checks, tip)
+        return _attempts(git, remote, branch, attempts, jobs, checks, tip, shard_results)
     except BaseException:
         _restore(git, start)
         raise
 
 
 def _attempts(git: _Clone, remote: str, branch: str, attempts: int, jobs: int, checks: CheckTimes | None,
-              tip: str) -> Published:
+              tip: str, shard_results: Path | None = None) -> Published:
     """The attempts of :func:`publish` from the fetched ``tip``."""
     for attempt in range(1, attempts + 1):
         if attempt > 1:
@@ -149,6 +154,8 @@ def _attempts(git: _Clone, remote: str, branch: str, attempts: int, jobs: int, c
             tip = git.fetch(remote, branch)
         git("reset", "--quiet", "--hard", tip)
         git("clean", "--quiet", "-fd", "--", "results")
+        if shard_results is not None:
+            shutil.copytree(shard_results, git.root / "results" / "runs", dirs_exist_ok=True)
         received = record_received(git, checks)
         summary = score_all(git.root, jobs=jobs)
         git("add", "--all", "--force", "--", *PUBLISHED)  # the template's .gitignore ignores results/

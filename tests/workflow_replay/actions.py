@@ -14,7 +14,9 @@ action with no stand-in raises too.
   the requested version is not installed);
 * ``actions/upload-artifact`` / ``actions/download-artifact``: a store of the run keyed by
   name (a second upload under one name fails unless ``overwrite``; a download of a name
-  never uploaded fails);
+  never uploaded fails; ``pattern`` downloads every artifact whose name matches the glob,
+  none is no error, each into ``path/<name>`` or, with ``merge-multiple``, all into
+  ``path``, a later artifact's file replacing an earlier one's, in the order of their names);
 * ``actions/upload-pages-artifact``, ``actions/configure-pages``, ``actions/deploy-pages``:
   the site folder is stored as the artifact ``github-pages``; deploying needs the job's
   ``pages: write`` and ``id-token: write`` and an environment, and copies the artifact to
@@ -23,6 +25,7 @@ action with no stand-in raises too.
 from __future__ import annotations
 
 import base64
+import fnmatch
 import re
 import shutil
 import subprocess
@@ -191,17 +194,24 @@ def upload_artifact(job, given: dict, where: str) -> dict:
 def download_artifact(job, given: dict, where: str) -> dict:
     inputs = _inputs(given, {"name": "", "path": ".", "pattern": "", "merge-multiple": "false",
                              "github-token": "", "repository": f"{OWNER}/{NAME}", "run-id": ""}, where)
-    if not inputs["name"] or inputs["pattern"]:
-        raise ReplayError(f"{where}: download-artifact of several artifacts is not modelled; name one")
+    if bool(inputs["name"]) == bool(inputs["pattern"]):
+        raise ReplayError(f"{where}: download-artifact of every artifact is not modelled; give name or pattern")
     run_id = int(inputs["run-id"] or job.item.run_id)
     if run_id != job.item.run_id:
         if not inputs["github-token"] or not job.platform.api.allows(inputs["github-token"], ("actions",), "read"):
             raise StepFailed("Unable to download artifact(s): Resource not accessible by integration "
                              "(another run's artifacts need github-token with actions: read)")
-    folder = job.platform.artifacts.get(run_id, {}).get(inputs["name"])
+    stored = job.platform.artifacts.get(run_id, {})
+    target = _inside(job, inputs["path"]) if not Path(inputs["path"]).is_absolute() else Path(inputs["path"])
+    if inputs["pattern"]:
+        names = sorted(n for n in stored if fnmatch.fnmatchcase(n, inputs["pattern"]))
+        merge = inputs["merge-multiple"] == "true"
+        for name in names:
+            shutil.copytree(stored[name], target if merge else target / name, dirs_exist_ok=True)
+        return {"download-path": str(target), "log": f"Total of {len(names)} artifact(s) downloaded"}
+    folder = stored.get(inputs["name"])
     if folder is None:
         raise StepFailed(f"Unable to download artifact(s): Artifact not found for name: {inputs['name']}")
-    target = _inside(job, inputs["path"])
     shutil.copytree(folder, target, dirs_exist_ok=True)
     return {"download-path": str(target)}
 

@@ -31,6 +31,7 @@ seed = 1
 [limits]
 systems_per_team = 2
 max_run_bytes = 20000
+shard_runs = 200
 
 [taskb]
 [[taskb.batches]]
@@ -68,12 +69,13 @@ def template_files() -> dict[str, bytes]:
     return {p: (ROOT / p).read_bytes() for p in listing.split("\0") if p and (ROOT / p).is_file()}
 
 
-def seed_files(workflows: dict[str, str] | None = None) -> dict[str, bytes]:
-    """The replay's first commit: the template, the tiny challenge, and ``workflows`` (file
-    name -> text) in place of the project's workflow files of those names."""
+def seed_files(workflows: dict[str, str] | None = None, challenge: str = CHALLENGE) -> dict[str, bytes]:
+    """The replay's first commit: the template, the tiny challenge (``challenge.toml``:
+    ``challenge``), and ``workflows`` (file name -> text) in place of the project's
+    workflow files of those names."""
     files = template_files()
     files.update({
-        "challenge.toml": CHALLENGE.encode(),
+        "challenge.toml": challenge.encode(),
         "teams/alpha.toml": ALPHA.encode(),
         "teams/beta.toml": BETA.encode(),
         "testsets/taskb/batch1/phaseA.json": dumps({"questions": [{"id": q, "type": t, "body": b}
@@ -86,7 +88,7 @@ def seed_files(workflows: dict[str, str] | None = None) -> dict[str, bytes]:
 
 
 def new_platform(root: Path, publish_token: bool = True, workflows: dict[str, str] | None = None,
-                 public: bool = True) -> Platform:
+                 public: bool = True, challenge: str = CHALLENGE) -> Platform:
     """The replay's GitHub holding the tiny challenge (a ``public`` repository or a private
     one), set up as docs/organizers.md says: the environment ``publish`` (main only) holding
     PUBLISH_TOKEN (on the ruleset's bypass list), ``github-pages`` (main only)."""
@@ -95,5 +97,5 @@ def new_platform(root: Path, publish_token: bool = True, workflows: dict[str, st
     if publish_token:
         platform.environments["publish"]["secrets"]["PUBLISH_TOKEN"] = platform.token({"contents": "write"},
                                                                                       bypass=True)
-    platform.at("2026-03-01T08:00:00Z").seed(seed_files(workflows))
+    platform.at("2026-03-01T08:00:00Z").seed(seed_files(workflows, challenge))
     return platform

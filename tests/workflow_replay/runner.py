@@ -17,6 +17,15 @@ installs it, importing ``scorer`` fails.  GitHub's client-side throttle of PyGit
 (0.25 s a read, 1 s a write) is switched off in the jobs, as ``tests/fake_github.serve``
 does in-process.
 
+A job with ``strategy.matrix`` (lists, or an expression such as ``fromJSON(needs.plan.
+outputs.shards)`` giving one) runs once per combination of the values (keys in order, one
+after the other), each with its ``matrix`` and ``strategy`` contexts (``job-index``,
+``job-total``, ``fail-fast``); with ``fail-fast`` (default true) the combinations not yet
+started when one fails are cancelled.  Its result for ``needs`` is failure when one
+failed, else cancelled when one was, else success; its outputs are those of the last
+combination that wrote them, as GitHub's.  An empty matrix fails the job, as GitHub does.
+``include``, ``exclude`` and ``max-parallel`` are not modelled.
+
 A key of a workflow, job or step the runner does not model raises :class:`ReplayError`
 naming the workflow, job and step, as does an expression that cannot be evaluated.
 """
@@ -37,7 +46,8 @@ from tests.workflow_replay.platform import Platform, Queued, ReplayError
 HERE = Path(__file__).resolve().parent
 WORKFLOW_KEYS = {"name", "run-name", "on", True, "permissions", "env", "concurrency", "jobs"}
 JOB_KEYS = {"name", "runs-on", "timeout-minutes", "needs", "if", "permissions", "environment", "outputs", "steps",
-            "env", "concurrency", "continue-on-error"}
+            "env", "concurrency", "continue-on-error", "strategy"}
+STRATEGY_KEYS = {"matrix", "fail-fast"}
 STEP_KEYS = {"name", "id", "if", "uses", "with", "run", "env", "shell", "working-directory", "continue-on-error",
              "timeout-minutes"}
 SCOPES = ("actions", "attestations", "checks", "contents", "deployments", "discussions", "id-token", "issues",
@@ -184,6 +194,16 @@ def job_order(jobs: dict, item: Queued) -> list[str]:
     return order
 
 
+def ancestors(jobs: dict, job_id: str) -> list[str]:
+    """Every job ``job_id`` needs, directly or through others (each once)."""
+    found: list[str] = []
+    for need in needs_of(jobs[job_id]):
+        for job in (*ancestors(jobs, need), need):
+            if job not in found:
+                found.append(job)
+    return found
+
+
 def needs_of(job: dict) -> list[str]:
     needs = job.get("needs", [])
     return [needs] if isinstance(needs, str) else list(needs)
@@ -196,10 +216,60 @@ def run_workflow(platform: Platform, item: Queued) -> WorkflowRun:
     jobs = workflow.get("jobs") or {}
     results: dict[str, JobResult] = {}
     for job_id in job_order(jobs, item):
-        results[job_id] = Job(platform, item, job_id, jobs[job_id], results).run()
+        spec = jobs[job_id]
+        results[job_id] = (run_matrix(platform, item, job_id, spec, results) if "strategy" in spec
+                           else Job(platform, item, job_id, spec, results).run())
     conclusion = "failure" if any(j.result == "failure" for j in results.values()) else "success"
     return WorkflowRun(item.run_id, item.file, workflow.get("name", item.file), item.event_name, conclusion,
                        results, item)
+
+
+def combinations(matrix: dict, where: str) -> list[dict]:
+    """The matrix's combinations: the product of its keys' values, the first key slowest."""
+    out: list[dict] = [{}]
+    for key, values in matrix.items():
+        if key in ("include", "exclude"):
+            raise ReplayError(f"{where}: strategy.matrix.{key} is not modelled by the replay")
+        if not isinstance(values, list):
+            raise ReplayError(f"{where}: strategy.matrix.{key} is {values!r}, not a list")
+        out = [{**combo, key: value} for combo in out for value in values]
+    return out
+
+
+def run_matrix(platform: Platform, item: Queued, job_id: str, spec: dict, done: dict[str, JobResult]) -> JobResult:
+    """A job with ``strategy``: one :class:`Job` per combination (see the module doc), as one result."""
+    probe = Job(platform, item, job_id, spec, done)
+    strategy = spec["strategy"]
+    _check_keys(strategy if isinstance(strategy, dict) else {"strategy": 1}, STRATEGY_KEYS, f"{probe.where}: strategy")
+    if not probe.wanted():
+        probe.result.result = "skipped"
+        return probe.result
+    scope = probe.scope(with_steps=False)
+    matrix = probe.evaluate("strategy.matrix", strategy.get("matrix"), scope)
+    if not isinstance(matrix, dict):
+        raise ReplayError(f"{probe.where}: strategy.matrix is {matrix!r}, not a mapping")
+    combos = combinations(matrix, probe.where)
+    if not combos or not matrix:
+        return probe.fail("Error when evaluating 'strategy' for job '" + job_id + "'. The matrix has no combination "
+                          "(a matrix vector does not contain any values)")
+    fail_fast = probe.evaluate("strategy.fail-fast", strategy.get("fail-fast", True), scope) is not False
+    merged = JobResult(job_id, probe.result.name, "success")
+    results = []
+    for index, combo in enumerate(combos):
+        if fail_fast and any(r.result == "failure" for r in results):
+            results.append(JobResult(job_id, probe.result.name, "cancelled"))
+            continue
+        context = {"fail-fast": fail_fast, "job-index": index, "job-total": len(combos), "max-parallel": len(combos)}
+        result = Job(platform, item, job_id, spec, done, matrix=combo, strategy=context).run()
+        results.append(result)
+        merged.steps += result.steps
+        merged.outputs.update({k: v for k, v in result.outputs.items() if v})
+        merged.summary += result.summary
+        merged.permissions = result.permissions
+        merged.error = merged.error or result.error
+    found = {r.result for r in results}
+    merged.result = next((r for r in ("failure", "cancelled", "success") if r in found), "skipped")
+    return merged
 
 
 def permissions(spec, where: str) -> dict[str, str]:
@@ -219,11 +289,14 @@ def permissions(spec, where: str) -> dict[str, str]:
 class Job:
     """One job of a run (see the module doc)."""
 
-    def __init__(self, platform: Platform, item: Queued, job_id: str, spec: dict, done: dict[str, JobResult]):
+    def __init__(self, platform: Platform, item: Queued, job_id: str, spec: dict, done: dict[str, JobResult],
+                 matrix: dict | None = None, strategy: dict | None = None):
         self.platform, self.item, self.id, self.spec, self.done = platform, item, job_id, spec, done
+        self.matrix, self.strategy = matrix, strategy
         self.where = _where(item, job_id)
         _check_keys(spec, JOB_KEYS, self.where)
-        self.folder = platform.root / "runner" / f"{item.run_id}-{job_id}"
+        index = f"-{strategy['job-index']}" if strategy else ""
+        self.folder = platform.root / "runner" / f"{item.run_id}-{job_id}{index}"
         self.workspace = self.folder / "work" / NAME
         self.temp, self.home, self.bin, self.site = (self.folder / n for n in ("temp", "home", "bin", "site"))
         self.result = JobResult(job_id, str(spec.get("name", job_id)), "success")
@@ -242,6 +315,8 @@ class Job:
         contexts = {"github": github_context(self.platform, self.item, self.id, self.token), "needs": self.needs(),
                     "vars": {}, "inputs": self.item.payload.get("inputs", {})}
         contexts["github"]["workspace"] = str(self.workspace)
+        if self.matrix is not None:
+            contexts.update(matrix=dict(self.matrix), strategy=dict(self.strategy or {}))
         if with_steps:
             contexts.update(steps=self.outputs, env=dict(env or {}), secrets=self.secrets(),
                             job={"status": self.status}, runner={"os": "Linux", "arch": "X64", "name": "replay",
@@ -294,14 +369,20 @@ class Job:
                 return f" (step '{self.step_name(step)}' wrote: {wrote})"
         return ""
 
-    def run(self) -> JobResult:
-        need_results = [self.done[n].result for n in needs_of(self.spec)]
+    def wanted(self) -> bool:
+        """Whether the job's ``if:`` lets it run, after the jobs it needs.  As on GitHub, the
+        status functions see every job up the ``needs`` chain, not only the direct ones: a
+        job after one that ran after a skipped or failed job is skipped by ``success()``
+        (actions/runner#2205)."""
+        need_results = [self.done[n].result for n in ancestors(self.item.workflow.get("jobs") or {}, self.id)]
         self.status = "success" if all(r == "success" for r in need_results) else "failure"
         try:
-            go = condition(self.spec.get("if", "success()"), self.scope(with_steps=False))
+            return condition(self.spec.get("if", "success()"), self.scope(with_steps=False))
         except ExpressionError as exc:
             raise ReplayError(f"{self.where} › if: {exc}") from None
-        if not go:
+
+    def run(self) -> JobResult:
+        if not self.wanted():
             self.result.result = "skipped"
             return self.result
         self.status = "success"
