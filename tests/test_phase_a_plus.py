@@ -5,7 +5,6 @@ against the Phase B gold, and ranked on leaderboards of their own."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from scorer.formats.challenge import load_challenge
 from scorer.store.pipeline import score_all
 from tests.gitutil import commit, git
 from tests.pr_challenge import AFTER, CHALLENGE, MAX_BYTES, OPEN, check, codes, dumps, only
+from tests.test_site import DEMO, copy_demo
 
 ROOT = Path(__file__).resolve().parent.parent
 APLUS_RUN = "submissions/taskB/batch1/phaseAplus/alpha/a1.json"
@@ -81,10 +81,7 @@ def test_a_phase_a_plus_run_answers_the_phase_a_test_set(aplus_repo):
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory) -> Path:
     """A copy of the demo challenge scored with ``score_all``."""
-    repo = tmp_path_factory.mktemp("aplus-demo") / "repo"
-    repo.mkdir()
-    for part in ("challenge.toml", "teams", "gold", "submissions", "testsets"):
-        (shutil.copytree if (ROOT / part).is_dir() else shutil.copy)(ROOT / part, repo / part)
+    repo = copy_demo(tmp_path_factory.mktemp("aplus-demo") / "repo", DEMO + ("testsets",))
     assert score_all(repo).ok
     return repo
 

@@ -11,7 +11,6 @@ answers, scored with the edition 9 rules over the questions that have gold in th
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -24,6 +23,7 @@ from scorer.formats.jsontext import load_json
 from scorer.formats.validation import validate_run
 from scorer.store.pipeline import score_all
 from tests.conftest import conformance_params, same_value, to_float
+from tests.test_site import DEMO, copy_demo
 
 ROOT = Path(__file__).resolve().parent.parent
 PUBMED = "http://www.ncbi.nlm.nih.gov/pubmed/"
@@ -127,10 +127,7 @@ def test_concepts_and_triples_are_ignored_with_a_warning():
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory) -> Path:
-    repo = tmp_path_factory.mktemp("synergy-demo") / "repo"
-    repo.mkdir()
-    for part in ("challenge.toml", "teams", "gold", "submissions", "testsets"):
-        (shutil.copytree if (ROOT / part).is_dir() else shutil.copy)(ROOT / part, repo / part)
+    repo = copy_demo(tmp_path_factory.mktemp("synergy-demo") / "repo", DEMO + ("testsets",))
     assert score_all(repo).ok
     return repo
 
