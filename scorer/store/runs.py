@@ -90,7 +90,7 @@ def score_run(job: RunJob) -> dict:
     ``{"status": "error", "problems": [...]}``.  Never raises (an unexpected exception is
     the run's ``internal-error``)."""
     try:
-        problems, answered = _validate(job)
+        problems, answered, run_value = _validate(job)
         if any(p.severity == "error" for p in problems):
             return {"status": "error", "problems": _relative(problems, job.root)}
         result = evaluate(job.gold["gold"], str(Path(job.root) / job.ref.path), task=job.ref.scorer_task,
@@ -105,7 +105,7 @@ def score_run(job: RunJob) -> dict:
     if answered is not None:
         body["answered"] = answered
     if SCORINGS[job.ref.scorer_task].sensitivity:
-        body["variants"] = rule_variants(job)
+        body["variants"] = rule_variants(job, run_value)
     return {"status": "scored", **body}
 
 
@@ -119,24 +119,33 @@ def variant_rules(task: str, flavor: str, edition: int) -> list[tuple[str, str, 
     return variants
 
 
-def rule_variants(job: RunJob) -> dict[str, dict]:
+def rule_variants(job: RunJob, run) -> dict[str, dict]:
     """The run's measures under each of :func:`variant_rules` (ideal answers, which no
     flavor or edition changes, are not recomputed): name -> ``{"measures": ...}``, or
     ``{"error": code, "message": ...}`` where those rules cannot score it (an older
-    edition's evaluator aborts on a question the run leaves out, for example)."""
+    edition's evaluator aborts on a question the run leaves out, for example).  ``run``:
+    the run as parsed by the validation.  Never raises: a variant that cannot be computed
+    is that variant's error, never the run's."""
     task = job.ref.scorer_task
-    gold, _ = load_json(job.gold["gold"], name="gold")
-    run, _ = load_json(Path(job.root) / job.ref.path, name=job.ref.path, max_bytes=job.max_bytes)
+    rules = variant_rules(job.ref.task, job.flavor, job.edition)
+    try:
+        gold, _ = load_json(job.gold["gold"], name="gold")
+    except ScorerError as exc:
+        return {name: _variant_error(exc.problems[0]) for name, _, _ in rules}
     options = {k: v for k, v in evaluate_options(task, job.gold).items() if k != "hierarchy"}
     if "ideal" in SCORINGS[task].evaluator.options:
         options["ideal"] = False
     out: dict[str, dict] = {}
-    for name, flavor, edition in variant_rules(job.ref.task, job.flavor, job.edition):
-        try:
+    for name, flavor, edition in rules:
+        try:  # evaluate raises only ScorerError (any other exception becomes its internal-error)
             out[name] = {"measures": evaluate(gold, run, task=task, edition=edition, flavor=flavor, **options).measures}
         except ScorerError as exc:
-            out[name] = {"error": exc.problems[0].code, "message": _excerpt(exc.problems[0].message)}
+            out[name] = _variant_error(exc.problems[0])
     return out
+
+
+def _variant_error(problem: Problem) -> dict:
+    return {"error": problem.code, "message": _excerpt(problem.message)}
 
 
 def failure(job: RunJob, code: str, message: str, fix: str) -> dict:
@@ -148,13 +157,14 @@ def _excerpt(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def _validate(job: RunJob) -> tuple[list[Problem], list[str] | None]:
-    """The validator's problems and, for Phase A, the categories the run answered."""
+def _validate(job: RunJob) -> tuple[list[Problem], list[str] | None, object]:
+    """The validator's problems, the categories the run answered (Phase A, Synergy; else
+    None) and the run as parsed (before any normalization)."""
     value, doc = load_json(Path(job.root) / job.ref.path, name=job.ref.path, max_bytes=job.max_bytes)
     # mcqa: the ids are compared with the gold by the evaluation (located errors)
     problems, fixed = validate_run(job.ref.scorer_task, value, doc, role="run")
     categories = SCORINGS[job.ref.scorer_task].categories
-    return problems, answered_categories(fixed, categories) if categories else None
+    return problems, answered_categories(fixed, categories) if categories else None, value
 
 
 def answered_categories(run_value, categories: tuple[str, ...] = PHASE_A_CATEGORIES) -> list[str]:
