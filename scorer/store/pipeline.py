@@ -320,11 +320,8 @@ class _State:
                 continue
             if not isinstance(document, dict) or document.get("status") != status:
                 continue
-            body = {"problems": document.get("problems", [])} if status == ERROR else {}
-            return {**_identity(ref), "late": document.get("late"), "received": document.get("received"),
-                    "status": status, "result": relative, "result_sha256": sha256_bytes(data),
-                    "provenance": document.get("provenance"),
-                    **({"reason": _reason(body["problems"])} if status == ERROR else {})}
+            timing = {"late": document.get("late"), "received": document.get("received")}
+            return _entry(ref, status, relative, data, document.get("provenance"), timing, document)
         return None
 
     def _manual(self, ref: RunRef, gold: dict[str, Path]) -> tuple[str | None, list[Problem]]:
@@ -365,9 +362,7 @@ class _State:
         data = canonical_json(document)
         write_atomic(self.root / relative, data)
         self.keep.add(relative)
-        self.entries[ref.path] = {**_identity(ref), **timing, "status": status, "result": relative,
-                                  "result_sha256": sha256_bytes(data), "provenance": provenance,
-                                  **({"reason": _reason(body["problems"])} if status == ERROR else {})}
+        self.entries[ref.path] = _entry(ref, status, relative, data, provenance, timing, body)
 
     # --- tables, overview, index -------------------------------------------------------
 
@@ -465,6 +460,13 @@ def _reason(problems: list[dict], limit: int = 200) -> str:
     message = str(errors[0].get("message", ""))
     message = message if len(message) <= limit else message[:limit] + "..."
     return message + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else "")
+
+
+def _entry(ref: RunRef, status: str, relative: str, data: bytes, provenance: dict | None, timing: dict,
+           body: dict) -> dict:
+    """A run's ``index.json`` entry for its result (or error) file ``relative`` of bytes ``data``."""
+    return {**_identity(ref), **timing, "status": status, "result": relative, "result_sha256": sha256_bytes(data),
+            "provenance": provenance, **({"reason": _reason(body.get("problems", []))} if status == ERROR else {})}
 
 
 def _identity(ref: RunRef) -> dict:
