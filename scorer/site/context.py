@@ -8,6 +8,7 @@ from scorer.site import boards, labels, paths
 from scorer.site.docs import DocPage
 from scorer.site.drilldown import pairs_to_render
 from scorer.site.evidence import evidence_pairs
+from scorer.site.feeds import badges, published
 from scorer.site.inputs import BuildInputs, has_gold, window_status
 from scorer.site.results import Results, Table
 from scorer.site.tables import TableView
@@ -41,12 +42,19 @@ class Site:
         self.official = {m for v in om.values() for m in (v if isinstance(v, list) else [v])}
         self._pair_list: list | None = None
         self._evidence: list | None = None
+        self._badges: dict | None = None
 
     def evidence_pairs(self) -> list:
         """The Phase A+ / Phase B pairs of runs (:func:`scorer.site.evidence.evidence_pairs`)."""
         if self._evidence is None:
             self._evidence = evidence_pairs(self.results)
         return self._evidence
+
+    def badges(self) -> dict:
+        """System key -> its badge document (:func:`scorer.site.feeds.badges`), computed once."""
+        if self._badges is None:
+            self._badges = badges(published(self))
+        return self._badges
 
     def evidence_page(self, entry) -> str | None:
         """The page comparing a run with its system's run of the paired phase, if any."""

@@ -116,7 +116,6 @@ def badge_path(key: str) -> str:
 
 def write_feeds(site) -> None:
     """``feed.xml`` and every system's badge endpoint."""
-    items = published(site)
-    site.w.write("feed.xml", atom_feed(site.challenge.name, items, site.names))
-    for key, document in badges(items).items():
+    site.w.write("feed.xml", atom_feed(site.challenge.name, published(site), site.names))
+    for key, document in site.badges().items():
         site.w.write(badge_path(key), (json.dumps(document, ensure_ascii=False, sort_keys=True) + "\n").encode())

@@ -7,7 +7,7 @@ from scorer.site import paths
 from scorer.site.charts import rank_chart
 from scorer.site.context import Site
 from scorer.site.evidence import write_evidence_pages
-from scorer.site.feeds import badge_path, badges, published
+from scorer.site.feeds import badge_path
 
 
 def write_teams(site: Site) -> None:
@@ -17,7 +17,6 @@ def write_teams(site: Site) -> None:
         runs_of.setdefault(entry.key, []).append(entry)
     site.w.page("teams.html", "teams.html", "Teams", runs_of=runs_of)
     evidence = write_evidence_pages(site)
-    with_badge = set(badges(published(site)))
     for team in site.challenge.teams.values():
         site.w.page(paths.team(team.id), "team.html", team.name, team=team, runs_of=runs_of)
         for system in team.systems.values():
@@ -25,7 +24,7 @@ def write_teams(site: Site) -> None:
             site.w.page(paths.system(key), "system.html", f"{system.name} ({team.name})", team=team,
                         system=system, key=key, runs=runs_of.get(key, []), charts=_rank_charts(site, key),
                         comparisons=_comparisons_of(site, key), evidence=evidence.get(key, []), names=site.names,
-                        badge=badge_path(key) if key in with_badge else None)
+                        badge=badge_path(key) if key in site.badges() else None)
 
 
 def _rank_charts(site: Site, key: str) -> list[dict]:
