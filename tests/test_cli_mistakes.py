@@ -230,3 +230,27 @@ def test_the_usage_line_names_the_console_script(monkeypatch):
     assert program_name() == "bioasq-scorer"
     monkeypatch.setattr("sys.argv", ["/x/scorer/__main__.py"])
     assert program_name() == "python -m scorer"
+
+
+@pytest.mark.parametrize("argv, message, command", [
+    (["score", "--format", "json", "run.json"], "the following arguments are required: --gold", "score"),
+    (["score", "--format=json", "--gold", "g.json", "run.json", "--edition", "4"], "argument --edition", "score"),
+    (["validate", "--format", "json"], "the following arguments are required: file", "validate"),
+    # argparse reports options no command knows at the top level
+    (["validate", "x.json", "--format", "json", "--no-such-option"], "unrecognized arguments: --no-such-option", ""),
+])
+def test_a_usage_error_under_format_json_is_json_on_stdout(argv, message, command):
+    """A script reading ``--format json`` output gets JSON even for a usage error; the
+    usual usage text still goes to standard error, with exit status 2."""
+    code, out, err = run_cli(argv)
+    assert code == 2
+    problems = json.loads(out)["problems"]
+    assert [p["code"] for p in problems] == ["usage"] and message in problems[0]["message"]
+    prog = " ".join(["python -m scorer", command]).strip()
+    assert problems[0]["fix"] == f"run: {prog} --help"
+    assert f"usage: {prog} " in err and message in err
+
+
+def test_a_usage_error_without_format_json_prints_nothing_on_stdout():
+    code, out, err = run_cli(["score", "run.json"])
+    assert code == 2 and out == "" and "the following arguments are required: --gold" in err

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from pathlib import Path
@@ -19,7 +20,7 @@ from scorer.cli.detect import task_name
 from scorer.cli.files import cmd_normalize, cmd_validate
 from scorer.cli.leaderboard import MAX_SHARDS, cmd_build, cmd_score_all, cmd_serve, shard_arg
 from scorer.cli.score import cmd_score
-from scorer.errors import ScorerError
+from scorer.errors import Problem, ScorerError
 from scorer.evaluation import EDITIONS, FLAVORS
 from scorer.formats.jsontext import DEFAULT_MAX_BYTES
 
@@ -52,9 +53,28 @@ def program_name() -> str:
     return "python -m scorer" if name in ("", "__main__.py", "-c", "-m") or name.startswith("python") else name
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=program_name(), description=DESCRIPTION,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+class JsonUsageParser(argparse.ArgumentParser):
+    """argparse's parser for a command line that asked for ``--format json``: a usage
+    error is also a JSON object on standard output (``{"error": "usage", "problems":
+    [...]}``), so a script reading the output always gets JSON; the usage and the message
+    still go to standard error, and the exit status is 2 as for every usage error.  Its
+    subcommands' parsers are of this class too (argparse's default)."""
+
+    def error(self, message):
+        problem = Problem(code="usage", message=message, fix=f"run: {self.prog} --help")
+        print(json.dumps({"error": "usage", "problems": [problem.to_dict()]}, indent=2))
+        super().error(message)
+
+
+def asks_json(argv: list[str]) -> bool:
+    """True when ``argv`` holds ``--format json`` (or ``--format=json``)."""
+    return "--format=json" in argv or any(a == "--format" and b == "json" for a, b in zip(argv, argv[1:]))
+
+
+def build_parser(json_errors: bool = False) -> argparse.ArgumentParser:
+    parser_class = JsonUsageParser if json_errors else argparse.ArgumentParser
+    parser = parser_class(prog=program_name(), description=DESCRIPTION,
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"scorer {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
@@ -241,7 +261,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(json_errors=asks_json(argv))
     args = parser.parse_args(argv)
     try:
         return args.handler(args)

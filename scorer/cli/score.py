@@ -9,7 +9,8 @@ in the ``--format`` asked for, each naming its run and gold:
 - ``csv``: long form, one row per run and measure: ``run,gold,task,measure,value``.
 
 Problems go to standard error in every format.  Exit 0 when every run was scored, 2 after
-a usage error, else 1.
+a usage error (under ``--format json`` also a JSON object on standard output:
+:class:`scorer.cli.parser.JsonUsageParser`), else 1.
 """
 from __future__ import annotations
 
