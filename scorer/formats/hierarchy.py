@@ -17,7 +17,6 @@ computed lazily and cached on the :class:`Hierarchy` object, so it is shared by 
 from __future__ import annotations
 
 from functools import lru_cache
-from operator import itemgetter
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +26,6 @@ from scorer.formats.jsontext import regular_file
 
 ROOT = 0      #: HEMKit's artificial root, parent of every parentless node
 DUMMY = -1    #: HEMKit's dummy common ancestor appended to every upward path
-_second = itemgetter(1)
 _FIX_LINE = "write one edge per line: the parent DescriptorID, a space, the child DescriptorID"
 
 
@@ -48,6 +46,90 @@ def sorted_member(values: np.ndarray, table: np.ndarray) -> np.ndarray:
         return np.zeros(len(values), dtype=bool)
     where = np.minimum(np.searchsorted(table, values), len(table) - 1)
     return table[where] == values
+
+
+class PathTable:
+    """The upward paths of a set of labels and their meeting tables, as flat arrays.
+
+    Paths: ``path_start[v]:path_start[v] + path_count[v]`` are the path ids of label v in
+    HEMKit's order; path p has the nodes ``nodes[node_start[p]:node_start[p] + length[p]]``
+    and ``sums`` holds the running id sums along it (the dummy counts as -1, as HEMKit
+    adds it).  Meetings: for label v, the entries ``entry_start[v]`` .. ``+ entry_count[v]``
+    hold every node u on its paths (``entry_node``) with its smallest position d
+    (``entry_depth``) and its places, the path prefixes of length d + 1 that end at u:
+    place rows ``place_start[e]`` .. ``+ place_count[e]`` give ``(place_path, place_sum)``
+    sorted by id sum, in path order on ties.
+    """
+
+    def __init__(self, paths: dict, labels: list[int], n_nodes: int):
+        self.labels = frozenset(labels)
+        counts = np.fromiter((len(paths[v]) for v in labels), dtype=np.int64, count=len(labels))
+        flat = [path for v in labels for path in paths[v]]
+        self.length = np.fromiter(map(len, flat), dtype=np.int64, count=len(flat))
+        self.node_start = np.concatenate(([0], np.cumsum(self.length)[:-1])).astype(np.int64)
+        self.nodes = np.fromiter((u for path in flat for u in path), dtype=np.int64, count=int(self.length.sum()))
+        path_of_row = np.repeat(np.arange(len(flat)), self.length)
+        position = np.arange(len(self.nodes)) - self.node_start[path_of_row]
+        running = np.cumsum(self.nodes)
+        self.sums = running - np.repeat(running[self.node_start] - self.nodes[self.node_start], self.length)
+        label_ids = np.asarray(labels, dtype=np.int64)
+        self.path_start = np.zeros(n_nodes, dtype=np.int64)
+        self.path_count = np.zeros(n_nodes, dtype=np.int64)
+        self.path_start[label_ids] = np.cumsum(counts) - counts
+        self.path_count[label_ids] = counts
+        self._build_meetings(np.repeat(np.repeat(label_ids, counts), self.length), path_of_row, position, n_nodes)
+
+    def _build_meetings(self, label_of_row, path_of_row, position, n_nodes) -> None:
+        width = n_nodes + 1
+        group = label_of_row * width + self.nodes + 1                 # (label, node)
+        order = sorted_order((group, width * width), (position, int(position.max()) + 1 if len(position) else 1),
+                       (self.sums, None), (path_of_row, len(self.length) + 1))
+        group, position = group[order], position[order]
+        first = run_starts(group)
+        entry_of_row = np.cumsum(first) - 1
+        depth = position[first]
+        place = position == depth[entry_of_row]
+        self.place_path = path_of_row[order][place]
+        self.place_sum = self.sums[order][place]
+        self.place_count = np.bincount(entry_of_row[place], minlength=len(depth))
+        self.place_start = np.cumsum(self.place_count) - self.place_count
+        entry_label = group[first] // width
+        self.entry_node = group[first] % width - 1
+        self.entry_depth = depth
+        self.entry_count = np.bincount(entry_label, minlength=n_nodes)
+        self.entry_start = np.cumsum(self.entry_count) - self.entry_count
+
+
+def run_starts(sorted_keys: np.ndarray) -> np.ndarray:
+    """True where a run of equal keys begins."""
+    return np.concatenate(([True], sorted_keys[1:] != sorted_keys[:-1])) if len(sorted_keys) else \
+        np.zeros(0, dtype=bool)
+
+
+def sorted_order(*columns) -> np.ndarray:
+    """The permutation sorting rows by ``columns`` (``(values, bound)`` pairs, most
+    significant first; values in ``[0, bound)``, a bound of None meaning any
+    non-negative value: taken as max + 1), ties kept in row order.  One sort of composed
+    integer keys when they fit in 63 bits, else :func:`numpy.lexsort`."""
+    n = len(columns[0][0])
+    bounds = [int(values.max()) + 1 if bound is None and n else (bound or 1) for values, bound in columns]
+    total = 1
+    for bound in [*bounds, n]:
+        total *= max(bound, 1)
+    if total >= 2 ** 62:
+        return np.lexsort([np.arange(n)] + [values for values, _ in reversed(columns)])
+    key = np.zeros(n, dtype=np.int64)
+    for (values, _), bound in zip(columns, bounds):
+        key = key * bound + values
+    return np.sort(key * n + np.arange(n)) % n if n else np.zeros(0, dtype=np.int64)
+
+
+def expand_ranges(starts: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(owner, index)``: for each i, the indices ``starts[i] .. starts[i] + counts[i] - 1``
+    with their owner i, concatenated."""
+    owner = np.repeat(np.arange(len(counts)), counts)
+    offsets = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+    return owner, np.repeat(starts, counts) + offsets
 
 
 class Hierarchy:
@@ -77,7 +159,7 @@ class Hierarchy:
                          for i in range(n)]
         self._closures: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         self._paths: dict[tuple, dict[int, tuple]] = {}
-        self._meetings: dict[tuple, dict[int, dict]] = {}
+        self._tables: dict[tuple, PathTable] = {}
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -168,36 +250,16 @@ class Hierarchy:
                 stack.pop()
             cache[node] = memo[node, steps]
 
-    def lca_tables(self, nodes, steps: int | None, *, dummy: bool) -> tuple[dict, dict]:
-        """``(paths, meetings)``: the path tables of the LCA measures, filled for every node
-        of ``nodes`` (cached: later calls add what is missing).
-
-        ``paths[v]``: the :meth:`upward_paths` of ``v``.  ``meetings[v]``: for every node
-        ``u`` on these paths, ``(d, v, places)`` with d the smallest position of u on them
-        and places the ``(path[:d+1], sum of its ids)`` of the paths holding u at position
-        d, in path order, then stably sorted by id sum.
-        """
-        paths = self._paths.setdefault((steps, dummy), {})
-        meetings = self._meetings.setdefault((steps, dummy), {})
-        nodes = [node for node in nodes if node not in meetings]
-        self._fill_paths([node for node in nodes if node not in paths], steps, dummy, paths)
-        for node in nodes:
-            table: dict[int, tuple] = {}
-            for path in paths[node]:
-                id_sum = 0
-                for position, member in enumerate(path):
-                    id_sum += member
-                    current = table.get(member)
-                    if current is None or position < current[0]:
-                        table[member] = (position, node, [(path[:position + 1], id_sum)])
-                    elif position == current[0]:
-                        current[2].append((path[:position + 1], id_sum))
-            for member, (position, _, places) in table.items():
-                if len(places) > 1:
-                    places.sort(key=_second)
-                table[member] = (position, node, tuple(places))
-            meetings[node] = table
-        return paths, meetings
+    def path_table(self, nodes, steps: int | None, *, dummy: bool) -> PathTable:
+        """The :class:`PathTable` of the :meth:`upward_paths` of ``nodes`` (at least; cached
+        per ``(steps, dummy)`` and rebuilt for the union when a node is missing)."""
+        table = self._tables.get((steps, dummy))
+        if table is None or not table.labels.issuperset(nodes):
+            nodes = sorted(set(nodes) | (table.labels if table is not None else set()))
+            paths = self._paths.setdefault((steps, dummy), {})
+            self._fill_paths([node for node in nodes if node not in paths], steps, dummy, paths)
+            table = self._tables[(steps, dummy)] = PathTable(paths, nodes, len(self))
+        return table
 
 
 def parse_hierarchy(text: str, name: str = "<hierarchy>") -> Hierarchy:
