@@ -66,7 +66,7 @@ class PathTable:
         counts = np.fromiter((len(paths[v]) for v in labels), dtype=np.int64, count=len(labels))
         flat = [path for v in labels for path in paths[v]]
         self.length = np.fromiter(map(len, flat), dtype=np.int64, count=len(flat))
-        self.node_start = np.concatenate(([0], np.cumsum(self.length)[:-1])).astype(np.int64)
+        self.node_start = np.cumsum(self.length) - self.length
         self.nodes = np.fromiter((u for path in flat for u in path), dtype=np.int64, count=int(self.length.sum()))
         path_of_row = np.repeat(np.arange(len(flat)), self.length)
         position = np.arange(len(self.nodes)) - self.node_start[path_of_row]
