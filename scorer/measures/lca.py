@@ -107,9 +107,11 @@ class _Block:
         entry_code = entry_ds * width + t.entry_node[entry] + 1
         depth = t.entry_depth[entry]
         max_depth = int(depth.max()) + 1 if len(depth) else 1
-        ordered = np.sort(entry_code * max_depth + depth)
-        first = run_starts(ordered // max_depth)
-        met_code, met_depth = ordered[first] // max_depth, ordered[first] % max_depth
+        order = sorted_order((entry_code, None), (depth, max_depth))
+        first = run_starts(entry_code[order])
+        met_code, met_depth = entry_code[order][first], depth[order][first]
+        entry_group = np.empty(len(order), dtype=np.int64)
+        entry_group[order] = np.cumsum(first) - 1
         # own side: path instances (ds, label, path) and their nodes
         path_owner, path = expand_ranges(t.path_start[own_label], t.path_count[own_label])
         row_path, row = expand_ranges(t.node_start[path], t.length[path])
@@ -135,9 +137,9 @@ class _Block:
         self.hit_m = m[keep]
         self.hit_sum = t.sums[row[first_hit[keep]]]
         # found rows: the other side's entries at a hit's meet with depth m
-        minimal = met_depth[np.searchsorted(met_code, entry_code)] == depth
-        meet_codes = sorted_unique(self.hit_ds * width + self.hit_meet + 1)
-        eligible = np.flatnonzero(minimal & sorted_member(entry_code, meet_codes))
+        is_meet = np.zeros(len(met_code), dtype=bool)
+        is_meet[where[first_hit[keep]]] = True
+        eligible = np.flatnonzero((met_depth[entry_group] == depth) & is_meet[entry_group])
         eligible = eligible[sorted_order((entry_code[eligible], None), (entry_label[eligible], width))]
         eligible_code = entry_code[eligible]
         hit_code = self.hit_ds * width + self.hit_meet + 1
@@ -354,9 +356,13 @@ class _Block:
             node_code = doc[owner] * width + self.t.nodes[row] + 1
             head = self.t.nodes[self.t.node_start[path]]
             pairs = probable[side]
-            lo = np.searchsorted(pairs[0], node_code)
-            counts = np.searchsorted(pairs[0], node_code, side="right") - lo
-            which, match = expand_ranges(lo, counts)
+            if not len(pairs[0]):
+                continue
+            starts = run_starts(pairs[0])
+            codes, start = pairs[0][starts], np.flatnonzero(starts)
+            where = np.minimum(np.searchsorted(codes, node_code), len(codes) - 1)
+            size = np.diff(np.append(start, len(pairs[0])))
+            which, match = expand_ranges(start[where], np.where(codes[where] == node_code, size[where], 0))
             cand = owner[which]
             label = pairs[1][match]
             ok = label != head[cand]
