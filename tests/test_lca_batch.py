@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorer.formats.hierarchy import parse_hierarchy
-from scorer.measures.flat import LabelLists
 from scorer.measures import lca
+from scorer.measures.flat import LabelLists
 from scorer.measures.hierarchical import lca_augmented_sets, lca_sizes, most_specific_pairs
 
 _second = itemgetter(1)

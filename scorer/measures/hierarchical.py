@@ -94,7 +94,8 @@ def lca_augmented_sets(gold: frozenset, pred: frozenset, hierarchy: Hierarchy,
     gold_pairs, pred_pairs = (most_specific_pairs(side, hierarchy, steps) for side in lists)
     table = hierarchy.path_table(sorted(gold | pred), steps, dummy=dummy)
     codes = lca.augmented_codes(table, gold_pairs, pred_pairs, 1, len(hierarchy), np.zeros(0, dtype=np.int64))
-    return tuple({int(code) - 1 for code in side} for side in codes)
+    gold_codes, pred_codes = codes
+    return {int(code) - 1 for code in gold_codes}, {int(code) - 1 for code in pred_codes}
 
 
 def most_specific_pairs(lists: LabelLists, hierarchy: Hierarchy, steps: int | None) -> tuple[np.ndarray, np.ndarray]:
@@ -235,11 +236,14 @@ def _lca_sizes_of_job(bounds):
 def _lca_sizes_range(job, start: int, stop: int) -> np.ndarray:
     """The ``(n, 3)`` sizes of documents ``start..stop-1`` of a :func:`lca_sizes` job."""
     table, gold_pairs, pred_pairs, n_nodes, excluded = job
-    sides = []
-    for docs, labels in (gold_pairs, pred_pairs):
-        lo, hi = np.searchsorted(docs, [start, stop])
-        sides.append((docs[lo:hi] - start, labels[lo:hi]))
-    return lca.augmented_sizes(table, *sides, stop - start, n_nodes, excluded)
+    gold, pred = (_document_range(docs, labels, start, stop) for docs, labels in (gold_pairs, pred_pairs))
+    return lca.augmented_sizes(table, gold, pred, stop - start, n_nodes, excluded)
+
+
+def _document_range(docs: np.ndarray, labels: np.ndarray, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+    """The ``(documents, labels)`` pairs of documents ``start..stop-1``, renumbered from 0."""
+    lo, hi = np.searchsorted(docs, [start, stop])
+    return docs[lo:hi] - start, labels[lo:hi]
 
 
 def _prefixed(family: str, values: dict) -> dict:
