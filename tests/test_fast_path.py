@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import scorer
-from scorer.formats import jsontext
+from scorer.formats import jsontext, taskb
 from scorer.formats.jsontext import JsonFloat, load_json
 from scorer.formats.validation import validate_taskb
 from tests.conftest import conformance_cases
@@ -305,3 +305,57 @@ def test_task_a_conformance_corpus_gives_the_same_results_on_both_paths(monkeypa
                                            task="taskA", hierarchy=tree))
         assert fast == located, case["id"]
     assert counting.vouched >= len(cases)
+
+
+# --- the typed records: well-formed questions read without pointers ----------------------
+
+@contextmanager
+def questions_read_member_by_member():
+    """Within the block, ``read_taskb`` reads every question member by member (as it does
+    any question ``_plain_question`` does not vouch for)."""
+    plain = taskb._plain_question
+    taskb._plain_question = lambda value, index: None
+    try:
+        yield
+    finally:
+        taskb._plain_question = plain
+
+
+def read_outcome(text: bytes):
+    """The questions ``read_taskb`` reads from ``text`` (every field, as repr), or its errors."""
+    def read():
+        questions = taskb.read_taskb(*load_json(text, name="run.json")).questions
+        return [(q.id, q.index, q.type, q.body, q.documents, q.concepts, q.snippets, q.triples,
+                 q.exact_answer, q.ideal_answer, q.has_exact_answer) for q in questions]
+    fast = outcome(read)
+    with questions_read_member_by_member():
+        return fast, outcome(read)
+
+
+triples = st.builds(lambda s, p, o, extra: Pairs([("s", s), ("p", p), ("o", o)] + extra),
+                    field(texts), field(texts), field(texts | st.none()),
+                    st.lists(st.tuples(st.sampled_from(["x", "s"]), oddities), max_size=1))
+full_questions = st.builds(
+    lambda q, body, concepts, trip, ideal, deep: Pairs(list(q) + [("body", body), ("concepts", concepts),
+                                                                  ("triples", trip), ("ideal_answer", ideal),
+                                                                  ("other", deep)]),
+    questions, field(texts), field(st.lists(field(texts), max_size=2)), field(st.lists(triples, max_size=2)),
+    field(texts | st.lists(texts, max_size=2)), st.sampled_from([Raw("[" * 4 + "]" * 4), Raw("[" * 6 + "]" * 6), 1]))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(full_questions | questions, max_size=3))
+def test_well_formed_questions_read_the_same_without_pointers(qs):
+    fast, slow = read_outcome(render(Pairs([("questions", qs)])).encode("utf-8"))
+    assert fast == slow
+
+
+def test_complete_snippets_and_triples_take_the_pointer_free_reading(monkeypatch):
+    calls = []
+    slow = taskb._Reader.question
+    monkeypatch.setattr(taskb._Reader, "question", lambda self, value, index: calls.append(index) or slow(self, value, index))
+    text = json.dumps({"questions": [GOLD["questions"][0] | {"triples": [{"s": "a", "p": "b", "o": "c"}]},
+                                     GOLD["questions"][1]]}).encode()
+    fast, slow_outcome = read_outcome(text)
+    assert fast == slow_outcome and fast[0] == "value"
+    assert calls == [0, 1]  # read member by member only when forced: the fast reading vouched for both
