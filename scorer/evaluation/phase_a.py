@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from scorer.errors import Problem, ScorerError, listing_warnings
 from scorer.evaluation.result import Result
@@ -297,10 +298,8 @@ def _reference_category(category: str, g: Question, r: Question | None, edition:
     if category == "snippets":
         if not g.snippets:
             return None
-        returned = r.snippets if r else []
-        divisor = retrieval.ap_divisor(edition, len(snippets.gold_passages(g.snippets)))
-        return (*snippets.snippet_prf(returned, g.snippets),
-                snippets.snippet_ap(returned, g.snippets, divisor))
+        return snippets.snippet_measures(r.snippets if r else [], g.snippets,
+                                         partial(retrieval.ap_divisor, edition))
     if category == "documents":
         gold_items = set(map(snippets.pubmed_id, g.documents))
         returned = retrieval.unique(map(snippets.pubmed_id, r.documents)) if r else []
