@@ -31,7 +31,7 @@ TREE_TEXT = "R A\nR B\nA A1\nA A2\nA1 A11\nB B1\n"
 def located_only():
     """Within the block, ``load_json`` takes the located path for every input."""
     fast = jsontext._fast_parse
-    jsontext._fast_parse = lambda text: jsontext._UNSURE
+    jsontext._fast_parse = lambda text, data: jsontext._UNSURE
     try:
         yield
     finally:
@@ -45,8 +45,8 @@ class Counting:
         self.vouched = 0
         fast = jsontext._fast_parse
 
-        def counted(text):
-            value = fast(text)
+        def counted(text, data):
+            value = fast(text, data)
             self.vouched += value is not jsontext._UNSURE
             return value
         monkeypatch.setattr(jsontext, "_fast_parse", counted)
@@ -359,3 +359,10 @@ def test_complete_snippets_and_triples_take_the_pointer_free_reading(monkeypatch
     fast, slow_outcome = read_outcome(text)
     assert fast == slow_outcome and fast[0] == "value"
     assert calls == [0, 1]  # read member by member only when forced: the fast reading vouched for both
+
+
+@given(st.text(st.sampled_from(':\\u03a"0x\u00e9'), max_size=12))
+def test_the_colon_count_and_escape_check_see_what_the_text_holds(text):
+    data = text.encode("utf-8")
+    assert jsontext._colons(data) == text.count(":")
+    assert jsontext._escapes_u003(data) == ("\\u003" in text)
