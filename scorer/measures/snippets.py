@@ -32,7 +32,15 @@ def official_section(section: str) -> str:
 
 def last_path_segment(document: str) -> str:
     """``http://x/pubmed/123`` -> ``123``; trailing ``/`` ignored; ``""`` stays ``""``."""
+    if document.startswith(_GOLD_URL):  # the gold files' form: what follows the prefix, if it has no /
+        rest = document[len(_GOLD_URL):]
+        if rest and "/" not in rest:
+            return rest
     return document.rstrip("/").rsplit("/", 1)[-1]
+
+
+#: The document URL form of every BioASQ gold file.
+_GOLD_URL = "http://www.ncbi.nlm.nih.gov/pubmed/"
 
 
 #: A snippet as the official tool compares it, a plain tuple for speed:
@@ -631,9 +639,6 @@ def official_snippet_ap(returned: Sequence[OfficialSnippet], gold: Sequence[Offi
 # --- reference ---------------------------------------------------------------------
 
 _PMID = re.compile(r"(?:pmid:?)?(\d+)", re.IGNORECASE)
-
-
-_GOLD_URL = "http://www.ncbi.nlm.nih.gov/pubmed/"
 
 
 def pubmed_id(document: str) -> str:
