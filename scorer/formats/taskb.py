@@ -156,6 +156,15 @@ def _plain_triple(value) -> Triple | None:
 _STR = {str}
 
 
+def _all_plain(value, read) -> list | None:
+    """``read`` of each item of the list ``value``; None when ``value`` is not a list or
+    ``read`` gives None for an item."""
+    if type(value) is not list:
+        return None
+    records = list(map(read, value))
+    return None if None in records else records
+
+
 def _plain_question(value, index: int) -> Question | None:
     """The question of a well-formed question object, read as :meth:`_Reader.question`
     reads it (the same :class:`Question`) without building a pointer: strings where
@@ -166,13 +175,11 @@ def _plain_question(value, index: int) -> Question | None:
         return None
     q = Question(id=None, index=index)
     for key, item in value.items():
-        if key == "snippets":
-            if type(item) is not list:
+        if key == "snippets" or key == "triples":
+            records = _all_plain(item, _plain_snippet if key == "snippets" else _plain_triple)
+            if records is None:
                 return None
-            snippets = list(map(_plain_snippet, item))
-            if None in snippets:
-                return None
-            q.snippets = snippets
+            setattr(q, key, records)
         elif key == "documents" or key == "concepts":
             if type(item) is not list or (item and set(map(type, item)) != _STR):
                 return None
@@ -181,13 +188,6 @@ def _plain_question(value, index: int) -> Question | None:
             if type(item) is not str:
                 return None
             setattr(q, key, item)
-        elif key == "triples":
-            if type(item) is not list:
-                return None
-            triples = list(map(_plain_triple, item))
-            if None in triples:
-                return None
-            q.triples = triples
         elif type(item) is str:
             if key == "exact_answer":
                 q.exact_answer, q.has_exact_answer = item, True
