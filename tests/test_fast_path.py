@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import scorer
-from scorer.formats import jsontext
+from scorer.formats import jsontext, taskb
 from scorer.formats.jsontext import JsonFloat, load_json
 from scorer.formats.validation import validate_taskb
 from tests.conftest import conformance_cases
@@ -31,7 +31,7 @@ TREE_TEXT = "R A\nR B\nA A1\nA A2\nA1 A11\nB B1\n"
 def located_only():
     """Within the block, ``load_json`` takes the located path for every input."""
     fast = jsontext._fast_parse
-    jsontext._fast_parse = lambda text: jsontext._UNSURE
+    jsontext._fast_parse = lambda text, data: jsontext._UNSURE
     try:
         yield
     finally:
@@ -45,8 +45,8 @@ class Counting:
         self.vouched = 0
         fast = jsontext._fast_parse
 
-        def counted(text):
-            value = fast(text)
+        def counted(text, data):
+            value = fast(text, data)
             self.vouched += value is not jsontext._UNSURE
             return value
         monkeypatch.setattr(jsontext, "_fast_parse", counted)
@@ -305,3 +305,64 @@ def test_task_a_conformance_corpus_gives_the_same_results_on_both_paths(monkeypa
                                            task="taskA", hierarchy=tree))
         assert fast == located, case["id"]
     assert counting.vouched >= len(cases)
+
+
+# --- the typed records: well-formed questions read without pointers ----------------------
+
+@contextmanager
+def questions_read_member_by_member():
+    """Within the block, ``read_taskb`` reads every question member by member (as it does
+    any question ``_plain_question`` does not vouch for)."""
+    plain = taskb._plain_question
+    taskb._plain_question = lambda value, index: None
+    try:
+        yield
+    finally:
+        taskb._plain_question = plain
+
+
+def read_outcome(text: bytes):
+    """The questions ``read_taskb`` reads from ``text`` (every field, as repr), or its errors."""
+    def read():
+        questions = taskb.read_taskb(*load_json(text, name="run.json")).questions
+        return [(q.id, q.index, q.type, q.body, q.documents, q.concepts, q.snippets, q.triples,
+                 q.exact_answer, q.ideal_answer, q.has_exact_answer) for q in questions]
+    fast = outcome(read)
+    with questions_read_member_by_member():
+        return fast, outcome(read)
+
+
+triples = st.builds(lambda s, p, o, extra: Pairs([("s", s), ("p", p), ("o", o)] + extra),
+                    field(texts), field(texts), field(texts | st.none()),
+                    st.lists(st.tuples(st.sampled_from(["x", "s"]), oddities), max_size=1))
+full_questions = st.builds(
+    lambda q, body, concepts, trip, ideal, deep: Pairs(list(q) + [("body", body), ("concepts", concepts),
+                                                                  ("triples", trip), ("ideal_answer", ideal),
+                                                                  ("other", deep)]),
+    questions, field(texts), field(st.lists(field(texts), max_size=2)), field(st.lists(triples, max_size=2)),
+    field(texts | st.lists(texts, max_size=2)), st.sampled_from([Raw("[" * 4 + "]" * 4), Raw("[" * 6 + "]" * 6), 1]))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(full_questions | questions, max_size=3))
+def test_well_formed_questions_read_the_same_without_pointers(qs):
+    fast, slow = read_outcome(render(Pairs([("questions", qs)])).encode("utf-8"))
+    assert fast == slow
+
+
+def test_complete_snippets_and_triples_take_the_pointer_free_reading(monkeypatch):
+    calls = []
+    slow = taskb._Reader.question
+    monkeypatch.setattr(taskb._Reader, "question", lambda self, value, index: calls.append(index) or slow(self, value, index))
+    text = json.dumps({"questions": [GOLD["questions"][0] | {"triples": [{"s": "a", "p": "b", "o": "c"}]},
+                                     GOLD["questions"][1]]}).encode()
+    fast, slow_outcome = read_outcome(text)
+    assert fast == slow_outcome and fast[0] == "value"
+    assert calls == [0, 1]  # read member by member only when forced: the fast reading vouched for both
+
+
+@given(st.text(st.sampled_from(':\\u03a"0x\u00e9'), max_size=12))
+def test_the_colon_count_and_escape_check_see_what_the_text_holds(text):
+    data = text.encode("utf-8")
+    assert jsontext._colons(data) == text.count(":")
+    assert jsontext._escapes_u003(data) == ("\\u003" in text)

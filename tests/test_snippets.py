@@ -4,7 +4,13 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer.measures.snippets import official_merge, official_merge_loop
+from scorer.measures.snippets import (
+    _parsed_pubmed_id,
+    last_path_segment,
+    official_merge,
+    official_merge_loop,
+    pubmed_id,
+)
 
 
 @st.composite
@@ -57,3 +63,15 @@ def test_hand_checked_merge():
     s = [("d", "abstract", "abstract", 0, 49), ("d", "abstract", "abstract", 500, 599),
          ("d", "abstract", "abstract", 40, 99), ("e", "abstract", "abstract", 0, 9)]
     assert official_merge(s) == [("d", "abstract", "abstract", 0, 99), s[1], s[3]]
+
+
+@given(st.sampled_from(["", "http://www.ncbi.nlm.nih.gov/pubmed/", "https://pubmed.ncbi.nlm.nih.gov/", "PMID:", " "])
+       .flatmap(lambda prefix: st.text("0123456789/ \u0661x\u00b2", max_size=6).map(lambda rest: prefix + rest)))
+def test_pubmed_id_of_the_gold_url_form_is_what_the_parse_gives(document):
+    assert pubmed_id(document) == _parsed_pubmed_id(document)
+
+
+@given(st.sampled_from(["", "http://www.ncbi.nlm.nih.gov/pubmed/", "http://x/", "/"])
+       .flatmap(lambda prefix: st.text("12/a", max_size=5).map(lambda rest: prefix + rest)))
+def test_last_path_segment_of_the_gold_url_form_is_what_the_split_gives(document):
+    assert last_path_segment(document) == document.rstrip("/").rsplit("/", 1)[-1]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from scorer.errors import Problem, ScorerError, listing_warnings
 from scorer.evaluation.result import Result
@@ -103,6 +104,10 @@ def _official_pairs(gold: TaskBFile, run: TaskBFile) -> list[tuple[Question, _Ru
     return pairs
 
 
+#: The per-question entry names of each category, in :data:`_RECORDED` order.
+_ENTRY_NAMES = {c: tuple(f"{c}.{stat}" for stat in _RECORDED) for c in CATEGORIES}
+
+
 class _Tally:
     """Per-question (P, R, F1, AP) of each category, as columns and as per-question entries."""
 
@@ -112,11 +117,15 @@ class _Tally:
 
     def record(self, category: str, qid: str, p: float, r: float, f: float, ap: float) -> None:
         """Append one question's values to the columns of ``category`` and to its entry."""
-        for stat, v in zip(_RECORDED, (p, r, f, ap)):
-            self.values[category][stat].append(v)
-        entry = self.per_question.setdefault(qid, {})
-        entry.update({f"{category}.precision": p, f"{category}.recall": r,
-                      f"{category}.f1": f, f"{category}.ap": ap})
+        columns = self.values[category]
+        columns["precision"].append(p)
+        columns["recall"].append(r)
+        columns["f1"].append(f)
+        columns["ap"].append(ap)
+        entry = self.per_question.get(qid)
+        if entry is None:
+            entry = self.per_question[qid] = {}
+        entry.update(zip(_ENTRY_NAMES[category], (p, r, f, ap)))
 
 
 def _official_pass_d(d_list: list, edition: int, tally: _Tally) -> set[int]:
@@ -297,10 +306,8 @@ def _reference_category(category: str, g: Question, r: Question | None, edition:
     if category == "snippets":
         if not g.snippets:
             return None
-        returned = r.snippets if r else []
-        divisor = retrieval.ap_divisor(edition, len(snippets.gold_passages(g.snippets)))
-        return (*snippets.snippet_prf(returned, g.snippets),
-                snippets.snippet_ap(returned, g.snippets, divisor))
+        return snippets.snippet_measures(r.snippets if r else [], g.snippets,
+                                         partial(retrieval.ap_divisor, edition))
     if category == "documents":
         gold_items = set(map(snippets.pubmed_id, g.documents))
         returned = retrieval.unique(map(snippets.pubmed_id, r.documents)) if r else []

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import NamedTuple
 
 from scorer.errors import Problem, ScorerError, excerpt, json_pointer
@@ -55,7 +56,7 @@ class Snippet(NamedTuple):
     text: str = ""
 
 
-_make_snippet = Snippet._make  # tuple.__new__: much faster than the generated __init__
+_new_snippet = partial(tuple.__new__, Snippet)  # a Snippet of its six fields, built in C
 
 
 class Triple(NamedTuple):
@@ -64,7 +65,7 @@ class Triple(NamedTuple):
     o: str
 
 
-_make_triple = Triple._make
+_new_triple = partial(tuple.__new__, Triple)
 
 
 @dataclass(slots=True)
@@ -135,9 +136,74 @@ def _plain_snippet(value) -> Snippet | None:
     if (type(document) is str and type(text) is str and type(begin_section) is str
             and type(end_section) is str and type(begin) is int and type(end) is int
             and -INT32_MAX <= begin <= INT32_MAX and -INT32_MAX <= end <= INT32_MAX
-            and (document.strip("/") or not document)):
-        return _make_snippet(fields)
+            and (not document.endswith("/") or document.strip("/"))):
+        return _new_snippet(fields)
     return None
+
+
+def _plain_triple(value) -> Triple | None:
+    """The triple of an object whose ``s``, ``p`` and ``o`` (each "" when absent) are
+    strings; None for anything else, which :meth:`_Reader.triple` reads or reports."""
+    if type(value) is not dict:
+        return None
+    get = value.get
+    fields = (get("s", ""), get("p", ""), get("o", ""))
+    if type(fields[0]) is str and type(fields[1]) is str and type(fields[2]) is str:
+        return _new_triple(fields)
+    return None
+
+
+_STR = {str}
+
+
+def _all_plain(value, read) -> list | None:
+    """``read`` of each item of the list ``value``; None when ``value`` is not a list or
+    ``read`` gives None for an item."""
+    if type(value) is not list:
+        return None
+    records = list(map(read, value))
+    return None if None in records else records
+
+
+def _plain_question(value, index: int) -> Question | None:
+    """The question of a well-formed question object, read as :meth:`_Reader.question`
+    reads it (the same :class:`Question`) without building a pointer: strings where
+    strings belong, lists of strings, well-formed snippets (:func:`_plain_snippet`) and
+    triples (:func:`_plain_triple`), answers and other members nested no deeper than
+    allowed.  None for anything else, which the reader reads or reports member by member."""
+    if type(value) is not dict:
+        return None
+    q = Question(id=None, index=index)
+    for key, item in value.items():
+        if key == "snippets" or key == "triples":
+            records = _all_plain(item, _plain_snippet if key == "snippets" else _plain_triple)
+            if records is None:
+                return None
+            setattr(q, key, records)
+        elif key == "documents" or key == "concepts":
+            if type(item) is not list or (item and set(map(type, item)) != _STR):
+                return None
+            setattr(q, key, item)
+        elif key == "id" or key == "type" or key == "body":
+            if type(item) is not str:
+                return None
+            setattr(q, key, item)
+        elif type(item) is str:
+            if key == "exact_answer":
+                q.exact_answer, q.has_exact_answer = item, True
+            elif key == "ideal_answer":
+                q.ideal_answer = item
+        elif key == "exact_answer":
+            if nesting_exceeds(item, 4):
+                return None
+            q.exact_answer, q.has_exact_answer = item, True
+        elif key == "ideal_answer":
+            if nesting_exceeds(item, 4):
+                return None
+            q.ideal_answer = item
+        elif nesting_exceeds(item, MAX_DEPTH - 3):
+            return None
+    return q
 
 
 def _kind(value) -> str:
@@ -287,7 +353,7 @@ class _Reader:
             get = value.get
             s, p, o = get("s", ""), get("p", ""), get("o", "")
             if type(s) is str and type(p) is str and type(o) is str:
-                return _make_triple((s, p, o))
+                return _new_triple((s, p, o))
         else:
             self.problem("wrong-type", pointer, f"a triple must be an object, not {_kind(value)}",
                          'write {"s": ..., "p": ..., "o": ...}')
@@ -378,7 +444,8 @@ def read_taskb(value, doc: JsonText | None = None, *, name: str | None = None) -
         for key, item in value.items():
             if key != "questions":
                 reader.bounded(item, json_pointer(key), MAX_DEPTH - 1)
-        questions = [q for i, v in enumerate(value["questions"]) if (q := reader.question(v, i)) is not None]
+        questions = [q for i, v in enumerate(value["questions"])
+                     if (q := _plain_question(v, i) or reader.question(v, i)) is not None]
     if reader.problems:
         raise ScorerError([doc.place(p) if doc else p for p in reader.problems])
     return TaskBFile(name=name, questions=questions, doc=doc)

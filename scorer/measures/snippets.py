@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from scorer.formats.taskb import Snippet
@@ -32,7 +32,15 @@ def official_section(section: str) -> str:
 
 def last_path_segment(document: str) -> str:
     """``http://x/pubmed/123`` -> ``123``; trailing ``/`` ignored; ``""`` stays ``""``."""
+    if document.startswith(_GOLD_URL):  # the gold files' form: what follows the prefix, if it has no /
+        rest = document[len(_GOLD_URL):]
+        if rest and "/" not in rest:
+            return rest
     return document.rstrip("/").rsplit("/", 1)[-1]
+
+
+#: The document URL form of every BioASQ gold file.
+_GOLD_URL = "http://www.ncbi.nlm.nih.gov/pubmed/"
 
 
 #: A snippet as the official tool compares it, a plain tuple for speed:
@@ -633,11 +641,20 @@ def official_snippet_ap(returned: Sequence[OfficialSnippet], gold: Sequence[Offi
 _PMID = re.compile(r"(?:pmid:?)?(\d+)", re.IGNORECASE)
 
 
-@lru_cache(maxsize=1 << 16)
 def pubmed_id(document: str) -> str:
     """The PubMed id of a document URL whatever its form (``http://www.ncbi.nlm.nih.gov/
     pubmed/123``, ``https://pubmed.ncbi.nlm.nih.gov/123/``, ``PMID:123``, ``123``);
-    other strings are returned stripped."""
+    other strings are returned stripped.  The URL form of the gold files (ASCII digits
+    after :data:`_GOLD_URL`) is cut directly, other forms are parsed (and cached)."""
+    if document.startswith(_GOLD_URL):
+        digits = document[len(_GOLD_URL):]
+        if digits.isascii() and digits.isdigit():
+            return digits
+    return _parsed_pubmed_id(document)
+
+
+@lru_cache(maxsize=1 << 16)
+def _parsed_pubmed_id(document: str) -> str:
     segment = last_path_segment(document.strip())
     match = _PMID.fullmatch(segment)
     return match.group(1) if match else document.strip()
@@ -650,15 +667,22 @@ def reference_section(section: str) -> str:
     return "abstract" if name == "sections.0" else name
 
 
-Intervals = dict[tuple[str, str, str], list[tuple[int, int]]]
+Key = tuple[str, str, str]
+Intervals = dict[Key, list[tuple[int, int]]]
 
 
-def _key(s: Snippet) -> tuple[str, str, str]:
+def _key(s: Snippet) -> Key:
     return pubmed_id(s.document), reference_section(s.begin_section), reference_section(s.end_section)
+
+
+#: A snippet as the reference measures see it: (key, begin, end).
+Keyed = tuple[Key, int, int]
 
 
 def _union(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Disjoint sorted half-open intervals covering the same positions; empty ones dropped."""
+    if len(spans) == 1:
+        return spans if spans[0][1] > spans[0][0] else []
     out: list[tuple[int, int]] = []
     for begin, end in sorted(s for s in spans if s[1] > s[0]):
         if out and begin <= out[-1][1]:
@@ -669,11 +693,16 @@ def _union(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-def positions(snippets: Sequence[Snippet]) -> Intervals:
-    """The character positions of the snippets: key -> disjoint intervals [begin, end)."""
-    spans: dict[tuple[str, str, str], list[tuple[int, int]]] = defaultdict(list)
-    for s in snippets:
-        spans[_key(s)].append((s.begin, s.end))
+def keyed(snippets: Sequence[Snippet]) -> list[Keyed]:
+    """Each snippet as (PubMed id and reference sections, begin, end)."""
+    return [(_key(s), s.begin, s.end) for s in snippets]
+
+
+def positions(snippets: Sequence[Keyed]) -> Intervals:
+    """The character positions of :func:`keyed` snippets: key -> disjoint intervals [begin, end)."""
+    spans: dict[Key, list[tuple[int, int]]] = defaultdict(list)
+    for key, begin, end in snippets:
+        spans[key].append((begin, end))
     return {key: merged for key, value in spans.items() if (merged := _union(value))}
 
 
@@ -699,9 +728,20 @@ def overlap(a: Intervals, b: Intervals) -> int:
     return sum(_span_overlap(spans, b[key]) for key, spans in a.items() if key in b)
 
 
-def snippet_prf(returned: Sequence[Snippet], gold: Sequence[Snippet]) -> tuple[float, float, float]:
+def snippet_measures(returned: Sequence[Snippet], gold: Sequence[Snippet],
+                     divisor_of: Callable[[int], int]) -> tuple[float, float, float, float]:
+    """P, R, F1 (:func:`snippet_prf`) and AP (:func:`snippet_ap`, divisor
+    ``divisor_of(number of gold passages)``) of one question, the gold's positions and
+    passages and the returned snippets' keys computed once."""
+    gold_positions = positions(keyed(gold))
+    returned_keyed = keyed(returned)
+    passages = gold_passages(gold_positions)
+    return (*snippet_prf(positions(returned_keyed), gold_positions),
+            snippet_ap(returned_keyed, gold_positions, passages, divisor_of(len(passages))))
+
+
+def snippet_prf(returned_positions: Intervals, gold_positions: Intervals) -> tuple[float, float, float]:
     """P = |S∩G|/|S|, R = |S∩G|/|G| over character positions (each counted once)."""
-    returned_positions, gold_positions = positions(returned), positions(gold)
     common = overlap(returned_positions, gold_positions)
     returned_size, gold_size = size(returned_positions), size(gold_positions)
     precision = common / returned_size if returned_size else 0.0
@@ -709,30 +749,31 @@ def snippet_prf(returned: Sequence[Snippet], gold: Sequence[Snippet]) -> tuple[f
     return precision, recall, harmonic_f1(precision, recall)
 
 
-def gold_passages(gold: Sequence[Snippet]) -> list[tuple[tuple[str, str, str], tuple[int, int]]]:
+def gold_passages(gold_positions: Intervals) -> list[tuple[Key, tuple[int, int]]]:
     """The gold snippets after merging overlaps: one (key, interval) per passage."""
-    return [(key, span) for key, spans in positions(gold).items() for span in spans]
+    return [(key, span) for key, spans in gold_positions.items() for span in spans]
 
 
-def snippet_ap(returned: Sequence[Snippet], gold: Sequence[Snippet], divisor: int, cutoff: int = 10) -> float:
-    """AP over the first ``cutoff`` returned snippets.
+def snippet_ap(returned: Sequence[Keyed], gold_positions: Intervals, passages: list[tuple[Key, tuple[int, int]]],
+               divisor: int, cutoff: int = 10) -> float:
+    """AP over the first ``cutoff`` returned snippets (:func:`keyed`).
 
     P@r = |U_r ∩ G| / |U_r| with U_r the positions of the first r snippets (0 if empty);
-    rel(r) = 1 when snippet r overlaps a gold passage (merged gold snippet) that no
-    earlier returned snippet overlapped.  AP = Σ P@r·rel(r) / divisor, in [0, 1] with
-    ``divisor`` = :func:`~scorer.measures.retrieval.ap_divisor` of the passage count.
+    rel(r) = 1 when snippet r overlaps a gold passage (merged gold snippet, ``passages``
+    of :func:`gold_passages`) that no earlier returned snippet overlapped.  AP = Σ
+    P@r·rel(r) / divisor, in [0, 1] with ``divisor`` =
+    :func:`~scorer.measures.retrieval.ap_divisor` of the passage count.
     """
     if divisor <= 0:
         return 0.0
-    gold_positions = positions(gold)
-    passages = gold_passages(gold)
+    by_key: dict[Key, list[tuple[int, int, int]]] = defaultdict(list)
+    for i, (key, (b, e)) in enumerate(passages):
+        by_key[key].append((i, b, e))
     found: set[int] = set()
     total = 0.0
     for rank in range(1, min(cutoff, len(returned)) + 1):
-        s = returned[rank - 1]
-        key = _key(s)
-        new = [i for i, (pkey, (b, e)) in enumerate(passages)
-               if i not in found and pkey == key and min(e, s.end) > max(b, s.begin)]
+        key, begin, end = returned[rank - 1]
+        new = [i for i, b, e in by_key.get(key, ()) if i not in found and min(e, end) > max(b, begin)]
         if new:
             found.update(new)
             seen = positions(returned[:rank])
