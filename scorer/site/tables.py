@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
 
+from scorer.site.fastcsv import number_rows
+
 MISSING = "-"
 
 
@@ -91,11 +93,16 @@ class TableView:
         return f"downloads/{self.slug}.tex"
 
     def to_csv(self) -> str:
-        """The CSV (the csv module writes None as "" and floats as ``repr``; booleans are mapped)."""
+        """The CSV (the csv module writes None as "" and floats as ``repr``; booleans are mapped;
+        rows of numbers through :func:`scorer.site.fastcsv.number_rows`, the same text)."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow([c.key for c in self.columns])
-        writer.writerows([_csv_value(v) for v in row] if bool in map(type, row) else row for row in self._values())
+        values = self._values()
+        fast = number_rows(values)
+        if fast is not None:
+            return out.getvalue() + fast
+        writer.writerows([_csv_value(v) for v in row] if bool in map(type, row) else row for row in values)
         return out.getvalue()
 
     def to_json(self) -> str:
@@ -245,8 +252,17 @@ def _raw_html(column: Column):
         start += ' class="secondary"' if column.secondary else ""
         return lambda value: f"{start}>{escape(MISSING if value is None else value)}</{tag}>"
     missing = f'{start} class="num{extra}" data-sort="" title="no score">{MISSING}</{tag}>'
-    return lambda value: (f'{start} class="num{extra}" data-sort="{value!r}">{value:.4f}</{tag}>' if is_number(value)
-                          else missing)
+    memo: dict[float, str] = {}  # a table repeats its values: each float formatted once
+
+    def number(value) -> str:
+        if value.__class__ is float and value:  # not 0.0 and -0.0, one key, two texts
+            html = memo.get(value)
+            if html is None:
+                html = memo[value] = (f'{start} class="num{extra}" data-sort="{value!r}">{value:.4f}</{tag}>'
+                                      if math.isfinite(value) else missing)
+            return html
+        return f'{start} class="num{extra}" data-sort="{value!r}">{value:.4f}</{tag}>' if is_number(value) else missing
+    return number
 
 
 def rows_html(view: TableView, root: str) -> Markup:
