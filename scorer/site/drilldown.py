@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import math
+import operator
 
 from scorer.site import labels
 from scorer.site.boards import MCQA_COLUMNS, mcqa_cell
@@ -42,7 +43,7 @@ def run_views(entry: RunEntry, doc: dict, official: set, order: list[str] | None
         measures.add([text_cell(name), text_cell(labels.measure_label(name)), score_cell(shown),
                       text_cell("official" if name in official else "")], "official" if name in official else "")
     per_question = doc.get("per_question", {})
-    names = sorted({m for values in per_question.values() for m in values})
+    names = sorted(set().union(*per_question.values()))
     spec = TASKS[entry.task]
     shown, worst_on = spec.shown or (None, None)  # Task A: thousands of documents, the page shows the worst
     unit = spec.item.capitalize()
@@ -54,8 +55,8 @@ def run_views(entry: RunEntry, doc: dict, official: set, order: list[str] | None
                                "(e.g. a factoid measure on a yes/no question).",
                           empty="The result file has no per-question values.", formats=("csv",),
                           limit=shown)
-    for qid in order if order is not None else item_order(per_question, entry.task):
-        questions.add([qid, *map(per_question[qid].get, names)])
+    questions.extend([[qid, *map(per_question[qid].get, names)]
+                      for qid in (order if order is not None else item_order(per_question, entry.task))])
     return measures, questions
 
 
@@ -66,7 +67,8 @@ def item_order(per_question: dict, task: str) -> list[str]:
     order = sorted(per_question)
     worst_on = (TASKS[task].shown or (None, None))[1]
     if worst_on:
-        order.sort(key=lambda q: (per_question[q].get(worst_on) is None, per_question[q].get(worst_on) or 0))
+        values = {q: per_question[q].get(worst_on) for q in order}
+        order.sort(key=lambda q: (values[q] is None, values[q] or 0))
     return order
 
 
@@ -99,10 +101,26 @@ def pairs_to_render(table: Table, keys: list[str], top: int = TOP) -> list[tuple
 
 
 def _p_values(significance: dict, a: str, b: str) -> tuple:
-    for pair in significance.get("pairs", []):
-        if set(pair["systems"]) == {a, b}:
-            return pair["p"], pair["p_adjusted"]
-    return None, None
+    """(p, Holm-adjusted p) of the first pair of ``significance`` testing ``a`` and ``b``."""
+    pair = _pair_index(significance).get(frozenset((a, b)))
+    return (pair["p"], pair["p_adjusted"]) if pair is not None else (None, None)
+
+
+_PAIR_INDEXES: dict[int, tuple[dict, dict]] = {}  # id(significance record) -> (the record, its index)
+
+
+def _pair_index(significance: dict) -> dict:
+    """The pairs of a significance record by their set of systems, the first of each kept:
+    made once per record (a batch's pages look up every pair of its hundreds)."""
+    cached = _PAIR_INDEXES.get(id(significance))
+    if cached is None or cached[0] is not significance:  # kept here, a record's id is not reused
+        if len(_PAIR_INDEXES) > 4096:
+            _PAIR_INDEXES.clear()
+        index: dict = {}
+        for pair in significance.get("pairs", []):
+            index.setdefault(frozenset(pair["systems"]), pair)
+        cached = _PAIR_INDEXES[id(significance)] = (significance, index)
+    return cached[1]
 
 
 def _p_text(significance: dict, a: str, b: str) -> str:
@@ -113,13 +131,20 @@ def _p_text(significance: dict, a: str, b: str) -> str:
 
 def _compare(xs: list, ys: list) -> tuple:
     """(mean a, mean b, n, a better, ties, b better) over the positions where both are numbers."""
-    both = [(x, y) for x, y in zip(xs, ys) if is_number(x) and is_number(y)]
-    if not both:
+    if len(xs) != len(ys) or not (_finite_floats(xs) and _finite_floats(ys)):
+        both = [(x, y) for x, y in zip(xs, ys) if is_number(x) and is_number(y)]
+        xs, ys = [x for x, _ in both], [y for _, y in both]
+    if not xs:
         return None, None, 0, 0, 0, 0
-    n = len(both)
-    wins = sum(x > y for x, y in both)
-    losses = sum(x < y for x, y in both)
-    return (math.fsum(x for x, _ in both) / n, math.fsum(y for _, y in both) / n, n, wins, n - wins - losses, losses)
+    n = len(xs)
+    wins = sum(map(operator.gt, xs, ys))
+    losses = sum(map(operator.lt, xs, ys))
+    return math.fsum(xs) / n, math.fsum(ys) / n, n, wins, n - wins - losses, losses
+
+
+def _finite_floats(values: list) -> bool:
+    """Every value a finite float (the usual per-question values: no pair to drop)."""
+    return set(map(type, values)) == {float} and all(map(math.isfinite, values))
 
 
 def _p_cell(p) -> Cell:

@@ -80,6 +80,12 @@ class TableView:
         self.rows.append(cells)
         self.row_css.append(css)
 
+    def extend(self, rows: list[list]) -> None:
+        """:meth:`add` each of ``rows`` (no css)."""
+        assert all(len(cells) == len(self.columns) for cells in rows), self.slug
+        self.rows += rows
+        self.row_css += [""] * len(rows)
+
     @property
     def csv_path(self) -> str:
         return f"downloads/{self.slug}.csv"
