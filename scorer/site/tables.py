@@ -13,10 +13,11 @@ import io
 import json
 import math
 from dataclasses import dataclass, field
+from itertools import chain
 
 from markupsafe import Markup, escape
 
-from scorer.site.fastcsv import number_rows
+from scorer.site.numtext import number_rows, number_texts
 
 MISSING = "-"
 
@@ -100,7 +101,7 @@ class TableView:
 
     def to_csv(self) -> str:
         """The CSV (the csv module writes None as "" and floats as ``repr``; booleans are mapped;
-        rows of numbers through :func:`scorer.site.fastcsv.number_rows`, the same text)."""
+        rows of numbers through :func:`scorer.site.numtext.number_rows`, the same text)."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow([c.key for c in self.columns])
@@ -258,28 +259,48 @@ def _raw_html(column: Column):
         start += ' class="secondary"' if column.secondary else ""
         return lambda value: f"{start}>{escape(MISSING if value is None else value)}</{tag}>"
     missing = f'{start} class="num{extra}" data-sort="" title="no score">{MISSING}</{tag}>'
-    memo: dict[float, str] = {}  # a table repeats its values: each float formatted once
+    return lambda value: (f'{start} class="num{extra}" data-sort="{value!r}">{value:.4f}</{tag}>' if is_number(value)
+                          else missing)
 
-    def number(value) -> str:
-        if value.__class__ is float and value:  # not 0.0 and -0.0, one key, two texts
-            html = memo.get(value)
-            if html is None:
-                html = memo[value] = (f'{start} class="num{extra}" data-sort="{value!r}">{value:.4f}</{tag}>'
-                                      if math.isfinite(value) else missing)
-            return html
-        return f'{start} class="num{extra}" data-sort="{value!r}">{value:.4f}</{tag}>' if is_number(value) else missing
-    return number
+
+#: (row header, secondary) of a numeric column -> number text -> its cell: a season's
+#: tables share most of their values (ratios of small counts), each cell is made once.
+_NUMBER_CELLS: dict[tuple[bool, bool], dict[str, str]] = {}
+
+
+def _raw_cells(column: Column, values: list) -> list[str]:
+    """The HTML of the raw values of a column (:func:`_raw_html`); the numbers by their
+    text (:func:`scorer.site.numtext.number_texts`: one text, one value, one cell)."""
+    show = _raw_html(column)
+    texts = number_texts(values) if column.numeric else None
+    if texts is None:
+        return list(map(show, values))
+    made = _NUMBER_CELLS.setdefault((column.row_header, column.secondary), {})
+    new = set(texts).difference(made)
+    if new:
+        if len(made) > 200_000:  # bounded
+            made.clear()
+            new = set(texts)
+        value = dict(zip(texts, values))
+        made.update({text: show(value[text]) for text in new})
+    return list(map(made.__getitem__, texts))
 
 
 def rows_html(view: TableView, root: str) -> Markup:
     """The ``<tr>`` of every row the page shows, in the page's columns; every text escaped
-    (participants' too)."""
-    raw = [_raw_html(c) for c in view.columns]
-    every = all(c.page for c in view.columns)
+    (participants' too).  Rows of raw values only are made column by column (:func:`_raw_cells`)."""
+    rows, width = view.shown_rows, len(view.columns)
+    shown = [(i, c) for i, c in enumerate(view.columns) if c.page]
+    if shown and all(len(row) == width for row in rows) and Cell not in set(map(type, chain.from_iterable(rows))):
+        cells = zip(*[_raw_cells(c, [row[i] for row in rows]) for i, c in shown])
+    else:
+        raw = [_raw_html(c) for c in view.columns]
+        every = all(c.page for c in view.columns)
+        cells = ([cell_html(c, item, root) if type(item) is Cell else show(item)
+                  for c, show, item in zip(view.columns, raw, row) if every or c.page] for row in rows)
     out = []
-    for row, css in zip(view.shown_rows, view.row_css):
+    for row_cells, css in zip(cells, view.row_css):
         out.append(f'<tr class="{escape(css)}">\n' if css else "<tr>\n")
-        out += [cell_html(c, item, root) if type(item) is Cell else show(item)
-                for c, show, item in zip(view.columns, raw, row) if every or c.page]
+        out += row_cells
         out.append("</tr>\n")
     return Markup("".join(out))

@@ -7,7 +7,7 @@ import io
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer.site.fastcsv import number_rows
+from scorer.site.numtext import number_rows, number_texts
 from scorer.site.tables import Column, TableView, _csv_value
 
 
@@ -50,3 +50,17 @@ def test_a_table_view_writes_the_same_csv_either_way():
     for qid, value in (("q1", 0.25), ('evil,"id"\n', 1e-7), ("q3", None)):
         view.add([qid, value])
     assert view.to_csv() == "id,v\n" + csv_module(view.rows)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(NUMBERS, max_size=12), st.booleans(), st.booleans())
+def test_numeric_cells_as_formatted_value_by_value(values, row_header, secondary):
+    from scorer.site.tables import _raw_cells, _raw_html
+    column = Column("v", "V", numeric=True, row_header=row_header, secondary=secondary)
+    assert _raw_cells(column, values) == list(map(_raw_html(column), values))
+
+
+def test_number_texts_are_reprs_or_declined():
+    assert number_texts([0.5, -0.0, 0.0, 1, 1.0, None, True, float("nan")]) == [
+        "0.5", "-0.0", "0.0", "1", "1.0", "null", "true", "null"]
+    assert number_texts([0.5, 1e-05]) is None and number_texts(["0.5"]) is None and number_texts([2**64]) is None
