@@ -26,6 +26,7 @@ from pathlib import Path
 from scorer.fingerprint import fingerprint
 from scorer.formats.challenge import load_challenge, read_received
 from scorer.parallel import forked_pool
+from scorer.site.answer_files import read_shared
 from scorer.site.board_pages import write_boards, write_overviews
 from scorer.site.context import Site, common
 from scorer.site.docs import load_docs
@@ -131,22 +132,31 @@ def _check_replaceable(out: Path) -> None:
 
 
 def _write_site(site: Site, templates: Path, jobs: int) -> None:
-    """Every page; the drill-down of each batch (most of the work) in ``jobs`` processes."""
+    """Every page; the drill-down (most of the work) in ``jobs`` processes, the largest
+    units first so that the last ones to finish are small."""
     units = drilldown_units(site)
     site.pairs()  # computed once, before any fork
     if jobs > 1 and len(units) > 1:
-        for name in ("run.html", "compare.html", "compare_index.html"):
-            site.w.env.get_template(name)  # compiled once, before the fork
+        _before_fork(site)
         with forked_pool(min(jobs, len(units)), _adopt, (site,)) as pool:
             if pool is not None:
-                done = pool.map_async(_drilldown_in_worker, units, chunksize=1)
+                done = pool.imap_unordered(_drilldown_in_worker, units, chunksize=1)
                 _summary_pages(site, templates)
-                for written, pages in done.get():
+                for written, pages in done:
                     site.w.merge(written, pages)
                 return
     for unit in units:  # one process (or no process could be started)
         write_drilldown(site, *unit)
     _summary_pages(site, templates)
+
+
+def _before_fork(site: Site) -> None:
+    """What every worker would otherwise do again: compile the templates, read the hierarchies."""
+    for name in site.w.env.list_templates(extensions=["html"]):
+        site.w.env.get_template(name)
+    for task, batch, phase in site.results.tables:
+        if phase is not None:
+            read_shared(site.challenge, task, batch, phase)
 
 
 def _summary_pages(site: Site, templates: Path) -> None:
@@ -171,7 +181,7 @@ def _adopt(site: Site) -> None:
     _WORKER.append(site)
 
 
-def _drilldown_in_worker(unit: tuple[str, str]) -> tuple[list[str], int]:
+def _drilldown_in_worker(unit: tuple[str, str, str | None]) -> tuple[list[str], int]:
     """One batch's drill-down in a worker: (paths written, pages rendered)."""
     writer = _WORKER[0].w
     writer.written, writer.pages = [], 0

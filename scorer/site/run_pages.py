@@ -25,32 +25,38 @@ from scorer.tasks import TASKS
 PAIR_VIEWS = {"taskB": taskb_pair_views, "taskA": taska_pair_view, "mcqa": mcqa_pair_views}
 
 
-def drilldown_units(site: Site) -> list[tuple[str, str]]:
-    """(task, batch) of every batch with a table, the most bytes of run results first."""
+def drilldown_units(site: Site) -> list[tuple[str, str, str | None]]:
+    """What :func:`write_drilldown` writes in one go, the most bytes of run results first:
+    (task, batch, phase) of every table of a task ranked per phase, (task, batch, None) of
+    every batch of a task ranked per batch (its test sets feed its head-to-head pages)."""
     size: dict = {}
-    for task, batch, _ in site.results.tables:
-        size.setdefault((task, batch), 0)
+    for task, batch, phase in site.results.tables:
+        if phase is not None or TASKS[task].batch_ranking:
+            size.setdefault((task, batch, None if TASKS[task].batch_ranking else phase), 0)
     for entry in site.results.runs.values():
-        if (entry.task, entry.batch) in size and entry.result:
+        unit = (entry.task, entry.batch, None if TASKS[entry.task].batch_ranking else entry.phase)
+        if unit in size and entry.result:
             result = site.results.root / entry.result
-            size[entry.task, entry.batch] += result.stat().st_size if result.is_file() else 0
-    return sorted(size, key=lambda unit: (-size[unit], unit))
+            size[unit] += result.stat().st_size if result.is_file() else 0
+    return sorted(size, key=lambda unit: (-size[unit], unit[:2], unit[2] or ""))
 
 
-def write_drilldown(site: Site, task: str, batch: str) -> None:
-    """Run pages and head-to-head pages of one batch (each run file is read once)."""
-    tables = sorted(((k, t) for k, t in site.results.tables.items() if k[:2] == (task, batch)),
+def write_drilldown(site: Site, task: str, batch: str, phase: str | None = None) -> None:
+    """Run pages and head-to-head pages of one batch, or of one ``phase`` of it (each run
+    file is read once)."""
+    tables = sorted(((k, t) for k, t in site.results.tables.items()
+                     if k[:2] == (task, batch) and (phase is None or k[2] == phase)),
                     key=lambda kv: table_order(kv[0]))
     batch_table = site.results.tables.get((task, batch, None)) if TASKS[task].batch_ranking else None
     taska_docs: dict = {}  # Task A: what _collect_taska keeps of each test set
-    for (_, _, phase), table in tables:
-        if phase is None:
+    for (_, _, table_phase), table in tables:
+        if table_phase is None:
             continue
-        docs, answers = _run_pages(site, table, load_basis(site.challenge, task, batch, phase))
+        docs, answers = _run_pages(site, table, load_basis(site.challenge, task, batch, table_phase))
         if not TASKS[task].batch_ranking:
             _compare_pages(site, table, docs, answers)
         elif batch_table is not None:
-            _collect_taska(batch_table, phase, docs, taska_docs)
+            _collect_taska(batch_table, table_phase, docs, taska_docs)
     if batch_table is not None:
         _compare_pages(site, batch_table, taska_docs)
 
