@@ -17,46 +17,53 @@ or None (a string, an int beyond 64 bits).
 from __future__ import annotations
 
 import re
-from collections import Counter
-from itertools import chain
+from operator import methodcaller
 
 import orjson
 
-#: Characters that make :mod:`csv` quote a field (the delimiter, the quote, line breaks) or
-#: that it handles specially (NUL).
-_QUOTED = re.compile(r'[,"\r\n\x00]')
+#: What an id (the first item of a row) must not hold for :func:`number_rows`: a character
+#: :mod:`csv` quotes for or orjson escapes, or a text its checks look for in the numbers.
+_UNSAFE_ID = re.compile(r'[,"\\\x00-\x1f]|e[+-]|0\.0000|null')
 _NUMBER_TYPES = frozenset({int, float, bool, type(None)})
 _ROW_TYPES = _NUMBER_TYPES | {str}
+_COUNT_NONE = methodcaller("count", None)
+
+
+def _differs(text: str) -> bool:
+    """orjson's ``text`` may hold a number that ``repr`` writes otherwise (see the module)."""
+    return ("e" in text and ("e+" in text or "e-" in text)) or "0.0000" in text
 
 
 def _dumps(values: list) -> str | None:
-    """orjson's text of ``values`` (numbers, lists of numbers), None where it may differ from ``repr``."""
+    """orjson's text of ``values``; None for an int beyond 64 bits or a lone surrogate."""
     try:
-        text = orjson.dumps(values).decode("ascii")
-    except TypeError:  # an int beyond 64 bits
+        return orjson.dumps(values).decode("utf-8")
+    except TypeError:
         return None
-    return None if '"' in text or "e+" in text or "e-" in text or "0.0000" in text else text
 
 
-def number_rows(rows: list) -> str | None:
+def number_rows(rows: list, types: set) -> str | None:
     """Exactly the lines (each ended by ``\\n``) that ``csv.writer(out, lineterminator="\\n")``
     writes for ``rows`` (floats as ``repr``, None empty, booleans as ``true``/``false`` as
-    :meth:`scorer.site.tables.TableView.to_csv` maps them), or None.  It declines (besides
-    the module's cases) unless the first item of every row is a ``str`` with no character
-    :mod:`csv` quotes for and every row has at least one number, and when a float is NaN
-    or infinite (orjson writes ``null``, the csv module ``nan``)."""
+    :meth:`scorer.site.tables.TableView.to_csv` maps them), or None; ``types``: the types of
+    the items of ``rows``.  It declines (besides the module's cases) unless the first item of
+    every row is a ``str`` that :mod:`csv` does not quote (:data:`_UNSAFE_ID`) and the
+    others are numbers, at least one per row; and when a float is NaN or infinite (orjson
+    writes ``null``, the csv module ``nan``)."""
     if not rows:
         return ""
+    if not _ROW_TYPES.issuperset(types) or any(len(row) < 2 for row in rows):
+        return None
     ids = [row[0] for row in rows]
-    types = Counter(map(type, chain.from_iterable(rows)))
-    if (any(len(row) < 2 for row in rows) or not _ROW_TYPES.issuperset(types)
-            or any(type(i) is not str for i in ids) or any(map(_QUOTED.search, ids))):
+    if any(type(i) is not str for i in ids) or any(map(_UNSAFE_ID.search, ids)):
         return None
-    text = _dumps([row[1:] for row in rows])
-    if text is None or text.count("null") != types[type(None)]:  # NaN or an infinity
+    text = _dumps(rows)  # [["id",0.5,null],...]: the ids hold no quote, "null" or what _differs finds
+    if text is None or text.count('"') != 2 * len(rows) or _differs(text):
         return None
-    values = text[2:-2].replace("null", "").split("],[")
-    return "".join([f"{i},{v}\n" for i, v in zip(ids, values)])
+    nulls = text.count("null")
+    if nulls and nulls != sum(map(_COUNT_NONE, rows)):  # NaN or an infinity
+        return None
+    return text[2:-2].replace('"', "").replace(",null", ",").replace("],[", "\n") + "\n"
 
 
 def number_texts(values: list) -> list[str] | None:
@@ -65,4 +72,4 @@ def number_texts(values: list) -> list[str] | None:
     if not _NUMBER_TYPES.issuperset(map(type, values)):
         return None
     text = _dumps(values)
-    return None if text is None else text[1:-1].split(",") if values else []
+    return None if text is None or _differs(text) else text[1:-1].split(",") if values else []

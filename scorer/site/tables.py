@@ -105,11 +105,11 @@ class TableView:
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow([c.key for c in self.columns])
-        values = self._values()
-        fast = number_rows(values)
+        types = set(map(type, chain.from_iterable(self.rows)))
+        fast = number_rows(self.rows, types) if Cell not in types else None
         if fast is not None:
             return out.getvalue() + fast
-        writer.writerows([_csv_value(v) for v in row] if bool in map(type, row) else row for row in values)
+        writer.writerows([_csv_value(v) for v in row] if bool in map(type, row) else row for row in self._values())
         return out.getvalue()
 
     def to_json(self) -> str:
