@@ -66,18 +66,6 @@ def load_basis(challenge: Challenge, task: str, batch: str, phase: str) -> Basis
         return None
 
 
-def read_shared(challenge: Challenge, task: str, batch: str, phase: str) -> None:
-    """Read what the bases of many tables share, Task A's hierarchy (kept by
-    :func:`~scorer.formats.hierarchy.load_hierarchy`): before the workers are forked, it is
-    read once for all.  A file that cannot be read is left to :func:`load_basis`."""
-    path = challenge.gold_paths(RunRef(task, batch, phase, "", "")).get("hierarchy")
-    try:
-        if path is not None:
-            load_hierarchy(path)
-    except (ScorerError, OSError):
-        pass
-
-
 def _taskb_basis(gold_path: Path, testset: Path, scoring) -> Basis:
     gold = read_taskb(*load_input(gold_path, name="gold")).first_by_id()
     shown = read_taskb(*load_input(testset, name="testset")).first_by_id() if testset.is_file() else {}

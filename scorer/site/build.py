@@ -26,7 +26,6 @@ from pathlib import Path
 from scorer.fingerprint import fingerprint
 from scorer.formats.challenge import load_challenge, read_received
 from scorer.parallel import forked_pool
-from scorer.site.answer_files import read_shared
 from scorer.site.board_pages import write_boards, write_overviews
 from scorer.site.context import Site, common
 from scorer.site.docs import load_docs
@@ -40,6 +39,8 @@ from scorer.site.team_pages import write_teams
 from scorer.site.writer import SiteWriter, environment
 
 PROJECT = Path(__file__).resolve().parent.parent.parent
+#: The templates of the drill-down pages and those they extend or import.
+DRILLDOWN_TEMPLATES = ("run.html", "compare.html", "compare_index.html", "base.html", "macros.html", "answers.html")
 #: Written into every built site; a folder holding it may be replaced by the next build.
 MARKER = ".scorer-site"
 
@@ -151,12 +152,9 @@ def _write_site(site: Site, templates: Path, jobs: int) -> None:
 
 
 def _before_fork(site: Site) -> None:
-    """What every worker would otherwise do again: compile the templates, read the hierarchies."""
-    for name in site.w.env.list_templates(extensions=["html"]):
+    """Compile the templates of the drill-down (and those they use) once for every worker."""
+    for name in DRILLDOWN_TEMPLATES:
         site.w.env.get_template(name)
-    for task, batch, phase in site.results.tables:
-        if phase is not None:
-            read_shared(site.challenge, task, batch, phase)
 
 
 def _summary_pages(site: Site, templates: Path) -> None:
