@@ -52,10 +52,10 @@ def number_rows(rows: list, types: set) -> str | None:
     writes ``null``, the csv module ``nan``)."""
     if not rows:
         return ""
-    if not _ROW_TYPES.issuperset(types) or any(len(row) < 2 for row in rows):
+    if not _ROW_TYPES.issuperset(types) or min(map(len, rows)) < 2:
         return None
     ids = [row[0] for row in rows]
-    if any(type(i) is not str for i in ids) or any(map(_UNSAFE_ID.search, ids)):
+    if set(map(type, ids)) != {str} or any(map(_UNSAFE_ID.search, ids)):
         return None
     text = _dumps(rows)  # [["id",0.5,null],...]: the ids hold no quote, "null" or what _differs finds
     if text is None or text.count('"') != 2 * len(rows) or _differs(text):
