@@ -201,7 +201,8 @@ def taskb_pair_views(table: Table, a: str, b: str, docs: dict, slug: str) -> lis
 
 def taska_pair_view(table: Table, a: str, b: str, per_document: dict, slug: str) -> list[TableView]:
     """Per batch ranking: the pair on each test set (ranks, mean per-document values, wins);
-    ``per_document``: system -> test set -> measure -> document -> value."""
+    ``per_document``: system -> test set -> measure -> the values of the test set's
+    documents, the same order for every system (None: no value)."""
     views = []
     for ranking in table.rankings.values():
         sig = ranking.significance.get(ranking.name, {})
@@ -215,10 +216,7 @@ def taska_pair_view(table: Table, a: str, b: str, per_document: dict, slug: str)
                          note=f"Per-document values: {on}. Over all test sets of the batch, "
                               f"{_p_text(sig, a, b)}.")
         for testset in table.testsets:
-            da = per_document.get(a, {}).get(testset, {}).get(on, {})
-            db = per_document.get(b, {}).get(testset, {}).get(on, {})
-            docs = da.keys() | db.keys()  # in any order: the means (math.fsum) and counts are the same
-            stats = _compare(list(map(da.get, docs)), list(map(db.get, docs)))
+            stats = _compare(*(per_document.get(k, {}).get(testset, {}).get(on, []) for k in (a, b)))
             view.add([text_cell(testset), rank_cell(ranks.get(a, {}).get(testset)),
                       rank_cell(ranks.get(b, {}).get(testset)), score_cell(stats[0]), score_cell(stats[1])]
                      + [count_cell(v) for v in stats[2:]])

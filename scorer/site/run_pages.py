@@ -2,6 +2,8 @@
 table; and the pages of the runs of no table."""
 from __future__ import annotations
 
+from itertools import chain
+
 from markupsafe import Markup
 
 from scorer.site import paths
@@ -105,12 +107,15 @@ def _answers(site: Site, entry, doc: dict | None, basis: Basis | None, order: li
 def _collect_taska(batch_table: Table, testset: str, results: dict, store: dict) -> None:
     """Keep in ``store`` the per-document values of the run ``results`` of a Task A test set
     that the comparisons of ``batch_table`` use (tested_on only): system -> test set ->
-    measure -> document -> value."""
+    measure -> the values of the documents of any run of the test set, the same order for
+    every run (None where a run has no value)."""
     wanted = sorted({(r.significance.get(r.name, {}).get("tested_on") or r.name)
                      for r in batch_table.rankings.values()})
+    documents = list(dict.fromkeys(chain.from_iterable(r.get("per_question", {}) for r in results.values())))
     for key, result in results.items():
         docs = result.get("per_question", {})
-        store.setdefault(key, {})[testset] = {m: {d: v[m] for d, v in docs.items() if m in v} for m in wanted}
+        values = [docs.get(d) or {} for d in documents]
+        store.setdefault(key, {})[testset] = {m: [v.get(m) for v in values] for m in wanted}
 
 
 def _run_page(site: Site, entry, doc: dict | None, table: Table | None, answers: Markup | None = None,
