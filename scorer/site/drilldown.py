@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import operator
+from operator import itemgetter
 
 from scorer.site import labels
 from scorer.site.boards import MCQA_COLUMNS, mcqa_cell
@@ -55,9 +56,17 @@ def run_views(entry: RunEntry, doc: dict, official: set, order: list[str] | None
                                "(e.g. a factoid measure on a yes/no question).",
                           empty="The result file has no per-question values.", formats=("csv",),
                           limit=shown)
-    questions.extend([[qid, *map(per_question[qid].get, names)]
-                      for qid in (order if order is not None else item_order(per_question, entry.task))])
+    questions.extend(_value_rows(per_question, names, order if order is not None
+                                 else item_order(per_question, entry.task)))
     return measures, questions
+
+
+def _value_rows(per_question: dict, names: list[str], order: list[str]) -> list[list]:
+    """``[id, its value of each of names (None: none)]`` of each id of ``order``."""
+    if len(names) > 1 and set(map(len, per_question.values())) == {len(names)}:  # each has every measure
+        values = itemgetter(*names)
+        return [[qid, *values(per_question[qid])] for qid in order]
+    return [[qid, *map(per_question[qid].get, names)] for qid in order]
 
 
 def item_order(per_question: dict, task: str) -> list[str]:
