@@ -15,8 +15,9 @@ import math
 from dataclasses import dataclass, field
 from itertools import chain
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
+from scorer.site.escaping import escape
 from scorer.site.numtext import number_rows, number_texts
 
 MISSING = "-"
