@@ -32,12 +32,12 @@ IDS = st.one_of(st.text(max_size=8), st.text(alphabet="ab,\"\r\n\x00 é-e+0.nul\
 def test_same_text_as_the_csv_module_or_none(rows):
     rows = [[i, *values] for i, values in rows]
     fast = number_rows(rows, set(map(type, chain.from_iterable(rows))))
-    assert fast is None or fast == csv_module(rows)
+    assert fast is None or fast.decode() == csv_module(rows)
 
 
 def test_typical_rows_take_the_fast_path():
     rows = [["q1", 0.5, None, 1, 0.123456789], ["q2", 1 / 3, 2.0, None, True], ["", 0.0, -0.0, 1e15, 12345.678]]
-    assert number_rows(rows, set(map(type, chain.from_iterable(rows)))) == csv_module(rows)
+    assert number_rows(rows, set(map(type, chain.from_iterable(rows)))).decode() == csv_module(rows)
 
 
 def test_declines_what_it_would_write_differently():

@@ -29,41 +29,41 @@ _ROW_TYPES = _NUMBER_TYPES | {str}
 _COUNT_NONE = methodcaller("count", None)
 
 
-def _differs(text: str) -> bool:
+def _differs(text: bytes) -> bool:
     """orjson's ``text`` may hold a number that ``repr`` writes otherwise (see the module)."""
-    return ("e" in text and ("e+" in text or "e-" in text)) or "0.0000" in text
+    return (b"e" in text and (b"e+" in text or b"e-" in text)) or b"0.0000" in text
 
 
-def _dumps(values: list) -> str | None:
+def _dumps(values: list) -> bytes | None:
     """orjson's text of ``values``; None for an int beyond 64 bits or a lone surrogate."""
     try:
-        return orjson.dumps(values).decode("utf-8")
+        return orjson.dumps(values)
     except TypeError:
         return None
 
 
-def number_rows(rows: list, types: set) -> str | None:
-    """Exactly the lines (each ended by ``\\n``) that ``csv.writer(out, lineterminator="\\n")``
+def number_rows(rows: list, types: set) -> bytes | None:
+    """Exactly the lines (each ended by ``\\n``, UTF-8) that ``csv.writer(out, lineterminator="\\n")``
     writes for ``rows`` (floats as ``repr``, None empty, booleans as ``true``/``false`` as
-    :meth:`scorer.site.tables.TableView.to_csv` maps them), or None; ``types``: the types of
-    the items of ``rows``.  It declines (besides the module's cases) unless the first item of
-    every row is a ``str`` that :mod:`csv` does not quote (:data:`_UNSAFE_ID`) and the
-    others are numbers, at least one per row; and when a float is NaN or infinite (orjson
-    writes ``null``, the csv module ``nan``)."""
+    :meth:`scorer.site.tables.TableView.csv_bytes` maps them), or None; ``types``: the types
+    of the items of ``rows``.  It declines (besides the module's cases) unless the first
+    item of every row is a ``str`` that :mod:`csv` does not quote (:data:`_UNSAFE_ID`) and
+    the others are numbers, at least one per row; and when a float is NaN or infinite
+    (orjson writes ``null``, the csv module ``nan``)."""
     if not rows:
-        return ""
+        return b""
     if not _ROW_TYPES.issuperset(types) or min(map(len, rows)) < 2:
         return None
     ids = [row[0] for row in rows]
     if set(map(type, ids)) != {str} or any(map(_UNSAFE_ID.search, ids)):
         return None
     text = _dumps(rows)  # [["id",0.5,null],...]: the ids hold no quote, "null" or what _differs finds
-    if text is None or text.count('"') != 2 * len(rows) or _differs(text):
+    if text is None or text.count(b'"') != 2 * len(rows) or _differs(text):
         return None
-    nulls = text.count("null")
+    nulls = text.count(b"null")
     if nulls and nulls != sum(map(_COUNT_NONE, rows)):  # NaN or an infinity
         return None
-    return text[2:-2].replace('"', "").replace(",null", ",").replace("],[", "\n") + "\n"
+    return text[2:-2].replace(b'"', b"").replace(b",null", b",").replace(b"],[", b"\n") + b"\n"
 
 
 def number_texts(values: list) -> list[str] | None:
@@ -72,4 +72,4 @@ def number_texts(values: list) -> list[str] | None:
     if not _NUMBER_TYPES.issuperset(map(type, values)):
         return None
     text = _dumps(values)
-    return None if text is None or _differs(text) else text[1:-1].split(",") if values else []
+    return None if text is None or _differs(text) else text[1:-1].decode("ascii").split(",") if values else []

@@ -101,17 +101,21 @@ class TableView:
         return f"downloads/{self.slug}.tex"
 
     def to_csv(self) -> str:
-        """The CSV (the csv module writes None as "" and floats as ``repr``; booleans are mapped;
-        rows of numbers through :func:`scorer.site.numtext.number_rows`, the same text)."""
+        """The CSV (:meth:`csv_bytes` as text)."""
+        return self.csv_bytes().decode("utf-8")
+
+    def csv_bytes(self) -> bytes:
+        """The CSV, UTF-8 (the csv module writes None as "" and floats as ``repr``; booleans
+        are mapped; rows of numbers through :func:`scorer.site.numtext.number_rows`, the same bytes)."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow([c.key for c in self.columns])
         types = set(map(type, chain.from_iterable(self.rows)))
         fast = number_rows(self.rows, types) if Cell not in types else None
         if fast is not None:
-            return out.getvalue() + fast
+            return out.getvalue().encode("utf-8") + fast
         writer.writerows([_csv_value(v) for v in row] if bool in map(type, row) else row for row in self._values())
-        return out.getvalue()
+        return out.getvalue().encode("utf-8")
 
     def to_json(self) -> str:
         """``{table, caption, columns, rows}``, one row object per line (the C encoder: fast)."""
