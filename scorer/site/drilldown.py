@@ -73,12 +73,11 @@ def item_order(per_question: dict, task: str) -> list[str]:
     """The ids of a run's per-question values in the order its page lists them: sorted, or
     (a task that shows only its worst items, :attr:`scorer.tasks.Task.shown`) the worst on
     that measure first, items without a value last."""
-    order = sorted(per_question)
     worst_on = (TASKS[task].shown or (None, None))[1]
-    if worst_on:
-        values = {q: per_question[q].get(worst_on) for q in order}
-        order.sort(key=lambda q: (values[q] is None, values[q] or 0))
-    return order
+    if not worst_on:
+        return sorted(per_question)
+    keys = {q: (v is None, v or 0, q) for q, values in per_question.items() for v in (values.get(worst_on),)}
+    return sorted(per_question, key=keys.__getitem__)  # ties by id
 
 
 def weakest_first(per_question: dict) -> list[str]:
