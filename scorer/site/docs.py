@@ -42,7 +42,7 @@ class DocPage:
     name: str     # file stem: measures
     title: str    # the first "# " heading
     text: str = field(repr=False)           # the Markdown
-    names: frozenset = field(repr=False)    # the docs its links may point to
+    names: frozenset[str] = field(repr=False)  # the docs its links may point to
 
     @cached_property
     def html(self) -> Markup:
@@ -67,7 +67,7 @@ def render_markdown(text: str, link=None) -> Markup:
                             link_rel=None))
 
 
-def doc_link(href: str, names: set[str], from_dir: str = "docs") -> str | None:
+def doc_link(href: str, names: set[str] | frozenset[str], from_dir: str = "docs") -> str | None:
     """Where a relative link of a ``docs/*.md`` file points on the site, relative to a
     page in ``from_dir`` of the site; None when the target is not published.  An anchor
     of the same page (``#x``) is kept."""

@@ -12,6 +12,7 @@ import csv
 import io
 import json
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 
@@ -296,6 +297,7 @@ def rows_html(view: TableView, root: str) -> Markup:
     (participants' too).  Rows of raw values only are made column by column (:func:`_raw_cells`)."""
     rows, width = view.shown_rows, len(view.columns)
     shown = [(i, c) for i, c in enumerate(view.columns) if c.page]
+    cells: Iterable[Sequence[str]]
     if shown and all(len(row) == width for row in rows) and Cell not in set(map(type, chain.from_iterable(rows))):
         cells = zip(*[_raw_cells(c, [row[i] for row in rows]) for i, c in shown])
     else:
