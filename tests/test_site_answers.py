@@ -197,7 +197,8 @@ def test_participant_text_is_escaped_and_only_the_shared_characters_are_marked()
     assert '<q class="synonym">&lt;i&gt;X&lt;/i&gt;</q>' in html
 
 
-@pytest.mark.parametrize("text", ["<a href=\"x\" title='y'>&amp;</a>", "plain", "", 12])
+@pytest.mark.parametrize("text", ["<a href=\"x\" title='y'>&amp;</a>", "plain", "", 12, 0.5, None,
+                                  markupsafe.Markup("<b>kept</b> &amp;")])
 def test_escape_gives_the_bytes_of_markupsafe(text):
     assert answers_html.escape(text) == str(markupsafe.escape(text))
 

@@ -11,16 +11,10 @@ from functools import lru_cache
 from markupsafe import Markup
 
 from scorer.site import labels
+from scorer.site.escaping import escape
 from scorer.site.explain import ExactExplained, QuestionView, ShownSnippet
 
 NO_ANSWER = '<p class="empty">No answer shown.</p>\n'
-
-
-def escape(text) -> str:
-    """``text`` (or ``str(text)``) with ``& < > " '`` as entities: the bytes of
-    :func:`markupsafe.escape`, without building a Markup per piece."""
-    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace('"', "&#34;").replace("'", "&#39;"))
 
 
 def _plural(n: int, word: str) -> str:

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import markdown
@@ -40,7 +41,14 @@ SCHEMES = {"http", "https", "mailto"}
 class DocPage:
     name: str     # file stem: measures
     title: str    # the first "# " heading
-    html: Markup  # body, links rewritten for a page in docs/
+    text: str = field(repr=False)           # the Markdown
+    names: frozenset[str] = field(repr=False)  # the docs its links may point to
+
+    @cached_property
+    def html(self) -> Markup:
+        """The body, links rewritten for a page in docs/ (rendered when first used: only
+        the docs pages use it, written while the workers write the drill-down)."""
+        return render_markdown(self.text, lambda href: doc_link(href, self.names))
 
 
 def doc_title(text: str, fallback: str) -> str:
@@ -59,7 +67,7 @@ def render_markdown(text: str, link=None) -> Markup:
                             link_rel=None))
 
 
-def doc_link(href: str, names: set[str], from_dir: str = "docs") -> str | None:
+def doc_link(href: str, names: set[str] | frozenset[str], from_dir: str = "docs") -> str | None:
     """Where a relative link of a ``docs/*.md`` file points on the site, relative to a
     page in ``from_dir`` of the site; None when the target is not published.  An anchor
     of the same page (``#x``) is kept."""
@@ -85,10 +93,9 @@ def load_docs(folder: Path | None) -> list[DocPage]:
     if folder is None or not folder.is_dir():
         return []
     files = sorted(folder.glob("*.md"))
-    names = {f.stem for f in files}
+    names = frozenset(f.stem for f in files)
     pages = []
     for f in files:
         text = f.read_text(encoding="utf-8")
-        pages.append(DocPage(f.stem, doc_title(text, f.stem),
-                             render_markdown(text, lambda href: doc_link(href, names))))
+        pages.append(DocPage(f.stem, doc_title(text, f.stem), text, names))
     return pages

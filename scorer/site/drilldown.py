@@ -12,6 +12,8 @@
 from __future__ import annotations
 
 import math
+import operator
+from operator import itemgetter
 
 from scorer.site import labels
 from scorer.site.boards import MCQA_COLUMNS, mcqa_cell
@@ -42,7 +44,7 @@ def run_views(entry: RunEntry, doc: dict, official: set, order: list[str] | None
         measures.add([text_cell(name), text_cell(labels.measure_label(name)), score_cell(shown),
                       text_cell("official" if name in official else "")], "official" if name in official else "")
     per_question = doc.get("per_question", {})
-    names = sorted({m for values in per_question.values() for m in values})
+    names = sorted(set().union(*per_question.values()))
     spec = TASKS[entry.task]
     shown, worst_on = spec.shown or (None, None)  # Task A: thousands of documents, the page shows the worst
     unit = spec.item.capitalize()
@@ -54,20 +56,28 @@ def run_views(entry: RunEntry, doc: dict, official: set, order: list[str] | None
                                "(e.g. a factoid measure on a yes/no question).",
                           empty="The result file has no per-question values.", formats=("csv",),
                           limit=shown)
-    for qid in order if order is not None else item_order(per_question, entry.task):
-        questions.add([qid, *map(per_question[qid].get, names)])
+    questions.extend(_value_rows(per_question, names, order if order is not None
+                                 else item_order(per_question, entry.task)))
     return measures, questions
+
+
+def _value_rows(per_question: dict, names: list[str], order: list[str]) -> list[list]:
+    """``[id, its value of each of names (None: none)]`` of each id of ``order``."""
+    if len(names) > 1 and set(map(len, per_question.values())) == {len(names)}:  # each has every measure
+        values = itemgetter(*names)
+        return [[qid, *values(per_question[qid])] for qid in order]
+    return [[qid, *map(per_question[qid].get, names)] for qid in order]
 
 
 def item_order(per_question: dict, task: str) -> list[str]:
     """The ids of a run's per-question values in the order its page lists them: sorted, or
     (a task that shows only its worst items, :attr:`scorer.tasks.Task.shown`) the worst on
     that measure first, items without a value last."""
-    order = sorted(per_question)
     worst_on = (TASKS[task].shown or (None, None))[1]
-    if worst_on:
-        order.sort(key=lambda q: (per_question[q].get(worst_on) is None, per_question[q].get(worst_on) or 0))
-    return order
+    if not worst_on:
+        return sorted(per_question)
+    keys = {q: (v is None, v or 0, q) for q, values in per_question.items() for v in (values.get(worst_on),)}
+    return sorted(per_question, key=keys.__getitem__)  # ties by id
 
 
 def weakest_first(per_question: dict) -> list[str]:
@@ -99,10 +109,26 @@ def pairs_to_render(table: Table, keys: list[str], top: int = TOP) -> list[tuple
 
 
 def _p_values(significance: dict, a: str, b: str) -> tuple:
-    for pair in significance.get("pairs", []):
-        if set(pair["systems"]) == {a, b}:
-            return pair["p"], pair["p_adjusted"]
-    return None, None
+    """(p, Holm-adjusted p) of the first pair of ``significance`` testing ``a`` and ``b``."""
+    pair = _pair_index(significance).get(frozenset((a, b)))
+    return (pair["p"], pair["p_adjusted"]) if pair is not None else (None, None)
+
+
+_PAIR_INDEXES: dict[int, tuple[dict, dict]] = {}  # id(significance record) -> (the record, its index)
+
+
+def _pair_index(significance: dict) -> dict:
+    """The pairs of a significance record by their set of systems, the first of each kept:
+    made once per record (a batch's pages look up every pair of its hundreds)."""
+    cached = _PAIR_INDEXES.get(id(significance))
+    if cached is None or cached[0] is not significance:  # kept here, a record's id is not reused
+        if len(_PAIR_INDEXES) > 4096:
+            _PAIR_INDEXES.clear()
+        index: dict = {}
+        for pair in significance.get("pairs", []):
+            index.setdefault(frozenset(pair["systems"]), pair)
+        cached = _PAIR_INDEXES[id(significance)] = (significance, index)
+    return cached[1]
 
 
 def _p_text(significance: dict, a: str, b: str) -> str:
@@ -113,13 +139,20 @@ def _p_text(significance: dict, a: str, b: str) -> str:
 
 def _compare(xs: list, ys: list) -> tuple:
     """(mean a, mean b, n, a better, ties, b better) over the positions where both are numbers."""
-    both = [(x, y) for x, y in zip(xs, ys) if is_number(x) and is_number(y)]
-    if not both:
+    if len(xs) != len(ys) or not (_finite_floats(xs) and _finite_floats(ys)):
+        both = [(x, y) for x, y in zip(xs, ys) if is_number(x) and is_number(y)]
+        xs, ys = [x for x, _ in both], [y for _, y in both]
+    if not xs:
         return None, None, 0, 0, 0, 0
-    n = len(both)
-    wins = sum(x > y for x, y in both)
-    losses = sum(x < y for x, y in both)
-    return (math.fsum(x for x, _ in both) / n, math.fsum(y for _, y in both) / n, n, wins, n - wins - losses, losses)
+    n = len(xs)
+    wins = sum(map(operator.gt, xs, ys))
+    losses = sum(map(operator.lt, xs, ys))
+    return math.fsum(xs) / n, math.fsum(ys) / n, n, wins, n - wins - losses, losses
+
+
+def _finite_floats(values: list) -> bool:
+    """Every value a finite float (the usual per-question values: no pair to drop)."""
+    return set(map(type, values)) == {float} and all(map(math.isfinite, values))
 
 
 def _p_cell(p) -> Cell:
@@ -176,7 +209,8 @@ def taskb_pair_views(table: Table, a: str, b: str, docs: dict, slug: str) -> lis
 
 def taska_pair_view(table: Table, a: str, b: str, per_document: dict, slug: str) -> list[TableView]:
     """Per batch ranking: the pair on each test set (ranks, mean per-document values, wins);
-    ``per_document``: system -> test set -> measure -> document -> value."""
+    ``per_document``: system -> test set -> measure -> the values of the test set's
+    documents, the same order for every system (None: no value)."""
     views = []
     for ranking in table.rankings.values():
         sig = ranking.significance.get(ranking.name, {})
@@ -190,10 +224,7 @@ def taska_pair_view(table: Table, a: str, b: str, per_document: dict, slug: str)
                          note=f"Per-document values: {on}. Over all test sets of the batch, "
                               f"{_p_text(sig, a, b)}.")
         for testset in table.testsets:
-            da = per_document.get(a, {}).get(testset, {}).get(on, {})
-            db = per_document.get(b, {}).get(testset, {}).get(on, {})
-            docs = sorted(da.keys() | db.keys())
-            stats = _compare(list(map(da.get, docs)), list(map(db.get, docs)))
+            stats = _compare(*(per_document.get(k, {}).get(testset, {}).get(on, []) for k in (a, b)))
             view.add([text_cell(testset), rank_cell(ranks.get(a, {}).get(testset)),
                       rank_cell(ranks.get(b, {}).get(testset)), score_cell(stats[0]), score_cell(stats[1])]
                      + [count_cell(v) for v in stats[2:]])

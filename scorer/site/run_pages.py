@@ -2,6 +2,8 @@
 table; and the pages of the runs of no table."""
 from __future__ import annotations
 
+from itertools import chain
+
 from markupsafe import Markup
 
 from scorer.site import paths
@@ -25,32 +27,38 @@ from scorer.tasks import TASKS
 PAIR_VIEWS = {"taskB": taskb_pair_views, "taskA": taska_pair_view, "mcqa": mcqa_pair_views}
 
 
-def drilldown_units(site: Site) -> list[tuple[str, str]]:
-    """(task, batch) of every batch with a table, the most bytes of run results first."""
+def drilldown_units(site: Site) -> list[tuple[str, str, str | None]]:
+    """What :func:`write_drilldown` writes in one go, the most bytes of run results first:
+    (task, batch, phase) of every table of a task ranked per phase, (task, batch, None) of
+    every batch of a task ranked per batch (its test sets feed its head-to-head pages)."""
     size: dict = {}
-    for task, batch, _ in site.results.tables:
-        size.setdefault((task, batch), 0)
+    for task, batch, phase in site.results.tables:
+        if phase is not None or TASKS[task].batch_ranking:
+            size.setdefault((task, batch, None if TASKS[task].batch_ranking else phase), 0)
     for entry in site.results.runs.values():
-        if (entry.task, entry.batch) in size and entry.result:
+        unit = (entry.task, entry.batch, None if TASKS[entry.task].batch_ranking else entry.phase)
+        if unit in size and entry.result:
             result = site.results.root / entry.result
-            size[entry.task, entry.batch] += result.stat().st_size if result.is_file() else 0
-    return sorted(size, key=lambda unit: (-size[unit], unit))
+            size[unit] += result.stat().st_size if result.is_file() else 0
+    return sorted(size, key=lambda unit: (-size[unit], unit[:2], unit[2] or ""))
 
 
-def write_drilldown(site: Site, task: str, batch: str) -> None:
-    """Run pages and head-to-head pages of one batch (each run file is read once)."""
-    tables = sorted(((k, t) for k, t in site.results.tables.items() if k[:2] == (task, batch)),
+def write_drilldown(site: Site, task: str, batch: str, phase: str | None = None) -> None:
+    """Run pages and head-to-head pages of one batch, or of one ``phase`` of it (each run
+    file is read once)."""
+    tables = sorted(((k, t) for k, t in site.results.tables.items()
+                     if k[:2] == (task, batch) and (phase is None or k[2] == phase)),
                     key=lambda kv: table_order(kv[0]))
     batch_table = site.results.tables.get((task, batch, None)) if TASKS[task].batch_ranking else None
     taska_docs: dict = {}  # Task A: what _collect_taska keeps of each test set
-    for (_, _, phase), table in tables:
-        if phase is None:
+    for (_, _, table_phase), table in tables:
+        if table_phase is None:
             continue
-        docs, answers = _run_pages(site, table, load_basis(site.challenge, task, batch, phase))
+        docs, answers = _run_pages(site, table, load_basis(site.challenge, task, batch, table_phase))
         if not TASKS[task].batch_ranking:
             _compare_pages(site, table, docs, answers)
         elif batch_table is not None:
-            _collect_taska(batch_table, phase, docs, taska_docs)
+            _collect_taska(batch_table, table_phase, docs, taska_docs)
     if batch_table is not None:
         _compare_pages(site, batch_table, taska_docs)
 
@@ -99,12 +107,15 @@ def _answers(site: Site, entry, doc: dict | None, basis: Basis | None, order: li
 def _collect_taska(batch_table: Table, testset: str, results: dict, store: dict) -> None:
     """Keep in ``store`` the per-document values of the run ``results`` of a Task A test set
     that the comparisons of ``batch_table`` use (tested_on only): system -> test set ->
-    measure -> document -> value."""
+    measure -> the values of the documents of any run of the test set, the same order for
+    every run (None where a run has no value)."""
     wanted = sorted({(r.significance.get(r.name, {}).get("tested_on") or r.name)
                      for r in batch_table.rankings.values()})
+    documents = list(dict.fromkeys(chain.from_iterable(r.get("per_question", {}) for r in results.values())))
     for key, result in results.items():
         docs = result.get("per_question", {})
-        store.setdefault(key, {})[testset] = {m: {d: v[m] for d, v in docs.items() if m in v} for m in wanted}
+        values = [docs.get(d) or {} for d in documents]
+        store.setdefault(key, {})[testset] = {m: [v.get(m) for v in values] for m in wanted}
 
 
 def _run_page(site: Site, entry, doc: dict | None, table: Table | None, answers: Markup | None = None,

@@ -12,9 +12,14 @@ import csv
 import io
 import json
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
+
+from scorer.site.escaping import escape
+from scorer.site.numtext import number_rows, number_texts
 
 MISSING = "-"
 
@@ -78,6 +83,12 @@ class TableView:
         self.rows.append(cells)
         self.row_css.append(css)
 
+    def extend(self, rows: list[list]) -> None:
+        """:meth:`add` each of ``rows`` (no css)."""
+        assert set(map(len, rows)) <= {len(self.columns)}, self.slug
+        self.rows += rows
+        self.row_css += [""] * len(rows)
+
     @property
     def csv_path(self) -> str:
         return f"downloads/{self.slug}.csv"
@@ -91,12 +102,21 @@ class TableView:
         return f"downloads/{self.slug}.tex"
 
     def to_csv(self) -> str:
-        """The CSV (the csv module writes None as "" and floats as ``repr``; booleans are mapped)."""
+        """The CSV (:meth:`csv_bytes` as text)."""
+        return self.csv_bytes().decode("utf-8")
+
+    def csv_bytes(self) -> bytes:
+        """The CSV, UTF-8 (the csv module writes None as "" and floats as ``repr``; booleans
+        are mapped; rows of numbers through :func:`scorer.site.numtext.number_rows`, the same bytes)."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow([c.key for c in self.columns])
+        types = set(map(type, chain.from_iterable(self.rows)))
+        fast = number_rows(self.rows, types) if Cell not in types else None
+        if fast is not None:
+            return out.getvalue().encode("utf-8") + fast
         writer.writerows([_csv_value(v) for v in row] if bool in map(type, row) else row for row in self._values())
-        return out.getvalue()
+        return out.getvalue().encode("utf-8")
 
     def to_json(self) -> str:
         """``{table, caption, columns, rows}``, one row object per line (the C encoder: fast)."""
@@ -249,15 +269,45 @@ def _raw_html(column: Column):
                           else missing)
 
 
+#: (row header, secondary) of a numeric column -> number text -> its cell: a season's
+#: tables share most of their values (ratios of small counts), each cell is made once.
+_NUMBER_CELLS: dict[tuple[bool, bool], dict[str, str]] = {}
+
+
+def _raw_cells(column: Column, values: list) -> list[str]:
+    """The HTML of the raw values of a column (:func:`_raw_html`); the numbers by their
+    text (:func:`scorer.site.numtext.number_texts`: one text, one value, one cell)."""
+    show = _raw_html(column)
+    texts = number_texts(values) if column.numeric else None
+    if texts is None:
+        return list(map(show, values))
+    made = _NUMBER_CELLS.setdefault((column.row_header, column.secondary), {})
+    new = set(texts).difference(made)
+    if new:
+        if len(made) > 200_000:  # bounded
+            made.clear()
+            new = set(texts)
+        value = dict(zip(texts, values))
+        made.update({text: show(value[text]) for text in new})
+    return list(map(made.__getitem__, texts))
+
+
 def rows_html(view: TableView, root: str) -> Markup:
     """The ``<tr>`` of every row the page shows, in the page's columns; every text escaped
-    (participants' too)."""
-    raw = [_raw_html(c) for c in view.columns]
-    every = all(c.page for c in view.columns)
+    (participants' too).  Rows of raw values only are made column by column (:func:`_raw_cells`)."""
+    rows, width = view.shown_rows, len(view.columns)
+    shown = [(i, c) for i, c in enumerate(view.columns) if c.page]
+    cells: Iterable[Sequence[str]]
+    if shown and all(len(row) == width for row in rows) and Cell not in set(map(type, chain.from_iterable(rows))):
+        cells = zip(*[_raw_cells(c, [row[i] for row in rows]) for i, c in shown])
+    else:
+        raw = [_raw_html(c) for c in view.columns]
+        every = all(c.page for c in view.columns)
+        cells = ([cell_html(c, item, root) if type(item) is Cell else show(item)
+                  for c, show, item in zip(view.columns, raw, row) if every or c.page] for row in rows)
     out = []
-    for row, css in zip(view.shown_rows, view.row_css):
+    for row_cells, css in zip(cells, view.row_css):
         out.append(f'<tr class="{escape(css)}">\n' if css else "<tr>\n")
-        out += [cell_html(c, item, root) if type(item) is Cell else show(item)
-                for c, show, item in zip(view.columns, raw, row) if every or c.page]
+        out += row_cells
         out.append("</tr>\n")
     return Markup("".join(out))

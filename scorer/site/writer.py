@@ -56,7 +56,7 @@ class SiteWriter:
     def downloads(self, *views: TableView) -> None:
         for view in views:
             if "csv" in view.formats:
-                self.write(view.csv_path, view.to_csv().encode("utf-8"))
+                self.write(view.csv_path, view.csv_bytes())
             if "json" in view.formats:
                 self.write(view.json_path, view.to_json().encode("utf-8"))
             if "tex" in view.formats:
