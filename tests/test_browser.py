@@ -137,12 +137,29 @@ def page(driver, site):
     driver.get_log("browser")  # forget what earlier tests logged
 
     def open_page(path: str):
-        driver.get((site / path).as_uri())
-        return driver
+        return load(driver, (site / path).as_uri())
 
     yield open_page
     errors = severe(driver.get_log("browser"))
     assert not errors, errors
+
+
+def load(driver, url: str):
+    """``driver.get`` and then wait until that document has finished loading.
+
+    ``driver.get`` waits for the load event, yet on a loaded 2-core machine chromedriver was
+    seen to return while the new document was still being parsed (the stylesheet applied,
+    the deferred site.js not yet run).  Deferred scripts run before ``readyState`` becomes
+    "complete", so waiting for it (on the requested URL) makes what the test reads final.
+    """
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.get(url)
+    wanted = url.split("#")[0]
+    WebDriverWait(driver, 20).until(lambda d: d.execute_script(
+        "return document.readyState === 'complete' && location.href.split('#')[0] === arguments[0];",
+        wanted))
+    return driver
 
 
 def severe(entries) -> list[str]:
@@ -192,7 +209,7 @@ def test_every_page_loads_without_console_errors_and_every_link_resolves(driver,
     assert len(html) > 50
     facts, problems = {}, []
     for path in html:
-        driver.get((site / path).as_uri())
+        load(driver, (site / path).as_uri())
         facts[path] = driver.execute_script(PAGE_FACTS)
         problems += [f"{path}: console: {m}" for m in severe(driver.get_log("browser"))]
     base = site.as_uri() + "/"
@@ -315,7 +332,7 @@ def test_skip_link_and_visible_focus(page):
     assert driver.execute_script("return document.querySelector('main').contains(document.activeElement)")
     assert focus["outline"] == "solid" and focus["width"] >= 2 and focus["matches"], focus
     # every Tab stop on the page shows an outline (links, sort buttons, scrolling regions)
-    driver.get(driver.current_url.split("#")[0])
+    load(driver, driver.current_url.split("#")[0])
     seen, unstyled = set(), []
     for _ in range(60):
         press(driver, Keys.TAB)
@@ -594,7 +611,7 @@ def test_chart_labels_are_not_cut_off(page, driver, long_name_site, width):
         assert all_by_css(driver, ".chart svg text"), path
         cut += [f"{path}: {t}" for t in driver.execute_script(CHART_TEXT)]
     for path in ("overview/taskB.html", "overview/mcqa.html"):
-        driver.get((long_name_site / path).as_uri())
+        load(driver, (long_name_site / path).as_uri())
         assert any(LONG_NAME in t.get_attribute("textContent") for t in all_by_css(driver, ".chart svg text")), path
         cut += [f"long name, {path}: {t}" for t in driver.execute_script(CHART_TEXT)]
     assert not cut, cut
@@ -632,7 +649,7 @@ def _click_through(driver, start: str):
         assert not severe(driver.get_log("browser")), driver.current_url
         return driver.current_url
 
-    driver.get(start + "index.html")
+    load(driver, start + "index.html")
     assert by_css(driver, "h1").text
     visited = [click("nav a[href$='teams.html']")]
     visited.append(click("a[href='teams/medqa-friends.html']"))
@@ -691,7 +708,7 @@ def test_navigation_from_a_served_sub_path(page, driver, served):
     # every link of the pages visited resolves over HTTP, inside the sub-path
     checked, broken = set(), []
     for url in visited:
-        driver.get(url)
+        load(driver, url)
         for link in driver.execute_script(PAGE_FACTS)["links"]:
             target = link.split("#")[0]
             if not target.startswith("http://127.0.0.1") or target in checked:
