@@ -4,6 +4,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import os
 import shutil
 from pathlib import Path
 
@@ -13,6 +14,11 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 CONFORMANCE = SHARED / "conformance"
 DATA = SHARED / "data"
+
+
+def pytest_xdist_auto_num_workers(config) -> int:
+    """``-n auto``: the cores this process may run on (not the host's count in a container)."""
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 
 
 def conformance_cases(name: str) -> list[dict]:
