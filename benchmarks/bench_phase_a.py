@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import official_tools  # noqa: E402
+import orjson  # noqa: E402
 
 import scorer  # noqa: E402
 
@@ -117,6 +118,15 @@ def print_parts(gold_path: Path, run_path: Path, load: float, repeats: int) -> N
     print("  of which: " + "; ".join(f"{name} {t:.3f} s = {t / load:.2f}x" for name, t in parts.items()))
 
 
+def orjson_loads(*paths: Path) -> None:
+    """``orjson.loads`` of each file's bytes with the cyclic GC paused (as the scorer parses):
+    the "parsing at the limit" that issue 14 takes as the floor, printed beside json.load."""
+    from scorer.evaluation.result import cyclic_gc_paused
+    with cyclic_gc_paused():
+        for path in paths:
+            orjson.loads(path.read_bytes())
+
+
 def ratio(seconds: float, load: float, goal: float) -> str:
     """``seconds`` as a ratio to the bare json.load, and whether it meets ``goal``."""
     return f"{seconds / load:5.2f}x json.load (goal <= {goal}x: {'met' if seconds / load <= goal else 'NOT met'})"
@@ -175,10 +185,13 @@ def main() -> None:
                                            flavor=flavor)
                 for flavor, edition in (("official", 9), ("official", 5), ("reference", 9))}
         ours = best_in_rounds(args.repeats, {"load": bare_load, "load, GC paused": bare_load_gc_paused,
+                                             "orjson": partial(orjson_loads, gold_path, run_path),
                                              "validate": validate, **runs})
         load = ours["load"]
         print(f"  bare json.load of both files          {load:7.3f} s   (the baseline of the ratios; "
               f"{ours['load, GC paused']:.3f} s with the cyclic GC paused, as scorer.evaluate runs)")
+        print(f"  orjson.loads of both files, GC paused {ours['orjson']:7.3f} s   = {ours['orjson'] / load:.2f}x json.load "
+              "(the fastest parser on PyPI: the floor of any reading)")
         for (flavor, edition) in runs:
             t = ours[flavor, edition]
             print(f"  scorer.evaluate {flavor:9s} -e {edition}       {t:7.3f} s   {ratio(t, load, GOALS[flavor])}")

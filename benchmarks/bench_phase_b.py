@@ -24,7 +24,7 @@ from functools import partial
 from pathlib import Path
 
 import official_tools
-from bench_phase_a import GOALS, best_in_rounds, ratio
+from bench_phase_a import GOALS, best_in_rounds, orjson_loads, ratio
 
 import scorer
 from scorer.evaluation.phase_b import ideal_measures
@@ -75,9 +75,11 @@ def time_batch(gold_path: Path, run_path: Path, edition: int, repeat: int) -> No
         validate_taskb(value, doc, phase="phaseB")
     flavors = {flavor: partial(scorer.evaluate, gold_path, run_path, task="phaseB", edition=edition,
                                flavor=flavor, ideal=False) for flavor in ("official", "reference")}
-    times = best_in_rounds(repeat, {"load": bare_load, "validate": validate, **flavors})
+    times = best_in_rounds(repeat, {"load": bare_load, "orjson": partial(orjson_loads, gold_path, run_path),
+                                    "validate": validate, **flavors})
     load = times["load"]
     print(f"  bare json.load of both files           {load:7.3f} s")
+    print(f"  orjson.loads of both files, GC paused  {times['orjson']:7.3f} s   = {times['orjson'] / load:.2f}x json.load")
     for flavor in flavors:
         print(f"  scorer.evaluate {flavor:9s} (exact)    {times[flavor]:7.3f} s   "
               f"{ratio(times[flavor], load, GOALS[flavor])}")
