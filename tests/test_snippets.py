@@ -1,14 +1,20 @@
 """Snippet merging: the fast merges equal the official loop, also with inverted snippets."""
 from __future__ import annotations
 
+import math
+from collections import defaultdict
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorer.measures.retrieval import ieee_div
 from scorer.measures.snippets import (
     _parsed_pubmed_id,
     last_path_segment,
     official_merge,
     official_merge_loop,
+    official_overlap,
+    official_snippet_measures,
     pubmed_id,
 )
 
@@ -75,3 +81,58 @@ def test_pubmed_id_of_the_gold_url_form_is_what_the_parse_gives(document):
        .flatmap(lambda prefix: st.text("12/a", max_size=5).map(lambda rest: prefix + rest)))
 def test_last_path_segment_of_the_gold_url_form_is_what_the_split_gives(document):
     assert last_path_segment(document) == document.rstrip("/").rsplit("/", 1)[-1]
+
+
+# --- official snippet measures: one pass equals the two loops of the official tool ---------
+
+def reference_snippet_prf(returned, gold):
+    """The official P, R, F1 as a loop of their own (the form the scorer had before the
+    one-pass :func:`official_snippet_measures`)."""
+    if not returned:
+        return 0.0, 0.0, 0.0
+    by_segment = defaultdict(list)
+    for g in gold:
+        by_segment[last_path_segment(g[0])].append(g)
+    overlap = sum(official_overlap(s, g) for s in returned for g in by_segment.get(last_path_segment(s[0]), ()))
+    returned_size = sum(s[4] - s[3] + 1 for s in returned)
+    gold_size = sum(g[4] - g[3] + 1 for g in gold)
+    precision = overlap / returned_size if returned_size else 0.0
+    recall = overlap / gold_size if gold_size else 0.0
+    f1 = 0.0 if precision == 0 and recall == 0 else ieee_div(2 * precision * recall, precision + recall)
+    return precision, recall, f1
+
+
+def reference_snippet_ap(returned, gold, divisor):
+    """The official AP as a loop of its own over the gold snippets of identical documents."""
+    by_document = defaultdict(list)
+    for g in gold:
+        by_document[g[0]].append(g)
+    total, overlap, size = 0.0, 0, 0
+    for s in returned:
+        same_document = by_document.get(s[0], ())
+        overlap += sum(official_overlap(s, g) for g in same_document)
+        size += s[4] - s[3] + 1
+        total += ieee_div(overlap, size) * (1 if same_document else 0)
+    return ieee_div(total, divisor)
+
+
+#: Documents that share a last path segment without being identical strings, and one that does not.
+DOCUMENTS = ["http://www.ncbi.nlm.nih.gov/pubmed/1", "https://pubmed.ncbi.nlm.nih.gov/1/", "1",
+             "http://www.ncbi.nlm.nih.gov/pubmed/2"]
+official_snippet_lists = st.lists(st.tuples(
+    st.sampled_from(DOCUMENTS), st.sampled_from(["abstract", "0", "title"]), st.sampled_from(["abstract", "title"]),
+    st.integers(0, 30), st.integers(-8, 20)), max_size=8).map(
+    lambda drawn: [(d, bs, es, b, b + n) for d, bs, es, b, n in drawn])
+
+
+def same_numbers(a, b) -> bool:
+    return all(x == y or (math.isnan(x) and math.isnan(y)) for x, y in zip(a, b, strict=True))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(official_snippet_lists, official_snippet_lists, st.integers(0, 12))
+def test_one_pass_snippet_measures_equal_the_official_loops(returned, gold, divisor):
+    """Inverted (e < b) and empty (size 0) snippets included: sizes summing to 0, 0/0 = NaN
+    and NaN·0 in the AP must come out as the official loops give them."""
+    expected = (*reference_snippet_prf(returned, gold), reference_snippet_ap(returned, gold, divisor))
+    assert same_numbers(official_snippet_measures(returned, gold, divisor), expected)

@@ -176,14 +176,12 @@ def _official_pass_s(s_list: list, edition: int, tally: _Tally, merged_once: set
         if gs.triples:
             triple_set = set(gs.triples)
             triple_prf = retrieval.official_prf(rs.triples, gs.triples, triple_set)
-        snippet_prf = snippets.official_snippet_prf(rs.snippets, gs.snippets)
         if gs.triples:
             triple_ap = retrieval.official_average_precision(
                 rs.triples, triple_set, retrieval.ap_divisor(edition, len(gs.triples)))
             rs.triples = _relevant_only(rs.triples, triple_set)
-        snippet_ap = snippets.official_snippet_ap(
-            rs.snippets, gs.snippets, retrieval.ap_divisor(edition, len(gs.snippets)))
-        tally.record("snippets", g.id, *snippet_prf, snippet_ap)
+        tally.record("snippets", g.id, *snippets.official_snippet_measures(
+            rs.snippets, gs.snippets, retrieval.ap_divisor(edition, len(gs.snippets))))
         if gs.triples:
             tally.record("triples", g.id, *triple_prf, triple_ap)
 

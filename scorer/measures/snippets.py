@@ -592,48 +592,46 @@ def official_overlap(s: OfficialSnippet, g: OfficialSnippet) -> int:
     return min(s[4], g[4]) - max(s[3], g[3]) + 1
 
 
-def official_snippet_prf(returned: Sequence[OfficialSnippet],
-                         gold: Sequence[OfficialSnippet]) -> tuple[float, float, float]:
-    """P = O/Σsize(returned), R = O/Σsize(gold) with O = Σ overlaps of every pair whose
-    documents share the last URL path segment and size = e − b + 1; 0 when a size sum is
-    0; F1 = 2PR/(P+R) (0 when P = R = 0).  Empty ``returned``: 0, 0, 0.  P and R can
-    leave [0, 1]."""
-    if not returned:
-        return 0.0, 0.0, 0.0
+def official_snippet_measures(returned: Sequence[OfficialSnippet], gold: Sequence[OfficialSnippet],
+                              divisor: int) -> tuple[float, float, float, float]:
+    """P, R, F1 and AP of the returned snippets, as the official tool computes them.
+
+    P = O/Σsize(returned), R = O/Σsize(gold), with O = Σ overlaps (:func:`official_overlap`)
+    of every pair whose documents share the last URL path segment and size = e − b + 1;
+    P or R is 0 when its size sum is 0; F1 = 2PR/(P+R) (0 when P = R = 0); all three are
+    0 when nothing is returned.  P and R can leave [0, 1].
+
+    AP = Σ_r prec(r)·rel(r) / ``divisor`` with IEEE arithmetic: prec(r) = (overlaps of the
+    first r returned snippets with gold snippets of the identical document string) /
+    (their total size); rel(r) = 1 when any gold snippet has the identical document
+    string, whatever the offsets.  0/0 gives NaN (and NaN·0 stays NaN, as in Java).
+
+    One pass computes both: the gold snippets of an identical document are among those
+    sharing its last path segment.
+    """
     by_segment: dict[str, list[OfficialSnippet]] = defaultdict(list)
     for g in gold:
         by_segment[last_path_segment(g[0])].append(g)
-    overlap = 0
+    gold_documents = {g[0] for g in gold}
+    overlap = same_document_overlap = size = 0
+    total = 0.0
     for s in returned:
-        for g in by_segment.get(last_path_segment(s[0]), ()):
-            overlap += official_overlap(s, g)
-    returned_size = sum(s[4] - s[3] + 1 for s in returned)
+        document = s[0]
+        for g in by_segment.get(last_path_segment(document), ()):
+            pair_overlap = official_overlap(s, g)
+            overlap += pair_overlap
+            if g[0] == document:
+                same_document_overlap += pair_overlap
+        size += s[4] - s[3] + 1
+        total += ieee_div(same_document_overlap, size) * (1 if document in gold_documents else 0)
+    ap = ieee_div(total, divisor)
+    if not returned:
+        return 0.0, 0.0, 0.0, ap
     gold_size = sum(g[4] - g[3] + 1 for g in gold)
-    precision = overlap / returned_size if returned_size else 0.0
+    precision = overlap / size if size else 0.0
     recall = overlap / gold_size if gold_size else 0.0
     f1 = 0.0 if precision == 0 and recall == 0 else ieee_div(2 * precision * recall, precision + recall)
-    return precision, recall, f1
-
-
-def official_snippet_ap(returned: Sequence[OfficialSnippet], gold: Sequence[OfficialSnippet],
-                        divisor: int) -> float:
-    """Σ_r prec(r)·rel(r) / divisor with IEEE arithmetic.
-
-    prec(r) = (overlaps of the first r returned snippets with gold snippets of the
-    identical document string) / (their total size); rel(r) = 1 when any gold snippet
-    has the identical document string, whatever the offsets.  0/0 gives NaN.
-    """
-    by_document: dict[str, list[OfficialSnippet]] = defaultdict(list)
-    for g in gold:
-        by_document[g[0]].append(g)
-    total = 0.0
-    overlap = size = 0
-    for s in returned:
-        same_document = by_document.get(s[0], ())
-        overlap += sum(official_overlap(s, g) for g in same_document)
-        size += s[4] - s[3] + 1
-        total += ieee_div(overlap, size) * (1 if same_document else 0)
-    return ieee_div(total, divisor)
+    return precision, recall, f1, ap
 
 
 # --- reference ---------------------------------------------------------------------
