@@ -14,6 +14,7 @@ Three layers, all reported together:
 from __future__ import annotations
 
 import copy
+import operator
 import re
 from collections.abc import Iterable
 from dataclasses import replace
@@ -35,6 +36,8 @@ _PMID_FORMS = re.compile(
     r"(\d+)/?\s*", re.IGNORECASE)
 _PUBMED_PREFIX = PUBMED_URL.format("")
 _SNIPPET_KEYSET = frozenset(SNIPPET_KEYS)
+_SNIPPET_FIELDS = operator.itemgetter("document", "beginSection", "endSection", "offsetInBeginSection",
+                                      "offsetInEndSection", "text")
 
 
 def _is_canonical_document(value) -> bool:
@@ -89,6 +92,13 @@ def _is_plain_snippet(snippet) -> bool:
     """True for a snippet :func:`_fix_snippet` leaves as it is, without a finding: only
     BioASQ keys, integer offsets, no list-valued section, a document (if any) in URL
     form.  Checked first, so a well-formed run builds no pointers."""
+    if len(snippet) == 6:  # the usual snippet: all six keys, read in one call
+        try:
+            document, begin, end, offset_begin, offset_end, _ = _SNIPPET_FIELDS(snippet)
+        except KeyError:
+            return False
+        return (type(offset_begin) is int and type(offset_end) is int and type(begin) is not list
+                and type(end) is not list and _is_canonical_document(document))
     get = snippet.get
     return (snippet.keys() <= _SNIPPET_KEYSET and type(get("offsetInBeginSection", 0)) is int
             and type(get("offsetInEndSection", 0)) is int and type(get("beginSection")) is not list
@@ -177,7 +187,10 @@ def fix_phase_a_question(question: object) -> tuple[object, Iterable[Finding | P
                                           documents=True)
     if "concepts" in fixed:
         fixed["concepts"] = _fix_strings(fixed["concepts"], "/concepts", "concepts", findings)
-    if isinstance(fixed.get("snippets"), list):
+    snippets = fixed.get("snippets")
+    if type(snippets) is list and all(type(s) is dict and _is_plain_snippet(s) for s in snippets):
+        fixed["snippets"] = list(map(dict, snippets))  # the usual case: no pointer is built
+    elif isinstance(snippets, list):
         fixed["snippets"] = [_fix_snippet(s, f"/snippets/{i}", findings) for i, s in enumerate(fixed["snippets"])]
     return fixed, findings
 
