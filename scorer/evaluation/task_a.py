@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import chain
 
 from scorer.errors import Problem, ScorerError
 from scorer.evaluation.result import Result
@@ -89,13 +90,13 @@ def evaluate_task_a(gold_loaded, run_loaded, *, edition, flavor, hierarchy=None,
     by_pmid = {d.pmid: d for d in run_docs}
     extra = _not_in_gold(gold_docs, run_docs, run_text, warnings)
     missing = _missing_from_run(gold_docs, by_pmid, run_text, rules, errors, warnings)
-    unknown: dict[int, int] = {}
-    gold_ids = [_label_ids(d, tree, rules, unknown, gold_text, "gold", errors, warnings) for d in gold_docs]
-    run_ids = [_label_ids(by_pmid[d.pmid], tree, rules, unknown, run_text, "run", errors, warnings)
-               if d.pmid in by_pmid else [] for d in gold_docs]
+    unknown: dict[str, int] = {}
+    gold_lists = _label_lists(gold_docs, tree, rules, unknown, gold_text, "gold", errors, warnings)
+    run_lists = _label_lists([by_pmid.get(d.pmid) for d in gold_docs], tree, rules, unknown, run_text, "run",
+                             errors, warnings)
     if errors:
         raise ScorerError(errors)
-    measures, per_question = _scores(gold_docs, gold_ids, run_ids, tree, rules, workers)
+    measures, per_question = _scores(gold_docs, gold_lists, run_lists, tree, rules, workers)
     counts = {"documents": len(gold_docs), "gold_documents": len(gold_docs), "run_documents": len(run_docs),
               "run_documents_without_gold": len(extra), "gold_documents_missing_from_run": len(missing),
               "unknown_labels": len(unknown)}
@@ -141,12 +142,10 @@ def _missing_from_run(gold_docs: list[TaskADocument], by_pmid: dict, run_text: J
     return missing
 
 
-def _scores(gold_docs: list[TaskADocument], gold_ids: list[list[int]], run_ids: list[list[int]], tree: Hierarchy,
+def _scores(gold_docs: list[TaskADocument], gold_lists: LabelLists, run_lists: LabelLists, tree: Hierarchy,
             rules: _FlavorRules, workers: int) -> tuple[dict, dict]:
     """(the 16 measures, PMID -> the per-document measures) of the flavor's flat and
     hierarchical measure functions; one run label list per gold document."""
-    gold_lists = LabelLists.from_lists(gold_ids)
-    run_lists = LabelLists.from_lists(run_ids)
     measures, per_document = rules.flat(gold_lists, run_lists)
     hier_measures, hier_per_document = rules.hierarchical(gold_lists, run_lists, tree, workers=workers)
     measures.update(hier_measures)
@@ -161,9 +160,28 @@ def _listing(items: list[str]) -> str:
     return shown + (f" and {len(items) - _LISTED} more" if len(items) > _LISTED else "")
 
 
+def _label_lists(documents: list[TaskADocument | None], tree: Hierarchy, rules: _FlavorRules, unknown: dict,
+                 text, role: str, errors: list, warnings: list) -> LabelLists:
+    """The label ids of each document as the flavor counts them (``None``: a gold document
+    the run lacks, scored as empty); run labels, and gold labels when the flavor says so,
+    without repeats (each document's ids then sorted).  The usual file, every label a node
+    and no document empty, is mapped in one pass; otherwise document by document with
+    :func:`_label_ids`, which reports."""
+    labels = [() if d is None else d.labels for d in documents]
+    sizes = list(map(len, labels))
+    ids = list(map(tree.ids.get, chain.from_iterable(labels)))
+    if None in ids or (rules.refuse_empty and 0 in sizes):
+        lists = LabelLists.from_lists([[] if d is None else _label_ids(d, tree, rules, unknown, text, role, errors,
+                                                                       warnings) for d in documents])
+    else:
+        lists = LabelLists.from_sizes(sizes, ids)
+    return lists.distinct() if role == "run" or rules.dedupe_gold else lists
+
+
 def _label_ids(document: TaskADocument, tree: Hierarchy, rules: _FlavorRules, unknown: dict, text, role: str,
                errors: list, warnings: list) -> list[int]:
-    """The label ids of one document as the flavor counts them (see the module doc).
+    """The label ids of one document as the flavor counts them (see the module doc),
+    repeats kept.
 
     Labels outside the hierarchy get ids ``len(tree), len(tree) + 1, ...`` (shared by
     gold and run through ``unknown``) and are kept or dropped as the flavor rules; each
@@ -183,8 +201,6 @@ def _label_ids(document: TaskADocument, tree: Hierarchy, rules: _FlavorRules, un
             code="empty-document", question_id=document.pmid, pointer=f"{document.pointer}/labels",
             message=f"this {role} document has {what}: the official Evaluator prints no numbers for such input",
             fix="give at least one DescriptorID of the hierarchy")))
-    if role == "run" or rules.dedupe_gold:
-        ids = list(dict.fromkeys(ids))
     return ids
 
 

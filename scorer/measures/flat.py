@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from scorer.errors import Problem, ScorerError
-from scorer.formats.hierarchy import sorted_member, sorted_unique
+from scorer.formats.hierarchy import expand_ranges, sorted_member, sorted_unique
 
 
 class LabelLists:
@@ -32,10 +32,8 @@ class LabelLists:
         """From one sequence of ids per document; ``distinct`` drops repeats within a document."""
         lists = list(lists)
         sizes = np.fromiter((len(x) for x in lists), dtype=np.int64, count=len(lists))
-        labels = np.fromiter((v for x in lists for v in x), dtype=np.int64, count=int(sizes.sum()))
-        ptr = np.zeros(len(lists) + 1, dtype=np.int64)
-        np.cumsum(sizes, out=ptr[1:])
-        result = cls(ptr, labels)
+        result = cls.from_sizes(sizes, np.fromiter((v for x in lists for v in x), dtype=np.int64,
+                                                   count=int(sizes.sum())))
         return result.distinct() if distinct else result
 
     def __len__(self) -> int:
@@ -60,9 +58,27 @@ class LabelLists:
         np.cumsum(np.bincount(codes // width, minlength=len(self)), out=ptr[1:])
         return LabelLists(ptr, codes % width)
 
+    @classmethod
+    def from_sizes(cls, sizes: Sequence[int] | np.ndarray, labels: Sequence[int] | np.ndarray) -> LabelLists:
+        """From the number of labels of each document and all labels, document after document."""
+        ptr = np.zeros(len(sizes) + 1, dtype=np.int64)
+        np.cumsum(sizes, out=ptr[1:])
+        return cls(ptr, np.asarray(labels, dtype=np.int64))
+
     def take(self, rows: np.ndarray) -> LabelLists:
         """The documents ``rows`` (in that order)."""
-        return LabelLists.from_lists([self.row(k) for k in rows])
+        sizes = self.sizes()[rows]
+        return LabelLists.from_sizes(sizes, self.labels[expand_ranges(self.ptr[:-1][rows], sizes)[1]])
+
+    def resized(self, n: int) -> LabelLists:
+        """The first ``n`` documents, empty documents added past the end."""
+        ptr = self.ptr[:n + 1]
+        ptr = np.concatenate([ptr, np.full(n + 1 - len(ptr), ptr[-1])])
+        return LabelLists(ptr, self.labels[:ptr[-1]])
+
+    def keeping(self, mask: np.ndarray) -> LabelLists:
+        """The same documents with only the labels where ``mask`` (one flag per label) is true."""
+        return LabelLists.from_sizes(np.bincount(self.pairs()[0][mask], minlength=len(self)), self.labels[mask])
 
 
 def ratio(numerator, denominator) -> np.ndarray:

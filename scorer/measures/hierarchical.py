@@ -133,8 +133,7 @@ def official_hierarchical(gold: LabelLists, pred: LabelLists, hierarchy: Hierarc
     """
     rows = np.flatnonzero(gold.sizes() > 0)
     gold = gold.take(rows).distinct()
-    pred = LabelLists.from_lists([pred.row(k) if k < len(pred) else () for k in range(len(rows))],
-                                 distinct=True)
+    pred = pred.resized(len(rows)).distinct()
     closure = hierarchy.closure(distance + 1, with_root=True)
     per_document = _prefixed("hier", hierarchical_scores(*_overlap_sizes(gold, pred, closure, len(hierarchy))))
     per_document.update(_prefixed("lca", hierarchical_scores(
@@ -179,7 +178,7 @@ def _split_known(lists: LabelLists, n_nodes: int) -> tuple[LabelLists, np.ndarra
     lists = lists.distinct()
     docs, labels = lists.pairs()
     outside = labels >= n_nodes
-    known = LabelLists.from_lists([row[row < n_nodes] for row in (lists.row(k) for k in range(len(lists)))])
+    known = lists.keeping(~outside)
     return known, np.bincount(docs[outside], minlength=len(lists))
 
 
