@@ -33,10 +33,8 @@ def lca_tables(hierarchy, nodes, steps: int | None, *, dummy: bool) -> tuple[dic
     and places the ``(path[:d+1], sum of its ids)`` of the paths holding u at position
     d, in path order, then stably sorted by id sum.
     """
-    paths: dict = {}
+    paths = {node: _upward_paths(hierarchy, node, steps, dummy) for node in nodes}
     meetings = {}
-    nodes = [node for node in nodes if node not in meetings]
-    hierarchy._fill_paths([node for node in nodes if node not in paths], steps, dummy, paths)
     for node in nodes:
         table: dict[int, tuple] = {}
         for path in paths[node]:
@@ -56,6 +54,17 @@ def lca_tables(hierarchy, nodes, steps: int | None, *, dummy: bool) -> tuple[dic
     return paths, meetings
 
 
+
+
+def _upward_paths(hierarchy, node: int, steps: int | None, dummy: bool) -> tuple[tuple[int, ...], ...]:
+    """HEMKit's upward paths, as its recursion builds them: ``(node,)`` followed by each
+    path of the first parent (one step fewer left), then of the second parent, ...; a
+    node without parents, or no step left, ends the path (then the dummy ``-1``)."""
+    if not hierarchy.parents(node) or steps == 0:
+        return ((node, -1) if dummy else (node,),)
+    below = None if steps is None else steps - 1
+    return tuple((node, *path) for parent in hierarchy.parents(node)
+                 for path in _upward_paths(hierarchy, parent, below, dummy))
 
 
 def _augmented_sets(gold_set: frozenset, pred_set: frozenset, paths: dict, meetings: dict):
@@ -394,3 +403,20 @@ def test_array_lca_equals_the_per_document_reference(text, data, steps, dummy, b
         paths, meetings = lca_tables(hierarchy, sorted(gold_set | pred_set), steps, dummy=dummy)
         assert lca_augmented_sets(frozenset(gold_sets[0]), frozenset(pred_sets[0]), hierarchy, steps, dummy) == \
             _augmented_sets(gold_set, pred_set, paths, meetings)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_dags(), steps=st.sampled_from([None, 0, 1, 2, 4]), dummy=st.booleans())
+def test_upward_paths_are_those_of_the_depth_first_recursion(text, steps, dummy):
+    """The step-by-step array construction of every node's paths (in one call, and again
+    node by node through the cached table) gives HEMKit's paths in HEMKit's order."""
+    hierarchy = parse_hierarchy(text)
+    nodes = np.arange(len(hierarchy))
+    counts, length, flat = hierarchy.upward_path_arrays(nodes, steps, dummy=dummy)
+    ends = np.cumsum(length)
+    paths = [tuple(flat[end - size:end].tolist()) for end, size in zip(ends, length)]
+    starts = np.cumsum(counts) - counts
+    for node in nodes.tolist():
+        expected = _upward_paths(hierarchy, node, steps, dummy)
+        assert tuple(paths[starts[node]:starts[node] + counts[node]]) == expected
+        assert hierarchy.upward_paths(node, steps, dummy=dummy) == expected

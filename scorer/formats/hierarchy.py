@@ -61,18 +61,18 @@ class PathTable:
     sorted by id sum, in path order on ties.
     """
 
-    def __init__(self, paths: dict, labels: list[int], n_nodes: int):
-        self.labels = frozenset(labels)
-        counts = np.fromiter((len(paths[v]) for v in labels), dtype=np.int64, count=len(labels))
-        flat = [path for v in labels for path in paths[v]]
-        self.length = np.fromiter(map(len, flat), dtype=np.int64, count=len(flat))
+    def __init__(self, label_ids: np.ndarray, counts: np.ndarray, length: np.ndarray, nodes: np.ndarray,
+                 n_nodes: int):
+        """The table of the labels ``label_ids`` from their paths as
+        :meth:`Hierarchy.upward_path_arrays` gives them."""
+        self.labels = frozenset(label_ids.tolist())
+        self.length = length
         self.node_start = np.cumsum(self.length) - self.length
-        self.nodes = np.fromiter((u for path in flat for u in path), dtype=np.int64, count=int(self.length.sum()))
-        path_of_row = np.repeat(np.arange(len(flat)), self.length)
+        self.nodes = nodes
+        path_of_row = np.repeat(np.arange(len(length)), self.length)
         position = np.arange(len(self.nodes)) - self.node_start[path_of_row]
         running = np.cumsum(self.nodes)
         self.sums = running - np.repeat(running[self.node_start] - self.nodes[self.node_start], self.length)
-        label_ids = np.asarray(labels, dtype=np.int64)
         self.path_start = np.zeros(n_nodes, dtype=np.int64)
         self.path_count = np.zeros(n_nodes, dtype=np.int64)
         self.path_start[label_ids] = np.cumsum(counts) - counts
@@ -158,7 +158,6 @@ class Hierarchy:
         self._parents = [tuple(int(p) for p in self.parent_ids[self.parent_ptr[i]:self.parent_ptr[i + 1]])
                          for i in range(n)]
         self._closures: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
-        self._paths: dict[tuple, dict[int, tuple]] = {}
         self._tables: dict[tuple, PathTable] = {}
 
     def __len__(self) -> int:
@@ -214,41 +213,46 @@ class Hierarchy:
         each path starting at ``node`` and ending at a node without parents (the root
         ``0``) or after ``steps`` steps; with ``dummy`` the node ``-1`` is appended to
         every path.  ``steps=None``: no limit."""
-        cache = self._paths.setdefault((steps, dummy), {})
-        if node not in cache:
-            self._fill_paths([node], steps, dummy, cache)
-        return cache[node]
+        table = self.path_table([node], steps, dummy=dummy)
+        first, count = table.path_start[node], table.path_count[node]
+        return tuple(tuple(table.nodes[table.node_start[p]:table.node_start[p] + table.length[p]].tolist())
+                     for p in range(first, first + count))
 
-    def _fill_paths(self, nodes, steps, dummy, cache) -> None:
-        """``cache[v] = upward_paths(v)`` for the nodes of ``nodes``.  The paths of a node
-        with ``k`` steps left are ``(node,) +`` those of its first parent with ``k - 1``
-        steps left, then of its second parent, ... (the depth-first order); they are built
-        bottom-up from an explicit stack and shared through ``(node, steps left)`` within
-        the call, so a hierarchy of any depth builds each such set once."""
-        tail = (DUMMY,) if dummy else ()
-        memo: dict[tuple, tuple] = {}
-        for node in nodes:
-            stack = [(node, steps)]
-            while stack:
-                key = stack[-1]
-                if key in memo:
-                    stack.pop()
-                    continue
-                at, left = key
-                parents = self._parents[at]
-                if not parents or left == 0:
-                    memo[key] = ((at, *tail),)
-                    stack.pop()
-                    continue
-                below = None if left is None else left - 1
-                missing = [(parent, below) for parent in parents if (parent, below) not in memo]
-                if missing:
-                    stack.extend(missing)
-                    continue
-                head = (at,)
-                memo[key] = tuple([head + path for parent in parents for path in memo[parent, below]])
-                stack.pop()
-            cache[node] = memo[node, steps]
+    def upward_path_arrays(self, nodes: np.ndarray, steps: int | None, *,
+                           dummy: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The :meth:`upward_paths` of each of ``nodes`` as ``(counts, length, flat)``:
+        node i has ``counts[i]`` paths, path j has ``length[j]`` nodes, and ``flat`` holds
+        the nodes of all paths one after another (node by node, each in HEMKit's order).
+
+        Built one step at a time for all paths at once: a path whose last node has
+        parents is replaced, in place, by one path per parent in ascending order, so the
+        paths stay in depth-first order."""
+        ptr, parent_ids = self.parent_ptr, self.parent_ids
+        owner = np.arange(len(nodes))
+        columns = [np.asarray(nodes, dtype=np.int64)]   # column k: the k-th node of each path
+        length = np.ones(len(nodes), dtype=np.int64)
+        last = columns[0]
+        growing = ptr[last + 1] > ptr[last]
+        step = 0
+        while growing.any() and (steps is None or step < steps):
+            copies = np.where(growing, ptr[last + 1] - ptr[last], 1)
+            _, parent_row = expand_ranges(ptr[last], copies)
+            owner, length, last, growing = (np.repeat(a, copies) for a in (owner, length, last, growing))
+            columns = [np.repeat(column, copies) for column in columns]
+            added = np.where(growing, parent_ids[np.minimum(parent_row, len(parent_ids) - 1)], DUMMY - 1)
+            columns.append(added)
+            length += growing
+            last = np.where(growing, added, last)
+            growing &= ptr[last + 1] > ptr[last]
+            step += 1
+        if dummy:
+            columns.append(np.full(len(length), DUMMY - 1, dtype=np.int64))
+        grid = np.column_stack(columns)
+        if dummy:
+            grid[np.arange(len(length)), length] = DUMMY
+            length = length + 1
+        flat = grid[np.arange(grid.shape[1]) < length[:, None]]
+        return np.bincount(owner, minlength=len(nodes)), length, flat
 
     def path_table(self, nodes, steps: int | None, *, dummy: bool) -> PathTable:
         """The :class:`PathTable` of the :meth:`upward_paths` of ``nodes`` (at least; cached
@@ -256,9 +260,9 @@ class Hierarchy:
         table = self._tables.get((steps, dummy))
         if table is None or not table.labels.issuperset(nodes):
             nodes = sorted(set(nodes) | (table.labels if table is not None else set()))
-            paths = self._paths.setdefault((steps, dummy), {})
-            self._fill_paths([node for node in nodes if node not in paths], steps, dummy, paths)
-            table = self._tables[(steps, dummy)] = PathTable(paths, nodes, len(self))
+            labels = np.array(nodes, dtype=np.int64)
+            table = self._tables[(steps, dummy)] = PathTable(
+                labels, *self.upward_path_arrays(labels, steps, dummy=dummy), len(self))
         return table
 
 
