@@ -16,7 +16,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorer.formats.hierarchy import parse_hierarchy
+from scorer.formats.hierarchy import parse_hierarchy, sorted_order
 from scorer.measures import lca
 from scorer.measures.flat import LabelLists
 from scorer.measures.hierarchical import lca_augmented_sets, lca_sizes, most_specific_pairs
@@ -420,3 +420,20 @@ def test_upward_paths_are_those_of_the_depth_first_recursion(text, steps, dummy)
         expected = _upward_paths(hierarchy, node, steps, dummy)
         assert tuple(paths[starts[node]:starts[node] + counts[node]]) == expected
         assert hierarchy.upward_paths(node, steps, dummy=dummy) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), n=st.integers(0, 40), widths=st.lists(st.sampled_from([1, 3, 2 ** 20, 2 ** 40, None]),
+                                                                min_size=1, max_size=4))
+def test_sorted_order_is_a_stable_lexicographic_sort(data, n, widths):
+    """Each of the three ways :func:`sorted_order` sorts (a composed key with the row
+    number, a stable sort of the composed key, :func:`numpy.lexsort`: chosen by the
+    bounds) gives the permutation of a stable sort on the columns, most significant first."""
+    columns = []
+    for bound in widths:
+        top = (bound or 2 ** 30) - 1
+        values = np.array(data.draw(st.lists(st.integers(0, min(top, 5) if data.draw(st.booleans()) else top),
+                                             min_size=n, max_size=n)), dtype=np.int64)
+        columns.append((values, bound))
+    expected = sorted(range(n), key=lambda i: tuple(int(values[i]) for values, _ in columns))
+    assert sorted_order(*columns).tolist() == expected

@@ -82,8 +82,9 @@ class PathTable:
     def _build_meetings(self, label_of_row, path_of_row, position, n_nodes) -> None:
         width = n_nodes + 1
         group = label_of_row * width + self.nodes + 1                 # (label, node)
+        # ties in row order, which is path order
         order = sorted_order((group, width * width), (position, int(position.max()) + 1 if len(position) else 1),
-                       (self.sums, None), (path_of_row, len(self.length) + 1))
+                             (self.sums, None))
         group, position = group[order], position[order]
         first = run_starts(group)
         entry_of_row = np.cumsum(first) - 1
@@ -109,19 +110,25 @@ def run_starts(sorted_keys: np.ndarray) -> np.ndarray:
 def sorted_order(*columns) -> np.ndarray:
     """The permutation sorting rows by ``columns`` (``(values, bound)`` pairs, most
     significant first; values in ``[0, bound)``, a bound of None meaning any
-    non-negative value: taken as max + 1), ties kept in row order.  One sort of composed
-    integer keys when they fit in 63 bits, else :func:`numpy.lexsort`."""
+    non-negative value: taken as max + 1), ties kept in row order.  The columns are
+    composed into one integer key when it fits in 62 bits (else :func:`numpy.lexsort`,
+    many times slower); with the row number as the last digit when that fits too (one
+    plain sort, the fastest), else by a stable sort of the key."""
     n = len(columns[0][0])
-    bounds = [int(values.max()) + 1 if bound is None and n else (bound or 1) for values, bound in columns]
+    if not n:
+        return np.zeros(0, dtype=np.int64)
+    bounds = [int(values.max()) + 1 if bound is None else (bound or 1) for values, bound in columns]
     total = 1
-    for bound in [*bounds, n]:
+    for bound in bounds:
         total *= max(bound, 1)
     if total >= 2 ** 62:
         return np.lexsort([np.arange(n)] + [values for values, _ in reversed(columns)])
     key = np.zeros(n, dtype=np.int64)
     for (values, _), bound in zip(columns, bounds):
         key = key * bound + values
-    return np.sort(key * n + np.arange(n)) % n if n else np.zeros(0, dtype=np.int64)
+    if total * n >= 2 ** 62:
+        return np.argsort(key, kind="stable")
+    return np.sort(key * n + np.arange(n)) % n
 
 
 def expand_ranges(starts: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
