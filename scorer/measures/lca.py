@@ -19,11 +19,13 @@ number of nodes plus one.  Paths are referred to by ``(path id, length)`` prefix
 """
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from scorer.formats.hierarchy import PathTable, expand_ranges, run_starts, sorted_member, sorted_order, sorted_unique
 
-BLOCK = 2048  #: documents per block: arrays stay small, the per-rank loops stay few
+BLOCK = 512  #: documents per block: the lookup tables stay in cache, the per-rank loops stay few
 
 
 def augmented_sizes(table: PathTable, gold: tuple, pred: tuple, n_docs: int, n_nodes: int,
@@ -311,15 +313,16 @@ class _Block:
     def _best_of_buckets(self, rows, bucket, contested, gold_part, pred_part, first) -> np.ndarray:
         """The best candidate of each bucket (a mask over ``rows``): the first of a bucket
         with the most nodes of the grown sets on its parts, unless a later one of that
-        score has an unused overlap > 0: then the first with the largest."""
-        width = self.width
+        score has an unused overlap > 0: then the first with the largest.  Both values
+        depend on a candidate's parts only, and few parts are distinct (a part is shared
+        by the candidates pairing it with each part of the other side): each is computed
+        once per distinct ``(document, path, length)``."""
         doc = self.hit_doc[self.cand_hit[rows]]
         score = np.zeros(len(rows), dtype=np.int64)
         idx = np.flatnonzero(contested)
         for part, node_codes in ((gold_part, self.gold_node_codes), (pred_part, self.pred_node_codes)):
-            owner, row = expand_ranges(self.t.node_start[part[0][idx]], part[1][idx])
-            member = sorted_member(doc[idx][owner] * width + self.t.nodes[row] + 1, node_codes)
-            score[idx] += np.bincount(owner, weights=member, minlength=len(idx)).astype(np.int64)
+            score[idx] += self._per_distinct_part(doc[idx], part[0][idx], part[1][idx],
+                                                  partial(self._nodes_in, node_codes))
         group_start = np.flatnonzero(first)
         top = np.maximum.reduceat(score, group_start) if len(score) else score
         group = np.cumsum(first) - 1
@@ -331,9 +334,10 @@ class _Block:
         later = tier & ~best
         if later.any():
             later_index = np.flatnonzero(later)
-            unused = self._unused_overlap(rows[later_index], doc[later_index],
-                                          [part[0][later_index] for part in (gold_part, pred_part)],
-                                          [part[1][later_index] for part in (gold_part, pred_part)])
+            probable = self._probable()
+            unused = sum(self._per_distinct_part(doc[later_index], part[0][later_index], part[1][later_index],
+                                                 partial(self._unused_overlap, pairs))
+                         for part, pairs in zip((gold_part, pred_part), probable))
             positive = later_index[unused > 0]
             if len(positive):
                 values = unused[unused > 0]
@@ -344,36 +348,45 @@ class _Block:
                 best[winner] = True
         return best
 
-    def _unused_overlap(self, rows, doc, paths, lengths) -> np.ndarray:
-        """Per candidate: for its gold part, the largest |probable(x) ∩ part| over the
-        searched gold labels x other than the part's head (0 if none), plus the same for
-        its predicted part; probable(x) is the nodes of x's own parts of its hits."""
+    def _per_distinct_part(self, doc, path, length, function) -> np.ndarray:
+        """``function(doc, path, length)`` (one value per part: the path prefix of that
+        length, in that document) evaluated once per distinct part, for every part."""
+        if not len(doc):
+            return np.zeros(0, dtype=np.int64)
+        code = (doc * len(self.t.length) + path) * (int(length.max()) + 1) + length
+        _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+        return function(doc[first], path[first], length[first])[inverse]
+
+    def _nodes_in(self, node_codes, doc, path, length) -> np.ndarray:
+        """Per part: how many of its nodes are in ``node_codes`` (sorted document codes)."""
+        owner, row = expand_ranges(self.t.node_start[path], length)
+        member = sorted_member(doc[owner] * self.width + self.t.nodes[row] + 1, node_codes)
+        return np.bincount(owner, weights=member, minlength=len(doc)).astype(np.int64)
+
+    def _unused_overlap(self, pairs, doc, path, length) -> np.ndarray:
+        """Per part of one side: the largest |probable(x) ∩ part| over the searched labels
+        x of that side other than the part's head (0 if none); probable(x) is the nodes of
+        x's own parts of its hits, ``pairs`` those of the side (see :meth:`_probable`)."""
         width = self.width
-        probable = self._probable()
-        total = np.zeros(len(rows), dtype=np.int64)
-        for side, (path, length) in enumerate(zip(paths, lengths)):
-            owner, row = expand_ranges(self.t.node_start[path], length)
-            node_code = doc[owner] * width + self.t.nodes[row] + 1
-            head = self.t.nodes[self.t.node_start[path]]
-            pairs = probable[side]
-            if not len(pairs[0]):
-                continue
-            starts = run_starts(pairs[0])
-            codes, start = pairs[0][starts], np.flatnonzero(starts)
-            where = np.minimum(np.searchsorted(codes, node_code), len(codes) - 1)
-            size = np.diff(np.append(start, len(pairs[0])))
-            which, match = expand_ranges(start[where], np.where(codes[where] == node_code, size[where], 0))
-            cand = owner[which]
-            label = pairs[1][match]
-            ok = label != head[cand]
-            cand, label = cand[ok], label[ok]
-            if not len(cand):
-                continue
-            codes, counts = np.unique(cand * width + label, return_counts=True)
-            best = np.zeros(len(rows), dtype=np.int64)
-            np.maximum.at(best, codes // width, counts)
-            total += best
-        return total
+        result = np.zeros(len(doc), dtype=np.int64)
+        if not len(pairs[0]):
+            return result
+        owner, row = expand_ranges(self.t.node_start[path], length)
+        node_code = doc[owner] * width + self.t.nodes[row] + 1
+        head = self.t.nodes[self.t.node_start[path]]
+        starts = run_starts(pairs[0])
+        codes, start = pairs[0][starts], np.flatnonzero(starts)
+        where = np.minimum(np.searchsorted(codes, node_code), len(codes) - 1)
+        size = np.diff(np.append(start, len(pairs[0])))
+        which, match = expand_ranges(start[where], np.where(codes[where] == node_code, size[where], 0))
+        part = owner[which]
+        label = pairs[1][match]
+        ok = label != head[part]
+        part, label = part[ok], label[ok]
+        if len(part):
+            codes, counts = np.unique(part * width + label, return_counts=True)
+            np.maximum.at(result, codes // width, counts)
+        return result
 
     def _probable(self):
         """Per side (0 gold, 1 predicted): the unique ``(doc * width + node + 1, label)``
