@@ -26,9 +26,11 @@ documents not (yet) annotated.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import chain
+
+import numpy as np
 
 from scorer.errors import Problem, ScorerError
 from scorer.evaluation.result import Result
@@ -160,7 +162,7 @@ def _listing(items: list[str]) -> str:
     return shown + (f" and {len(items) - _LISTED} more" if len(items) > _LISTED else "")
 
 
-def _label_lists(documents: list[TaskADocument | None], tree: Hierarchy, rules: _FlavorRules, unknown: dict,
+def _label_lists(documents: Sequence[TaskADocument | None], tree: Hierarchy, rules: _FlavorRules, unknown: dict,
                  text, role: str, errors: list, warnings: list) -> LabelLists:
     """The label ids of each document as the flavor counts them (``None``: a gold document
     the run lacks, scored as empty); run labels, and gold labels when the flavor says so,
@@ -174,7 +176,7 @@ def _label_lists(documents: list[TaskADocument | None], tree: Hierarchy, rules: 
         lists = LabelLists.from_lists([[] if d is None else _label_ids(d, tree, rules, unknown, text, role, errors,
                                                                        warnings) for d in documents])
     else:
-        lists = LabelLists.from_sizes(sizes, ids)
+        lists = LabelLists.from_sizes(sizes, np.array(ids, dtype=np.int64))
     return lists.distinct() if role == "run" or rules.dedupe_gold else lists
 
 

@@ -235,11 +235,11 @@ class Hierarchy:
         parents is replaced, in place, by one path per parent in ascending order, so the
         paths stay in depth-first order."""
         ptr, parent_ids = self.parent_ptr, self.parent_ids
-        owner = np.arange(len(nodes))
+        owner: np.ndarray = np.arange(len(nodes))
         columns = [np.asarray(nodes, dtype=np.int64)]   # column k: the k-th node of each path
-        length = np.ones(len(nodes), dtype=np.int64)
-        last = columns[0]
-        growing = ptr[last + 1] > ptr[last]
+        length: np.ndarray = np.ones(len(nodes), dtype=np.int64)
+        last: np.ndarray = columns[0]
+        growing: np.ndarray = ptr[last + 1] > ptr[last]
         step = 0
         while growing.any() and (steps is None or step < steps):
             copies = np.where(growing, ptr[last + 1] - ptr[last], 1)

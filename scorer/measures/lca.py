@@ -335,9 +335,10 @@ class _Block:
         if later.any():
             later_index = np.flatnonzero(later)
             probable = self._probable()
-            unused = sum(self._per_distinct_part(doc[later_index], part[0][later_index], part[1][later_index],
-                                                 partial(self._unused_overlap, pairs))
-                         for part, pairs in zip((gold_part, pred_part), probable))
+            unused = np.zeros(len(later_index), dtype=np.int64)
+            for part, pairs in zip((gold_part, pred_part), probable):
+                unused += self._per_distinct_part(doc[later_index], part[0][later_index], part[1][later_index],
+                                                  partial(self._unused_overlap, pairs))
             positive = later_index[unused > 0]
             if len(positive):
                 values = unused[unused > 0]
