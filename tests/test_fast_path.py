@@ -31,7 +31,7 @@ TREE_TEXT = "R A\nR B\nA A1\nA A2\nA1 A11\nB B1\n"
 def located_only():
     """Within the block, ``load_json`` takes the located path for every input."""
     fast = jsontext._fast_parse
-    jsontext._fast_parse = lambda text, data: jsontext._UNSURE
+    jsontext._fast_parse = lambda data: jsontext._UNSURE
     try:
         yield
     finally:
@@ -45,8 +45,8 @@ class Counting:
         self.vouched = 0
         fast = jsontext._fast_parse
 
-        def counted(text, data):
-            value = fast(text, data)
+        def counted(data):
+            value = fast(data)
             self.vouched += value is not jsontext._UNSURE
             return value
         monkeypatch.setattr(jsontext, "_fast_parse", counted)
