@@ -239,35 +239,36 @@ def _mutated_snippet(snippet: dict, rng: random.Random) -> dict:
     return snippet
 
 
-def _phase_a_run(gold: list[dict], rng: random.Random) -> list[dict]:
-    run = []
-    missing = rng.choice([0, 0, 0.1])   # a run lacking questions (the tool aborts on it in most editions)
-    for question in gold:
-        if rng.random() < missing:
-            continue
-        documents = _some(question.get("documents", []), rng, 6) + [_noise_document(rng)
-                                                                     for _ in range(rng.randint(0, 6))]
-        if documents and rng.random() < 0.1:
-            documents.append(rng.choice(documents))
-        rng.shuffle(documents)
-        snippets = []
-        for snippet in _some(question.get("snippets", []), rng, 6):
-            snippets.append(_mutated_snippet(snippet, rng))
-            if rng.random() < 0.1:
-                snippets.append(dict(snippets[-1]))
-        while len(snippets) < rng.randint(0, 10):
-            begin = rng.randint(0, 1500)
-            snippets.append({"document": rng.choice(documents or [_noise_document(rng)]), "beginSection": "abstract",
-                             "endSection": "abstract", "offsetInBeginSection": begin,
-                             "offsetInEndSection": begin + rng.randint(0, 300), "text": "x"})
-        answer = {"id": question["id"], "type": question["type"], "body": question["body"],
-                  "documents": documents, "snippets": snippets}
-        if question.get("concepts") or rng.random() < 0.2:
-            answer["concepts"] = _some(question.get("concepts", []), rng, 4) + _some(CONCEPTS, rng, 2)
-        if question.get("triples") or rng.random() < 0.2:
-            answer["triples"] = _some(question.get("triples", []), rng, 3) + _some(TRIPLES, rng, 2)
-        run.append(answer)
-    return run
+def _mutated_run(gold: list[dict], rng: random.Random, answer) -> list[dict]:
+    """``answer(question, rng)`` of each gold question; in a third of the runs a question
+    is left out now and then (the tool aborts on it in most editions)."""
+    missing = rng.choice([0, 0, 0.1])
+    return [answer(question, rng) for question in gold if rng.random() >= missing]
+
+
+def _phase_a_answer(question: dict, rng: random.Random) -> dict:
+    documents = _some(question.get("documents", []), rng, 6) + [_noise_document(rng)
+                                                                 for _ in range(rng.randint(0, 6))]
+    if documents and rng.random() < 0.1:
+        documents.append(rng.choice(documents))
+    rng.shuffle(documents)
+    snippets = []
+    for snippet in _some(question.get("snippets", []), rng, 6):
+        snippets.append(_mutated_snippet(snippet, rng))
+        if rng.random() < 0.1:
+            snippets.append(dict(snippets[-1]))
+    while len(snippets) < rng.randint(0, 10):
+        begin = rng.randint(0, 1500)
+        snippets.append({"document": rng.choice(documents or [_noise_document(rng)]), "beginSection": "abstract",
+                         "endSection": "abstract", "offsetInBeginSection": begin,
+                         "offsetInEndSection": begin + rng.randint(0, 300), "text": "x"})
+    answer = {"id": question["id"], "type": question["type"], "body": question["body"],
+              "documents": documents, "snippets": snippets}
+    if question.get("concepts") or rng.random() < 0.2:
+        answer["concepts"] = _some(question.get("concepts", []), rng, 4) + _some(CONCEPTS, rng, 2)
+    if question.get("triples") or rng.random() < 0.2:
+        answer["triples"] = _some(question.get("triples", []), rng, 3) + _some(TRIPLES, rng, 2)
+    return answer
 
 
 def _variant(text: str, rng: random.Random) -> str:
@@ -275,29 +276,23 @@ def _variant(text: str, rng: random.Random) -> str:
     return text.upper() if kind < 0.1 else text.lower() if kind < 0.2 else f" {text} " if kind < 0.25 else text
 
 
-def _phase_b_run(gold: list[dict], rng: random.Random) -> list[dict]:
-    run = []
-    missing = rng.choice([0, 0, 0.1])   # a run lacking questions (the tool aborts on it in most editions)
-    for question in gold:
-        if rng.random() < missing:
-            continue
-        answer = {"id": question["id"], "type": question["type"], "body": question["body"], "ideal_answer": "x"}
-        if question["type"] == "yesno":
-            answer["exact_answer"] = rng.choice(["yes", "no", "yes", "no", "Yes", "NO"])
-        elif question["type"] in ("factoid", "list"):
-            names = [_variant(rng.choice(synonyms), rng) for synonyms in question["exact_answer"] if rng.random() < 0.6]
-            names += [f"noise{rng.randint(0, 5)}" for _ in range(rng.randint(0, 4))]
-            if names and rng.random() < 0.1:
-                names.append(names[0])
-            rng.shuffle(names)
-            if question["type"] == "factoid":
-                names = names[:rng.randint(0, 6)]
-            answer["exact_answer"] = [[name] for name in names]
-        run.append(answer)
-    return run
+def _phase_b_answer(question: dict, rng: random.Random) -> dict:
+    answer = {"id": question["id"], "type": question["type"], "body": question["body"], "ideal_answer": "x"}
+    if question["type"] == "yesno":
+        answer["exact_answer"] = rng.choice(["yes", "no", "yes", "no", "Yes", "NO"])
+    elif question["type"] in ("factoid", "list"):
+        names = [_variant(rng.choice(synonyms), rng) for synonyms in question["exact_answer"] if rng.random() < 0.6]
+        names += [f"noise{rng.randint(0, 5)}" for _ in range(rng.randint(0, 4))]
+        if names and rng.random() < 0.1:
+            names.append(names[0])
+        rng.shuffle(names)
+        if question["type"] == "factoid":
+            names = names[:rng.randint(0, 6)]
+        answer["exact_answer"] = [[name] for name in names]
+    return answer
 
 
-def _task_b_differences(classpath, pool, folder: Path, phase: str, editions, make_run) -> tuple[list[str], int]:
+def _task_b_differences(classpath, pool, folder: Path, phase: str, editions, answer) -> tuple[list[str], int]:
     """``(differences, comparisons)`` of ``EvaluatorTask1b -phase -e E -verbose`` against
     ``scorer.evaluate`` over the random batches, every edition of ``editions``."""
     labels = registry.official_labels(phase)
@@ -307,7 +302,7 @@ def _task_b_differences(classpath, pool, folder: Path, phase: str, editions, mak
         gold = _gold_batch(pool, rng)
         gold_path, run_path = folder / f"gold{seed}.json", folder / f"run{seed}.json"
         gold_path.write_text(json.dumps({"questions": gold}), encoding="utf-8")
-        run_path.write_text(json.dumps({"questions": make_run(gold, rng)}), encoding="utf-8")
+        run_path.write_text(json.dumps({"questions": _mutated_run(gold, rng, answer)}), encoding="utf-8")
         for edition in editions:
             done = subprocess.run(["java", "-cp", classpath, "evaluation.EvaluatorTask1b", f"-{phase}", "-e",
                                    str(edition), str(gold_path), str(run_path), "-verbose"],
@@ -332,10 +327,10 @@ def _task_b_differences(classpath, pool, folder: Path, phase: str, editions, mak
 
 
 def test_evaluator_task1b_and_the_scorer_agree_on_random_phase_a_runs(classpath, gold_pool, tmp_path):
-    problems, compared = _task_b_differences(classpath, gold_pool, tmp_path, "phaseA", (3, 5, 9), _phase_a_run)
+    problems, compared = _task_b_differences(classpath, gold_pool, tmp_path, "phaseA", (3, 5, 9), _phase_a_answer)
     assert compared and not problems, f"{len(problems)} differences in {compared} numbers:\n" + "\n".join(problems[:20])
 
 
 def test_evaluator_task1b_and_the_scorer_agree_on_random_phase_b_runs(classpath, gold_pool, tmp_path):
-    problems, compared = _task_b_differences(classpath, gold_pool, tmp_path, "phaseB", (3, 5, 8, 9), _phase_b_run)
+    problems, compared = _task_b_differences(classpath, gold_pool, tmp_path, "phaseB", (3, 5, 8, 9), _phase_b_answer)
     assert compared and not problems, f"{len(problems)} differences in {compared} numbers:\n" + "\n".join(problems[:20])
