@@ -355,8 +355,12 @@ class _Block:
         if not len(doc):
             return np.zeros(0, dtype=np.int64)
         code = (doc * len(self.t.length) + path) * (int(length.max()) + 1) + length
-        _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
-        return function(doc[first], path[first], length[first])[inverse]
+        order = np.argsort(code, kind="stable")  # timsort: the codes come in document order
+        starts = run_starts(code[order])
+        one = order[starts]                                # one row of each distinct part
+        inverse = np.empty(len(code), dtype=np.int64)
+        inverse[order] = np.cumsum(starts) - 1
+        return function(doc[one], path[one], length[one])[inverse]
 
     def _nodes_in(self, node_codes, doc, path, length) -> np.ndarray:
         """Per part: how many of its nodes are in ``node_codes`` (sorted document codes)."""
