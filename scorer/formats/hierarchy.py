@@ -244,8 +244,9 @@ class Hierarchy:
         while growing.any() and (steps is None or step < steps):
             copies = np.where(growing, ptr[last + 1] - ptr[last], 1)
             _, parent_row = expand_ranges(ptr[last], copies)
-            owner, length, last, growing = (np.repeat(a, copies) for a in (owner, length, last, growing))
-            columns = [np.repeat(column, copies) for column in columns]
+            if (copies > 1).any():  # only a step that branches copies the paths (a long chain stays linear)
+                owner, length, last, growing = (np.repeat(a, copies) for a in (owner, length, last, growing))
+                columns = [np.repeat(column, copies) for column in columns]
             added = np.where(growing, parent_ids[np.minimum(parent_row, len(parent_ids) - 1)], DUMMY - 1)
             columns.append(added)
             length += growing
