@@ -111,7 +111,7 @@ class TaskBFile:
 
 
 #: The six members of a complete snippet, in :class:`Snippet` field order.
-_SNIPPET_FIELDS = operator.itemgetter("document", "beginSection", "endSection",
+SNIPPET_FIELDS = operator.itemgetter("document", "beginSection", "endSection",
                                       "offsetInBeginSection", "offsetInEndSection", "text")
 
 
@@ -123,7 +123,7 @@ def _plain_snippet(value) -> Snippet | None:
         return None
     if len(value) == len(_SNIPPET_KEYSET):  # all six, or a key this reader does not know
         try:
-            fields = _SNIPPET_FIELDS(value)  # one C call reads them in field order
+            fields = SNIPPET_FIELDS(value)  # one C call reads them in field order
         except KeyError:
             return None
     elif not value.keys() <= _SNIPPET_KEYSET:

@@ -14,7 +14,6 @@ Three layers, all reported together:
 from __future__ import annotations
 
 import copy
-import operator
 import re
 from collections.abc import Iterable
 from dataclasses import replace
@@ -26,7 +25,7 @@ from scorer.formats.jsontext import JsonFloat, JsonText
 from scorer.formats.limits import QuestionLimits, limit_problems
 from scorer.formats.mcqa import validate_mcqa
 from scorer.formats.taska import validate_taska
-from scorer.formats.taskb import SNIPPET_KEY_VARIANTS, SNIPPET_KEYS
+from scorer.formats.taskb import SNIPPET_FIELDS, SNIPPET_KEY_VARIANTS, SNIPPET_KEYS
 from scorer.schemas import schema_problems
 
 #: The document URL form of every BioASQ gold file; the official tool compares strings.
@@ -36,8 +35,6 @@ _PMID_FORMS = re.compile(
     r"(\d+)/?\s*", re.IGNORECASE)
 _PUBMED_PREFIX = PUBMED_URL.format("")
 _SNIPPET_KEYSET = frozenset(SNIPPET_KEYS)
-_SNIPPET_FIELDS = operator.itemgetter("document", "beginSection", "endSection", "offsetInBeginSection",
-                                      "offsetInEndSection", "text")
 
 
 def _is_canonical_document(value) -> bool:
@@ -94,7 +91,7 @@ def _is_plain_snippet(snippet) -> bool:
     form.  Checked first, so a well-formed run builds no pointers."""
     if len(snippet) == 6:  # the usual snippet: all six keys, read in one call
         try:
-            document, begin, end, offset_begin, offset_end, _ = _SNIPPET_FIELDS(snippet)
+            document, begin, end, offset_begin, offset_end, _ = SNIPPET_FIELDS(snippet)
         except KeyError:
             return False
         return (type(offset_begin) is int and type(offset_end) is int and type(begin) is not list
