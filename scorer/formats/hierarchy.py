@@ -234,24 +234,25 @@ class Hierarchy:
         Built one step at a time for all paths at once: a path whose last node has
         parents is replaced, in place, by one path per parent in ascending order, so the
         paths stay in depth-first order."""
-        ptr, parent_ids = self.parent_ptr, self.parent_ids
+        ptr, parent_ids, parent_count = self.parent_ptr, self.parent_ids, np.diff(self.parent_ptr)
         owner: np.ndarray = np.arange(len(nodes))
         columns = [np.asarray(nodes, dtype=np.int64)]   # column k: the k-th node of each path
         length: np.ndarray = np.ones(len(nodes), dtype=np.int64)
-        last: np.ndarray = columns[0]
-        growing: np.ndarray = ptr[last + 1] > ptr[last]
+        last: np.ndarray = columns[0]                   # a path ends at a node without parents
+        count = parent_count[last]
         step = 0
-        while growing.any() and (steps is None or step < steps):
-            copies = np.where(growing, ptr[last + 1] - ptr[last], 1)
+        while (steps is None or step < steps) and count.any():
+            copies = np.maximum(count, 1)
             _, parent_row = expand_ranges(ptr[last], copies)
             if (copies > 1).any():  # only a step that branches copies the paths (a long chain stays linear)
-                owner, length, last, growing = (np.repeat(a, copies) for a in (owner, length, last, growing))
+                owner, length, last, count = (np.repeat(a, copies) for a in (owner, length, last, count))
                 columns = [np.repeat(column, copies) for column in columns]
+            growing = count > 0
             added = np.where(growing, parent_ids[np.minimum(parent_row, len(parent_ids) - 1)], DUMMY - 1)
             columns.append(added)
             length += growing
             last = np.where(growing, added, last)
-            growing &= ptr[last + 1] > ptr[last]
+            count = parent_count[last]
             step += 1
         if dummy:
             columns.append(np.full(len(length), DUMMY - 1, dtype=np.int64))
