@@ -362,10 +362,16 @@ class _Block:
         inverse[order] = np.cumsum(starts) - 1
         return function(doc[one], path[one], length[one])[inverse]
 
+    def _prefix_codes(self, doc, path, length) -> tuple[np.ndarray, np.ndarray]:
+        """``(owner, codes)``: the nodes of the first ``length`` nodes of each ``path`` as
+        codes ``doc * width + node + 1`` of its document, with the index of their prefix."""
+        owner, row = expand_ranges(self.t.node_start[path], length)
+        return owner, doc[owner] * self.width + self.t.nodes[row] + 1
+
     def _nodes_in(self, node_codes, doc, path, length) -> np.ndarray:
         """Per part: how many of its nodes are in ``node_codes`` (sorted document codes)."""
-        owner, row = expand_ranges(self.t.node_start[path], length)
-        member = sorted_member(doc[owner] * self.width + self.t.nodes[row] + 1, node_codes)
+        owner, codes = self._prefix_codes(doc, path, length)
+        member = sorted_member(codes, node_codes)
         return np.bincount(owner, weights=member, minlength=len(doc)).astype(np.int64)
 
     def _unused_overlap(self, pairs, doc, path, length) -> np.ndarray:
@@ -376,8 +382,7 @@ class _Block:
         result = np.zeros(len(doc), dtype=np.int64)
         if not len(pairs[0]):
             return result
-        owner, row = expand_ranges(self.t.node_start[path], length)
-        node_code = doc[owner] * width + self.t.nodes[row] + 1
+        owner, node_code = self._prefix_codes(doc, path, length)
         head = self.t.nodes[self.t.node_start[path]]
         starts = run_starts(pairs[0])
         codes, start = pairs[0][starts], np.flatnonzero(starts)
@@ -396,9 +401,8 @@ class _Block:
     def _probable(self):
         """Per side (0 gold, 1 predicted): the unique ``(doc * width + node + 1, label)``
         rows of probable(label), sorted by code."""
-        width, t = self.width, self.t
-        owner, row = expand_ranges(t.node_start[self.hit_path], self.hit_at + 1)
-        code = self.hit_doc[owner] * width + t.nodes[row] + 1
+        width = self.width
+        owner, code = self._prefix_codes(self.hit_doc, self.hit_path, self.hit_at + 1)
         label = self.hit_label[owner]
         side = self.hit_ds[owner] % 2
         result = []
@@ -462,13 +466,12 @@ class _Block:
     def augmented_codes(self, excluded: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The sorted codes ``doc * width + node + 1`` of T' and of P' (G, P and the
         added paths), ``excluded`` nodes (sorted) left out."""
-        width, t = self.width, self.t
+        width = self.width
         sets = []
         for codes, added in ((self.gold_codes, self.gold_added), (self.pred_codes, self.pred_added)):
             parts = [codes]
             for doc, path, length in added:
-                owner, row = expand_ranges(t.node_start[path], length)
-                parts.append(doc[owner] * width + t.nodes[row] + 1)
+                parts.append(self._prefix_codes(doc, path, length)[1])
             codes = sorted_unique(np.concatenate(parts))
             if len(excluded):
                 codes = codes[~sorted_member(codes % width - 1, excluded)]
