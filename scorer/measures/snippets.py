@@ -30,8 +30,10 @@ def official_section(section: str) -> str:
     return section[dot + 1:] if dot >= 0 else section
 
 
+@lru_cache(maxsize=1 << 16)
 def last_path_segment(document: str) -> str:
-    """``http://x/pubmed/123`` -> ``123``; trailing ``/`` ignored; ``""`` stays ``""``."""
+    """``http://x/pubmed/123`` -> ``123``; trailing ``/`` ignored; ``""`` stays ``""``.
+    (Cached: a question's gold snippets mostly share a few documents.)"""
     if document.startswith(_GOLD_URL):  # the gold files' form: what follows the prefix, if it has no /
         rest = document[len(_GOLD_URL):]
         if rest and "/" not in rest:
@@ -59,7 +61,9 @@ def official_snippets(snippets: Sequence[Snippet]) -> Sequence[OfficialSnippet]:
     When no section contains a ``.`` the snippets are returned as they are: a
     :class:`Snippet` starts with the same five fields.
     """
-    if not any("." in s[1] or "." in s[2] for s in snippets):
+    sections = {s[1] for s in snippets}
+    sections.update([s[2] for s in snippets])
+    if not any("." in section for section in sections):
         return snippets
     reduced = _REDUCED_SECTIONS
     out = []
@@ -76,31 +80,38 @@ def official_snippets(snippets: Sequence[Snippet]) -> Sequence[OfficialSnippet]:
 
 def _components(snippets: Sequence[OfficialSnippet]) -> list[OfficialSnippet] | None:
     """Each overlap-connected group collapsed into its hull at its first member's position;
-    None when nothing overlaps.  Only valid when every snippet has begin <= end."""
-    groups: dict[tuple, list[int]] = defaultdict(list)
-    for index, s in enumerate(snippets):
-        groups[s[:3]].append(index)
+    None when nothing overlaps.  Only valid when every snippet has begin <= end.
+
+    One sort by (document, sections, begin, ...) puts each group's members next to each
+    other: a snippet joins the group before it when it has the same document and sections
+    and begins at or before the group's reach (its greatest end so far); a group's hull
+    begins where its first member in that order does.
+    """
+    order = sorted(range(len(snippets)), key=snippets.__getitem__)
+    merged = []  # (members, begin, reach) of every group of more than one snippet
+    group = [order[0]]
+    key, begin, reach = snippets[order[0]][:3], snippets[order[0]][3], snippets[order[0]][4]
+    for k in order[1:]:
+        s = snippets[k]
+        if s[3] <= reach and s[:3] == key:
+            group.append(k)
+            if s[4] > reach:
+                reach = s[4]
+            continue
+        if len(group) > 1:
+            merged.append((group, begin, reach))
+        group, key, begin, reach = [k], s[:3], s[3], s[4]
+    if len(group) > 1:
+        merged.append((group, begin, reach))
+    if not merged:
+        return None
     leader = list(range(len(snippets)))
     hull = {}
-    for indices in groups.values():
-        if len(indices) < 2:
-            continue
-        indices.sort(key=lambda k: snippets[k][3])
-        group, reach = [indices[0]], snippets[indices[0]][4]
-        for k in indices[1:] + [None]:
-            if k is not None and snippets[k][3] <= reach:
-                group.append(k)
-                reach = max(reach, snippets[k][4])
-                continue
-            if len(group) > 1:
-                first = min(group)
-                for member in group:
-                    leader[member] = first
-                hull[first] = (min(snippets[m][3] for m in group), reach)
-            if k is not None:
-                group, reach = [k], snippets[k][4]
-    if not hull:
-        return None
+    for members, begin, reach in merged:
+        first = min(members)
+        for member in members:
+            leader[member] = first
+        hull[first] = (begin, reach)
     return [(s[0], s[1], s[2], *hull[i]) if i in hull else s
             for i, s in enumerate(snippets) if leader[i] == i]
 
@@ -134,7 +145,7 @@ def official_merge(snippets: Sequence[OfficialSnippet]) -> Sequence[OfficialSnip
 def is_ordinary(snippets: Sequence[OfficialSnippet]) -> bool:
     """True when every snippet has begin <= end; merging such a list once leaves no
     mergeable pair, so merging it again changes nothing."""
-    return all(s[3] <= s[4] for s in snippets)
+    return not [s for s in snippets if s[3] > s[4]]
 
 
 class _Passive:
