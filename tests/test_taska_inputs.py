@@ -67,6 +67,22 @@ def test_hierarchy_cycle_is_reported():
         parse_hierarchy("R A\nA B\nB A\n")
 
 
+def test_a_hierarchy_of_exponentially_many_paths_is_refused_not_enumerated(tmp_path):
+    """40 levels of two nodes, each a child of both nodes above: 2**40 upward paths from
+    the bottom.  The reference flavor (no step limit) refuses it with a located error in
+    well under a second; the official flavor cuts the paths after 4 steps and scores it."""
+    lines = ["R L0a", "R L0b"] + [f"L{k - 1}{p} L{k}{c}" for k in range(1, 40) for p in "ab" for c in "ab"]
+    path = tmp_path / "diamonds.txt"
+    path.write_text("\n".join(lines) + "\n")
+    gold, run = doc((1, ["L39a"])), doc((1, ["L39b"]))
+    with pytest.raises(scorer.ScorerError) as info:
+        evaluate(gold, run, path, "reference")
+    problem = info.value.problems[0]
+    assert problem.code == "hierarchy-too-many-paths" and problem.file == str(path) and problem.fix
+    official = evaluate(gold, run, path).measures
+    assert 0 < official["hier.f1"] < 1 and 0 <= official["lca.f1"] <= 1
+
+
 def test_missing_hierarchy(tmp_path):
     with pytest.raises(scorer.ScorerError, match="no such hierarchy"):
         evaluate(doc((1, ["A"])), doc((1, ["A"])), tmp_path / "absent.txt")

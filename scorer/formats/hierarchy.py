@@ -26,6 +26,11 @@ from scorer.formats.jsontext import regular_file
 
 ROOT = 0      #: HEMKit's artificial root, parent of every parentless node
 DUMMY = -1    #: HEMKit's dummy common ancestor appended to every upward path
+#: The most nodes the upward paths of one path table may hold, counting each path as long
+#: as the longest (the arrays they are built in).  Every label of MeSH 2016 needs 1.5
+#: million without a step limit; a file where labels reach the root by exponentially many
+#: paths (chains of nodes with two parents each) is refused instead of filling memory.
+MAX_PATH_CELLS = 50_000_000
 _FIX_LINE = "write one edge per line: the parent DescriptorID, a space, the child DescriptorID"
 
 
@@ -243,6 +248,8 @@ class Hierarchy:
         step = 0
         while (steps is None or step < steps) and count.any():
             copies = np.maximum(count, 1)
+            if int(copies.sum()) * (len(columns) + 2) > MAX_PATH_CELLS:
+                raise self._too_many_paths(int(copies.sum()), len(columns) + 1)
             _, parent_row = expand_ranges(ptr[last], copies)
             if (copies > 1).any():  # only a step that branches copies the paths (a long chain stays linear)
                 owner, length, last, count = (np.repeat(a, copies) for a in (owner, length, last, count))
@@ -262,6 +269,15 @@ class Hierarchy:
             length = length + 1
         flat = grid[np.arange(grid.shape[1]) < length[:, None]]
         return np.bincount(owner, minlength=len(nodes)), length, flat
+
+    def _too_many_paths(self, paths: int, length: int) -> ScorerError:
+        return ScorerError(Problem(
+            code="hierarchy-too-many-paths", file=self.name,
+            message=f"the labels being scored reach the root by more than {paths:,} upward paths "
+                    f"(already {length} nodes long): more than the {MAX_PATH_CELLS:,} path nodes the "
+                    "hierarchical measures allow (every label of MeSH 2016 needs 1.5 million)",
+            fix="check the hierarchy file: nodes with several parents, chained, multiply the paths to "
+                "the root at every level"))
 
     def path_table(self, nodes, steps: int | None, *, dummy: bool) -> PathTable:
         """The :class:`PathTable` of the :meth:`upward_paths` of ``nodes`` (at least; cached
