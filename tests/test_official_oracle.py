@@ -173,6 +173,18 @@ def test_hemkit_and_the_scorer_agree_on_random_batches(hemkit, batches, hierarch
         "\n".join(problems[:20])
 
 
+def test_hemkit_and_the_scorer_agree_document_by_document(hemkit, batches, hierarchy_path, tmp_path):
+    """HEMKit prints means only: scored one document at a time, errors cannot cancel out
+    within a batch (the first 24 documents of the first batch)."""
+    hierarchy = TOOLS / "mesh" / "mesh_hiearchy_int.txt"
+    singles = [([gold], [run]) for gold, run in zip(*batches[0])][:24]
+    problems = _differences(singles, hierarchy_path, tmp_path, "HEMKit",
+                            lambda gold, run: [str(hemkit), str(hierarchy), str(gold), str(run), "4", "5"],
+                            HIERARCHICAL)
+    assert not problems, f"{len(problems)} of {len(singles) * len(HIERARCHICAL)} numbers differ:\n" + \
+        "\n".join(problems[:20])
+
+
 @pytest.fixture(scope="module")
 def classpath() -> str:
     """The Java class path of the official evaluator (skips without Java or the jar)."""
