@@ -30,10 +30,8 @@ def official_section(section: str) -> str:
     return section[dot + 1:] if dot >= 0 else section
 
 
-@lru_cache(maxsize=1 << 16)
 def last_path_segment(document: str) -> str:
-    """``http://x/pubmed/123`` -> ``123``; trailing ``/`` ignored; ``""`` stays ``""``.
-    (Cached: a question's gold snippets mostly share a few documents.)"""
+    """``http://x/pubmed/123`` -> ``123``; trailing ``/`` ignored; ``""`` stays ``""``."""
     if document.startswith(_GOLD_URL):  # the gold files' form: what follows the prefix, if it has no /
         rest = document[len(_GOLD_URL):]
         if rest and "/" not in rest:
