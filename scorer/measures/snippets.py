@@ -24,8 +24,10 @@ from scorer.measures.retrieval import harmonic_f1, ieee_div
 # --- official --------------------------------------------------------------------
 
 
+@lru_cache(maxsize=4096)
 def official_section(section: str) -> str:
-    """The section as the official tool compares it: the text after the first ``.``."""
+    """The section as the official tool compares it: the text after the first ``.``
+    (cached: a file names a few sections many times)."""
     dot = section.find(".")
     return section[dot + 1:] if dot >= 0 else section
 
@@ -49,10 +51,6 @@ _GOLD_URL = "http://www.ncbi.nlm.nih.gov/pubmed/"
 OfficialSnippet = tuple[str, str, str, int, int] | Snippet
 
 
-
-_REDUCED_SECTIONS: dict[str, str] = {}
-
-
 def official_snippets(snippets: Sequence[Snippet]) -> Sequence[OfficialSnippet]:
     """The snippets with their sections reduced by :func:`official_section`.
 
@@ -63,17 +61,7 @@ def official_snippets(snippets: Sequence[Snippet]) -> Sequence[OfficialSnippet]:
     sections.update([s[2] for s in snippets])
     if not any("." in section for section in sections):
         return snippets
-    reduced = _REDUCED_SECTIONS
-    out = []
-    for s in snippets:
-        begin_section = reduced.get(s[1])
-        if begin_section is None:
-            begin_section = reduced.setdefault(s[1], official_section(s[1]))
-        end_section = reduced.get(s[2])
-        if end_section is None:
-            end_section = reduced.setdefault(s[2], official_section(s[2]))
-        out.append((s[0], begin_section, end_section, s[3], s[4]))
-    return out
+    return [(s[0], official_section(s[1]), official_section(s[2]), s[3], s[4]) for s in snippets]
 
 
 def _components(snippets: Sequence[OfficialSnippet]) -> list[OfficialSnippet] | None:
