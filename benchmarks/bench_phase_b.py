@@ -24,10 +24,10 @@ from functools import partial
 from pathlib import Path
 
 import official_tools
-from bench_phase_a import GOALS, best_in_rounds, orjson_loads, ratio
+from bench_phase_a import GOALS, best_in_rounds, orjson_loads, print_parts, ratio
 
 import scorer
-from scorer.evaluation.phase_b import ideal_measures
+from scorer.evaluation.phase_b import ideal_measures, official_exact
 from scorer.formats import answers
 from scorer.formats.jsontext import load_json
 from scorer.formats.taskb import read_taskb
@@ -85,6 +85,8 @@ def time_batch(gold_path: Path, run_path: Path, edition: int, repeat: int) -> No
               f"{ratio(times[flavor], load, GOALS[flavor])}")
     print(f"  validate the run (schema + variants)   {times['validate']:7.3f} s   "
           f"{ratio(times['validate'], load, GOALS['validate'])}")
+    print_parts(gold_path, run_path, load, repeat, "phaseB",
+                (f"official exact measures -e {edition}", lambda gold, run: official_exact(gold, run, edition)))
     official = official_tools.evaluator_task1b("phaseB", edition, gold_path, run_path)
     if official is None:
         print(official_tools.not_timed("EvaluatorTask1b"))
