@@ -176,6 +176,19 @@ def test_run_document_without_labels(tree, tmp_path):
     assert evaluate(gold, run_path, tree, "reference").per_question["2"]["hier.precision"] == 0.0
 
 
+def test_a_decimal_pmid_is_a_located_error(tree):
+    """12.0 passes the schema (an integer to JSON Schema) but is no PMID: the error names
+    the place and the literal, for runs and gold (it was an unlocated "not a Task A file")."""
+    text = '{"documents": [\n {"pmid": 1, "labels": ["A1"]},\n {"pmid": 2.0, "labels": ["B"]}]}'
+    for gold, run in ((doc((1, ["A1"]), (2, ["B"])), text), (text, doc((1, ["A1"]), (2, ["B"])))):
+        for flavor in ("official", "reference"):
+            with pytest.raises(scorer.ScorerError) as info:
+                evaluate(gold, run, tree, flavor)
+            problem = info.value.problems[0]
+            assert problem.code == "decimal-pmid" and "2.0" in problem.message
+            assert (problem.pointer, problem.line) == ("/documents/1/pmid", 3)
+
+
 def test_repeated_pmid_is_an_error_in_both_flavors(tree):
     for flavor in ("official", "reference"):
         with pytest.raises(scorer.ScorerError, match="given again"):

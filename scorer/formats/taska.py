@@ -40,7 +40,8 @@ def validate_taska(value, doc: JsonText | None = None, role: str = "run", *, lab
                    limits: QuestionLimits | None = None) -> list[Problem]:
     """Every problem of a Task A run (``role="run"``) or gold file, located.
 
-    Errors: anything the JSON Schema rejects, a PMID given twice.  Warnings: a label
+    Errors: anything the JSON Schema rejects, a PMID written as a decimal number (``12.0``,
+    which the schema's "integer" admits), a PMID given twice.  Warnings: a label
     repeated within a document, a run document without labels (the official evaluator
     prints no numbers for it), and, when ``labels`` (a container of the known
     DescriptorIDs, e.g. ``Hierarchy.ids``) is given, labels outside it.
@@ -88,6 +89,13 @@ def _semantic_problems(value, role: str, known) -> list[Problem]:
     problems = []
     first_seen: dict[str, int] = {}
     for index, entry in enumerate(value["documents"]):
+        if isinstance(entry["pmid"], float):  # 12.0: an "integer" to JSON Schema, not a PMID to the reader
+            problems.append(Problem(
+                code="decimal-pmid", pointer=json_pointer("documents", index, "pmid"),
+                message=f"the PMID {getattr(entry['pmid'], 'literal', repr(entry['pmid']))} is written as a "
+                        "decimal number",
+                fix="write the PubMed id as an integer (12345678) or a string (\"12345678\")"))
+            continue
         pmid = _pmid_text(entry["pmid"])
         if pmid in first_seen:
             problems.append(Problem(
