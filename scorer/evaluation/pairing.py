@@ -69,14 +69,14 @@ def _gold_problem(task: str, gold: Shape) -> Problem | None:
     return None
 
 
-def _overlap(gold_value, run_value) -> Problem | None:
+def _overlap(run_ids: set[str], gold_set: set[str], item: str) -> Problem | None:
     """An error when run and gold share no id or almost none, a warning with the counts
     when they share only some; None when every id is in both, or a file has none."""
-    run_ids, gold_set = set(answered_ids(run_value)), set(gold_ids(gold_value))
     if not run_ids or not gold_set:
         return None
     shared = run_ids & gold_set
-    item = item_word(gold_value)
+    if shared == run_ids == gold_set:
+        return None
     counts = (f"the run answers {len(run_ids):,} {item}(s) ({some_of(sorted(run_ids), 3)}), the gold file has "
               f"{len(gold_set):,} ({some_of(sorted(gold_set), 3)})")
     if len(shared) <= NEAR_ZERO * len(run_ids) and len(shared) <= NEAR_ZERO * len(gold_set):
@@ -84,8 +84,6 @@ def _overlap(gold_value, run_value) -> Problem | None:
                        message=f"run and gold share {'no' if not shared else 'almost no'} {item} id "
                                f"({len(shared)}): {counts}",
                        fix="pass the gold file of the run's batch and phase (the test set the run answers)")
-    if shared == run_ids == gold_set:
-        return None
     missing, extra = sorted(gold_set - run_ids), sorted(run_ids - gold_set)
     return Problem(code="partial-overlap", severity="warning", pointer="",
                    message=f"the run answers {len(shared):,} of the gold file's {len(gold_set):,} {item}(s)"
@@ -107,9 +105,11 @@ def pairing_problems(task: str, gold_loaded, run_loaded) -> list[Problem]:
         problems.append(run_doc.place(found.located(pointer="")))
     if gold is not None and (found := _gold_problem(task, gold)):
         problems.append(gold_doc.place(found.located(pointer="")))
-    if not any(p.severity == "error" for p in problems) and (found := _overlap(gold_value, run_value)):
+    run_ids, gold_id_list = answered_ids(run_value), gold_ids(gold_value)
+    if not any(p.severity == "error" for p in problems) and (
+            found := _overlap(set(run_ids), set(gold_id_list), item_word(gold_value))):
         problems.append((gold_doc if found.severity == "error" else run_doc).place(found))
-    if min(len(answered_ids(run_value)), len(gold_ids(gold_value))) < DECISIVE:
+    if min(len(run_ids), len(gold_id_list)) < DECISIVE:
         problems = [p.located(severity="warning", message=p.message + " (a warning only: too few questions to be "
                                                                       "sure)")
                     if p.code in _SIZE_DEPENDENT else p for p in problems]

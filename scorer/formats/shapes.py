@@ -63,7 +63,7 @@ def _dicts(value, member: str) -> list[dict]:
 
 
 def _questions_shape(questions: list[dict]) -> Shape | None:
-    answered = [q for q in questions if any(m in q for m in PHASE_B_MEMBERS)]
+    answered = [q for q in questions if not q.keys().isdisjoint(PHASE_B_MEMBERS)]
     if answered:
         ideals = [q["ideal_answer"] for q in questions if "ideal_answer" in q]
         if ideals and all(isinstance(i, list) and i for i in ideals):
@@ -149,7 +149,11 @@ def _id(value) -> str | None:
 
 
 def _ids(items: list[dict], member: str) -> list[str]:
-    return [i for i in (_id(item.get(member)) for item in items) if i is not None]
+    """The ids (:func:`_id`) of the items that have one, in order."""
+    values = [item.get(member) for item in items]
+    if set(map(type, values)) <= {str}:  # the usual case: every id a string
+        return values
+    return [i for i in map(_id, values) if i is not None]
 
 
 def item_word(value) -> str:
