@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import scorer
+from scorer.formats.jsontext import load_json
 
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(-2, 2, allow_nan=False),
                     st.sampled_from(["", "yes", "no", "abstract", "sections.0", "/", "q1", "D000001", "x.y"]))
@@ -29,7 +30,7 @@ TASKB = st.one_of(JSON, questions_file(st.lists(JSON, max_size=3)),
                                                           JSON, max_size=4), max_size=3)))
 TASKA = st.one_of(JSON, st.builds(lambda docs: {"documents": docs}, st.lists(JSON, max_size=3)),
                   st.builds(lambda docs: {"documents": docs}, st.lists(st.fixed_dictionaries(
-                      {"pmid": st.one_of(st.integers(1, 3), st.sampled_from(["1", "2"])),
+                      {"pmid": st.one_of(st.integers(1, 3), st.sampled_from(["1", "2", 1.0, 2.5])),
                        "labels": st.lists(st.sampled_from(["D000001", "D000002", "D999999", ""]), max_size=3)}),
                       max_size=3)))
 
@@ -39,6 +40,8 @@ def _evaluate(gold, run, **kwargs):
         result = scorer.evaluate(gold, run, **kwargs)
     except scorer.ScorerError as exc:
         assert exc.problems and str(exc)
+        for problem in exc.problems:  # located: a file or a JSON pointer says where
+            assert problem.code != "internal-error" and (problem.file or problem.pointer is not None), problem
         return
     json.dumps(result.to_json(), allow_nan=False)
 
@@ -78,6 +81,19 @@ def test_bad_arguments_are_scorer_errors():
         scorer.evaluate({"questions": []}, {"questions": []}, flavor="strict")
     with pytest.raises(scorer.ScorerError, match="task"):
         scorer.evaluate({"questions": []}, {"questions": []}, task="phaseC")
+
+
+@pytest.mark.parametrize("blank", ["", "  \n"])
+def test_an_empty_string_is_neither_a_path_nor_json_text(blank, tmp_path, monkeypatch):
+    """Path("") is the current directory: "this is a directory" would send the user looking
+    for a directory they never named."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(scorer.ScorerError) as info:
+        scorer.evaluate({"questions": []}, blank, task="phaseA")
+    assert [(p.code, p.file) for p in info.value.problems] == [("bad-argument", "run")]
+    assert "empty string" in info.value.problems[0].message
+    with pytest.raises(scorer.ScorerError, match="empty string"):
+        load_json(blank)
 
 
 RUN_SCHEMAS = ["taskb-phaseA-run.schema.json", "taskb-phaseB-run.schema.json", "taskb-gold.schema.json",

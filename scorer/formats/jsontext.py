@@ -337,6 +337,8 @@ def load_input(source, *, name: str, max_bytes: int | None = DEFAULT_MAX_BYTES):
             code="bad-argument", file=name,
             message=f"the {name} is {type(source).__name__}, not a file",
             fix="pass a path, JSON text or bytes, or an already parsed dict or list"))
+    if isinstance(source, str) and not source.strip():
+        raise _empty_string(name)  # named for its role here; load_json would call it <input>
     return load_json(source, name=None if isinstance(source, (str, Path)) else name,
                      max_bytes=max_bytes)
 
@@ -469,6 +471,8 @@ def _located_parse(doc: JsonText, max_depth: int | None):
 def _read_bytes(source, name: str | None, max_bytes: int | None) -> tuple[bytes, str]:
     """The bytes of ``source`` (a path, or str/bytes content) and the name problems use;
     a :class:`ScorerError` for a missing, unreadable, non-regular or too large file."""
+    if isinstance(source, str) and not source.strip():
+        raise _empty_string(name or "<input>")
     if isinstance(source, (str, Path)) and not (isinstance(source, str) and source.lstrip()[:1] in ("{", "[")):
         path = Path(source)
         name = name or str(source)
@@ -497,6 +501,13 @@ def _read_bytes(source, name: str | None, max_bytes: int | None) -> tuple[bytes,
                 fix="remove unneeded fields or ask the organizers to raise the limit",
             ))
     return data, name
+
+
+def _empty_string(name: str) -> ScorerError:
+    """An empty (or blank) string given for a file: not a path (``Path("")`` is the
+    current directory) and not JSON text."""
+    return ScorerError(Problem(code="bad-argument", file=name, message="an empty string is not a path or JSON text",
+                               fix="pass the path of the file, or its JSON text"))
 
 
 def regular_file(path: Path, name: str) -> os.stat_result:
