@@ -22,6 +22,7 @@ gives one text, so a file whose every ideal answer is a list is taken for a gold
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 #: The members of a Phase A answer and of a Phase B answer.
 PHASE_A_MEMBERS = ("documents", "snippets", "concepts", "triples")
@@ -152,7 +153,7 @@ def _ids(items: list[dict], member: str) -> list[str]:
     """The ids (:func:`_id`) of the items that have one, in order."""
     values = [item.get(member) for item in items]
     if set(map(type, values)) <= {str}:  # the usual case: every id a string
-        return values
+        return cast(list[str], values)
     return [i for i in map(_id, values) if i is not None]
 
 
