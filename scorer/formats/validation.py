@@ -104,10 +104,10 @@ def _is_plain_snippet(snippet) -> bool:
 
 
 def _fix_snippet(snippet, pointer: str, findings: Bounded):
+    """The snippet at ``pointer`` with its fixes (and their findings); for a snippet that is
+    not plain (:func:`_is_plain_snippet`, which callers check first)."""
     if not isinstance(snippet, dict):
         return snippet
-    if _is_plain_snippet(snippet):
-        return dict(snippet)
     fixed = {}
     for key, value in snippet.items():
         where = pointer + json_pointer(key)
@@ -185,10 +185,9 @@ def fix_phase_a_question(question: object) -> tuple[object, Iterable[Finding | P
     if "concepts" in fixed:
         fixed["concepts"] = _fix_strings(fixed["concepts"], "/concepts", "concepts", findings)
     snippets = fixed.get("snippets")
-    if type(snippets) is list and all(type(s) is dict and _is_plain_snippet(s) for s in snippets):
-        fixed["snippets"] = list(map(dict, snippets))  # the usual case: no pointer is built
-    elif isinstance(snippets, list):
-        fixed["snippets"] = [_fix_snippet(s, f"/snippets/{i}", findings) for i, s in enumerate(fixed["snippets"])]
+    if isinstance(snippets, list):  # a plain snippet is copied, no pointer built; each is checked once
+        fixed["snippets"] = [dict(s) if type(s) is dict and _is_plain_snippet(s) else
+                             _fix_snippet(s, f"/snippets/{i}", findings) for i, s in enumerate(snippets)]
     return fixed, findings
 
 
