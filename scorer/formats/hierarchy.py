@@ -248,8 +248,9 @@ class Hierarchy:
         step = 0
         while (steps is None or step < steps) and count.any():
             copies = np.maximum(count, 1)
-            if int(copies.sum()) * (len(columns) + 2) > MAX_PATH_CELLS:
-                raise self._too_many_paths(int(copies.sum()), len(columns) + 1)
+            paths = int(copies.sum())
+            if paths * (len(columns) + 2) > MAX_PATH_CELLS:
+                raise self._too_many_paths(paths, len(columns) + 1)
             _, parent_row = expand_ranges(ptr[last], copies)
             if (copies > 1).any():  # only a step that branches copies the paths (a long chain stays linear)
                 owner, length, last, count = (np.repeat(a, copies) for a in (owner, length, last, count))
