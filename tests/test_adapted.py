@@ -103,7 +103,7 @@ def test_paper_examples_reproduce_the_script_at_word_level(bonus):
 
 @needs_dureader
 def test_paper_claims_that_reproduce():
-    """The values of adapted-metrics.md: Ex. 1 and 2 adapted P2, Ex. 3 and 4 ROUGE-L."""
+    """The values the paper (Yang et al. 2018) gives: Ex. 1 and 2 adapted P2, Ex. 3 and 4 ROUGE-L."""
     ex13, ex24 = paper_inputs(PAPER["ex1_ex3_yesno_g1.2"]), paper_inputs(PAPER["ex2_ex4_entity_g1.0"])
 
     def p2(inputs):

@@ -1,4 +1,4 @@
-"""The package's import structure: no import cycles, and the layer order of DESIGN.md.
+"""The package's import structure: no import cycles, and the layer order of docs/architecture.md.
 
 Imports are read from the source with :mod:`ast`, at module level and inside functions
 alike (an import hidden in a function is still a dependency).  ``from scorer.x import y``
@@ -119,7 +119,7 @@ def _in(module: str, layers: tuple[str, ...]) -> bool:
     return any(module == layer or module.startswith(layer + ".") for layer in layers)
 
 
-#: DESIGN.md, "The package, by the way data flows": each layer only calls the ones above
+#: docs/architecture.md, "Layers, by the way data flows": each layer only calls the ones above
 #: it. (layer, the scorer packages/modules it must not import).
 FORBIDDEN = [
     ("scorer.formats", ("scorer.measures", "scorer.evaluation", "scorer.ranking", "scorer.site",

@@ -9,6 +9,10 @@ from ``tests/git_trees.py``.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -113,12 +117,9 @@ def test_a_failing_scorer_gives_an_error_report(repo, monkeypatch):
 
 def test_the_command_prints_a_name_that_is_not_utf8(repo, tmp_path):
     """The real process, with a strict UTF-8 standard output: the name is printed escaped."""
-    import os
-    import subprocess
-    from pathlib import Path
     put(repo, FOLDER + [b"a\xff2.json"], phase_a_run("q1"))
     env = {**os.environ, "PYTHONPATH": str(Path.cwd()), "PYTHONIOENCODING": "utf-8"}
-    done = subprocess.run(["python", "-m", "scorer", "ci", "check", "--base", "main", "--head", "HEAD", "--actor",
+    done = subprocess.run([sys.executable, "-m", "scorer", "ci", "check", "--base", "main", "--head", "HEAD", "--actor",
                            "alice", "--now", "2026-03-01T12:00:00Z", "--report", str(tmp_path / "r.json")],
                           cwd=repo, capture_output=True, env=env, check=False)
     assert done.returncode == 1 and b"Traceback" not in done.stderr, done.stderr

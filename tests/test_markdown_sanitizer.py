@@ -3,7 +3,7 @@ and links a hostile or careless organizer text could hold are neutralised, ordin
 Markdown (tables, code, headings, links) still renders.
 
 One small challenge (the demo's ``challenge.toml`` and teams, no runs) is built with a
-hostile ``docs/hostile.md`` and a hostile description; the generated pages are parsed
+hostile Markdown page in ``docs/`` and a hostile description; the generated pages are parsed
 with :mod:`html.parser`.
 """
 from __future__ import annotations

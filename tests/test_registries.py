@@ -1,5 +1,5 @@
 """The registries of tasks (scorer/tasks.py) and measures (scorer/measures/registry.py)
-against the public contract (shared/docs/DESIGN.md), the schemas and what the evaluators
+against the public contract (docs/architecture.md, "The public contract"), the schemas and what the evaluators
 report on the demo challenge."""
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from scorer.tasks import SCORINGS, TASKS
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "gold"
 
-# The official tools' labels as DESIGN.md lists them (the contract), in its order.
+# The official tools' labels as docs/architecture.md lists them (the contract), in its order.
 TASK_A_LABELS = ["accuracy", "EbP", "EbR", "EbF", "MaP", "MaR", "MaF", "MiP", "MiR", "MiF",
                  "hP", "hR", "hF", "LCA-P", "LCA-R", "LCA-F"]
 TASK_A_NAMES = (["flat.accuracy"] + [f"flat.{k}_{s}" for k in ("example", "macro", "micro")

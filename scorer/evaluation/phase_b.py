@@ -1,7 +1,7 @@
 """Task B Phase B: exact answers (yes/no, factoid, list), c@1, and ideal answers.
 
 ``official`` reproduces ``EvaluatorTask1b -phaseB`` (section 4 of
-``bioasq-official-evaluator.md``), raising a located :class:`ScorerError` where the tool
+``docs/official-evaluator.md``), raising a located :class:`ScorerError` where the tool
 aborts; ``reference`` follows the published definitions and never aborts on a run's answer.
 Ideal answers (ROUGE-2/SU4 as BioASQ runs ROUGE-1.5.5, plain and adapted ROUGE-L / BLEU-4,
 expert manual scores) are the same in both flavors.  ``docs/measures-phaseb.md`` lists

@@ -3,7 +3,7 @@
 Three readings of one ``exact_answer`` value:
 
 * :func:`official_answer`: what ``EvaluatorTask1b`` makes of it (section 4.1 of
-  ``bioasq-official-evaluator.md``): a JSON string becomes the yes/no label ``yes``/``no``/
+  ``docs/official-evaluator.md``): a JSON string becomes the yes/no label ``yes``/``no``/
   ``none`` by substring search; a list of lists becomes *entries* (lists of lower-cased
   strings; empty inner lists dropped; submissions keep only the first string from edition 5
   on); a flat list of strings is read only by edition 2; everything else aborts.

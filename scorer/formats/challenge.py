@@ -23,7 +23,6 @@ from scorer.tasks import DEFAULT_HIERARCHY, SCORINGS, SINGLE_PHASE, TASKS
 
 #: ``[official_measures]`` when ``challenge.toml`` names none (from the measure registry).
 DEFAULT_MEASURES = default_official_measures()
-TASKB_PHASES = TASKS["taskB"].phase_ids
 #: The ``phase`` of every mcqa run: its path has no phase or test set
 #: (``submissions/mcqa/<batch>/<team>/<system>.json``), a batch has one window.
 MCQA_PHASE = SINGLE_PHASE
@@ -74,8 +73,6 @@ class WindowBatch:
         """The one window, under the phase of every run of the batch (:data:`SINGLE_PHASE`)."""
         return {SINGLE_PHASE: self.window}
 
-
-McqaBatch = WindowBatch
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,6 @@ from scorer.formats.jsontext import JsonText
 from scorer.schemas import schema_problems
 
 SCHEMAS = {"gold": "mcqa-gold.schema.json", "run": "mcqa-run.schema.json"}
-ROLES = tuple(SCHEMAS)
 MISSING_FIX = ('answer every question of the test set: {"question": ID, "answer": null} leaves one '
                'unanswered on purpose (add "candidate" to say which one you would have chosen)')
 

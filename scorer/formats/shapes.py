@@ -48,14 +48,6 @@ class Shape:
     what: str
     reason: str
 
-    @property
-    def can_be_run(self) -> bool:
-        return self.kind in (RUN, RUN_OR_GOLD)
-
-    @property
-    def can_be_gold(self) -> bool:
-        return self.kind in (GOLD, RUN_OR_GOLD)
-
 
 def _dicts(value, member: str) -> list[dict]:
     """The objects of the list ``value[member]`` ([] when there is none)."""

@@ -1,7 +1,7 @@
 """Task B files (gold and runs of every BioASQ edition) -> typed records.
 
 The reader accepts exactly what the official evaluator reads (section 2 of
-``bioasq-official-evaluator.md``): numbers where strings are expected are taken as their
+``docs/official-evaluator.md``): numbers where strings are expected are taken as their
 literal text, offsets may be integral floats or numeric strings, ``null`` ``s``/``o`` of a
 triple read as ``""``, unknown question members are skipped.  What the official reader
 aborts on (``null`` values, unknown snippet keys, fractional offsets, ...) is collected as

@@ -4,7 +4,7 @@ Answers arrive already read (:mod:`scorer.formats.answers`): an *entry* is one a
 its synonyms; two entries *match* when they share a string.
 
 ``official_*`` reproduce ``EvaluatorTask1b -phaseB`` (section 4 of
-``bioasq-official-evaluator.md``); ``reference_*`` follow the published definitions.  The
+``docs/official-evaluator.md``); ``reference_*`` follow the published definitions.  The
 differences, each with a worked example, are in ``docs/measures-phaseb.md``.
 """
 from __future__ import annotations

@@ -22,7 +22,7 @@ and::
     accuracy with candidates  = (n_R + n_UR) / n                   (NoA candidates count)
     correctly discarded       = (n_UW + n_UE) / n_U
 
-"Correctly discarded" (QA4MRE, as ``shared/docs/adapted-metrics.md`` states it) is the
+"Correctly discarded" (QA4MRE: Peñas and Rodrigo, ACL 2011; ``docs/measures-mcqa.md``) is the
 share of the unanswered questions that did not hide a right answer: their candidate was
 wrong or there was none.  Every rate with a zero denominator has no value: NaN, never an
 exception (``n = 0``; nothing unanswered).  Pure functions: no files, no I/O.

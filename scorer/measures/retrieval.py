@@ -4,7 +4,7 @@ One implementation per measure; the flavors differ only in its parameters:
 
 * ``official_*``: the BioASQ evaluator's list arithmetic (repeats count, no cut-off,
   AP > 1 possible, GMAP not shifted back), section 3.3-3.4 of
-  ``bioasq-official-evaluator.md``.
+  ``docs/official-evaluator.md``.
 * the plain names: textbook set-based definitions over de-duplicated lists, AP over the
   first ``cutoff`` returned items, GMAP shifted back into [0, 1].
 

@@ -1,7 +1,7 @@
 """Snippet measures: character overlap between returned and gold snippets.
 
 * ``official_*`` reproduce the BioASQ evaluator (sections 3.5-3.8 of
-  ``bioasq-official-evaluator.md``): inclusive offsets (size = e − b + 1), sections
+  ``docs/official-evaluator.md``): inclusive offsets (size = e − b + 1), sections
   compared after the first ``.``, overlapping snippets merged only within one document
   string and section pair, every (returned, gold) pair counted, rel(r) = "a gold snippet
   of the same document string exists".

@@ -9,7 +9,7 @@ not) escaped piece by piece when rendered.
   PubMed id as a gold document, as the reference flavor compares them);
 * :func:`snippets`: the returned snippets of each document beside its gold snippets, the
   characters they share with the gold marked, and whether the official evaluator credits it with no
-  overlap (section 3.8 of ``bioasq-official-evaluator.md``: rel(r) = 1 when a gold snippet
+  overlap (section 3.8 of ``docs/official-evaluator.md``: rel(r) = 1 when a gold snippet
   has the identical document string, whatever the offsets);
 * :func:`exact_answer`: the exact answer as the flavor reads it, each entry with the gold
   synonym it matched (or none), the rank of the first match of a factoid answer;
