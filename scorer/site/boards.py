@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from scorer.measures.registry import MEASURES, STATISTIC_LABELS
 from scorer.site import labels, paths
-from scorer.site.intervals import rank_cells, rank_columns, ranked_count
+from scorer.site.intervals import average_shown, rank_cells, rank_columns, ranked_count
 from scorer.site.results import Overview, Ranking, Row, Table, has_value
 from scorer.site.tables import Cell, Column, TableView, count_cell, rank_cell, score_cell, text_cell, with_bars
 
@@ -131,9 +131,9 @@ def taskb_ranking_view(table: Table, ranking: Ranking, names: Names) -> TableVie
 
 
 def _rank_columns(ranking: Ranking) -> list[Column]:
-    """Rank, and the average rank when the ranking averages several components (with the
-    ends of their intervals for the downloads)."""
-    return rank_columns(average=len(ranking.components) > 1)
+    """Rank, and the average rank when the ranking averages several components and it reads
+    differently from the rank (with the ends of their intervals for the downloads)."""
+    return rank_columns(average=len(ranking.components) > 1, shown=average_shown(ranking.records))
 
 
 def _rank_cells(ranking: Ranking, record: dict) -> list[Cell]:
@@ -205,61 +205,124 @@ def taska_testset_view(table: Table, batch_table: Table | None, names: Names) ->
 
 
 def taska_ranking_view(table: Table, ranking: Ranking, names: Names) -> TableView:
-    """A Task A batch ranking: per test set the system's rank (best k used), groups."""
+    """A Task A batch ranking, scores first: per test set the system's value of the ranked
+    measure (struck through when not among its best k), their mean over the best k, then
+    the rank (and the average rank when it reads differently), the test sets, the groups;
+    the rank on each test set is folded under it."""
     testsets = list(table.testsets)
-    columns = (rank_columns(average=True) + IDENTITY_COLUMNS + [NOTES_COLUMN]
-               + [Column(f"rank.{t}", f"{t} rank", numeric=True,
-                         title=f"rank on test set {t}; struck through when not among the best {table.best_k}")
+    measure = ranking.components[0] if ranking.components else ranking.name
+    short = labels.measure_label(measure)
+    shown = average_shown(ranking.records)
+    columns = (rank_columns(average=True, shown=shown) + IDENTITY_COLUMNS + [NOTES_COLUMN]
+               + [Column(f"{measure}.{t}", f"{t} {short}", numeric=True, official=True,
+                         title=f"{measure} on test set {t}; struck through when not among the best {table.best_k}")
                   for t in testsets]
-               + [Column("testsets", "Test sets", numeric=True, title="test sets the system took part in", secondary=True),
+               + [Column(f"{measure}.mean", f"Mean {short}", numeric=True,
+                         title=f"mean of {measure} over the best {table.best_k} test sets (the ones the rank uses); "
+                               "- for a system not ranked"),
+                  Column("testsets", "Test sets", numeric=True, title="test sets the system took part in", secondary=True),
                   Column(f"group.{ranking.name}", "Group", secondary=True,
                          title="significance group: systems sharing a letter are not significantly different")])
-    view = TableView(slug=f"taskA-{table.batch}-{ranking.name.replace('.', '-')}", columns=columns,
+    slug = f"taskA-{table.batch}-{ranking.name.replace('.', '-')}"
+    view = TableView(slug=slug, columns=columns,
                      caption=f"{table.name}: ranking on {labels.ranking_label(ranking.name)}",
                      note=f"Ranking rule: {ranking.rule}.", empty="No run was scored in this batch.")
     scale = ranked_count(ranking.records)
     for record in ranking.records:
         key = record["system"]
-        team = key.split("/", 1)[0]
         used = set(record.get("used", ()))
-        ranks = record.get("component_ranks", {})
+        scores = record.get("scores", {})
         cells = (rank_cells(record, scale, average=True)
-                 + _identity_cells(names, key, team) + [text_cell(notes(record, False))]
-                 + [rank_cell(ranks.get(t), css="" if t in used or t not in ranks else "unused") for t in testsets]
-                 + [Cell(len(ranks), str(len(ranks))),
+                 + _identity_cells(names, key, key.split("/", 1)[0]) + [text_cell(notes(record, False))]
+                 + [score_cell(scores.get(t), css="official" if t in used else "unused" if t in scores else "")
+                    for t in testsets]
+                 + [score_cell(_mean([scores[t] for t in testsets if t in used and t in scores]))]
+                 + [Cell(len(scores), str(len(scores))),
                     text_cell(record.get("significance", {}).get(ranking.name, ""))])
         view.add(cells, row_css(record, False))
+    with_bars(view, [f"{measure}.mean"])
+    view.details = [_testset_ranks_view(f"{slug}-ranks", table, ranking, names)]
     return view
 
 
+def _mean(values: list[float]) -> float | None:
+    """The arithmetic mean; None for no value (NaN values make it NaN, shown as "-")."""
+    return sum(values) / len(values) if values else None
+
+
+def _testset_ranks_view(slug: str, table: Table, ranking: Ranking, names: Names) -> TableView:
+    """The rank of each system on each test set of a Task A ranking (struck through when
+    not among its best k), in the ranking's order."""
+    testsets = list(table.testsets)
+    view = TableView(slug=slug, caption="The rank on each test set",
+                     columns=[Column("rank", "Rank", numeric=True, title="the rank on the leaderboard above"),
+                              Column("system", "System", row_header=True)]
+                     + [Column(f"rank.{t}", f"{t} rank", numeric=True,
+                               title=f"rank on test set {t}; struck through when not among the best {table.best_k}")
+                        for t in testsets],
+                     empty="No run was scored in this batch.")
+    for record in ranking.records:
+        used, ranks = set(record.get("used", ())), record.get("component_ranks", {})
+        view.add([rank_cell(record.get("rank")), text_cell(names.system(record["system"]),
+                                                           href=paths.system(record["system"]),
+                                                           title=record["system"])]
+                 + [rank_cell(ranks.get(t), css="" if t in used or t not in ranks else "unused") for t in testsets],
+                 row_css(record, False))
+    return view
+
+
+def overview_order(systems: dict, averages: dict, n_batches: int) -> tuple[list[str], list[str]]:
+    """(numbered, after): the systems ranked in all ``n_batches`` batches by Friedman
+    average rank (``averages``; the mean rank when there is none), ties by mean rank, then
+    key; after them the systems ranked in fewer batches, by mean rank, then key (never
+    between the numbered ones, whatever their mean)."""
+    complete = [k for k in systems if systems[k]["batches_ranked"] == n_batches]
+    numbered = sorted(complete, key=lambda k: (averages.get(k, systems[k]["average_rank"]),
+                                               systems[k]["average_rank"], k))
+    after = sorted((k for k in systems if k not in set(complete)), key=lambda k: (systems[k]["average_rank"], k))
+    return numbered, after
+
+
+def overview_rule(n_batches: int, friedman: bool) -> str:
+    """The order of an overview table in one line (:func:`overview_order`)."""
+    by = "Friedman average rank (ties: mean rank)" if friedman else "mean rank"
+    return (f"Order: numbered, the systems ranked in all {n_batches} batches, by {by}; "
+            "after them, unnumbered, the systems ranked in fewer batches, by mean rank.")
+
+
 def overview_view(overview: Overview, name: str, names: Names) -> TableView:
-    """Across batches: each system's rank per batch, its mean, Friedman average rank, group."""
+    """Across batches: each system's rank per batch, its mean, Friedman average rank, group,
+    in the order of :func:`overview_order` (stated in the table's note)."""
     raw = overview.rankings[name]
     batches = list(raw.get("batches", overview.batches))
     friedman = raw.get("friedman") or {}
     nemenyi = raw.get("nemenyi") or {}
     averages = friedman.get("average_ranks", {})
-    columns = ([Column("position", "#", numeric=True, title="order: Friedman average rank, then mean rank")]
+    columns = ([Column("position", "#", numeric=True, title="position in the order stated above the table; "
+                                                            "- for a system ranked in fewer batches")]
                + IDENTITY_COLUMNS
-               + [Column(f"rank.{b}", f"{b} rank", numeric=True) for b in batches]
+               + [Column(f"rank.{b}", f"{b} rank", numeric=True, title=f"rank in {b}") for b in batches]
                + [Column("mean_rank", "Mean rank", numeric=True, title="mean of the batch ranks"),
-                  Column("batches_ranked", "Batches ranked", numeric=True),
+                  Column("batches_ranked", "Batches ranked", numeric=True,
+                         title=f"batches the system is ranked in, of {len(batches)}"),
                   Column("friedman_average_rank", "Friedman avg. rank", numeric=True,
                          title="average rank among the systems ranked in every batch"),
                   Column("nemenyi_group", "Group", title="Nemenyi group: systems sharing a letter are not "
                                                          "significantly different")])
     view = TableView(slug=f"overview-{overview.task}-{name.replace('.', '-')}", columns=columns,
                      caption=f"{labels.TASKS.get(overview.task, overview.task)}: {labels.ranking_label(name)} "
-                             f"across batches", empty="No system is ranked in any batch yet.")
+                             f"across batches", note=overview_rule(len(batches), bool(averages)),
+                     empty="No system is ranked in any batch yet.")
     systems = raw.get("systems", {})
-    order = sorted(systems, key=lambda k: (k not in averages, averages.get(k, 0), systems[k]["average_rank"], k))
-    for position, key in enumerate(order, 1):
+    numbered, after = overview_order(systems, averages, len(batches))
+    for position, key in [*enumerate(numbered, 1), *((None, k) for k in after)]:
         s = systems[key]
-        cells = ([Cell(position, str(position))] + _identity_cells(names, key, key.split("/", 1)[0])
+        cells = ([count_cell(position)] + _identity_cells(names, key, key.split("/", 1)[0])
                  + [rank_cell(s["ranks"].get(b)) for b in batches]
-                 + [rank_cell(s["average_rank"]), Cell(s["batches_ranked"], str(s["batches_ranked"])),
+                 + [rank_cell(s["average_rank"]),
+                    Cell(s["batches_ranked"], f"{s['batches_ranked']} of {len(batches)}"),
                     rank_cell(averages.get(key)), text_cell(nemenyi.get("letters", {}).get(key, ""))])
-        view.add(cells)
+        view.add(cells, "" if position else "unranked")
     return view
 
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from scorer.site.tables import rank_text
+
 #: The charts' font size (``.chart svg`` in site.css) and a generous mean glyph width in em.
 FONT_SIZE, EM_PER_CHAR = 12, 0.6
 
@@ -28,8 +30,8 @@ def text_width(text: str, font_size: float = FONT_SIZE) -> float:
 
 
 def label_text(name: str, rank: float) -> str:
-    """A diagram label: the system name and its average rank."""
-    return f"{name} ({rank:.2f})"
+    """A diagram label: the system name and its average rank (written as on the boards)."""
+    return f"{name} ({rank_text(rank)})"
 
 
 @dataclass(frozen=True)

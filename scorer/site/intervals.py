@@ -9,6 +9,8 @@ beside it says the same.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from scorer.site.tables import Cell, Column, is_number, rank_cell, rank_text
 
 PLOT_WIDTH, PLOT_HEIGHT, PLOT_MARGIN = 64, 12, 4
@@ -65,15 +67,31 @@ def interval_columns(key: str, label: str) -> list[Column]:
 RANK_COLUMN = Column("rank", "Rank", numeric=True,
                      title="rank of the average rank (ties share the mean); in brackets its 95% bootstrap "
                            "interval over the batch's questions (Task A: documents)")
+#: The rank column of a table whose average ranks read as its ranks (:func:`average_shown` False).
+RANK_IS_AVERAGE_COLUMN = Column("rank", "Rank", numeric=True,
+                                title="rank, here equal to the average of the component ranks; in brackets "
+                                      "its 95% bootstrap interval over the batch's questions (Task A: documents)")
 AVERAGE_RANK_COLUMN = Column("average_rank", "Avg. rank", numeric=True, secondary=True,
                              title="mean of the component ranks; in brackets its 95% bootstrap interval")
 
 
-def rank_columns(average: bool) -> list[Column]:
+def average_shown(records) -> bool:
+    """Whether the average rank needs a column of its own on the page: some record's
+    average rank, with its interval, reads differently from its rank (``1 (1-1)`` in both
+    is said once)."""
+    return any(interval_text(r.get("rank"), r.get("rank_interval"))
+               != interval_text(r.get("average_rank"), r.get("average_rank_interval")) for r in records)
+
+
+def rank_columns(average: bool, shown: bool = True) -> list[Column]:
     """The rank column (and the average rank's, when ``average``), shown with their
-    intervals, then the ends of those intervals (downloads only); the cells are :func:`rank_cells`."""
+    intervals, then the ends of those intervals (downloads only); the cells are :func:`rank_cells`.
+    ``shown`` False (:func:`average_shown`): the average rank is in the downloads only."""
     if not average:
         return [RANK_COLUMN, *interval_columns("rank", "rank")]
+    if not shown:
+        return [RANK_IS_AVERAGE_COLUMN, replace(AVERAGE_RANK_COLUMN, page=False), *interval_columns("rank", "rank"),
+                *interval_columns("average_rank", "average rank")]
     return [RANK_COLUMN, AVERAGE_RANK_COLUMN, *interval_columns("rank", "rank"),
             *interval_columns("average_rank", "average rank")]
 

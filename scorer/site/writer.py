@@ -6,14 +6,14 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from scorer.site import labels, paths
-from scorer.site.tables import TableView, rows_html
+from scorer.site.tables import TableView, rank_text, rows_html
 
 
 def environment(templates: Path) -> Environment:
     """Jinja2 with autoescaping on for every template and undefined names as errors."""
     env = Environment(loader=FileSystemLoader(str(templates)), autoescape=True, keep_trailing_newline=True,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-    env.filters["safe_url"] = safe_url
+    env.filters.update(safe_url=safe_url, rank=rank_text)
     env.globals.update(labels=labels, paths=paths, rows_html=rows_html)
     return env
 
