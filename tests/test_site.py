@@ -369,3 +369,37 @@ def test_a_run_page_shows_a_missing_value_as_the_leaderboard_does():
     shown = {row[0].text: row[2].text for row in measures.rows}
     assert shown == {"documents.map": "0.5000", "snippets.map": "-", "triples.map": "-"}
     assert [has_value(m, doc["counts"], None) for m in doc["measures"]] == [True, True, False]
+
+
+def test_overview_order_puts_every_batch_systems_first_by_their_friedman_rank():
+    """Hand-worked: c is ranked in all 3 batches (Friedman 1), a in all 3 (Friedman 2),
+    b in 2 batches with the best mean of all; d in 1. b and d come after, by mean, unnumbered."""
+    from scorer.site.boards import overview_order, overview_rule
+    systems = {"a": {"batches_ranked": 3, "average_rank": 3.67}, "b": {"batches_ranked": 2, "average_rank": 2.0},
+               "c": {"batches_ranked": 3, "average_rank": 1.0}, "d": {"batches_ranked": 1, "average_rank": 1.0}}
+    assert overview_order(systems, {"a": 2.0, "c": 1.0}, 3) == (["c", "a"], ["d", "b"])
+    # no Friedman test (too few systems or batches): the complete ones by mean rank, still first
+    assert overview_order(systems, {}, 3) == (["c", "a"], ["d", "b"])
+    assert overview_rule(3, True) == ("Order: numbered, the systems ranked in all 3 batches, by Friedman average "
+                                      "rank (ties: mean rank); after them, unnumbered, the systems ranked in fewer "
+                                      "batches, by mean rank.")
+
+
+def test_task_a_board_shows_the_ranked_measure_per_test_set_and_its_mean(demo_site):
+    """The batch board leads with MiF per test set and the mean over the best 4 (hand-checked
+    against the test-set downloads), struck through outside the best 4."""
+    data = json.loads((demo_site / "downloads/taskA-batch1-flat-micro_f1.json").read_text("utf-8"))
+    week = {t: {r["system"]: r["flat.micro_f1"] for r in json.loads(
+        (demo_site / f"downloads/taskA-batch1-{t}.json").read_text("utf-8"))["rows"]}
+        for t in ("week1", "week2", "week3", "week4", "week5")}
+    first = data["rows"][0]
+    assert first["system"] == "Hierarchical label tree" and first["rank"] == 1
+    for t in week:
+        assert first[f"flat.micro_f1.{t}"] == week[t]["Hierarchical label tree"]
+    # its best 4 (ranks 1, 1, 1, 1, 1: the first four test sets, ties to the earlier) averaged
+    best = [week[t]["Hierarchical label tree"] for t in ("week1", "week2", "week3", "week4")]
+    assert first["flat.micro_f1.mean"] == pytest.approx(sum(best) / 4, abs=1e-12)
+    page = (demo_site / "taskA/batch1.html").read_text("utf-8")
+    assert 'data-sort="' + repr(week["week5"]["Hierarchical label tree"]) + '"' in page
+    unranked = next(r for r in data["rows"] if r["rank"] is None)
+    assert unranked["flat.micro_f1.mean"] is None and unranked["flat.micro_f1.week3"] is None
