@@ -185,7 +185,9 @@ class Scoring:
     table of this task that average the ranks on the official measures of families
     (name -> the families), as the boards show them.  ``sensitivity``: its runs are also
     scored under the other flavor and (for a task the editions apply to) every other
-    edition, so the leaderboards can show whether a ranking depends on them.
+    edition, so the leaderboards can show whether a ranking depends on them.  ``options``: the
+    keyword options :func:`scorer.evaluate` accepts for it (its evaluator is
+    :data:`scorer.evaluation.EVALUATORS`).
     """
 
     id: str
@@ -198,12 +200,8 @@ class Scoring:
     summary_extra: tuple[str, ...] = ()
     rankings: tuple[tuple[str, tuple[str, ...]], ...] = ()
     sensitivity: bool = False
+    options: tuple[str, ...] = ()
 
-    @property
-    def evaluator(self):
-        """Its :class:`scorer.evaluation.Evaluator` (module, function, options)."""
-        from scorer.evaluation import EVALUATORS
-        return EVALUATORS[self.id]
 
 
 #: The tasks of a challenge, in the order of the site and of ``challenge.toml``.
@@ -232,13 +230,14 @@ SCORINGS: dict[str, Scoring] = {s.id: s for s in (
             rankings=(("phaseA", PHASE_A_CATEGORIES),), sensitivity=True),
     Scoring("phaseB", "Phase B", optional_gold=(("manual", "manual.json"),), normalizable=True,
             summary=("yesno", "factoid", "list", "ideal"),
-            rankings=(("phaseB.exact", ("yesno", "factoid", "list")), ("phaseB.ideal", ("ideal",))), sensitivity=True),
-    Scoring("taskA", hierarchy=True),
+            rankings=(("phaseB.exact", ("yesno", "factoid", "list")), ("phaseB.ideal", ("ideal",))), sensitivity=True,
+            options=("ideal", "manual", "system")),
+    Scoring("taskA", hierarchy=True, options=("hierarchy", "workers")),
     Scoring("synergy", optional_gold=(("manual", "manual.json"),), normalizable=True,
             categories=("documents", "snippets"), summary=("documents", "snippets", "yesno", "factoid", "list", "ideal"),
             rankings=(("synergy.documents", ("documents",)), ("synergy.snippets", ("snippets",)),
                       ("synergy.exact", ("yesno", "factoid", "list")), ("synergy.ideal", ("ideal",))),
-            sensitivity=True),
+            sensitivity=True, options=("judged", "ideal", "manual", "system")),
     Scoring("mcqa", summary_extra=("mcqa.c_at_1", "mcqa.accuracy", "mcqa.random_baseline")),
 )}
 

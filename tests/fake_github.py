@@ -160,7 +160,7 @@ class FakeGitHub:
         return 200, [p for _, p in sorted(self.pulls.items()) if p["state"] == "open"]
 
     def compare(self, base, head, query, body):
-        from scorer.pr.gitrepo import GitRepo
+        from scorer.gitrepo import GitRepo
         git = GitRepo(self.repo)
         base, head = git.commit(base), git.commit(head)
         files = [{"filename": c.path, "status": LETTERS[c.status],

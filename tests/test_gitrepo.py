@@ -1,4 +1,4 @@
-"""The one git adapter (scorer.pr.gitrepo): its hardened environment, its errors, and the
+"""The one git adapter (scorer.gitrepo): its hardened environment, its errors, and the
 RepoReader protocol that the local and the API-backed repositories both implement."""
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from scorer.pr import gitrepo
+from scorer import gitrepo
+from scorer.gitrepo import HARDENED_CONFIG, GitError, GitRepo, RepoReader, git_env, run_git
 from scorer.pr.github import ApiRepo
-from scorer.pr.gitrepo import HARDENED_CONFIG, GitError, GitRepo, RepoReader, git_env, run_git
 
 IDENTITY = ["-c", "user.name=Test", "-c", "user.email=t@example.org"]
 

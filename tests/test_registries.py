@@ -42,7 +42,7 @@ def test_official_labels_are_the_contracts():
 
 
 def test_every_task_of_evaluate_is_registered_once():
-    assert set(SCORINGS) == set(EVALUATORS) == set(scorer.evaluation.TASKS)
+    assert list(SCORINGS) == list(EVALUATORS) == list(scorer.evaluation.TASKS)
     scored = {t.scorer_task(p) for t in TASKS.values() for p in (t.phase_ids or ("any",))}
     assert scored == set(SCORINGS)
 

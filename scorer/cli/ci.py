@@ -116,13 +116,13 @@ def _run_check(args, **who_and_when):
     """(the check's report, None) with the JSON report and summary written; or (None, the
     exit code) when nothing could be decided, with error reports written: 2 when git
     cannot read the revisions, 1 for a broken base configuration or a bug of the scorer."""
+    from scorer.gitrepo import GitError
     from scorer.pr.check import (
         check_pull_request,
         internal_error,
         write_json,
         write_text,
     )
-    from scorer.pr.gitrepo import GitError
     try:
         report = check_pull_request(args.repo, args.base, args.head, **who_and_when)
         if args.report:
@@ -195,7 +195,7 @@ def _check_times(args):
 def cmd_ci_publish(args) -> int:
     from github import GithubException
 
-    from scorer.pr.gitrepo import GitError
+    from scorer.gitrepo import GitError
     from scorer.pr.publish import PublishError, publish
     try:
         out = publish(args.repo, remote=args.remote, branch=args.branch, attempts=args.attempts, jobs=args.jobs,

@@ -7,7 +7,6 @@ import os
 import sys
 from pathlib import Path
 
-from scorer import __version__
 from scorer.cli.ci import cmd_ci_check, cmd_ci_publish, cmd_ci_report
 from scorer.cli.common import (
     EXIT_INVALID,
@@ -22,6 +21,7 @@ from scorer.cli.leaderboard import MAX_SHARDS, cmd_build, cmd_score_all, cmd_ser
 from scorer.cli.score import cmd_score
 from scorer.errors import Problem, ScorerError
 from scorer.evaluation import EDITIONS, FLAVORS
+from scorer.fingerprint import version
 from scorer.formats.jsontext import DEFAULT_MAX_BYTES
 
 DESCRIPTION = """\
@@ -75,7 +75,7 @@ def build_parser(json_errors: bool = False) -> argparse.ArgumentParser:
     parser_class = JsonUsageParser if json_errors else argparse.ArgumentParser
     parser = parser_class(prog=program_name(), description=DESCRIPTION,
                           formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--version", action="version", version=f"scorer {__version__}")
+    parser.add_argument("--version", action="version", version=f"scorer {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 

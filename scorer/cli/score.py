@@ -118,14 +118,14 @@ def _usage_problem(args, task: str) -> Problem | None:
     """The usage error of scoring a ``task`` run with these options: ``--manual`` for a
     task without expert scores, no ``--hierarchy`` for Task A; None when there is none."""
     scoring = SCORINGS[task]
-    if args.manual and "manual" not in scoring.evaluator.options:
+    if args.manual and "manual" not in scoring.options:
         return Problem(code="bad-argument", message=f"--manual is for Phase B runs (expert scores of ideal "
                                                     f"answers); this is a {task} run",
                        fix="leave out --manual and --system")
     if scoring.hierarchy and not args.hierarchy:
         return Problem(code="bad-argument", message=f"a {task} run is scored with a label hierarchy",
                        fix="add --hierarchy FILE (PARENT CHILD per line)")
-    if args.judged and "judged" not in scoring.evaluator.options:
+    if args.judged and "judged" not in scoring.options:
         return Problem(code="bad-argument", message=f"--judged is for Synergy runs (earlier rounds' feedback); "
                                                     f"this is a {task} run", fix="leave out --judged")
     return None

@@ -5,44 +5,58 @@ Each task has an evaluator module here that turns loaded gold and run into a
 """
 from __future__ import annotations
 
-import importlib
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Literal, get_args
 
 from scorer.errors import Problem, ScorerError, excerpt
 from scorer.evaluation.pairing import check_pairing
 from scorer.evaluation.result import Result, cyclic_gc_paused
 from scorer.formats.jsontext import JsonText, load_input
+from scorer.tasks import SCORINGS
 
-#: The values of ``task`` and ``flavor``.  :func:`evaluate` takes any string and raises a
-#: located ScorerError for others: its callers pass names read from files (a run's path,
-#: ``challenge.toml``), so its parameters are ``str``.
-Task = Literal["phaseA", "phaseB", "taskA", "mcqa", "synergy"]
+#: The values of ``flavor``.  :func:`evaluate` takes any string for ``task`` and ``flavor``
+#: and raises a located ScorerError for others: its callers pass names read from files (a
+#: run's path, ``challenge.toml``), so its parameters are ``str``.  The tasks are those of
+#: the registry (:data:`scorer.tasks.SCORINGS`).
 Flavor = Literal["official", "reference"]
-TASKS: tuple[str, ...] = get_args(Task)
+TASKS: tuple[str, ...] = tuple(SCORINGS)
 FLAVORS: tuple[str, ...] = get_args(Flavor)
 EDITIONS = (2, 3, 5, 8, 9)
 
 
-@dataclass(frozen=True)
-class Evaluator:
-    """Where a task's evaluator lives (imported on first use) and the options it takes."""
-
-    module: str
-    function: str
-    options: tuple[str, ...] = ()
-
-    def load(self):
-        return getattr(importlib.import_module(self.module), self.function)
+# Each evaluator module is imported on first use (a command that scores Phase A does not
+# pay for ROUGE or the MeSH hierarchy): an import inside a function, which
+# tests/test_architecture.py reads like any other.
+def _phase_a(gold, run, **options) -> Result:
+    from scorer.evaluation.phase_a import evaluate_phase_a
+    return evaluate_phase_a(gold, run, **options)
 
 
-EVALUATORS: dict[str, Evaluator] = {
-    "phaseA": Evaluator("scorer.evaluation.phase_a", "evaluate_phase_a"),
-    "phaseB": Evaluator("scorer.evaluation.phase_b", "evaluate_phase_b", ("ideal", "manual", "system")),
-    "taskA": Evaluator("scorer.evaluation.task_a", "evaluate_task_a", ("hierarchy", "workers")),
-    "mcqa": Evaluator("scorer.evaluation.mcqa", "evaluate_mcqa"),
-    "synergy": Evaluator("scorer.evaluation.synergy", "evaluate_synergy", ("judged", "ideal", "manual", "system")),
-}
+def _phase_b(gold, run, **options) -> Result:
+    from scorer.evaluation.phase_b import evaluate_phase_b
+    return evaluate_phase_b(gold, run, **options)
+
+
+def _task_a(gold, run, **options) -> Result:
+    from scorer.evaluation.task_a import evaluate_task_a
+    return evaluate_task_a(gold, run, **options)
+
+
+def _mcqa(gold, run, **options) -> Result:
+    from scorer.evaluation.mcqa import evaluate_mcqa
+    return evaluate_mcqa(gold, run, **options)
+
+
+def _synergy(gold, run, **options) -> Result:
+    from scorer.evaluation.synergy import evaluate_synergy
+    return evaluate_synergy(gold, run, **options)
+
+
+#: The evaluator of each task of the registry (its options are the registry's
+#: :attr:`scorer.tasks.Scoring.options`); tests/test_registries.py checks both have the
+#: same tasks.
+EVALUATORS: dict[str, Callable[..., Result]] = {
+    "phaseA": _phase_a, "phaseB": _phase_b, "taskA": _task_a, "synergy": _synergy, "mcqa": _mcqa}
 
 
 def _usage(message: str, fix: str) -> ScorerError:
@@ -75,9 +89,9 @@ def evaluate(gold, run, task: str = "phaseA", edition: int = 9, flavor: str = "o
                      "use 2 (BioASQ 1-2), 3 (3-4), 5 (5-7), 8 (8) or 9 (9 and later)")
     if flavor not in FLAVORS:
         raise _usage(f"unknown flavor {flavor!r}", "use 'official' or 'reference'")
-    unknown = sorted(set(options) - set(EVALUATORS[task].options))
+    unknown = sorted(set(options) - set(SCORINGS[task].options))
     if unknown:
-        accepted = ", ".join(f"{o}=" for o in EVALUATORS[task].options) or "no options"
+        accepted = ", ".join(f"{o}=" for o in SCORINGS[task].options) or "no options"
         raise _usage(f"the task {task} has no option {', '.join(unknown)}", f"{task} takes {accepted}")
     try:
         with cyclic_gc_paused():
@@ -97,9 +111,9 @@ def _dispatch(gold, run, task: str, edition: int, flavor: str, options: dict) ->
     gold_loaded = load_input(gold, name="gold")
     run_loaded = load_input(run, name="run")
     warnings = check_pairing(task, gold_loaded, run_loaded)
-    result = EVALUATORS[task].load()(gold_loaded, run_loaded, edition=edition, flavor=flavor, **options)
+    result = EVALUATORS[task](gold_loaded, run_loaded, edition=edition, flavor=flavor, **options)
     result.warnings += warnings
     return result
 
 
-__all__ = ["EDITIONS", "EVALUATORS", "FLAVORS", "TASKS", "Flavor", "JsonText", "Result", "Task", "evaluate"]
+__all__ = ["EDITIONS", "EVALUATORS", "FLAVORS", "TASKS", "Flavor", "JsonText", "Result", "evaluate"]

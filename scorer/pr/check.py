@@ -1,7 +1,7 @@
 """``python -m scorer ci check``: decide on a pull request from Git objects, and report.
 
 1. The base and head revisions are resolved to commits; the changes are those of
-   ``git diff base...head`` (since the merge base), renames detected (:mod:`scorer.pr.gitrepo`).
+   ``git diff base...head`` (since the merge base), renames detected (:mod:`scorer.gitrepo`).
 2. The challenge (``challenge.toml``, ``teams/*.toml``), the test sets, the gold and the
    list of existing runs are read from the BASE commit, never from the pull request.
 3. :func:`scorer.pr.policy.judge_changes` decides on each change's path, mode, status,
@@ -32,10 +32,10 @@ from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
-from scorer import __version__
 from scorer.errors import Problem, ScorerError
+from scorer.fingerprint import version
 from scorer.formats.challenge import DEFAULT_MEASURES, Challenge, load_challenge, parse_utc, run_ref, utc_text
-from scorer.pr.gitrepo import GitRepo, RepoReader, export
+from scorer.gitrepo import GitRepo, RepoReader, export
 from scorer.pr.policy import Context, Decision, judge_changes, judge_content, shown, testset_path, verdict
 from scorer.tasks import SCORINGS
 
@@ -78,7 +78,7 @@ class CheckReport:
     def to_json(self) -> dict:
         changes = [_change_json(c) for c in self.checks]
         return {
-            "version": REPORT_VERSION, "scorer_version": __version__,
+            "version": REPORT_VERSION, "scorer_version": version(),
             "verdict": "accepted" if self.accepted else "rejected", "accepted": self.accepted,
             "base": self.base, "head": self.head, "merge_base": self.merge_base,
             "actor": self.actor, "actor_source": self.actor_source,
@@ -146,9 +146,9 @@ def event_time(event: dict | None) -> datetime | None:
 def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, actor: str | None,
                        actor_source: str | None, now: datetime, time_source: str) -> CheckReport:
     """Decide on every change of ``base...head`` (see the module doc), read from ``repo``:
-    a local repository's folder, or any :class:`scorer.pr.gitrepo.RepoReader`.
+    a local repository's folder, or any :class:`scorer.gitrepo.RepoReader`.
 
-    Raises :class:`scorer.pr.gitrepo.GitError` for revisions that do not resolve and
+    Raises :class:`scorer.gitrepo.GitError` for revisions that do not resolve and
     :class:`ScorerError` when the base branch's ``challenge.toml`` or ``teams/`` is broken.
     """
     git = GitRepo(repo) if isinstance(repo, (str, Path)) else repo
@@ -339,7 +339,7 @@ def _summary_measures(task: str, official: dict, categories: list[str] | None = 
 
 def error_json(problems: list[Problem]) -> dict:
     """The JSON report of a check that could not decide: verdict ``error``, the problems."""
-    return {"version": REPORT_VERSION, "scorer_version": __version__, "verdict": "error", "accepted": False,
+    return {"version": REPORT_VERSION, "scorer_version": version(), "verdict": "error", "accepted": False,
             "changes": [], "errors": [p.to_dict() for p in problems]}
 
 

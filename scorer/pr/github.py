@@ -30,7 +30,7 @@ the one time of a submission: ``ci publish`` records the same time in
 
 It does not read the check job's report artifact: that job ran the pull request's
 workflow file, so its artifact can say anything.  Instead :class:`ApiRepo` serves the
-read-only interface of :class:`scorer.pr.gitrepo.GitRepo` (:class:`scorer.pr.gitrepo.RepoReader`)
+read-only interface of :class:`scorer.gitrepo.GitRepo` (:class:`scorer.gitrepo.RepoReader`)
 from the API, and the whole check (:func:`scorer.pr.check.check_pull_request`) is run
 again on it.  The verdicts go to one sticky comment per pull request (found by
 :data:`MARKER` and its author) and to the commit status :data:`STATUS_CONTEXT` of the
@@ -46,9 +46,9 @@ from datetime import datetime
 from github import Auth, Github, GithubException
 
 from scorer.errors import Problem, ScorerError
+from scorer.gitrepo import ABSENT_MODE, REGULAR_MODES, Change, GitError, slashed
 from scorer.pr.check import CheckReport, check_pull_request, error_markdown, internal_error, markdown_templates
-from scorer.pr.gitrepo import GitError, slashed
-from scorer.pr.policy import ABSENT_MODE, REGULAR_MODES, Change, shown
+from scorer.pr.policy import shown
 
 #: The hidden line that marks the reporter's comment (kept as the comment's first line).
 MARKER = "<!-- bioasq-leaderboard-report -->"
@@ -72,7 +72,7 @@ def connect(token: str, api_url: str = DEFAULT_API) -> Github:
 
 
 class ApiRepo:
-    """The :class:`scorer.pr.gitrepo.RepoReader` of a repository served by the REST API (no
+    """The :class:`scorer.gitrepo.RepoReader` of a repository served by the REST API (no
     clone, no checkout).
 
     Files are read by commit id: trees (``git/trees/{sha}?recursive=1``) give each path's

@@ -1,7 +1,7 @@
 """Submission rules of a pull request: what it may change, decided change by change.
 
 Pure functions, no Git and no file access: the caller (``scorer.pr.check``) reads the
-changes with :mod:`scorer.pr.gitrepo`, and passes the challenge *of the base branch*, the
+changes with :mod:`scorer.gitrepo`, and passes the challenge *of the base branch*, the
 actor, the server-side time of the pull-request event, and, for the content rules, the
 run's bytes and the test set's bytes.  See ``docs/pull-requests.md``.
 
@@ -52,11 +52,9 @@ from datetime import datetime
 from scorer.errors import Problem, ScorerError, bounded, some_of
 from scorer.formats.challenge import Challenge, RunRef, Window, run_ref, utc_text
 from scorer.formats.jsontext import load_json
+from scorer.gitrepo import GITLINK_MODE, REGULAR_MODES, SYMLINK_MODE, Change
 from scorer.tasks import SCORINGS, TASKS, run_path_forms
 
-#: git file modes
-REGULAR_MODES = ("100644", "100755")
-SYMLINK_MODE, GITLINK_MODE, ABSENT_MODE = "120000", "160000", "000000"
 LEDGER = "submissions/received.json"
 RUN_FORM = run_path_forms()
 
@@ -75,29 +73,6 @@ PROTECTED = (
     ("docs/", "documentation, maintained by the organizers"),
     (".", "a repository setting file"),
 )
-
-
-@dataclass(frozen=True)
-class Change:
-    """One entry of ``git diff --raw base...head``.
-
-    ``status``: ``A`` added, ``M`` modified, ``D`` deleted, ``R`` renamed, ``C`` copied,
-    ``T`` type changed (e.g. file -> symbolic link), ``U``/``X`` unmerged/unknown.
-    ``mode``: the git mode at head (``100644`` file, ``100755`` executable, ``120000``
-    symbolic link, ``160000`` submodule, ``000000`` absent); ``old_path``: the source of
-    a rename or copy; ``blob``: the object id at head; ``size``: its size in bytes;
-    ``slash_in_name``: the head commit's trees store ``path`` with an entry whose name
-    holds ``/`` (``path`` then reads like nested folders that do not exist).
-    """
-
-    status: str
-    path: str
-    old_path: str | None = None
-    mode: str = "100644"
-    old_mode: str = ABSENT_MODE
-    blob: str | None = None
-    size: int | None = None
-    slash_in_name: bool = False
 
 
 @dataclass(frozen=True)

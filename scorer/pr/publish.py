@@ -45,8 +45,8 @@ from datetime import datetime
 from pathlib import Path
 
 from scorer.formats.challenge import run_ref, utc_text
+from scorer.gitrepo import run_git
 from scorer.pr.github import CheckTimes
-from scorer.pr.gitrepo import run_git
 from scorer.pr.policy import LEDGER
 from scorer.store import Summary, score_all
 
@@ -90,7 +90,7 @@ class Published:
 
 
 class _Clone:
-    """Git commands in the publisher's clone (:func:`scorer.pr.gitrepo.run_git`); ``token``
+    """Git commands in the publisher's clone (:func:`scorer.gitrepo.run_git`); ``token``
     authenticates fetch and push to ``server`` through an HTTP header set in the
     environment only (never in argv or .git/config); without a token the user's own
     configuration (credential helpers) is read."""

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from scorer.fingerprint import SHORT
 from scorer.formats.challenge import Challenge, RunRef, Window, utc_text
-from scorer.pr.gitrepo import GitError, GitRepo
+from scorer.gitrepo import GitError, GitRepo
 
 #: Inputs whose uncommitted changes make the footer say so.
 TRACKED_INPUTS = ("challenge.toml", "teams", "gold", "submissions", "docs", "site_templates")

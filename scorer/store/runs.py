@@ -133,7 +133,7 @@ def rule_variants(job: RunJob, run) -> dict[str, dict]:
     except ScorerError as exc:
         return {name: _variant_error(exc.problems[0]) for name, _, _ in rules}
     options = {k: v for k, v in evaluate_options(task, job.gold).items() if k != "hierarchy"}
-    if "ideal" in SCORINGS[task].evaluator.options:
+    if "ideal" in SCORINGS[task].options:
         options["ideal"] = False
     out: dict[str, dict] = {}
     for name, flavor, edition in rules:

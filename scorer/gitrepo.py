@@ -29,11 +29,38 @@ from __future__ import annotations
 import os
 import subprocess
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
 
-from scorer.pr.policy import REGULAR_MODES, Change
+#: git file modes
+REGULAR_MODES = ("100644", "100755")
+SYMLINK_MODE, GITLINK_MODE, ABSENT_MODE = "120000", "160000", "000000"
+
+
+@dataclass(frozen=True)
+class Change:
+    """One entry of ``git diff --raw base...head``.
+
+    ``status``: ``A`` added, ``M`` modified, ``D`` deleted, ``R`` renamed, ``C`` copied,
+    ``T`` type changed (e.g. file -> symbolic link), ``U``/``X`` unmerged/unknown.
+    ``mode``: the git mode at head (``100644`` file, ``100755`` executable, ``120000``
+    symbolic link, ``160000`` submodule, ``000000`` absent); ``old_path``: the source of
+    a rename or copy; ``blob``: the object id at head; ``size``: its size in bytes;
+    ``slash_in_name``: the head commit's trees store ``path`` with an entry whose name
+    holds ``/`` (``path`` then reads like nested folders that do not exist).
+    """
+
+    status: str
+    path: str
+    old_path: str | None = None
+    mode: str = "100644"
+    old_mode: str = ABSENT_MODE
+    blob: str | None = None
+    size: int | None = None
+    slash_in_name: bool = False
+
 
 #: Seconds a git command may take before it is stopped (a :class:`GitError`).
 GIT_TIMEOUT = 300
