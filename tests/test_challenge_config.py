@@ -91,6 +91,19 @@ def test_problems_are_located(tmp_path, change, code, line, pointer):
     assert problem.fix and problem.file.endswith("challenge.toml")
 
 
+@pytest.mark.parametrize("key, measure", [("documents", "concepts.map"), ("yesno", "factoid.mrr"),
+                                          ("ideal", "ideal.manual.recall"), ("documents", "documents.ndcg")])
+def test_an_official_measure_of_another_family_is_refused(tmp_path, key, measure):
+    """The keys of [official_measures] accept the measures of their own family only (the
+    schema's enums come from the measure registry): documents = "concepts.map" would drop
+    the documents component out of the Phase A ranking without a word."""
+    with pytest.raises(ScorerError) as info:
+        load_challenge(repo(tmp_path, CHALLENGE + f'\n[official_measures]\n{key} = "{measure}"\n'))
+    problem = next(p for p in info.value.problems if p.code == "config-enum")
+    assert problem.pointer == f"official_measures.{key}" and problem.line
+    assert f"{key}." in problem.fix and measure not in problem.fix
+
+
 def test_invalid_toml_has_line_and_column(tmp_path):
     with pytest.raises(ScorerError) as info:
         load_challenge(repo(tmp_path, CHALLENGE.replace('name = "Demo"', 'name = "Demo')))

@@ -47,6 +47,9 @@ class Measure:
     ``column``: shown as a column of its task's leaderboard after the official measure(s)
     (mcqa).  ``count``: an integer count (shown without decimals).  ``per_question``: a
     per-question value only (what significance tests resample), not a measure of the run.
+    ``choosable``: organizers may name it in ``[official_measures]`` (for its family's or
+    task's key; see :func:`official_choices`); counts, per-question values and measures
+    reported only with an extra input never are.
     """
 
     name: str
@@ -61,6 +64,7 @@ class Measure:
     column: bool = False
     count: bool = False
     per_question: bool = False
+    choosable: bool = True
 
     @property
     def family(self) -> str:
@@ -128,8 +132,8 @@ def _mcqa() -> list[Measure]:
     return ([Measure("mcqa.c_at_1", "mcqa", "c@1", official_for="mcqa")]
             + [Measure(f"mcqa.{s}", "mcqa", label, column=True) for s, label in rates]
             + [Measure(f"mcqa.{s}", "mcqa", label, missing="never", column=True, count=True) for s, label in counts]
-            + [Measure(f"mcqa.{s}", "mcqa", label, column=True) for s, label in reading]
-            + [Measure("mcqa.random_baseline", "mcqa", "random baseline")]
+            + [Measure(f"mcqa.{s}", "mcqa", label, column=True, choosable=False) for s, label in reading]
+            + [Measure("mcqa.random_baseline", "mcqa", "random baseline", choosable=False)]
             + [Measure(f"mcqa.{s}", "mcqa", label, missing="never", per_question=True) for s, label in outcomes])
 
 
@@ -165,6 +169,19 @@ def default_official_measures() -> dict[str, str | list[str]]:
         if m.official_for:
             grouped.setdefault(m.official_for, []).append(m.name)
     return {key: found[0] if len(found) == 1 else found for key, found in grouped.items()}
+
+
+def official_choices() -> dict[str, tuple[str, ...]]:
+    """Each key of ``[official_measures]`` -> the measures organizers may name for it: the
+    choosable measures of that family (``documents``) or scorer task (``taskA``, ``mcqa``)
+    that are neither counts nor per-question values nor reported only with an extra input
+    (expert scores).  The ``challenge.toml`` schema's enums are made from it
+    (:func:`scorer.schemas.load_schema`), so a measure of another family is refused."""
+    keys = dict.fromkeys(m.official_for for m in MEASURES.values() if m.official_for)
+    return {key: tuple(m.name for m in MEASURES.values()
+                       if key in (m.family, m.task) and m.choosable and not m.count and not m.per_question
+                       and m.missing != "absent")
+            for key in keys}
 
 
 def ranking_components(ranking: str) -> tuple[str, ...]:

@@ -25,6 +25,7 @@ from jsonschema import Draft202012Validator, ValidationError, validators
 from jsonschema._utils import equal, find_additional_properties, uniq
 
 from scorer.errors import PROBLEMS_PER_FILE, Problem, excerpt, some_of
+from scorer.measures.registry import default_official_measures, official_choices
 
 #: The schema walk of an invalid file stops after this many errors.
 MAX_SCHEMA_ERRORS = PROBLEMS_PER_FILE
@@ -36,8 +37,36 @@ def schema_names() -> list[str]:
 
 
 def load_schema(name: str) -> dict:
-    """The schema ``name`` (e.g. ``"taskb-phaseA-run.schema.json"``) as a dict."""
-    return json.loads(resources.files(__name__).joinpath(name).read_text(encoding="utf-8"))
+    """The schema ``name`` (e.g. ``"taskb-phaseA-run.schema.json"``) as a dict.
+
+    The ``challenge.toml`` schema's ``[official_measures]`` keys are made from the measure
+    registry (:func:`scorer.measures.registry.official_choices`): the file lists the keys
+    only, so the names a key accepts are never typed twice."""
+    schema = json.loads(resources.files(__name__).joinpath(name).read_text(encoding="utf-8"))
+    if name == CHALLENGE_SCHEMA:
+        _official_measures(schema["properties"]["official_measures"])
+    return schema
+
+
+CHALLENGE_SCHEMA = "challenge.schema.json"
+
+
+def _official_measures(table: dict) -> None:
+    """Fill each key of ``[official_measures]`` with the enum of its choosable measures (a
+    list of them for a key whose default is a list, Task A)."""
+    defaults = default_official_measures()
+    keys = []
+    for key, choices in official_choices().items():
+        one = {"enum": list(choices)}
+        listed = ", ".join(choices)
+        if isinstance(defaults[key], list):
+            example = ", ".join(f'"{m}"' for m in defaults[key])
+            table["properties"][key] = {"type": "array", "minItems": 1, "uniqueItems": True, "items": one,
+                                        "x-fix": f"{key} = [{example}]: a list of {listed}"}
+        else:
+            table["properties"][key] = {**one, "x-fix": f'{key} = "{defaults[key]}" (or one of {listed})'}
+        keys.append(key)
+    table["x-fix"] = "keys: " + " ".join(keys)
 
 
 @cache
