@@ -113,7 +113,8 @@ def test_invalid_toml_has_line_and_column(tmp_path):
 
 def test_team_problems(tmp_path):
     bad = TEAM.replace('id = "a1"', 'id = "A 1"').replace('"bob-2"', '"bob 2"')
-    other = TEAM.replace('members = ["alice", "bob-2"]', 'members = ["Alice"]')
+    other = TEAM.replace('members = ["alice", "bob-2"]', 'members = ["Alice"]').replace("Alpha", "Beta")
+    other = other.replace('"A1"', '"B1"').replace('"Baseline"', '"Beta baseline"')
     with pytest.raises(ScorerError) as info:
         load_challenge(repo(tmp_path, alpha=bad, beta=other))
     codes = {(p.code, p.pointer) for p in info.value.problems}
@@ -122,7 +123,8 @@ def test_team_problems(tmp_path):
 
 
 def test_a_login_in_two_teams(tmp_path):
-    other = TEAM.replace('members = ["alice", "bob-2"]', 'members = ["Alice"]')
+    other = TEAM.replace('members = ["alice", "bob-2"]', 'members = ["Alice"]').replace("Alpha", "Beta")
+    other = other.replace('"A1"', '"B1"').replace('"Baseline"', '"Beta baseline"')
     with pytest.raises(ScorerError) as info:
         load_challenge(repo(tmp_path, alpha=TEAM, beta=other))
     assert [p.code for p in info.value.problems] == ["member-of-two-teams"]
@@ -232,9 +234,12 @@ def test_team_text_refuses_hidden_characters(tmp_path, char, field):
     with pytest.raises(ScorerError) as info:
         load_challenge(repo(tmp_path, alpha=team))
     [problem] = info.value.problems
-    assert (problem.code, problem.pointer, problem.line) == ("config-pattern", *HIDDEN_AT[field])
+    name = field in ("name", "system_name")  # told by code point (tests/test_names.py)
+    assert (problem.code, problem.pointer, problem.line) == ("name-character" if name else "config-pattern",
+                                                             *HIDDEN_AT[field])
     assert problem.file.endswith("alpha.toml")
-    assert "GitHub login" in problem.fix if field == "member" else "bidirectional-formatting" in problem.fix
+    assert f"U+{ord(char.encode().decode('unicode_escape')):04X}" in problem.message if name else True
+    assert "GitHub login" in problem.fix if field == "member" else "bidirectional" in problem.fix
 
 
 def test_the_hidden_characters_template_is_valid(tmp_path):

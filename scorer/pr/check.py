@@ -10,6 +10,11 @@
    (:func:`scorer.pr.policy.judge_content`).
 4. A valid run whose gold is on the base branch is scored (a dry run, with the rules'
    flavor and edition); otherwise the check is validation only.
+5. A team file the pull request adds or changes is refused (``teams/`` is protected: the
+   organizers merge it by hand), and read as the base's teams with it in place: its
+   problems (a look-alike of another team's name, an invisible character, a login of
+   another team; :func:`scorer.formats.challenge.load_challenge`) are listed for the
+   organizers' review (:func:`_team_file_problems`).
 
 The result is a :class:`CheckReport`: JSON for the reporter workflow (stable keys, see
 ``docs/pull-requests.md``) and a Markdown summary for the pull-request comment, rendered
@@ -26,7 +31,7 @@ import math
 import os
 import re
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -40,6 +45,8 @@ from scorer.pr.policy import Context, Decision, judge_changes, judge_content, sh
 from scorer.tasks import SCORINGS
 
 REPORT_VERSION = 1
+#: A team file larger than this is not read for its problems (one is a few hundred bytes).
+TEAM_FILE_BYTES = 100_000
 #: The event field that gives the time of a pull-request event (see docs/pull-requests.md).
 EVENT_TIME_FIELD = "pull_request.updated_at"
 #: Markdown limits: problems shown per run, and the whole comment (GitHub allows 65,536).
@@ -180,7 +187,34 @@ def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, a
                 if value is not None:
                     _dry_run(check, value, challenge, git, base_commit, trusted)
             report.checks.append(check)
+        _team_file_problems(report.checks, git, base_commit, head_commit, team_files)
     return report
+
+
+_TEAM_FILE = re.compile(r"teams/[^/]+\.toml")
+
+
+def _team_file_problems(checks: list[RunCheck], git: RepoReader, base: str, head: str, team_files: list[str]) -> None:
+    """Give each check of a team file that the pull request adds or changes the problems
+    that loading the challenge finds in it, read from the base's ``challenge.toml`` and
+    team files with the pull request's team files in their place (files named by their
+    repository path)."""
+    changed = {c.decision.change.path: c for c in checks if _TEAM_FILE.fullmatch(c.decision.change.path)
+               and c.decision.change.status != "D" and (c.decision.change.size or 0) <= TEAM_FILE_BYTES}
+    if not changed:
+        return
+    with tempfile.TemporaryDirectory(prefix="scorer-teams-") as folder:
+        root = Path(folder)
+        export(git, base, ["challenge.toml", *team_files], root)
+        export(git, head, sorted(changed), root)
+        try:
+            load_challenge(root)
+            return
+        except ScorerError as exc:
+            found = exc.problems
+    for path, check in changed.items():
+        mine = tuple(replace(p, file=path) for p in found if p.file == str(root / path))
+        check.decision = replace(check.decision, problems=check.decision.problems + mine)
 
 
 def _dry_run(check: RunCheck, value, challenge: Challenge, git: RepoReader, base: str, trusted: Path) -> None:
