@@ -10,14 +10,20 @@ same results.
 * :func:`forked_pool`: a pool to overlap with other work, or ``None`` (the site's
   drill-down pages);
 * :class:`Worker`: one long-lived forked process applying a function to what it is sent,
-  which its owner can kill (``score-all``'s isolated runs with a time budget).
+  which its owner can kill;
+* :func:`isolated_map`: ``function`` of each item in :class:`Worker` processes, an item
+  whose process dies or overruns its time budget replaced by a stand-in result
+  (``score-all``'s runs and batch tables: one item's failure never stops another).
 """
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Callable, Iterable, Iterator
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from multiprocessing.connection import Connection, wait
 from multiprocessing.pool import Pool
+from typing import Any
 
 
 def fork_context():
@@ -92,3 +98,58 @@ def _serve(connection, function: Callable) -> None:
         except EOFError:
             return
         connection.send(function(item))
+
+
+def isolated_map(function: Callable[[Any], Any], items: Sequence, workers: int, crashed: Callable[[int, int | None], Any],
+                 seconds: float | None = None, expired: Callable[[int], Any] | None = None) -> Iterator[tuple[int, Any]]:  # complexity 17: one scheduling loop (start, collect, expire) over shared state
+    """(k, ``function(items[k])``) for every item as it finishes, in at most ``workers``
+    forked :class:`Worker` processes (each computes one item after another, keeping what
+    it cached; items are not pickled: a worker reads them from the memory it was forked
+    with, only the results travel back).  An item still running after ``seconds`` (None:
+    no limit; else ``expired`` is required) has its worker killed and gives ``expired(k)``, and a new worker takes its
+    place; an item whose worker dies gives ``crashed(k, exit code)``.  Without ``fork``
+    (or when no worker process can be started) an item is computed here, without a time
+    limit and without protection against the process dying."""
+    context = fork_context()
+    if context is None:
+        yield from ((k, function(item)) for k, item in enumerate(items))
+        return
+    waiting = list(range(len(items)))[::-1]
+    idle: list[Worker] = []
+    busy: dict[Connection, tuple[Worker, int, float]] = {}  # connection -> (worker, k, deadline)
+    limit = float("inf") if seconds is None else seconds
+    try:
+        while waiting or busy:
+            while waiting and len(busy) < max(1, workers):
+                k = waiting.pop()
+                try:
+                    worker = idle.pop() if idle else Worker(context, lambda i: function(items[i]))
+                    worker.connection.send(k)
+                except OSError:  # no process to be had (limits of the machine): compute it here
+                    yield k, function(items[k])
+                    continue
+                busy[worker.connection] = (worker, k, time.monotonic() + limit)
+            if not busy:
+                continue
+            first = min(deadline for _, _, deadline in busy.values())
+            timeout = None if first == float("inf") else max(0.0, first - time.monotonic())
+            for connection in wait(list(busy), timeout=timeout):
+                assert isinstance(connection, Connection), "wait returns some of the connections it is given"
+                worker, k, _ = busy.pop(connection)
+                try:
+                    result = connection.recv()
+                    idle.append(worker)
+                except (EOFError, OSError):
+                    worker.stop()
+                    result = crashed(k, worker.process.exitcode)
+                yield k, result
+            now = time.monotonic()
+            for connection, (worker, k, deadline) in list(busy.items()):
+                if now >= deadline:
+                    del busy[connection]
+                    worker.stop()
+                    assert expired is not None, "an item can expire only when seconds is given, and expired with it"
+                    yield k, expired(k)
+    finally:
+        for worker in idle + [worker for worker, _, _ in busy.values()]:
+            worker.stop()

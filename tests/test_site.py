@@ -100,8 +100,11 @@ def test_every_page_type_exists(demo_site):
         assert (demo_site / "teams" / f"{team.stem}.html").is_file()
 
 
-def test_internal_links_and_anchors_resolve(demo_site):
-    parsed = pages(demo_site)
+def broken_links(site: Path) -> list[str]:
+    """Every internal link (or anchor) of the built ``site`` that does not resolve, as
+    ``page -> link``; fails at once on a link with a scheme other than http(s)/mailto or an
+    absolute path (which breaks on a Pages sub-path)."""
+    parsed = pages(site)
     broken = []
     for path, page in parsed.items():
         for link in page.links:
@@ -110,14 +113,19 @@ def test_internal_links_and_anchors_resolve(demo_site):
                 continue
             assert not parts.scheme, f"{path}: unexpected link {link}"
             assert not link.startswith("/"), f"{path}: absolute link {link} breaks on a Pages sub-path"
-            target = (demo_site / path).parent / unquote(parts.path) if parts.path else demo_site / path
+            target = (site / path).parent / unquote(parts.path) if parts.path else site / path
             target = target.resolve()
             if not target.is_file():
                 broken.append(f"{path} -> {link}")
             elif parts.fragment and target.suffix == ".html":
-                ids = parsed[target.relative_to(demo_site.resolve()).as_posix()].ids
+                ids = parsed[target.relative_to(site.resolve()).as_posix()].ids
                 if parts.fragment not in ids:
                     broken.append(f"{path} -> {link} (no id {parts.fragment})")
+    return broken
+
+
+def test_internal_links_and_anchors_resolve(demo_site):
+    broken = broken_links(demo_site)
     assert not broken, broken[:20]
 
 

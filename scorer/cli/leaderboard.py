@@ -52,9 +52,13 @@ def cmd_score_all(args) -> int:
     for path in summary.failed:
         print(f"{path}: not scored", file=sys.stderr)
         print_problems([Problem(**p) for p in summary.problems[path]], per_code=PROBLEMS_PER_KIND)
+    for path, problems in summary.tables_failed.items():
+        print(f"{path}: not computed (written as this table's error; every other table is written)", file=sys.stderr)
+        print_problems([Problem(**p) for p in problems])
     where = f"shard {shard[0]}/{shard[1]}: " if shard else ""
     tables = ("no batch tables (a shard)" if shard else "nothing written (runs need scoring)" if summary.missing
-              else f"{len(summary.tables_computed)} batch table(s) computed, {len(summary.tables_reused)} reused")
+              else f"{len(summary.tables_computed)} batch table(s) computed, {len(summary.tables_reused)} reused"
+              + (f", {len(summary.tables_failed)} failed" if summary.tables_failed else ""))
     print(f"score-all: {where}{len(summary.scored)} scored, {len(summary.reused)} reused, "
           f"{len(summary.failed)} failed, {len(summary.awaiting_gold)} awaiting gold, {len(summary.late)} late"
           f"{f', {len(summary.missing)} need scoring' if reuse_only else ''}; {tables}")
@@ -75,7 +79,7 @@ def cmd_build(args) -> int:
     print(f"build: {summary.pages} pages, {len(summary.files)} files in {summary.out}; "
           f"open {summary.out / 'index.html'}, or\n  run: python -m scorer serve --out {shlex.quote(str(summary.out))}")
     if failed:
-        print("build: some runs could not be scored; their pages say why", file=sys.stderr)
+        print("build: some runs or tables could not be scored; their pages say why", file=sys.stderr)
     return EXIT_OK
 
 

@@ -36,7 +36,8 @@ def _board_page(site: Site, path: str, title: str, table: Table | None, views: l
         site.views.append((path, view))
     site.w.downloads(*every)
     site.w.page(path, "board.html", title, table=table, views=views, runs=runs, window=window,
-                names=site.names, task=table.task if table else None, **extra)
+                names=site.names, task=table.task if table else None,
+                table_problems=table.problems if table else (), **extra)
 
 
 def _phase_boards(site: Site, task: str) -> None:
@@ -86,8 +87,11 @@ def write_overviews(site: Site) -> None:
         sections = _overview_sections(site, task, overview) if overview is not None else []
         links = [(b.name, paths.board(task, b.id, None if TASKS[task].batch_ranking else next(iter(b.phase_windows()))))
                  for b in batches.values()]
+        left_out = [(labels.where_label(task, t["name"], t.get("phase")), paths.board(task, t["batch"], t.get("phase")))
+                    for t in overview.left_out] if overview is not None else []
         site.w.page(paths.overview(task), "overview.html", f"{labels.TASKS[task]}: overview", task=task,
-                    sections=sections, batches=batches, batch_links=links)
+                    sections=sections, batches=batches, batch_links=links, left_out=left_out,
+                    problems=overview.problems if overview is not None else ())
 
 
 def _overview_sections(site: Site, task: str, overview: Overview) -> list[dict]:

@@ -90,6 +90,7 @@ class Table:
     best_k: int | None = None
     random_baseline: float | None = None  # mcqa: expected c@1 of a uniform random guesser
     sensitivity: dict | None = None  # the rankings under other rules (variants -> ranks), when computed
+    problems: tuple = ()  # why the table could not be computed (problem dicts; then no rows, no rankings)
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,8 @@ class Overview:
     batches: tuple
     rankings: dict        # name -> {systems: {key: {ranks, average_rank, batches_ranked}},
                           #          friedman, nemenyi, reason}
+    problems: tuple = ()  # why the overview could not be computed (problem dicts)
+    left_out: tuple = ()  # the tables in error it leaves out: {task, batch, phase, name}
 
 
 @dataclass
@@ -145,7 +148,7 @@ def load_results(root: str | Path) -> Results:
     tables: dict = {}
     for listed in index.get("batches", []):
         raw = read_json(root / listed["table"])
-        tables.update(_TABLE_READERS[TASKS[raw["task"]].view_kind](raw))
+        tables.update(_error_tables(raw) if raw.get("status") == "error" else _TABLE_READERS[TASKS[raw["task"]].view_kind](raw))
     overviews = {task: _overview(read_json(root / path)) for task, path in sorted(index.get("overview", {}).items())}
     return Results(root, index.get("scorer_version"), index.get("scorer_digest"), dict(sorted(index.get("gold_sha256", {}).items())),
                    runs, tables, overviews)
@@ -218,10 +221,22 @@ def _taska_tables(raw: dict) -> dict:
     return out
 
 
+def _error_tables(raw: dict) -> dict:
+    """A table that could not be computed (``score-all`` wrote its problems instead): an
+    empty table carrying them, for its board (Task A: the batch board and each test set's)."""
+    problems = tuple(raw.get("problems", ()))
+    phases = [raw.get("phase")] if "testsets" not in raw else [None, *raw["testsets"]]
+    return {(raw["task"], raw["batch"], phase): Table(task=raw["task"], batch=raw["batch"], phase=phase,
+                                                      name=raw.get("name", raw["batch"]), rows={}, rankings={},
+                                                      problems=problems)
+            for phase in phases}
+
+
 #: The reader of the batch files of each kind of task (:attr:`scorer.tasks.Task.view_kind`)
 #: in ``results/batches/<task>/``: -> (task, batch, phase) -> table.
 _TABLE_READERS = {"taskB": _taskb_tables, "taskA": _taska_tables, "mcqa": _mcqa_tables}
 
 
 def _overview(raw: dict) -> Overview:
-    return Overview(task=raw["task"], batches=tuple(raw.get("batches", ())), rankings=raw.get("rankings", {}))
+    return Overview(task=raw["task"], batches=tuple(raw.get("batches", ())), rankings=raw.get("rankings", {}),
+                    problems=tuple(raw.get("problems", ())), left_out=tuple(raw.get("left_out", ())))

@@ -20,11 +20,10 @@ Every file is written atomically as canonical JSON (``scorer.store.files``).
 from __future__ import annotations
 
 import json
-import time
+import traceback
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
-from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
 from scorer.errors import Problem
@@ -32,7 +31,7 @@ from scorer.fingerprint import fingerprint
 from scorer.formats.challenge import Challenge, RunRef, load_challenge, read_received, utc_text
 from scorer.formats.hierarchy import load_hierarchy
 from scorer.formats.jsontext import load_json
-from scorer.parallel import Worker, fork_context
+from scorer.parallel import isolated_map
 from scorer.store.files import canonical_json, read_json, remove_stale, sha256_bytes, sha256_file, write_atomic
 from scorer.store.runs import RunJob, discover_runs, failure, identity_problems, score_run
 from scorer.store.tables import ScoredRun, mcqa_table, overview, taska_table, taskb_table
@@ -50,7 +49,8 @@ class Summary:
     ``scored``: runs validated and scored now (successfully); ``reused``: runs whose stored
     result (or error) still holds; ``failed``: runs with an error file (new or reused);
     ``awaiting_gold``: runs whose gold is not there yet; ``late``: late runs (also in the
-    lists above).  ``tables_computed``/``tables_reused``: batch tables.  ``missing``
+    lists above).  ``tables_computed``/``tables_reused``: batch tables; ``tables_failed``:
+    table (or overview) path -> the problems of the ones written as errors.  ``missing``
     (``reuse_only``): runs that would need scoring.
     """
 
@@ -63,11 +63,12 @@ class Summary:
     problems: dict[str, list[dict]] = field(default_factory=dict)
     tables_computed: list[str] = field(default_factory=list)
     tables_reused: list[str] = field(default_factory=list)
+    tables_failed: dict[str, list[dict]] = field(default_factory=dict)
     missing: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not self.failed and not self.missing
+        return not self.failed and not self.missing and not self.tables_failed
 
 
 def score_all(root: str | Path = ".", jobs: int = 1, on_run: Callable[[str], None] | None = None,
@@ -105,7 +106,7 @@ def score_all(root: str | Path = ".", jobs: int = 1, on_run: Callable[[str], Non
         if on_run:
             on_run(job.ref.path)
     if shard is None:
-        state.write_tables()
+        state.write_tables(jobs)
         state.write_index()
         remove_stale(root / RESULTS, {root / p for p in state.keep})
     for name in ("scored", "reused", "failed", "awaiting_gold", "late"):
@@ -154,57 +155,20 @@ def _read_index(root: Path) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-def _score_many(jobs: list[RunJob], workers: int, seconds: float) -> Iterator[tuple[int, dict]]:  # complexity 17: one scheduling loop (start, collect, expire) over shared state
+def _score_many(jobs: list[RunJob], workers: int, seconds: float) -> Iterator[tuple[int, dict]]:
     """(k, ``score_run(jobs[k])``) for every job as it finishes, in at most ``workers``
-    forked worker processes (each scores one job after another, keeping what it cached).
-    A worker still on a job after ``seconds`` is killed, its run gets a
-    ``run-time-limit`` error and a new worker takes its place; a worker that dies gives
-    its run ``scoring-crashed``.  Without ``fork`` (or when no worker process can be
-    started) a job runs here, without a time limit."""
-    context = fork_context()
-    if context is None:
-        yield from enumerate(map(score_run, jobs))
-        return
-    waiting = list(enumerate(jobs))[::-1]
-    idle: list[Worker] = []
-    busy: dict[Connection, tuple[Worker, int, float]] = {}  # connection -> (worker, k, deadline)
-    try:
-        while waiting or busy:
-            while waiting and len(busy) < max(1, workers):
-                k, job = waiting.pop()
-                try:
-                    worker = idle.pop() if idle else Worker(context, score_run)
-                    worker.connection.send(job)
-                except OSError:  # no process to be had (limits of the machine): score it here
-                    yield k, score_run(job)
-                    continue
-                busy[worker.connection] = (worker, k, time.monotonic() + seconds)
-            if not busy:
-                continue
-            timeout = max(0.0, min(deadline for _, _, deadline in busy.values()) - time.monotonic())
-            for connection in wait(list(busy), timeout=timeout):
-                assert isinstance(connection, Connection), "wait returns some of the connections it is given"
-                worker, k, _ = busy.pop(connection)
-                try:
-                    body = connection.recv()
-                    idle.append(worker)
-                except (EOFError, OSError):
-                    worker.stop()
-                    body = failure(jobs[k], "scoring-crashed", "the process scoring the run ended without a "
-                                   f"result (exit code {worker.process.exitcode})",
-                                   "report this to the organizers with the run")
-                yield k, body
-            now = time.monotonic()
-            for connection, (worker, k, deadline) in list(busy.items()):
-                if now >= deadline:
-                    del busy[connection]
-                    worker.stop()
-                    yield k, failure(jobs[k], "run-time-limit",
-                                     f"scoring took longer than the limit of {seconds:g} s and was stopped",
-                                     "make the run smaller, or ask the organizers to raise [limits] run_seconds")
-    finally:
-        for worker in idle + [worker for worker, _, _ in busy.values()]:
-            worker.stop()
+    forked processes (:func:`scorer.parallel.isolated_map`).  A run still being scored
+    after ``seconds`` gets a ``run-time-limit`` error; a run whose process dies gets
+    ``scoring-crashed``."""
+    def crashed(k: int, code: int | None) -> dict:
+        return failure(jobs[k], "scoring-crashed", f"the process scoring the run ended without a result (exit code {code})",
+                       "report this to the organizers with the run")
+
+    def expired(k: int) -> dict:
+        return failure(jobs[k], "run-time-limit", f"scoring took longer than the limit of {seconds:g} s and was stopped",
+                       "make the run smaller, or ask the organizers to raise [limits] run_seconds")
+
+    return isolated_map(score_run, jobs, workers, crashed, seconds, expired)
 
 
 def _table_path(task: str, batch: str, phase: str) -> str:
@@ -366,26 +330,48 @@ class _State:
 
     # --- tables, overview, index -------------------------------------------------------
 
-    def write_tables(self) -> None:
-        """Every batch table of the challenge (recomputed only when its inputs changed), then
-        the overview of each task."""
-        for task, spec in TASKS.items():
-            tables = []
-            for batch, windows in self.challenge.batches(task).items():
-                if spec.batch_ranking:  # Task A: one table over the batch's test sets
-                    runs = self._runs_in(task, batch)
-                    tables.append(self._table(f"{RESULTS}/batches/{task}/{batch}.json", runs,
-                                              partial(self._batch_table, batch, runs)))
-                    continue
-                for phase in windows.phase_windows():  # a table per phase the batch has (one: mcqa, Synergy)
-                    runs = self._runs_in(task, batch, phase)
-                    tables.append(self._table(_table_path(task, batch, phase), runs,
-                                              partial(self._phase_table, task, batch, phase, runs)))
+    def write_tables(self, workers: int = 1) -> None:
+        """Every batch table of the challenge, then the overview of each task.
+
+        A table whose inputs did not change is reused; the others are computed in up to
+        ``workers`` forked processes, each table isolated: one whose computation raises,
+        or whose process dies, is written as that table's error (:func:`_error_bytes`) and
+        every other table and overview is still written.  An error table is computed again
+        by the next call (its cause may have been the machine's)."""
+        plans = {task: [self._plan_table(*where) for where in self._table_places(task, spec)]
+                 for task, spec in TASKS.items()}
+        pending = [plan for task_plans in plans.values() for plan in task_plans if plan.data is None]
+
+        def crashed(k: int, code: int | None) -> bytes:
+            return _error_bytes(pending[k], Problem(
+                code="table-crashed", file=pending[k].relative, severity="error",
+                message=f"the process computing this table ended without a result (exit code {code})",
+                fix="report this to the organizers: the table's runs are kept and every other table is written"))
+
+        for k, data in isolated_map(_table_bytes, pending, workers, crashed):
+            write_atomic(self.root / pending[k].relative, data)
+            pending[k].data = data
+            self.summary.tables_computed.append(pending[k].relative)
+        self.summary.tables_computed.sort()
+        for task, task_plans in plans.items():
+            tables = [self._record_table(plan) for plan in task_plans]
             if tables:
-                relative = f"{RESULTS}/overview/{task}.json"
-                write_atomic(self.root / relative, canonical_json(overview(task, tables, self.challenge.rules.alpha)))
-                self.keep.add(relative)
-                self.overviews[task] = relative
+                self._write_overview(task, tables)
+
+    def _table_places(self, task: str, spec) -> Iterator[tuple[str, dict, list[tuple[RunRef, dict]], Callable[[], dict]]]:
+        """(path, identity, runs, computation) of each batch table of ``task``: one per
+        batch and phase (one per batch: mcqa, Synergy; Task A: one over the batch's test sets)."""
+        for batch, windows in self.challenge.batches(task).items():
+            identity = {"task": task, "batch": batch, "name": windows.name}
+            if spec.batch_ranking:
+                runs = self._runs_in(task, batch)
+                yield (f"{RESULTS}/batches/{task}/{batch}.json", {**identity, "testsets": list(windows.phase_windows())},
+                       runs, partial(self._batch_table, batch, runs))
+                continue
+            for phase in windows.phase_windows():
+                runs = self._runs_in(task, batch, phase)
+                yield (_table_path(task, batch, phase), {**identity, "phase": phase}, runs,
+                       partial(self._phase_table, task, batch, phase, runs))
 
     def _batch_table(self, batch: str, runs: list[tuple[RunRef, dict]]) -> dict:
         return taska_table(self.challenge, batch, self._loaded(runs))
@@ -408,32 +394,57 @@ class _State:
                           doc=read_json(self.root / e["result"]))
                 for ref, e in runs]
 
-    def _table(self, relative: str, runs: list[tuple[RunRef, dict]], compute: Callable[[], dict]) -> dict:
-        """A batch table: the stored one when its inputs digest and hash hold, else computed."""
+    def _plan_table(self, relative: str, identity: dict, runs: list[tuple[RunRef, dict]],
+                    compute: Callable[[], dict]) -> _TablePlan:
+        """A batch table's plan: its inputs digest, and its stored bytes when they still hold
+        (the index records the same inputs digest and the file the same hash; an error
+        table is never reused)."""
         teams = self.challenge.teams
         inputs = sha256_bytes(canonical_json({
             "scorer_digest": fingerprint().digest, "challenge": self.challenge.to_json(),
             "runs": [[ref.path, e["result_sha256"], e["late"], e["received"],
                       teams[ref.team].systems[ref.system].baseline] for ref, e in runs]}))
+        plan = _TablePlan(relative, identity, len(runs), inputs, compute)
         previous = self.previous_tables.get(relative)
         path = self.root / relative
-        table = None
-        if previous and previous.get("inputs_sha256") == inputs and path.is_file():
+        if (previous and previous.get("inputs_sha256") == inputs and previous.get("status") != ERROR
+                and path.is_file()):
             data = path.read_bytes()
             if sha256_bytes(data) == previous.get("sha256"):
-                table = json.loads(data)
+                plan.data = data
                 self.summary.tables_reused.append(relative)
-        if table is None:
-            table = {**compute(), "inputs_sha256": inputs, "scorer_version": fingerprint().version,
-                     "scorer_digest": fingerprint().digest}
-            data = canonical_json(table)
-            write_atomic(path, data)
-            self.summary.tables_computed.append(relative)
-        self.keep.add(relative)
-        self.tables.append({"table": relative, "task": table["task"], "batch": table["batch"],
-                            **({"phase": table["phase"]} if "phase" in table else {}),
-                            "runs": len(runs), "inputs_sha256": inputs, "sha256": sha256_bytes(data)})
+        return plan
+
+    def _record_table(self, plan: _TablePlan) -> dict:
+        """Record a written table in the index (and, when it is an error, in the summary); the table."""
+        assert plan.data is not None, "every table is reused or computed before it is recorded"
+        table = json.loads(plan.data)
+        failed = table.get("status") == ERROR
+        if failed:
+            self.summary.tables_failed[plan.relative] = table["problems"]
+        self.keep.add(plan.relative)
+        self.tables.append({"table": plan.relative, **{k: table[k] for k in _INDEXED if k in table},
+                            "runs": plan.runs, "inputs_sha256": plan.inputs, "sha256": sha256_bytes(plan.data),
+                            **({"status": ERROR} if failed else {})})
         return table
+
+    def _write_overview(self, task: str, tables: list[dict]) -> None:
+        """``results/overview/<task>.json`` from the task's tables; the tables in error are
+        left out and listed in ``left_out`` (task, batch, phase, name); an overview whose
+        computation raises is written as its error, like a table's."""
+        relative = f"{RESULTS}/overview/{task}.json"
+        failed = [{k: t[k] for k in ("task", "batch", "phase", "name") if k in t} for t in tables
+                  if t.get("status") == ERROR]
+        try:
+            document = overview(task, [t for t in tables if t.get("status") != ERROR], self.challenge.rules.alpha)
+        except Exception as exc:  # noqa: BLE001 - the overview's bug must not stop the other tasks
+            document = {"task": task, "status": ERROR, "rankings": {}, "problems": [_exception_problem(relative, exc, "overview")]}
+            self.summary.tables_failed[relative] = document["problems"]
+        if failed:
+            document["left_out"] = failed
+        write_atomic(self.root / relative, canonical_json(document))
+        self.keep.add(relative)
+        self.overviews[task] = relative
 
     def write_index(self) -> None:
         index = {"scorer_version": fingerprint().version, "scorer_digest": fingerprint().digest,
@@ -442,6 +453,58 @@ class _State:
                  "batches": sorted(self.tables, key=lambda t: t["table"]), "overview": self.overviews,
                  "warnings": [w.to_dict() for w in self.summary.warnings]}
         write_atomic(self.root / INDEX, canonical_json(index))
+
+
+#: What a table's entry of ``index.json`` says of it besides its path, digests and runs.
+_INDEXED = ("task", "batch", "phase")
+
+
+@dataclass
+class _TablePlan:
+    """A batch table to write: where, what it is (for its error document), how many runs,
+    its inputs digest, its computation, and its bytes once reused or computed."""
+
+    relative: str
+    identity: dict
+    runs: int
+    inputs: str
+    compute: Callable[[], dict]
+    data: bytes | None = None
+
+
+def _table_bytes(plan: _TablePlan) -> bytes:
+    """The canonical JSON of a table computed now, with its inputs digest and the scorer's
+    version and digest; the table's error document when the computation raises (never raises)."""
+    try:
+        body = plan.compute()
+    except Exception as exc:  # noqa: BLE001 - one table's bug must not stop the others
+        return _error_bytes(plan, _exception_problem(plan.relative, exc))
+    return canonical_json({**body, **_table_stamp(plan)})
+
+
+def _error_bytes(plan: _TablePlan, problem: Problem) -> bytes:
+    """The document written in place of a table that could not be computed: the table's
+    identity (task, batch, phase, name; Task A: test sets), ``status`` "error", the
+    problem, no systems and no rankings (docs/results.md); the site shows it on the
+    table's board and the overview leaves the table out."""
+    return canonical_json({**plan.identity, "status": ERROR, "problems": [problem.to_dict()], "systems": {},
+                           "rankings": {}, **_table_stamp(plan)})
+
+
+def _table_stamp(plan: _TablePlan) -> dict:
+    return {"inputs_sha256": plan.inputs, "scorer_version": fingerprint().version, "scorer_digest": fingerprint().digest}
+
+
+def _exception_problem(relative: str, exc: Exception, what: str = "table") -> Problem:
+    """The problem of a table (or overview) whose computation raised ``exc``: its type,
+    message and the innermost line of the scorer it came from."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = next((f"{Path(f.filename).name}:{f.lineno} ({f.name})" for f in reversed(frames)
+                  if "scorer" in Path(f.filename).parts), None)
+    message = f"computing this {what} failed: {type(exc).__name__}: {exc}" + (f" (at {where})" if where else "")
+    return Problem(code="table-failed", file=relative, message=message,
+                   fix="report this to the organizers with this message: the runs keep their results, every "
+                       f"other table is written, and the next score-all computes this {what} again")
 
 
 def scorer_provenance() -> dict:
