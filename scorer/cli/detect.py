@@ -1,7 +1,11 @@
 """Which task a file is for: ``--task`` when given, else the file's path in a challenge
 repository, else its shape (:mod:`scorer.formats.shapes`), else Phase A (assumed, and
 said so); an explicit ``--task`` that the path or the shape contradicts is an error that
-says why.  ``--task`` values are read in any case."""
+says why.  ``--task`` values are read in any case.
+
+A run whose shape carries both Task B phases (documents or snippets and answers) and that
+neither ``--task`` nor its path places is a run of both: checked and scored as Phase A and
+Phase B (:attr:`Resolved.tasks`); ``--task phaseA`` or ``--task phaseB`` picks one."""
 from __future__ import annotations
 
 import argparse
@@ -12,6 +16,7 @@ from pathlib import Path
 from scorer.errors import Problem
 from scorer.evaluation import TASKS
 from scorer.formats.shapes import GOLD, file_shape, gold_fits, run_fits
+from scorer.tasks import SCORINGS
 
 #: The task assumed for a file whose shape does not say (one answering nothing yet, or
 #: malformed): the validator then lists what a Phase A run would need.
@@ -32,14 +37,19 @@ def task_name(text: str) -> str:
 
 @dataclass(frozen=True)
 class Resolved:
-    """The task a file is scored or checked as, and ``source``: where that comes from, in
-    words ("given by --task", "from the file's path", "from the file's shape: ...", "assumed:
-    ..."); ``problem``:
+    """The tasks a file is scored or checked as (one, or Phase A and Phase B for a run
+    carrying both), and ``source``: where they come from, in words ("given by --task",
+    "from the file's path", "from the file's shape: ...", "assumed: ..."); ``problem``:
     an explicit ``--task`` the path or shape contradicts, else None."""
 
-    task: str
+    tasks: tuple[str, ...]
     source: str
     problem: Problem | None = None
+
+
+def tasks_in_words(tasks: tuple[str, ...]) -> str:
+    """``"Phase A and Phase B"``: the tasks by their titles (their ids when untitled)."""
+    return " and ".join(SCORINGS[t].title or t for t in tasks)
 
 
 def path_task(path: str) -> str | None:
@@ -62,23 +72,24 @@ def resolve_task(path: str, value, given: str | None, role: str = "run") -> Reso
     by_path = path_task(path) if role == "run" else None
 
     def contradiction(source: str, says: str, reason: str) -> Resolved:
-        return Resolved(str(given), "given by --task", Problem(
+        return Resolved((str(given),), "given by --task", Problem(
             code="wrong-task", file=path, message=f"--task {given}, but {source} says {says}: {reason}",
             fix=f"leave out --task (it is inferred), or pass a {given} file"))
     if given and by_path and by_path != given:
         return contradiction("the file's path", f"it is a {by_path} run", "submissions/<task>/<batch>/<phase>/...")
-    shape_task = shape.task if shape else None
     fits = gold_fits if role == "gold" else run_fits
-    if given and shape and not fits(given, shape_task):
+    if given and shape and not fits(given, shape.tasks):
         return contradiction("the file's shape", f"it is {shape.what}", shape.reason)
     if given:
-        return Resolved(given, "given by --task")
+        return Resolved((given,), "given by --task")
     if by_path:
-        return Resolved(by_path, "from the file's path")
+        return Resolved((by_path,), "from the file's path")
+    if shape is not None and shape.both_phases and shape.can_be_run and role == "run":
+        return Resolved(shape.tasks, f"from the file's shape: {shape.reason}")
     if shape is not None and shape.task is not None:
-        return Resolved(shape.task, f"from the file's shape: {shape.reason}")
-    return Resolved(ASSUMED, f"assumed: the file's shape does not say; pass --task ({', '.join(TASKS)}) "
-                             "if it is not a Phase A run")
+        return Resolved((shape.task,), f"from the file's shape: {shape.reason}")
+    return Resolved((ASSUMED,), f"assumed: the file's shape does not say; pass --task ({', '.join(TASKS)}) "
+                                "if it is not a Phase A run")
 
 
 def looks_like_gold(value) -> str | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from scorer.cli.common import (
@@ -51,19 +51,30 @@ ALL_HINT = "--all lists more"
 
 @dataclass(frozen=True)
 class Opened:
-    """A file read for a command: its path, parsed value and text, the task it is checked
-    or scored as and where that task comes from (see :func:`scorer.cli.detect.resolve_task`)."""
+    """A file read for a command: its path, parsed value and text, the tasks it is checked
+    or scored as (one, or Phase A and Phase B for a run carrying both) and where they come
+    from (see :func:`scorer.cli.detect.resolve_task`)."""
 
     path: str
     value: object
     doc: JsonText
-    task: str
+    tasks: tuple[str, ...]
     source: str
 
     @property
     def described(self) -> str:
-        """``"task phaseB (from the file's shape: ...)"``."""
-        return f"task {self.task} ({self.source})"
+        """``"task phaseB (from the file's shape: ...)"``, ``"tasks phaseA and phaseB (...)"``."""
+        return f"task{'s' if len(self.tasks) > 1 else ''} {' and '.join(self.tasks)} ({self.source})"
+
+    def as_task(self, task: str) -> Opened:
+        """The same file checked or scored as ``task`` only (one of :attr:`tasks`)."""
+        return replace(self, tasks=(task,))
+
+    @property
+    def task(self) -> str:
+        """The one task of a file resolved to one (see :meth:`as_task` for the others)."""
+        assert len(self.tasks) == 1, "a file of several tasks is taken one task at a time (as_task)"
+        return self.tasks[0]
 
 
 def open_file(path: str, given: str | None, role: str, max_bytes: int | None) -> Opened:
@@ -73,24 +84,31 @@ def open_file(path: str, given: str | None, role: str, max_bytes: int | None) ->
     resolved = resolve_task(path, value, given, role)
     if resolved.problem is not None:
         raise ScorerError(resolved.problem)
-    return Opened(path, value, doc, resolved.task, resolved.source)
+    return Opened(path, value, doc, resolved.tasks, resolved.source)
 
 
 def file_problems(opened: Opened, role: str, gold: str | None = None, hierarchy: str | None = None,
                   limits: QuestionLimits | None = None):
-    """(problems, fixed value) of an opened file (see :func:`validate_run`).
-    ``gold``: also compare its ids with this gold file's; ``hierarchy`` (Task A): warn
-    about labels that are not in this hierarchy file; ``limits``: a run's lists longer than
-    these per-question caps are errors.  A :class:`ScorerError` when ``gold`` or
-    ``hierarchy`` cannot be read."""
+    """(problems, fixed value) of an opened file (see :func:`validate_run`), checked as each
+    of its tasks in turn, each on the value the ones before fixed, with every problem
+    reported once.  ``gold``: also compare its ids with this gold file's; ``hierarchy``
+    (Task A): warn about labels that are not in this hierarchy file; ``limits``: a run's
+    lists longer than these per-question caps are errors.  A :class:`ScorerError` when
+    ``gold`` or ``hierarchy`` cannot be read."""
     from scorer.formats.validation import validate_run
     gold_value = load_json(gold, max_bytes=None)[0] if gold else None
     labels = None
-    if hierarchy and SCORINGS[opened.task].hierarchy:
+    if hierarchy and any(SCORINGS[t].hierarchy for t in opened.tasks):
         from scorer.formats.hierarchy import load_hierarchy
         labels = load_hierarchy(hierarchy).ids
-    return validate_run(opened.task, opened.value, opened.doc, role=role, gold_value=gold_value, labels=labels,
-                        limits=limits)
+    problems: dict[tuple, Problem] = {}
+    fixed = opened.value
+    for task in opened.tasks:
+        found, fixed = validate_run(task, fixed, opened.doc, role=role, gold_value=gold_value, labels=labels,
+                                    limits=limits)
+        for p in found:
+            problems.setdefault((p.code, p.pointer, p.question_id, p.message), p)
+    return list(problems.values()), fixed
 
 
 def _gold_like(opened: Opened | None, role: str) -> list[Problem]:
@@ -109,9 +127,11 @@ def normalize_hint(opened: Opened | None, problems: list[Problem]) -> str:
     """``run: python -m scorer normalize ...`` when normalize fixes some of ``problems``
     of this run (its task has documented variants, and the file is no gold file); else ""."""
     fixable = [p for p in problems if p.fixed_by == "normalize"]
-    if opened is None or not fixable or not SCORINGS[opened.task].normalizable or looks_like_gold(opened.value):
+    if (opened is None or not fixable or not all(SCORINGS[t].normalizable for t in opened.tasks)
+            or looks_like_gold(opened.value)):
         return ""
-    return (f"run: python -m scorer normalize {shlex.quote(opened.path)} FIXED.json --task {opened.task}"
+    task = f" --task {opened.tasks[0]}" if len(opened.tasks) == 1 else ""  # several: normalize reads them all
+    return (f"run: python -m scorer normalize {shlex.quote(opened.path)} FIXED.json{task}"
             f"   (it fixes {sum(p.count or 1 for p in fixable):,} of the problems above)")
 
 
@@ -126,8 +146,8 @@ def cmd_validate(args) -> int:
     problems = found + _gold_like(opened, args.role) + problems
     ok = not any(p.severity == "error" for p in problems)
     if args.format == "json":
-        print(json.dumps({"file": args.file, "role": args.role, "task": opened and opened.task,
-                          "task_source": opened and opened.source, "valid": ok,
+        print(json.dumps({"file": args.file, "role": args.role, "task": opened and " and ".join(opened.tasks),
+                          "tasks": opened and list(opened.tasks), "task_source": opened and opened.source, "valid": ok,
                           "problems": [p.to_dict() for p in problems]}, indent=2, sort_keys=True))
     else:
         print_problems(problems, sys.stdout, per_code=None if args.all else PROBLEMS_PER_KIND, more=ALL_HINT)
@@ -146,10 +166,12 @@ def cmd_normalize(args) -> int:
         print_problems(exc.problems)
         print(f"{args.input}: cannot be read, nothing written", file=sys.stderr)
         return EXIT_INVALID
-    if not SCORINGS[opened.task].normalizable:
-        print(f"normalize: {args.input} is a {opened.task} file ({opened.described}); {opened.task} files have no "
+    fixed_by_hand = [t for t in opened.tasks if not SCORINGS[t].normalizable]
+    if fixed_by_hand:
+        task = fixed_by_hand[0]
+        print(f"normalize: {args.input} is a {task} file ({opened.described}); {task} files have no "
               f"documented variants to fix, so nothing was written: fix by hand what this lists\n"
-              f"  run: python -m scorer validate {shlex.quote(args.input)} --task {opened.task}", file=sys.stderr)
+              f"  run: python -m scorer validate {shlex.quote(args.input)} --task {task}", file=sys.stderr)
         return EXIT_USAGE
     problems, fixed = file_problems(opened, "run")
     out = Path(args.output)
@@ -159,12 +181,14 @@ def cmd_normalize(args) -> int:
         print(f"normalize: cannot write {args.output}: {exc.strerror or exc}\n"
               f"    fix: write into an existing folder you may write to (create it first)", file=sys.stderr)
         return EXIT_USAGE
-    remaining, _ = file_problems(open_file(str(out), opened.task, "run", args.max_bytes), "run")
+    # checked again as the same tasks, whatever the written file's path or shape would say
+    written = replace(opened, path=str(out), **dict(zip(("value", "doc"), load_json(str(out), max_bytes=None))))
+    remaining, _ = file_problems(written, "run")
     counts: dict[str, int] = {}
     for p in problems:
         if p.fixed_by == "normalize":
             counts[p.code] = counts.get(p.code, 0) + (p.count or 1)
-    print(f"{args.output}: written with {sum(counts.values())} fix(es) as a {opened.described}")
+    print(f"{args.output}: written with {sum(counts.values())} fix(es) as a run of {opened.described}")
     for code, n in sorted(counts.items()):
         print(f"  {n:6d} x {code}")
     errors = [p for p in remaining if p.severity == "error"]

@@ -2,9 +2,11 @@
 in the ``--format`` asked for, each naming its run and gold:
 
 - ``table``: a block per run, headed ``RUN: task T (from ...), gold GOLD, edition, flavor``;
-- ``json``: one object per run (``run``, ``gold``, ``task``, ``task_source``, ``scored``,
-  ``problems``, and when scored ``measures``, ``counts``, ``per_question``, ``warnings``);
-  one run prints its object, several a list of them.  Always parseable: a run that
+- ``json``: one object per run and task (``run``, ``gold``, ``task``, ``task_source``,
+  ``scored``, ``problems``, and when scored ``measures``, ``counts``, ``per_question``,
+  ``warnings``); one object is printed as it is, several as a list.  A run carrying both
+  Task B phases (documents or snippets and answers) is scored as Phase A and as Phase B
+  when the gold has both and no ``--task`` picks one: two objects.  Always parseable: a run that
   could not be scored is an object with ``"scored": false`` and its problems;
 - ``csv``: long form, one row per run and measure: ``run,gold,task,measure,value``.
 
@@ -28,10 +30,13 @@ from scorer.cli.common import (
     print_problems,
     problem_summary,
 )
+from scorer.cli.detect import tasks_in_words
 from scorer.cli.files import ALL_HINT, Opened, file_problems, normalize_hint, open_file, run_limits
 from scorer.errors import Problem, ScorerError
 from scorer.evaluation import evaluate
 from scorer.evaluation.result import Result
+from scorer.formats.jsontext import load_json
+from scorer.formats.shapes import answers_for, file_shape, gold_fits
 from scorer.measures.registry import MEASURES
 from scorer.tasks import SCORINGS
 
@@ -57,10 +62,10 @@ def cmd_score(args) -> int:
         csv.writer(sys.stdout, lineterminator="\n").writerow(["run", "gold", "task", "measure", "value"])
     outcomes = []
     for run in args.run:
-        outcome = _score_one(args, run, limits)
-        outcomes.append(outcome)
-        if args.format != "json":
-            _print_result(args, outcome)
+        for outcome in _score_run(args, run, limits):
+            outcomes.append(outcome)
+            if args.format != "json":
+                _print_result(args, outcome)
     if args.format == "json":
         records = [_record(args, o) for o in outcomes]
         print(json.dumps(records[0] if len(records) == 1 else records, indent=2, sort_keys=True, allow_nan=False))
@@ -72,14 +77,44 @@ def _show(args, problems: list[Problem]) -> None:
     print_problems(problems, per_code=None if args.all else PROBLEMS_PER_KIND, more=ALL_HINT)
 
 
-def _score_one(args, run: str, limits) -> Scored:
-    """Score one run, printing its problems to standard error."""
+def _score_run(args, run: str, limits) -> list[Scored]:
+    """Score one run as each of its tasks (one, or Phase A and Phase B for a run carrying
+    both, as far as the gold has items for them), printing its problems to standard error."""
     try:
         opened = open_file(run, args.task, "run", args.max_bytes)
+        tasks = _gold_tasks(args.gold, opened)
     except ScorerError as exc:
         _show(args, exc.problems)
         print(f"{run}: nothing scored.", file=sys.stderr)
-        return Scored(run, EXIT_INVALID, problems=exc.problems)
+        return [Scored(run, EXIT_INVALID, problems=exc.problems)]
+    if len(opened.tasks) > 1:
+        print(f"{run}: scoring {tasks_in_words(tasks)} ({opened.source}); "
+              f"{' or '.join('--task ' + t for t in opened.tasks)} scores one", file=sys.stderr)
+    return [_score_one(args, opened.as_task(task), limits) for task in tasks]
+
+
+def _gold_tasks(gold: str, opened: Opened) -> tuple[str, ...]:
+    """The tasks a run of several tasks is scored as: those the gold has items for (all
+    when the gold's shape does not say); a :class:`ScorerError` asking for ``--task`` when
+    it has items for none.  A run of one task: that task (the pairing checks judge the gold)."""
+    if len(opened.tasks) == 1:
+        return opened.tasks
+    value = load_json(gold, max_bytes=None)[0]
+    shape = file_shape(value)
+    if shape is None:
+        return opened.tasks
+    tasks = tuple(t for t in opened.tasks if gold_fits(t, shape.tasks) and answers_for(t, value))
+    if not tasks:
+        raise ScorerError(Problem(
+            code="wrong-gold", file=gold, pointer="",
+            message=f"the run carries {tasks_in_words(opened.tasks)}, but the gold looks like {shape.what} "
+                    f"({shape.reason})", fix=f"pass --task ({' or '.join(opened.tasks)}) and that task's gold file"))
+    return tasks
+
+
+def _score_one(args, opened: Opened, limits) -> Scored:
+    """Score one run as its one task, printing its problems to standard error."""
+    run = opened.path
     usage = _usage_problem(args, opened.task)
     if usage is not None:
         print(f"score: {usage.message}\n    fix: {usage.fix}", file=sys.stderr)

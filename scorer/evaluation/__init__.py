@@ -10,7 +10,7 @@ from typing import Literal, get_args
 
 from scorer.errors import Problem, ScorerError, excerpt
 from scorer.evaluation.pairing import check_pairing
-from scorer.evaluation.result import Result, cyclic_gc_paused
+from scorer.evaluation.result import Result, cyclic_gc_paused, without_empty_families
 from scorer.formats.jsontext import JsonText, load_input
 from scorer.tasks import SCORINGS
 
@@ -112,6 +112,7 @@ def _dispatch(gold, run, task: str, edition: int, flavor: str, options: dict) ->
     run_loaded = load_input(run, name="run")
     warnings = check_pairing(task, gold_loaded, run_loaded)
     result = EVALUATORS[task](gold_loaded, run_loaded, edition=edition, flavor=flavor, **options)
+    result.measures = without_empty_families(result.measures, result.counts)
     result.warnings += warnings
     return result
 

@@ -49,7 +49,7 @@ def _run_problem(task: str, run: Shape, run_value, gold: Shape | None) -> Proble
         return Problem(code="swapped-files", severity="warning",  # the official tool reads such runs too
                        message=f"the run looks like {run.what} ({run.reason}), the gold does not: the numbers are "
                                "probably meaningless", fix=_SWAP_FIX)
-    if not run_fits(task, run.task) and not answers_for(task, run_value):
+    if not run_fits(task, run.tasks) and not answers_for(task, run_value):
         return Problem(code="wrong-task", message=f"the run looks like {run.what}, not a {task} run: {run.reason}",
                        fix=f"score it as {run.task} (--task {run.task}), or pass the {task} run")
     return None
@@ -62,7 +62,7 @@ def _gold_problem(task: str, gold: Shape) -> Problem | None:
                "pass the gold file (with the answers) of the run's batch, not its test set")
         return Problem(code=f"gold-is-{gold.kind.replace(' ', '-')}",
                        message=f"the gold looks like {gold.what}, not a gold file: {gold.reason}", fix=fix)
-    if not gold_fits(task, gold.task):
+    if not gold_fits(task, gold.tasks):
         return Problem(code="wrong-gold", message=f"the gold looks like {gold.what}, not the gold of a {task} run: "
                                                   f"{gold.reason}",
                        fix=f"pass the {task} gold file of the run's batch")

@@ -16,7 +16,8 @@ class Result:
     ``measures``: measure name -> value (NaN where the definition gives no value).
     ``per_question``: question (or document) id -> {measure name -> value}; the values
     that were averaged, for drill-down and significance tests.
-    ``counts``: how many items each mean is over, e.g. ``{"documents": 80}``.
+    ``counts``: how many items each mean is over, e.g. ``{"documents": 80}``; a family
+    scored over no item has NaN measures (:func:`without_empty_families`).
     ``warnings``: problems that did not stop scoring.
     """
 
@@ -39,6 +40,23 @@ class Result:
             "per_question": {q: {k: clean(v) for k, v in m.items()} for q, m in self.per_question.items()},
             "warnings": [w.to_dict() for w in self.warnings],
         }
+
+
+def without_empty_families(measures: dict[str, float], counts: dict[str, int]) -> dict[str, float]:
+    """``measures`` with every measure of a family scored over no item set to NaN: a mean
+    over nothing has no value.  A family is a key of ``counts`` (``"concepts"``,
+    ``"yesno"``, ``"ideal.manual"``) and its measures are the names that start with it and
+    a dot (``concepts.map``).  The official tools print 0.0 there for some families (a
+    gold without concepts or triples, every BioASQ gold since BioASQ 8, gives ``MAP
+    concepts 0.0``); a 0.0 would be ranked and read as a real score, NaN is shown as "-"
+    and null in JSON (``docs/measures.md``).  Keys and their order are unchanged.  (Counts
+    of items, mcqa's ``mcqa.answered_right`` ..., are of no family of ``counts``: their
+    0 stays a value.)"""
+    empty = tuple(f"{family}." for family, n in counts.items() if n == 0)
+    if not empty:
+        return measures
+    return {name: math.nan if name.startswith(empty) else value
+            for name, value in measures.items()}
 
 
 @contextmanager

@@ -5,6 +5,9 @@ file holds.  Used to infer ``--task`` and to catch a wrong, swapped or test-set 
 The shapes (see ``docs/formats.md``)::
 
     {"questions": [... "exact_answer"/"ideal_answer" ...]}   phaseB run or gold
+    {"questions": [... both, "documents"/"snippets" non-empty ...]}
+                                                             a run or gold of both
+                                                             phaseA and phaseB
     {"questions": [... "documents"/"snippets"/"concepts"/"triples" ...]}
                                                              phaseA run or gold, or
                                                              a Phase B test set
@@ -18,6 +21,12 @@ The shapes (see ``docs/formats.md``)::
 
 A Phase B gold file gives each question a list of reference ideal answers where a run
 gives one text, so a file whose every ideal answer is a list is taken for a gold file.
+
+A Task B file with documents or snippets *and* answers carries both phases
+(:attr:`Shape.tasks`): BioASQ's golden files do, and so do the runs of systems that answer
+while they retrieve, and Phase B runs that kept the test set's documents.  It is a
+legitimate run of Phase A, Phase A+ and Phase B alike (the official tool reads each phase's
+members and ignores the others).
 """
 from __future__ import annotations
 
@@ -27,6 +36,8 @@ from typing import cast
 #: The members of a Phase A answer and of a Phase B answer.
 PHASE_A_MEMBERS = ("documents", "snippets", "concepts", "triples")
 PHASE_B_MEMBERS = ("exact_answer", "ideal_answer")
+#: The tasks of a file that carries both phases, in the order they are checked and scored.
+PHASES = ("phaseA", "phaseB")
 
 #: The tasks whose files hold both Phase A and Phase B members (Synergy: documents,
 #: snippets and answers per question, in one file per round).
@@ -39,7 +50,8 @@ RUN, GOLD, RUN_OR_GOLD, TEST_SET, MANUAL = "run", "gold file", "run or gold file
 @dataclass(frozen=True)
 class Shape:
     """What a file looks like: ``task`` (a task of :func:`scorer.evaluate`, None when the
-    shape does not say), ``kind`` (:data:`RUN`, :data:`GOLD`, :data:`RUN_OR_GOLD`,
+    shape does not say; phaseB for a file of both phases), ``both_phases`` (documents or
+    snippets and answers: a file of Phase A and Phase B, see :attr:`tasks`), ``kind`` (:data:`RUN`, :data:`GOLD`, :data:`RUN_OR_GOLD`,
     :data:`TEST_SET` or :data:`MANUAL`), ``what`` (the kind in words, "a Phase B run or gold
     file") and ``reason``, the members that say so."""
 
@@ -47,6 +59,13 @@ class Shape:
     kind: str
     what: str
     reason: str
+    both_phases: bool = False
+
+    @property
+    def tasks(self) -> tuple[str, ...]:
+        """The tasks of :func:`scorer.evaluate` the file has items for: ``(task,)``,
+        ``("phaseA", "phaseB")`` for a file carrying both phases, () when the shape does not say."""
+        return PHASES if self.both_phases else (self.task,) if self.task else ()
 
 
 def _dicts(value, member: str) -> list[dict]:
@@ -58,10 +77,15 @@ def _dicts(value, member: str) -> list[dict]:
 def _questions_shape(questions: list[dict]) -> Shape | None:
     answered = [q for q in questions if not q.keys().isdisjoint(PHASE_B_MEMBERS)]
     if answered:
+        both = any(q.get("documents") or q.get("snippets") for q in questions)
         ideals = [q["ideal_answer"] for q in questions if "ideal_answer" in q]
         if ideals and all(isinstance(i, list) and i for i in ideals):
-            return Shape("phaseB", GOLD, "a Phase B gold file", "every ideal_answer is a list of reference answers (a run gives one "
-                                         "text)")
+            return Shape("phaseB", GOLD, "a Phase B gold file",
+                         "every ideal_answer is a list of reference answers (a run gives one text)", both)
+        if both:
+            return Shape("phaseB", RUN_OR_GOLD, "a Task B run of both phases (documents, snippets and answers)",
+                         f"documents, snippets and answers: {len(answered)} of its {len(questions)} questions have "
+                         "exact_answer or ideal_answer, and some documents or snippets", True)
         return Shape("phaseB", RUN_OR_GOLD, "a Phase B run or gold file", f"{len(answered)} of its {len(questions)} questions have "
                                             "exact_answer or ideal_answer")
     if any(m in q for q in questions for m in PHASE_A_MEMBERS):
@@ -121,17 +145,18 @@ def answers_for(task: str, value) -> bool:
     return isinstance(value, dict) and isinstance(value.get("answers"), list)
 
 
-def run_fits(task: str, run_task: str | None) -> bool:
-    """Whether a run shaped for ``run_task`` (None: the shape does not say) can be a run of
-    ``task``: the same task, or either phase for a task of :data:`BOTH_PHASES`."""
-    return run_task in (None, task) or (task in BOTH_PHASES and run_task in ("phaseA", "phaseB"))
+def run_fits(task: str, run_tasks: tuple[str, ...]) -> bool:
+    """Whether a run with items for ``run_tasks`` (:attr:`Shape.tasks`; (): the shape does
+    not say) can be a run of ``task``: one of them, or either phase for a task of
+    :data:`BOTH_PHASES`."""
+    return not run_tasks or task in run_tasks or (task in BOTH_PHASES and not set(run_tasks).isdisjoint(PHASES))
 
 
-def gold_fits(task: str, gold_task: str | None) -> bool:
-    """Whether a gold file shaped for ``gold_task`` (None: the shape does not say) can be
-    the gold of ``task``: as for a run (:func:`run_fits`), or a Phase B gold file for
-    Phase A (it holds the Phase A gold too)."""
-    return run_fits(task, gold_task) or (task == "phaseA" and gold_task == "phaseB")
+def gold_fits(task: str, gold_tasks: tuple[str, ...]) -> bool:
+    """Whether a gold file with items for ``gold_tasks`` (:attr:`Shape.tasks`) can be the
+    gold of ``task``: as for a run (:func:`run_fits`), or a Phase B gold file for Phase A
+    (BioASQ's Phase B gold holds the Phase A gold too)."""
+    return run_fits(task, gold_tasks) or (task == "phaseA" and "phaseB" in gold_tasks)
 
 
 def _id(value) -> str | None:
