@@ -130,6 +130,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("scorer.evaluation",),
     ("scorer.ranking",),
     ("scorer.store",),
+    ("scorer.assessment",),
     ("scorer.site",),
     ("scorer.pr",),
     ("scorer.cli",),

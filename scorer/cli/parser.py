@@ -7,6 +7,7 @@ import os
 import sys
 from pathlib import Path
 
+from scorer.cli import assess
 from scorer.cli.ci import cmd_ci_check, cmd_ci_publish, cmd_ci_report
 from scorer.cli.common import (
     EXIT_INVALID,
@@ -257,6 +258,8 @@ def build_parser(json_errors: bool = False) -> argparse.ArgumentParser:
     p.add_argument("--api-url", default=os.environ.get("GITHUB_API_URL", "https://api.github.com"),
                    help="the REST API (default: $GITHUB_API_URL, else https://api.github.com)")
     p.set_defaults(handler=cmd_ci_publish)
+
+    assess.add_commands(sub)
     return parser
 
 

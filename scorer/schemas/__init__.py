@@ -270,7 +270,7 @@ def _with_fix(problem: Problem, error) -> Problem:
     return problem.located(fix=fix)
 
 
-def schema_problems(name: str, instance, convert: Callable[[object], Problem],
+def schema_problems(name: str, instance, convert: Callable[[ValidationError], Problem],
                     limit: int = MAX_SCHEMA_ERRORS) -> list[Problem]:
     """The schema errors of ``instance`` as problems (``convert`` turns one error into a
     :class:`Problem`), at most ``limit``; past that, one ``more-problems`` error says

@@ -1,0 +1,139 @@
+"""``python -m scorer pool`` and ``python -m scorer assess [merge]``: the expert
+assessment of a closed batch (``docs/assessment.md``)."""
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from scorer.assessment.batch import KEY_FILE, POOL_FILE, batch_pool, merge_batch, write_pool
+from scorer.assessment.judgements import (
+    check_judgements,
+    load_judgements,
+    new_judgements,
+    pool_digest,
+    save_judgements,
+)
+from scorer.assessment.server import Assessment, serve
+from scorer.cli.common import EXIT_OK, EXIT_USAGE
+from scorer.errors import Problem, ScorerError
+from scorer.formats.challenge import parse_utc
+
+ASSESS_USAGE = ("python -m scorer assess POOL_FOLDER --assessor NAME [--port N]\n"
+                "       python -m scorer assess merge POOL_FOLDER JUDGEMENTS.json [...] [--repo DIR]")
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("pool", help="write the blind assessment pool of a closed batch and phase",
+                       description="For a closed batch and phase: every item the runs returned that the gold does "
+                                   "not hold (documents, snippets; or exact and ideal answers), de-duplicated, in "
+                                   "pool.json, and which systems returned each in pool-key.json (not for assessors).")
+    p.add_argument("--repo", default=".", help="the challenge repository (default: the current folder)")
+    p.add_argument("--task", default="taskB", help="the task (default taskB; also synergy)")
+    p.add_argument("--batch", required=True, help="the batch (or Synergy round) id")
+    p.add_argument("--phase", required=True, help="phaseA or phaseB (phaseB also pools the Phase A+ runs)")
+    p.add_argument("--out", help="the folder of the pool (default: assessment/<task>/<batch>/<phase>)")
+    p.add_argument("--now", help="the time to check the windows against (default: now; ISO 8601 UTC)")
+    p.set_defaults(handler=cmd_pool)
+
+    p = sub.add_parser("assess", help="judge a pool in a local browser page; 'assess merge' makes the next gold",
+                       usage=ASSESS_USAGE,
+                       description="assess POOL_FOLDER: serve the judging page of the pool on 127.0.0.1 and save "
+                                   "this assessor's judgements after every judgement (resumable). assess merge "
+                                   "POOL_FOLDER FILES: turn the assessors' judgements into the batch's next gold "
+                                   "version and expert scores, and print the agreement between assessors.")
+    p.add_argument("words", nargs="+", metavar="POOL_FOLDER | merge POOL_FOLDER FILES")
+    p.add_argument("--assessor", help="your name (letters, digits, '.', '_', '-'); names your judgements file")
+    p.add_argument("--judgements", help="the judgements file (default: POOL_FOLDER/judgements/<assessor>.json)")
+    p.add_argument("--port", type=int, default=8765, help="the port on 127.0.0.1 (default 8765; 0: any free one)")
+    p.add_argument("--repo", default=".", help="merge: the challenge repository (default: the current folder)")
+    p.set_defaults(handler=cmd_assess)
+
+
+def _usage(message: str, fix: str) -> ScorerError:
+    return ScorerError(Problem(code="usage", message=message, fix=fix))
+
+
+def cmd_pool(args: argparse.Namespace) -> int:
+    now = parse_utc(args.now) if args.now else datetime.now(UTC)
+    if now is None:
+        raise _usage(f"--now {args.now!r} is not a UTC time", "write it like 2026-05-01T12:00:00Z")
+    root = Path(args.repo)
+    pool = batch_pool(root, args.task, args.batch, args.phase, now)
+    folder = Path(args.out) if args.out else root / "assessment" / args.task / args.batch / args.phase
+    pool_path, key_path = write_pool(pool, folder)
+    sizes = ", ".join(f"{n} {kind.replace('_', ' ')}" for kind, n in pool.size.items())
+    print(f"pool of {args.task} {args.batch} {args.phase}: {len(pool.document['questions'])} questions, {sizes} "
+          f"from {len(pool.key['runs'])} runs")
+    for path, reason in pool.key["skipped"].items():
+        print(f"  left out {path}: {reason}")
+    print(f"wrote {pool_path} (for the assessors) and {key_path} (for the organizers only)")
+    print(f"  next: python -m scorer assess {shlex.quote(str(folder))} --assessor NAME")
+    return EXIT_OK
+
+
+def _pool(folder: Path) -> tuple[dict, str]:
+    path = folder / POOL_FILE
+    if not path.is_file():
+        raise _usage(f"{folder} holds no {POOL_FILE}", "give the folder `python -m scorer pool` wrote")
+    data = path.read_bytes()
+    return json.loads(data), pool_digest(data)
+
+
+def cmd_assess(args: argparse.Namespace) -> int:
+    if args.words[0] == "merge":
+        return _merge(args)
+    if len(args.words) != 1:
+        raise _usage(f"assess takes one pool folder, not {len(args.words)} words", f"run: {ASSESS_USAGE}")
+    if not args.assessor:
+        raise _usage("--assessor is missing", "give your name: --assessor alice (it names your judgements file)")
+    folder = Path(args.words[0])
+    pool, digest = _pool(folder)
+    path = Path(args.judgements) if args.judgements else folder / "judgements" / f"{args.assessor}.json"
+    if path.exists():
+        judgements = load_judgements(path, pool, digest)
+        if judgements["assessor"] != args.assessor:
+            raise _usage(f"{path} holds the judgements of {judgements['assessor']!r}",
+                         "give your own file (--judgements) or your own name (--assessor)")
+    else:
+        judgements = new_judgements(args.assessor, digest)
+        problems = check_judgements(judgements, pool, digest, str(path))  # the name, by the schema
+        if problems:
+            raise ScorerError(problems)
+        save_judgements(path, judgements)
+    assessment = Assessment(pool, digest, judgements, path)
+    try:
+        serve(assessment, args.port, ready=lambda url: print(
+            f"judging {folder} as {args.assessor}: open {url} (Ctrl+C stops; every judgement is saved to {path})",
+            flush=True))
+    except OSError as exc:
+        print(f"assess: cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}\n"
+              f"    fix: pick another port (--port 0 picks a free one)", file=sys.stderr)
+        return EXIT_USAGE
+    return EXIT_OK
+
+
+def _merge(args: argparse.Namespace) -> int:
+    if len(args.words) < 3:
+        raise _usage("assess merge needs the pool folder and at least one judgements file", f"run: {ASSESS_USAGE}")
+    folder = Path(args.words[1])
+    if not (folder / KEY_FILE).is_file():
+        raise _usage(f"{folder} holds no {KEY_FILE}", "merge in the folder `python -m scorer pool` wrote")
+    report = merge_batch(Path(args.repo), folder, [Path(w) for w in args.words[2:]])
+    added = ", ".join(f"{n} {kind.replace('_', ' ')}" for kind, n in sorted(report["added"].items())) or "nothing"
+    print(f"{report['gold']}: version {report['version']} (final); added {added}")
+    if report["manual"]:
+        print(f"expert scores of ideal answers: {', '.join(report['manual'])}")
+    if report["ties"]:
+        print(f"{len(report['ties'])} tied items not added (one more judgement decides them): "
+              + ", ".join(report["ties"][:5]) + (" ..." if len(report["ties"]) > 5 else ""))
+    if report["unjudged"]:
+        print(f"{report['unjudged']} items nobody judged")
+    for pair in report["agreement"]:
+        kappa = "undefined" if pair["kappa"] is None else f"{pair['kappa']:.3f}"
+        print(f"agreement {pair['assessors'][0]} / {pair['assessors'][1]}: Cohen's kappa {kappa} over "
+              f"{pair['items']} items")
+    return EXIT_OK
