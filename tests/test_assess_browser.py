@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from scorer.cli import main
+
 from test_browser import driver, webdriver_module  # noqa: F401  (fixtures)
 
 ROOT = Path(__file__).resolve().parents[1]
