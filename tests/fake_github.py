@@ -2,7 +2,8 @@
 and ``ci publish``), served from a real Git repository by ``http.server`` on 127.0.0.1.
 
 It answers commits, the pull requests of a commit, open pull requests, compare, trees,
-blobs, issue comments, statuses and workflow runs, and records every request.  With
+blobs, issue events (reopened, base changed, force-pushed), issue comments, statuses and
+workflow runs, and records every request.  With
 ``tokens`` set it also plays GitHub's token permissions: each route needs a permission
 (:data:`FakeGitHub.ROUTES`), a token grants the permissions of the job it was issued to
 (``contents: read``, ``statuses: write``, ...), and a request the token does not allow is
@@ -31,6 +32,8 @@ import scorer.pr.github
 
 OWNER, NAME, NUMBER = "org", "challenge", 7
 BOT = "github-actions[bot]"
+#: When a pull request of the stand-in was opened, unless a test says (in the windows of tests/pr_challenge.py).
+OPENED = "2026-03-01T12:00:00Z"
 LETTERS = {"A": "added", "D": "removed", "M": "modified", "R": "renamed", "C": "copied", "T": "changed"}
 
 
@@ -45,29 +48,77 @@ class FakeGitHub:
         self.pulls: dict[int, dict] = {}  # number -> pull request
         self.merged: dict[str, dict] = {}  # commit -> the merged pull request GitHub lists for it
         self.runs: list[dict] = []
+        self.events: dict[int, list[dict]] = {}  # pull request number -> its issue events
         self.base_url = ""
         #: token -> the permissions it grants ({"contents": "read", ...}); None: any token may do anything
         self.tokens: dict[str, dict[str, str]] | None = None
         self.public = True  # reads need no permission
         self.lock = threading.Lock()
 
-    def open_pull(self, head: str, author: str = "alice", number: int = NUMBER, base: str = "main") -> None:
-        """Open pull request #``number`` from ``author`` with head ``head`` into ``base`` (or
-        move its head or base)."""
+    def open_pull(self, head: str, author: str = "alice", number: int = NUMBER, base: str = "main",
+                  at: str = OPENED, branch: str = "my-run") -> None:
+        """Open pull request #``number`` at ``at`` from branch ``branch`` of ``author``'s fork
+        with head ``head`` into ``base`` (or set its head or base; its creation time stays).
+        Moving a head or base this way records no event: see :meth:`force_push`,
+        :meth:`retarget`, :meth:`reopen`."""
+        created = self.pulls[number]["created_at"] if number in self.pulls else at
         self.pulls[number] = {
-            "number": number, "state": "open", "user": {"login": author, "type": "User"},
-            "head": {"sha": head, "ref": "my-run", "label": f"{author}:my-run", "repo": self.fork(author)},
+            "number": number, "state": "open", "user": {"login": author, "type": "User"}, "created_at": created,
+            "merged_at": None,
+            "head": {"sha": head, "ref": branch, "label": f"{author}:{branch}", "repo": self.fork(author)},
             "base": {"sha": self.git("rev-parse", base).strip(), "ref": base, "label": f"{OWNER}:{base}"},
             "url": self.api(f"pulls/{number}"), "issue_url": self.api(f"issues/{number}")}
 
-    def merge_pull(self, commit: str, head: str, number: int = NUMBER + 1) -> None:
-        """GitHub lists the merged pull request #``number`` (head ``head``) for ``commit`` on
-        main (a squash or rebase merge) and for its head."""
+    def pull_event(self, number: int, event: str, at: str) -> None:
+        """Issue event ``event`` of pull request #``number`` at ``at`` (``GET issues/{n}/events``)."""
+        self.events.setdefault(number, []).append({"id": 900 + sum(map(len, self.events.values())), "event": event,
+                                                   "created_at": at, "commit_id": None,
+                                                   "url": self.api(f"issues/events/{number}")})
+
+    def force_push(self, number: int, head: str, at: str) -> None:
+        """The author force-pushes ``head`` to pull request #``number``'s branch at ``at``: its
+        head moves, GitHub records ``head_ref_force_pushed`` and the check runs (synchronize)."""
+        pull = self.pulls[number]
+        pull["head"]["sha"] = head
+        self.pull_event(number, "head_ref_force_pushed", at)
+        self.add_run(head, at, fork=pull["user"]["login"], branch=pull["head"]["ref"])
+
+    def retarget(self, number: int, base: str, at: str) -> None:
+        """The author changes pull request #``number``'s base to ``base`` at ``at``
+        (``base_ref_changed``; the check runs: edited)."""
+        pull = self.pulls[number]
+        pull["base"].update(sha=self.git("rev-parse", base).strip(), ref=base, label=f"{OWNER}:{base}")
+        self.pull_event(number, "base_ref_changed", at)
+        self.add_run(pull["head"]["sha"], at, fork=pull["user"]["login"], branch=pull["head"]["ref"])
+
+    def close(self, number: int, at: str) -> None:
+        """Pull request #``number`` is closed (not merged) at ``at``."""
+        self.pulls[number]["state"] = "closed"
+        self.pull_event(number, "closed", at)
+
+    def reopen(self, number: int, at: str) -> None:
+        """Pull request #``number`` is reopened at ``at`` (``reopened``; the check runs)."""
+        pull = self.pulls[number]
+        pull["state"] = "open"
+        self.pull_event(number, "reopened", at)
+        self.add_run(pull["head"]["sha"], at, fork=pull["user"]["login"], branch=pull["head"]["ref"])
+
+    def merge_pull(self, commit: str, head: str, number: int = NUMBER + 1, created_at: str = OPENED,
+                   merged_at: str = "2026-03-03T12:00:00Z", author: str = "alice", branch: str = "my-run") -> None:
+        """GitHub lists the merged pull request #``number`` (head ``head``, opened at
+        ``created_at`` from ``author``'s branch ``branch``) for ``commit`` on main (a squash
+        or rebase merge) and for its head.  When #``number`` is an open pull request of the
+        stand-in, that one is merged (its creation time and events kept)."""
+        known = self.pulls.get(number)
+        if known is not None:
+            known.update(state="closed", merged_at=merged_at)
+            self.merged[commit] = self.merged[head] = known
+            return
         self.merged[commit] = self.merged[head] = {
-            "number": number, "state": "closed", "merged_at": "2026-03-03T12:00:00Z",
-            "user": {"login": "alice", "type": "User"},
-            "head": {"sha": head, "ref": "my-run", "repo": self.fork("alice")},
-            "base": {"ref": "main"}, "url": self.api(f"pulls/{number}")}
+            "number": number, "state": "closed", "merged_at": merged_at, "created_at": created_at,
+            "user": {"login": author, "type": "User"},
+            "head": {"sha": head, "ref": branch, "repo": self.fork(author)},
+            "base": {"ref": "main"}, "url": self.api(f"pulls/{number}"), "issue_url": self.api(f"issues/{number}")}
 
     def fork(self, owner: str) -> dict:
         """The repository ``owner``'s pull requests come from: their fork."""
@@ -186,6 +237,9 @@ class FakeGitHub:
         data = subprocess.run(["git", "-C", str(self.repo), "cat-file", "blob", sha], capture_output=True).stdout
         return 200, {"sha": sha, "content": base64.b64encode(data).decode(), "encoding": "base64", "size": len(data)}
 
+    def list_events(self, number, query, body):
+        return 200, self.events.get(int(number), [])
+
     def list_comments(self, number, query, body):
         return 200, [c for c in self.comments if c.get("issue", NUMBER) == int(number)]
 
@@ -217,6 +271,7 @@ class FakeGitHub:
         (r"/compare/(.+)\.\.\.(.+)", "GET", compare, (CONTENTS, "read")),
         (r"/git/trees/([0-9a-f]{40})", "GET", tree, (CONTENTS, "read")),
         (r"/git/blobs/([0-9a-f]{40})", "GET", blob, (CONTENTS, "read")),
+        (r"/issues/(\d+)/events", "GET", list_events, (COMMENTS, "read")),
         (r"/issues/(\d+)/comments", "GET", list_comments, (COMMENTS, "read")),
         (r"/issues/(\d+)/comments", "POST", create_comment, (COMMENTS, "write")),
         (r"/issues/comments/(\d+)", "PATCH", edit_comment, (COMMENTS, "write")),

@@ -1,5 +1,6 @@
-"""``ci publish`` arrival times from the GitHub API: a run arrives when GitHub created the
-``pull_request`` run of the check workflow for its pull request's head (the time the
+"""``ci publish`` arrival times from the GitHub API: a run arrives when its merged pull
+request's head became its head commit (the first ``pull_request`` run of the check workflow
+for it since the pull request was opened, reopened, retargeted or force-pushed: the time the
 reporter judged it at), whatever the merge method and however late the merge.
 
 The repositories and merges are those of ``tests/test_publish_race.py``; the API is the
@@ -44,6 +45,7 @@ def open_pull(bare: Path) -> tuple[Path, str]:
     git(work, "add", RUN)
     git(work, "commit", "--quiet", "-m", "my run", date="2020-01-01T00:00:00Z")
     head = git(work, "rev-parse", "HEAD")
+    git(work, "push", "--quiet", "origin", "HEAD:refs/pull/8/head")  # GitHub keeps every pull request's head
     git(work, "checkout", "--quiet", "main")
     return work, head
 
@@ -77,14 +79,13 @@ def test_checked_before_the_deadline_merged_after_is_on_time(api, how):
     api.add_run(head, "2026-03-03T08:00:00Z", path=".github/workflows/mine.yml")  # another workflow
     api.add_run(head, "2026-03-03T08:30:00Z", event="push")  # not a pull_request run
     api.add_run(head, CHECKED)
-    api.add_run(head, "2026-03-03T11:00:00Z")  # the pull request reopened after the deadline
+    api.add_run(head, "2026-03-03T11:00:00Z")  # its title edited after the deadline: no new time
     merged = land(work, how)
-    if how == "squash":
-        api.merge_pull(merged, head)
+    api.merge_pull(merged, head)  # GitHub lists the merged pull request for its head (and a squash commit)
     out = publish_with_api(api)
     assert out.pushed and out.summary.late == []
     assert main_state(api.repo)["received"] == {RUN: CHECKED}
-    assert f"{RUN} {CHECKED} (check run created for pull request head {head[:12]})" in last_message(api.repo)
+    assert f"{RUN} {CHECKED} (pull request head {head[:12]} submitted (check runs and events))" in last_message(api.repo)
     asked_pulls = ("GET", f"/repos/{OWNER}/{NAME}/commits/{merged}/pulls") in api.requests
     assert asked_pulls == (how == "squash")  # a merge commit names the head itself (its second parent)
     assert any(f"head_sha={head}" in target and "event=pull_request" in target for _, target in api.requests)
@@ -105,12 +106,12 @@ def test_no_check_run_falls_back_to_the_merge_time(api):
     merged = land(work, "squash")
     out = publish_with_api(api)
     assert out.summary.late == [RUN] and out.received[RUN].time == MERGED
-    assert out.received[RUN].source == f"committer time of {merged[:12]} (no check run found)"
+    assert out.received[RUN].source == f"committer time of {merged[:12]} (no merged pull request found)"
 
 
 def test_cli_reads_the_check_time_and_the_ledger_stays_plain(api, monkeypatch):
     work, head = open_pull(api.repo)
-    land(work, "merge")
+    api.merge_pull(land(work, "merge"), head)
     api.add_run(head, CHECKED)
     monkeypatch.setenv("API_TOKEN", "test-token")
     publisher = clone(api.repo, "pub")
@@ -119,6 +120,7 @@ def test_cli_reads_the_check_time_and_the_ledger_stays_plain(api, monkeypatch):
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
         assert cli_main(argv) == 0, out.getvalue()
-    assert f"received {RUN} at {CHECKED} (check run created for pull request head {head[:12]})" in out.getvalue()
+    assert f"received {RUN} at {CHECKED} (pull request head {head[:12]} submitted (check runs and events))" \
+        in out.getvalue()
     git(publisher, "pull", "--quiet", "--ff-only")
     assert {p: t.strftime("%Y-%m-%dT%H:%M:%SZ") for p, t in read_received(publisher).items()} == {RUN: CHECKED}

@@ -11,10 +11,8 @@ from __future__ import annotations
 import pytest
 
 import scorer.pr.github
-from scorer.formats.challenge import parse_utc
-from scorer.pr.github import CheckTimes, connect, earliest_check
 from tests.gitutil import commit, git
-from tests.pr_challenge import AFTER, BEFORE, BETA_RUN, NEW_RUN, OPEN, phase_a_run
+from tests.pr_challenge import AFTER, BETA_RUN, NEW_RUN, OPEN, phase_a_run
 
 from git_trees import crafted_commit, names_of
 from test_ci_report import NAME, NUMBER, OWNER, github, report  # noqa: F401
@@ -83,37 +81,6 @@ def test_a_base_change_is_judged_again(github):
     code, out, body = report(github, head)
     assert code == 0 and body["verdict"] == "accepted" and states(github) == ["failure", "success"], out
     assert len(github.comments) == 1 and "✅ accepted" in github.comments_on(NUMBER)[0]  # the same comment, updated
-
-
-def test_a_reopen_after_the_deadline_keeps_the_earliest_verdict_in_reporter_and_ledger(github):
-    head = commit(github.repo, {NEW_RUN: phase_a_run("q1", "q2")})
-    github.open_pull(head)
-    github.add_run(head, BEFORE, fork="mallory")  # a stranger's copy, checked before the window opened
-    github.add_run(head, OPEN)                    # alice opened her pull request in the window
-    github.add_run(head, AFTER)                   # and reopened it (or edited its title) after the deadline
-    code, out, body = report(github, head, "--time", AFTER)  # the reopen's run reports
-    assert code == 0 and body["verdict"] == "accepted" and body["time"] == OPEN, out
-    assert body["time_source"] == ("the first PR check run of this commit from this pull request's branch, "
-                                   "created by GitHub")
-    assert states(github) == ["success"]
-    github.merge_pull(git(github.repo, "rev-parse", "HEAD"), head)  # what the ledger reads after the merge
-    ledger = CheckTimes(connect("test-token", github.base_url).get_repo(f"{OWNER}/{NAME}"), "main")
-    assert ledger.created(head) == parse_utc(OPEN)
-
-
-def test_the_earliest_check_from_the_pull_requests_branch_counts():
-    class Run:
-        def __init__(self, created, fork="alice/challenge", branch="my-run", path=".github/workflows/check.yml",
-                     head="h"):
-            self.created_at, self.path, self.head_sha, self.head_branch = parse_utc(created), path, head, branch
-            self.head_repository = type("Repository", (), {"full_name": fork})()
-    runs = [Run(BEFORE, fork="mallory/challenge", branch="copy"), Run(BEFORE, branch="other"), Run(AFTER), Run(OPEN, "Alice/Challenge"),
-            Run(BEFORE, path="x.yml"), Run(BEFORE, head="other")]
-    assert earliest_check(runs, "h", ("alice/challenge", "my-run")) == parse_utc(OPEN)  # names compare without case
-    assert earliest_check(runs, "h", (None, "my-run")) == parse_utc(OPEN)  # the fork was deleted: its branch name
-    assert earliest_check(runs, "h", ("bob/challenge", "my-run")) == parse_utc(BEFORE)  # no run from it: any run's
-    assert earliest_check(runs, "h", None) == parse_utc(BEFORE)
-    assert earliest_check(runs[:1], "other", ("alice/challenge", "my-run")) is None
 
 
 def test_an_edit_by_the_author_after_a_push_by_a_teammate_keeps_the_push_time(github):

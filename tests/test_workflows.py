@@ -67,7 +67,7 @@ def test_least_privilege():
                                                        "pull-requests": "write", "statuses": "write"}
     assert {name: job["permissions"] for name, job in publish["jobs"].items()} == {
         "plan": {"contents": "read"}, "shard": {"contents": "read"},
-        "publish": {"contents": "write", "actions": "read"}, "build": {"contents": "read"},
+        "publish": {"contents": "write", "actions": "read", "pull-requests": "read"}, "build": {"contents": "read"},
         "deploy": {"pages": "write", "id-token": "write"}}
     assert "secrets." not in (WORKFLOWS / "check.yml").read_text() + (WORKFLOWS / "report.yml").read_text()
 

@@ -225,7 +225,8 @@ def build_parser(json_errors: bool = False) -> argparse.ArgumentParser:
                                     "pull request (default: the repository's default branch)")
     p.add_argument("--time", required=True, metavar="TIME",
                    help="the server-side UTC time of this check run (workflow_run.created_at): the windows are "
-                        "checked at the author's first check run of the commit, this time when GitHub lists none")
+                        "checked when each pull request's head became the commit (GitHub's records); this time stands "
+                        "for a pull request's opening when GitHub gives none")
     p.add_argument("--time-source", default="the time GitHub started the check, workflow_run.created_at",
                    help="where --time comes from (shown in the comment)")
     p.add_argument("--run-url", help="the link of the commit status (the reporter's run)")

@@ -7,8 +7,8 @@ request.  It trusts only:
 * the head commit id of the ``workflow_run`` event (which commit to judge; written by
   GitHub), and that run's ``created_at``;
 * what the REST API returns: every open pull request whose head is that commit (author,
-  base and head branch), the check workflow's runs for the commit (creation time, head
-  branch), and the
+  base and head branch, creation time and issue events: reopened, base changed,
+  force-pushed), the check workflow's runs for the commit (creation time, head branch), and the
   Git trees and blobs of the changed files;
 * the protected branch the leaderboard publishes from (``--branch``), read through the
   same API (``challenge.toml``, ``teams/``, test sets, gold), and the scorer installed
@@ -22,10 +22,11 @@ rules for its own author at its own submission time (:func:`report`): it is
 reporter again, from any pull request's event, computes the same status.  The threat
 model is in ``docs/pull-requests.md``.
 
-The time the windows are checked at is :func:`earliest_check`: the earliest creation time
-of the ``pull_request`` runs of the check workflow for the head commit from the pull
-request's head branch.  It is
-the one time of a submission: ``ci publish`` records the same time in
+The time the windows are checked at is :func:`arrival_time`: when the pull request's head
+last became the head commit (the first ``pull_request`` run of the check workflow for it
+from the pull request's head branch since the pull request was last opened, reopened,
+retargeted or force-pushed; never an earlier time some pull request or branch carried the
+commit).  It is the one time of a submission: ``ci publish`` records the same time in
 ``submissions/received.json`` through :meth:`CheckTimes.created`.
 
 It does not read the check job's report artifact: that job ran the pull request's
@@ -184,24 +185,45 @@ def head_of(pull) -> tuple[str | None, str]:
     return (pull.head.repo.full_name.lower() if pull.head.repo is not None else None), pull.head.ref
 
 
-def earliest_check(runs, head: str, source: tuple[str | None, str] | None,
-                   workflow: str = CHECK_WORKFLOW) -> datetime | None:
-    """When commit ``head`` counts as submitted through the pull request whose head
-    branch is ``source`` (:func:`head_of`): the earliest creation time of the
-    ``pull_request`` runs of the check workflow for ``head`` from that branch (the run's
-    ``head_repository`` and ``head_branch``), whoever's event started them (opened,
-    pushed, reopened, edited; a re-run keeps its time).  When no run is from that branch,
-    or ``source`` is None, the earliest run of any.  None when there is no run.
+#: The pull-request events (``GET issues/{n}/events``) after which its head counts as
+#: submitted anew: a reopen, a change of base branch, a force-push (the only way a branch
+#: goes back to an older commit, or to any commit that does not descend from its head).
+RESUBMITTING_EVENTS = frozenset({"reopened", "base_ref_changed", "head_ref_force_pushed"})
 
-    The one definition of a submission's time: the reporter judges the windows at it, and
-    the ledger (``submissions/received.json``) records it.  A stranger's pull request with
-    a copy of the commit runs from the stranger's branch, and a later reopen or edit adds
-    later runs, so neither changes it.
+
+def resubmitted_at(opened: datetime, events: Iterable, merged: datetime | None = None) -> datetime:
+    """The last time a pull request was opened, reopened, retargeted or force-pushed: the
+    latest of its creation time ``opened`` and the ``created_at`` of its
+    :data:`RESUBMITTING_EVENTS` (issue events; those after ``merged``, its merge time when
+    it was merged, are ignored).  All are times GitHub's servers wrote."""
+    times = [e.created_at for e in events if e.event in RESUBMITTING_EVENTS and e.created_at is not None
+             and (merged is None or e.created_at <= merged)]
+    return max([opened, *times])
+
+
+def arrival_time(runs: Iterable, head: str, source: tuple[str | None, str] | None, since: datetime,
+                 workflow: str = CHECK_WORKFLOW) -> datetime:
+    """When the pull request whose head branch is ``source`` (:func:`head_of`) last became
+    commit ``head``: the earliest creation time of the check workflow's ``pull_request``
+    runs for ``head`` from that branch (the run's ``head_repository`` and ``head_branch``;
+    only the branch name when ``source``'s repository is None, a deleted fork) created at
+    or after ``since`` (:func:`resubmitted_at`); ``since`` itself when there is none.
+
+    Why: after ``since`` the pull request was neither reopened, retargeted nor
+    force-pushed, and a push that is not forced only adds commits, so ``head`` has been its
+    head during one stretch only, which its first check run after ``since`` starts (every
+    push makes a run: the ``synchronize`` event).  The head becoming ``head`` by a force-push
+    back to it is a :data:`RESUBMITTING_EVENTS` event, so ``since`` is then that push.  A
+    run of ``head`` before ``since`` (an earlier stretch, another pull request from the same
+    branch, a stranger's copy) never counts; neither does a later run (a title edit, a
+    re-run), which only repeats the stretch.  The one definition of a submission's time:
+    the reporter judges the windows at it, the ledger (``submissions/received.json``)
+    records it (:class:`CheckTimes`).
     """
     # A run's path may carry the ref it ran from (".github/workflows/check.yml@main").
-    mine = [r for r in runs if r.head_sha == head and r.path.split("@", 1)[0] == workflow]
-    own = [r for r in mine if source is not None and _from(r, source)]
-    return min((r.created_at for r in own or mine), default=None)
+    own = [r.created_at for r in runs if r.head_sha == head and r.path.split("@", 1)[0] == workflow
+           and source is not None and _from(r, source) and r.created_at >= since]
+    return min(own, default=since)
 
 
 def _from(run, source: tuple[str | None, str]) -> bool:
@@ -212,12 +234,13 @@ def _from(run, source: tuple[str | None, str]) -> bool:
 
 
 class CheckTimes:
-    """When GitHub created the ``pull_request`` runs of the check workflow for a head
-    commit: the server-side time of a submission (:func:`earliest_check`).
+    """When a pull request's head became its head commit (:func:`arrival_time`), read from
+    the REST API: the ``pull_request`` runs of the check workflow for the commit, and the
+    pull request's creation time and issue events.
 
     ``repo`` is a PyGithub repository, ``branch`` the branch pull requests are merged into,
-    ``workflow`` the check workflow's file.  Each lookup returns None when GitHub lists
-    nothing; other API errors are raised.
+    ``workflow`` the check workflow's file.  A list GitHub answers with 404 or 422 is
+    empty; other API errors are raised.
     """
 
     def __init__(self, repo, branch: str, workflow: str = CHECK_WORKFLOW):
@@ -233,18 +256,24 @@ class CheckTimes:
         ``sha`` (a squash or rebase merge): ``GET commits/{sha}/pulls``."""
         return next((p.head.sha for p in self._merged(sha)), None)
 
-    def submitted(self, head: str, source: tuple[str | None, str] | None) -> datetime | None:
-        """:func:`earliest_check` of ``head`` from the head branch ``source``, from
-        ``GET actions/runs?head_sha=...&event=pull_request``."""
+    def submitted(self, pull, head: str, opened: datetime | None = None) -> datetime:
+        """:func:`arrival_time` of pull request ``pull`` with head ``head``, from
+        ``GET actions/runs?head_sha=...&event=pull_request`` and ``GET issues/{n}/events``;
+        ``opened`` stands for its creation time when GitHub gives none."""
+        created = pull.created_at or opened
+        if created is None:
+            raise GitError(f"GitHub gives no creation time for pull request #{pull.number}")
+        since = resubmitted_at(created, _listed(pull.get_issue_events), pull.merged_at)
         runs = _listed(lambda: self.repo.get_workflow_runs(event="pull_request", head_sha=head))
-        return earliest_check(runs, head, source, self.workflow)
+        return arrival_time(runs, head, head_of(pull), since, self.workflow)
 
     def created(self, head: str) -> datetime | None:
-        """When the merged pull request whose head is ``head`` was submitted: its
-        :meth:`submitted` time from its head branch (from any branch when GitHub lists no
-        merged pull request with that head)."""
-        source = next((head_of(p) for p in self._merged(head) if p.head.sha == head), None)
-        return self.submitted(head, source)
+        """When the pull request merged into the branch with head ``head`` was submitted
+        (:meth:`submitted`); None when GitHub lists none (a commit pushed to the branch
+        directly: the caller falls back to the merge commit's time).  Of several, the one
+        merged last."""
+        merged = sorted((p for p in self._merged(head) if p.head.sha == head), key=lambda p: p.merged_at)
+        return self.submitted(merged[-1], head) if merged else None
 
 
 def upsert_comment(pull, body: str, bot_login: str = DEFAULT_BOT):
@@ -311,20 +340,30 @@ def other_branch_markdown(base: str, branch: str) -> str:
     return markdown_templates().get_template("pr_other_branch.md.j2").render(base=base, branch=branch) + "\n"
 
 
-def judge(api: ApiRepo, pull, sha: str, branch: str, checks: CheckTimes, event_time: datetime,
-          time_source: str) -> tuple[CheckReport | None, str, str | None]:
+#: The time source the reporter's report names (see :func:`arrival_time`).
+SUBMITTED_SOURCE = ("when this pull request's head last became this commit: its first PR check run from its branch "
+                    "since it was opened, reopened, retargeted or force-pushed (GitHub's records)")
+
+
+def judge(api: ApiRepo, pull, sha: str, branch: str, checks: CheckTimes, event_time: datetime, time_source: str,
+          verdicts: dict | None = None) -> tuple[CheckReport | None, str, str | None]:
     """Judge pull request ``pull`` (head ``sha``) against the rules of ``branch``, at the
-    time it submitted ``sha`` (:meth:`CheckTimes.submitted` from its head branch;
-    ``event_time`` when GitHub lists no run): (the report or None, the comment, what went wrong or None).
-    Never raises for the check itself: a broken base configuration, an API or Git failure
-    and a bug of the scorer each give an error comment."""
-    author = pull.user.login
+    time its head became ``sha`` (:meth:`CheckTimes.submitted`; ``event_time``, from
+    ``time_source``, stands for its creation time if GitHub gives none): (the report or
+    None, the comment, what went wrong or None).  ``verdicts`` keeps the reports by
+    (author, time), the only inputs besides the commits, so several pull requests with the
+    same head are checked once.  Never raises for the check itself: a broken base
+    configuration, an API or Git failure and a bug of the scorer each give an error comment."""
+    author, verdicts = pull.user.login, {} if verdicts is None else verdicts
     try:
-        submitted = checks.submitted(sha, head_of(pull))
-        first = "the first PR check run of this commit from this pull request's branch, created by GitHub"
-        now, source = (submitted, first) if submitted is not None else (event_time, time_source)
-        check = check_pull_request(api, branch, sha, actor=author, actor_source="pull request author (REST API)",
-                                   now=now, time_source=source)
+        now = checks.submitted(pull, sha, opened=event_time)
+        source = SUBMITTED_SOURCE if pull.created_at is not None else f"{SUBMITTED_SOURCE}; opened: {time_source}"
+        key = (author.lower(), now, source)
+        if key not in verdicts:
+            verdicts[key] = check_pull_request(api, branch, sha, actor=author,
+                                               actor_source="pull request author (REST API)", now=now,
+                                               time_source=source)
+        check = verdicts[key]
         return check, check.to_markdown(), None
     except ScorerError as exc:
         what, problems = f"the configuration of {branch} is invalid", list(exc.problems)
@@ -343,7 +382,7 @@ def report(repo, sha: str, *, branch: str, now: datetime, time_source: str, run_
 
     Each pull request into ``branch`` (the protected branch the leaderboard publishes
     from) is judged against ``branch``'s rules for its own author, at its own submission
-    time (the first check run from its head branch); pull requests into other branches get a comment and no verdict.  The
+    time (when its head became ``sha``: :func:`arrival_time`); pull requests into other branches get a comment and no verdict.  The
     status is ``success`` when any pull request into ``branch`` is accepted (so a copy of
     the commit in a stranger's pull request cannot turn it red), ``error`` when none is
     and one could not be judged, ``failure`` otherwise (also when no pull request into
@@ -353,16 +392,14 @@ def report(repo, sha: str, *, branch: str, now: datetime, time_source: str, run_
     pulls = open_pulls_with_head(repo, sha)
     if not pulls:
         return Outcome(pulls=[])
-    api, checks, judged, errors, verdicts = ApiRepo(repo), CheckTimes(repo, branch), [], [], {}
+    api, checks, judged, errors = ApiRepo(repo), CheckTimes(repo, branch), [], []
+    verdicts: dict[tuple, CheckReport] = {}
     for pull in pulls:
         if pull.base.ref != branch:
             action, _ = upsert_comment(pull, other_branch_markdown(pull.base.ref, branch), bot_login)
             judged.append(Judged(pull.number, pull.base.ref, action, note=f"targets {pull.base.ref}, not {branch}"))
             continue
-        who = (pull.user.login.lower(), head_of(pull))  # the verdict depends on these only: judged once
-        if who not in verdicts:
-            verdicts[who] = judge(api, pull, sha, branch, checks, now, time_source)
-        check, body, error = verdicts[who]
+        check, body, error = judge(api, pull, sha, branch, checks, now, time_source, verdicts)
         action, _ = upsert_comment(pull, body, bot_login)
         judged.append(Judged(pull.number, pull.base.ref, action, check=check, note=error))
         errors += [error] if error else []

@@ -23,10 +23,11 @@ A run's arrival time is server-side, never a commit date a participant wrote: fo
 changed on the branch's first-parent line since the ledger last changed, the first-parent
 commit that last changed it is mapped to the pull request it merged (a merge commit's
 second parent is the pull request's head; for a squash or rebase merge GitHub lists the
-pull request of the commit), and the time is when GitHub created the ``pull_request`` run
-of the check workflow for that head commit (:class:`scorer.pr.github.CheckTimes`): the
-``workflow_run.created_at`` the reporter judged the windows at.  A pull request checked
-before a deadline and merged after it is therefore on time.  Without the API (a local
+pull request of the commit), and the time is when that merged pull request's head last
+became that commit (:func:`scorer.pr.github.arrival_time`, read by
+:class:`scorer.pr.github.CheckTimes`): the time the reporter judged the windows at.  A pull
+request checked before a deadline and merged after it is therefore on time; one reopened,
+retargeted or force-pushed back to an older commit after it is late.  Without the API (a local
 publish) or when GitHub lists no such run (a commit pushed to the branch directly), the
 time is the committer time of that first-parent commit (with a protected main, the time
 GitHub merged).  Each recorded time's source goes to the results commit's message and to
@@ -203,17 +204,17 @@ def landings(git: _Clone) -> dict[str, _Landing]:
 
 
 def arrival(landing: _Landing, checks: CheckTimes | None) -> Arrival:
-    """When the run(s) of first-parent commit ``landing`` arrived: the creation time of the
-    check run of the pull request's head (a merge commit's second parent, else the head of
+    """When the run(s) of first-parent commit ``landing`` arrived: when the merged pull
+    request's head became its head commit (a merge commit's second parent, else the head of
     the pull request GitHub lists for the commit), else the commit's committer time."""
     if checks is not None:
         head = landing.parents[1] if len(landing.parents) > 1 else checks.pull_head(landing.commit)
         if head:
             created = checks.created(head)
             if created is not None:
-                return Arrival(utc_text(created), f"check run created for pull request head {head[:12]}")
+                return Arrival(utc_text(created), f"pull request head {head[:12]} submitted (check runs and events)")
 
-    return Arrival(landing.committed, f"committer time of {landing.commit[:12]} (no check run found)"
+    return Arrival(landing.committed, f"committer time of {landing.commit[:12]} (no merged pull request found)"
                    if checks is not None else f"committer time of {landing.commit[:12]} (no GitHub API)")
 
 
