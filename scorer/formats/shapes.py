@@ -62,6 +62,10 @@ class Shape:
     both_phases: bool = False
 
     @property
+    def can_be_run(self) -> bool:
+        return self.kind in (RUN, RUN_OR_GOLD)
+
+    @property
     def tasks(self) -> tuple[str, ...]:
         """The tasks of :func:`scorer.evaluate` the file has items for: ``(task,)``,
         ``("phaseA", "phaseB")`` for a file carrying both phases, () when the shape does not say."""
