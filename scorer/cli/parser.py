@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from scorer.cli import assess
+from scorer.cli.assess import add_commands as add_assessment_commands
 from scorer.cli.ci import cmd_ci_check, cmd_ci_publish, cmd_ci_report
 from scorer.cli.common import (
     EXIT_INVALID,
@@ -260,7 +260,7 @@ def build_parser(json_errors: bool = False) -> argparse.ArgumentParser:
                    help="the REST API (default: $GITHUB_API_URL, else https://api.github.com)")
     p.set_defaults(handler=cmd_ci_publish)
 
-    assess.add_commands(sub)
+    add_assessment_commands(sub)
     return parser
 
 
