@@ -6,6 +6,33 @@ from a GitHub Pages sub-path.  Ids are lowercase slugs, so they are safe in path
 """
 from __future__ import annotations
 
+import hashlib
+
+#: The longest file name (in bytes) the site writes.  Ids are at most 64 characters
+#: (the schemas), so one id per name always fits; a name made of several (a head-to-head
+#: page, a download named after a run) may not, and is then shortened by
+#: :func:`file_name`.  Well under the 255 bytes of common file systems, so that a site
+#: folder can be copied and archived anywhere.
+MAX_NAME = 150
+#: Hex digits of SHA-256 that stand for the cut part of a long name (64 bits: a
+#: collision between two names of one site is out of reach).
+DIGEST_DIGITS = 16
+
+
+def file_name(stem: str, suffix: str) -> str:
+    """``stem + suffix`` when it has at most :data:`MAX_NAME` bytes (so every name that
+    fits keeps its permalink); else the start of ``stem``, ``-``, the first
+    :data:`DIGEST_DIGITS` hex digits of the SHA-256 of the whole ``stem`` (UTF-8) and
+    ``suffix``, exactly :data:`MAX_NAME` bytes (``stem`` cut at a character boundary).
+    The same stem always gives the same name, and two stems give two names.
+    """
+    if len((stem + suffix).encode("utf-8")) <= MAX_NAME:
+        return stem + suffix
+    digest = hashlib.sha256(stem.encode("utf-8")).hexdigest()[:DIGEST_DIGITS]
+    room = MAX_NAME - len(suffix.encode("utf-8")) - 1 - DIGEST_DIGITS
+    start = stem.encode("utf-8")[:room].decode("utf-8", "ignore")
+    return f"{start}-{digest}{suffix}"
+
 
 def board(task: str, batch: str, phase: str | None) -> str:
     """A leaderboard: ``taskB/<batch>/<phase>.html``, ``taskA/<batch>.html`` (the batch
@@ -35,9 +62,12 @@ def compare_index(task: str, batch: str, phase: str | None) -> str:
 
 
 def compare_pair(task: str, batch: str, phase: str | None, a: str, b: str) -> str:
-    """A head-to-head page; ``a``/``b`` are ``<team>/<system>`` (``.`` and ``__`` cannot occur in slugs)."""
+    """A head-to-head page: ``<team>.<system>__<team>.<system>.html`` (``a``/``b`` are
+    ``<team>/<system>``; ``.`` and ``__`` cannot occur in slugs), shortened by
+    :func:`file_name` when the ids are long."""
     folder = compare_index(task, batch, phase).rsplit("/", 1)[0]
-    return f"{folder}/{a.replace('/', '.')}__{b.replace('/', '.')}.html"
+    stem = f"{a.replace('/', '.')}__{b.replace('/', '.')}"
+    return f"{folder}/{file_name(stem, '.html')}"
 
 
 def doc(name: str) -> str:
@@ -51,7 +81,7 @@ def root_of(path: str) -> str:
 
 def evidence(task: str, batch: str, without: str, with_: str, key: str) -> str:
     """A system's answers without against with the gold evidence (Phase A+ against Phase B)."""
-    return f"compare/{task}/{batch}/{without}-vs-{with_}/{key.replace('/', '.')}.html"
+    return f"compare/{task}/{batch}/{without}-vs-{with_}/{file_name(key.replace('/', '.'), '.html')}"
 
 
 def rules(task: str, batch: str, phase: str) -> str:

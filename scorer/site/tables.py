@@ -18,6 +18,7 @@ from itertools import chain
 
 from markupsafe import Markup
 
+from scorer.site import paths
 from scorer.site.escaping import escape
 from scorer.site.numtext import number_rows, number_texts
 
@@ -91,15 +92,15 @@ class TableView:
 
     @property
     def csv_path(self) -> str:
-        return f"downloads/{self.slug}.csv"
+        return f"downloads/{paths.file_name(self.slug, '.csv')}"
 
     @property
     def json_path(self) -> str:
-        return f"downloads/{self.slug}.json"
+        return f"downloads/{paths.file_name(self.slug, '.json')}"
 
     @property
     def tex_path(self) -> str:
-        return f"downloads/{self.slug}.tex"
+        return f"downloads/{paths.file_name(self.slug, '.tex')}"
 
     def to_csv(self) -> str:
         """The CSV (:meth:`csv_bytes` as text)."""

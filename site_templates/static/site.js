@@ -45,16 +45,19 @@
   }
 
   function setUpPicker(form) {
-    var pairs = (form.getAttribute("data-pairs") || "").split(",").filter(Boolean);
+    var pages = {};  // "A B" -> the page's file name (the site shortens long ones)
+    (form.getAttribute("data-pairs") || "").split(",").filter(Boolean).forEach(function (entry) {
+      var parts = entry.split(" ");
+      pages[parts[0] + " " + parts[1]] = parts[2];
+    });
     var message = form.querySelector(".picker-message");
     form.hidden = false;
     form.addEventListener("submit", function (event) {
       event.preventDefault();
       var a = form.elements.a.value, b = form.elements.b.value;
-      var file = function (x, y) { return x.replace("/", ".") + "__" + y.replace("/", ".") + ".html"; };
       if (a === b) { message.textContent = "Pick two different systems."; return; }
-      if (pairs.indexOf(a + " " + b) >= 0) { window.location.href = file(a, b); return; }
-      if (pairs.indexOf(b + " " + a) >= 0) { window.location.href = file(b, a); return; }
+      var page = pages[a + " " + b] || pages[b + " " + a];
+      if (page) { window.location.href = page; return; }
       message.textContent = "This pair has no pre-computed page; compare each with a top system below, " +
         "or download the per-question values from the two runs' pages.";
     });
