@@ -84,7 +84,7 @@ def resolve_task(path: str, value, given: str | None, role: str = "run") -> Reso
         return Resolved((given,), "given by --task")
     if by_path:
         return Resolved((by_path,), "from the file's path")
-    if shape is not None and shape.both_phases and shape.can_be_run and role == "run":
+    if shape is not None and shape.both_phases and shape.kind != GOLD and role == "run":
         return Resolved(shape.tasks, f"from the file's shape: {shape.reason}")
     if shape is not None and shape.task is not None:
         return Resolved((shape.task,), f"from the file's shape: {shape.reason}")
