@@ -25,6 +25,8 @@ SINGLE_PHASE = "run"
 DEFAULT_HIERARCHY = "gold/mesh/hierarchy.txt"
 #: The categories of a Phase A run, each scored, ranked and shown on its own.
 PHASE_A_CATEGORIES = ("concepts", "documents", "snippets", "triples")
+#: The members of a question of every BioASQ question file.
+QUESTION_FIELDS = ("id", "type", "body")
 
 
 @dataclass(frozen=True)
@@ -38,7 +40,9 @@ class Phase:
     questions (itself when empty).  ``optional``: a batch may have no such window (then the
     phase has no runs in it); its window may be written ``true`` for the window of
     ``optional``'s phase.  ``optional_gold``: the files of :attr:`Scoring.optional_gold` under
-    other names (its own expert scores).
+    other names (its own expert scores).  ``testset_fields``: the members of a question of
+    its test set as BioASQ hands it out (``import-bioasq`` derives a missing test set from
+    the golden file with them); empty when it has no test set of its own.
     """
 
     id: str
@@ -48,6 +52,7 @@ class Phase:
     testset: str = ""
     optional: str = ""
     optional_gold: tuple[tuple[str, str], ...] | None = None
+    testset_fields: tuple[str, ...] = ()
 
     @property
     def gold_phase(self) -> str:
@@ -87,6 +92,9 @@ class Task:
     tables and pages it shares (:attr:`view_kind`).  ``answers``: how many questions a run
     page explains answer by answer (those with the lowest mean per-question value first;
     the numbers table and its download have them all); None: every one (Task A: ``shown``).
+    ``bioasq_files``: ``import-bioasq`` turns BioASQ's official files of a batch (test sets,
+    golden file) into its ``testsets/`` and ``gold/``; ``testset_fields``: the members of a
+    question of its test set, for a task without fixed phases (else each :class:`Phase`'s).
     """
 
     id: str
@@ -110,6 +118,8 @@ class Task:
     edition: int | None = None
     views: str = ""
     answers: int | None = None
+    bioasq_files: bool = False
+    testset_fields: tuple[str, ...] = ()
 
     @property
     def view_kind(self) -> str:
@@ -139,6 +149,19 @@ class Task:
             return spec.scoring if spec else phase
         assert self.scoring is not None, "a task without phases names its scoring (see TASKS)"
         return self.scoring
+
+    def testset_phases(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """(phase, the members of its questions) of each test set file of a batch: the fixed
+        phases with a test set of their own (Task B: phaseA, phaseB), else the batch's one
+        file (phase :data:`SINGLE_PHASE`)."""
+        if self.phases:
+            return tuple((p.id, p.testset_fields) for p in self.phases if p.testset_phase == p.id)
+        return ((SINGLE_PHASE, self.testset_fields),)
+
+    def gold_phases(self) -> tuple[str, ...]:
+        """The phases of a batch with a gold file of their own (Task B: phaseA, phaseB), else
+        the batch's one file (phase :data:`SINGLE_PHASE`)."""
+        return tuple(p.id for p in self.phases if p.gold_phase == p.id) if self.phases else (SINGLE_PHASE,)
 
     def optional_gold(self, phase: str) -> tuple[tuple[str, str], ...]:
         """(option, file name) of the gold files a run of ``phase`` uses when they exist."""
@@ -207,11 +230,11 @@ class Scoring:
 #: The tasks of a challenge, in the order of the site and of ``challenge.toml``.
 TASKS: dict[str, Task] = {t.id: t for t in (
     Task("taskB", "taskb", "Task B (question answering)", "phase", "{phase}.json", "{phase}.json",
-         phases=(Phase("phaseA", "Phase A", "phaseA"),
+         phases=(Phase("phaseA", "Phase A", "phaseA", testset_fields=QUESTION_FIELDS),
                  Phase("phaseAplus", "Phase A+", "phaseB", gold="phaseB", testset="phaseA", optional="phaseA",
                        optional_gold=(("manual", "manual-phaseAplus.json"),)),
-                 Phase("phaseB", "Phase B", "phaseB")),
-         editions=True, answers=20),
+                 Phase("phaseB", "Phase B", "phaseB", testset_fields=(*QUESTION_FIELDS, "documents", "snippets"))),
+         editions=True, answers=20, bioasq_files=True),
     Task("taskA", "taska", "Task A (semantic indexing)", "test set", "{phase}.json", "{phase}.json",
          scoring="taskA", ids="PMID", run_ids=("documents", "pmid"),
          unknown_id_fix="answer the documents of the test set only", batch_ranking=True,
@@ -221,7 +244,8 @@ TASKS: dict[str, Task] = {t.id: t for t in (
          candidates=True),
     Task("synergy", "synergy", "Synergy (question answering on developing topics)", None, "gold.json",
          "questions.json", scoring="synergy", batches="rounds", batch="round", edition=9, views="taskB", answers=20,
-         unknown_id_fix="answer the questions of this round's question file only"),
+         unknown_id_fix="answer the questions of this round's question file only", bioasq_files=True,
+         testset_fields=(*QUESTION_FIELDS, "answerReady")),
 )}
 
 #: The tasks of :func:`scorer.evaluate`.

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from scorer.cli.assess import add_commands as add_assessment_commands
+from scorer.cli.bioasq import IMPORT_TASKS, cmd_import_bioasq
 from scorer.cli.ci import cmd_ci_check, cmd_ci_publish, cmd_ci_report
 from scorer.cli.common import (
     EXIT_INVALID,
@@ -18,6 +19,7 @@ from scorer.cli.common import (
 )
 from scorer.cli.detect import task_name
 from scorer.cli.files import cmd_normalize, cmd_validate
+from scorer.cli.init import cmd_init
 from scorer.cli.leaderboard import MAX_SHARDS, cmd_build, cmd_score_all, cmd_serve, shard_arg
 from scorer.cli.score import cmd_score
 from scorer.errors import Problem, ScorerError
@@ -70,6 +72,36 @@ class JsonUsageParser(argparse.ArgumentParser):
 def asks_json(argv: list[str]) -> bool:
     """True when ``argv`` holds ``--format json`` (or ``--format=json``)."""
     return "--format=json" in argv or any(a == "--format" and b == "json" for a, b in zip(argv, argv[1:]))
+
+
+def add_setup_commands(sub) -> None:
+    """``init`` and ``import-bioasq``: a new challenge repository and its batches."""
+    p = sub.add_parser("init", help="write a new challenge repository (no demo; participant docs only)",
+                       description="Write a skeleton challenge repository into DIR: a commented challenge.toml "
+                                   "with BioASQ's defaults, teams/ with an example, the three workflows, the lock "
+                                   "files, the scorer and its site templates, the pages for participants and a "
+                                   "README with the GitHub settings to make. Then add batches with import-bioasq.")
+    p.add_argument("dir", metavar="DIR", help="the new repository's folder (created; must be absent or empty)")
+    p.set_defaults(handler=cmd_init)
+
+    p = sub.add_parser("import-bioasq", help="BioASQ's files of a batch -> testsets/, gold/ and challenge.toml",
+                       description="Turn BioASQ's official files of one batch (Task B: the test sets of Phase A and "
+                                   "Phase B and the golden file; Synergy: a round's question file and gold) into "
+                                   "the batch's testsets/ and gold/, and add the batch with its windows to "
+                                   "challenge.toml (--window). A test set not given is derived from the golden file "
+                                   "unless the repository has it. Everything is checked before anything is written.")
+    p.add_argument("--repo", default=".", help="the challenge repository (default: the current folder)")
+    p.add_argument("--task", choices=IMPORT_TASKS, default=IMPORT_TASKS[0], help=f"default {IMPORT_TASKS[0]}")
+    p.add_argument("--batch", required=True, metavar="ID", help="the batch (Synergy: round) id, e.g. batch1")
+    p.add_argument("--name", help="its display name in challenge.toml, e.g. \"Batch 1\" (default: the id)")
+    p.add_argument("--testset", action="append", default=[], metavar="[PHASE=]FILE",
+                   help="a test set as BioASQ handed it out: phaseA=FILE, phaseB=FILE (Task B); FILE (Synergy)")
+    p.add_argument("--golden", metavar="FILE", help="BioASQ's golden file of the batch (the gold of every phase)")
+    p.add_argument("--window", action="append", default=[], metavar="[PHASE=]OPENS/CLOSES",
+                   help="a submission window in UTC, e.g. phaseA=2026-03-02T10:00:00Z/2026-03-03T10:00:00Z "
+                        "(Task B: phaseA, phaseB, optionally phaseAplus, which may be 'true': the Phase A window; "
+                        "Synergy: no PHASE=)")
+    p.set_defaults(handler=cmd_import_bioasq)
 
 
 def build_parser(json_errors: bool = False) -> argparse.ArgumentParser:
@@ -185,6 +217,8 @@ def build_parser(json_errors: bool = False) -> argparse.ArgumentParser:
     p.add_argument("--out", help="the site folder (default: REPO/_site)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
     p.set_defaults(handler=cmd_serve)
+
+    add_setup_commands(sub)
 
     ci = sub.add_parser("ci", help="the pull-request workflow's commands (check, ...)",
                         description="Commands run by the GitHub workflows; see docs/pull-requests.md.")

@@ -83,7 +83,8 @@ def build_site(repo: str | Path = ".", out: str | Path | None = None, templates:
     results = load_results(repo)
     inputs = read_inputs(repo, challenge, read_received(repo), _scorer_of(results), results.gold_sha256)
     templates = Path(templates) if templates else default_templates(repo)
-    doc_pages = load_docs(Path(docs) if docs else default_docs(repo))
+    # a real challenge's site is for its participants; the demo shows every page
+    doc_pages = load_docs(Path(docs) if docs else default_docs(repo), participants_only=not challenge.demo)
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
     try:

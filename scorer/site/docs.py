@@ -35,6 +35,16 @@ ATTRIBUTES = {"a": {"href", "title"}, "ol": {"start"}, "th": {"style"}, "td": {"
               **{f"h{level}": {"id"} for level in range(1, 7)}}
 ALIGNMENT = {"text-align"}
 SCHEMES = {"http", "https", "mailto"}
+#: The pages of ``docs/`` that are not for participants (page -> whom it is for): the site
+#: of a challenge that is not the demo leaves them out, and ``python -m scorer init`` does
+#: not copy them into a new challenge.
+NOT_FOR_PARTICIPANTS = {"demo": "visitors of the demo challenge", "organizers": "organizers",
+                        "extending": "maintainers of the scorer"}
+
+
+def for_participants(name: str) -> bool:
+    """Whether the page ``docs/<name>.md`` is for participants (see :data:`NOT_FOR_PARTICIPANTS`)."""
+    return name not in NOT_FOR_PARTICIPANTS
 
 
 @dataclass(frozen=True)
@@ -88,11 +98,13 @@ def doc_link(href: str, names: set[str] | frozenset[str], from_dir: str = "docs"
     return posixpath.relpath(site_target, from_dir) + suffix
 
 
-def load_docs(folder: Path | None) -> list[DocPage]:
-    """Every ``*.md`` of ``folder`` (sorted by name), rendered for pages in ``docs/``."""
+def load_docs(folder: Path | None, participants_only: bool = False) -> list[DocPage]:
+    """Every ``*.md`` of ``folder`` (sorted by name), rendered for pages in ``docs/``; with
+    ``participants_only``, only the pages :func:`for_participants` (links to the others
+    keep their text only)."""
     if folder is None or not folder.is_dir():
         return []
-    files = sorted(folder.glob("*.md"))
+    files = sorted(f for f in folder.glob("*.md") if for_participants(f.stem) or not participants_only)
     names = frozenset(f.stem for f in files)
     pages = []
     for f in files:

@@ -1,0 +1,251 @@
+"""``python -m scorer import-bioasq``: BioASQ's official files of one batch -> its
+``testsets/`` and ``gold/``, and its windows -> ``challenge.toml``.
+
+What each task's files are comes from the registry (:attr:`scorer.tasks.Task.bioasq_files`,
+:meth:`~scorer.tasks.Task.testset_phases`, :meth:`~scorer.tasks.Task.gold_phases`): Task B
+has a test set per phase (``--testset phaseA=FILE --testset phaseB=FILE``) and one golden
+file that is the gold of both phases; a Synergy round has one question file and one gold
+file.  The files given are checked first (JSON with located errors, the golden file as the
+gold of each phase it serves, the test sets and the golden file of one batch); then
+nothing or everything is written:
+
+- a test set given is copied byte for byte; a test set not given, absent from the
+  repository, is derived from the golden file (:func:`scorer.formats.bioasq.derive_testset`);
+  one already in the repository is kept (it is what the check compared runs with);
+- the golden file is copied byte for byte to the gold file of each phase, so its SHA-256
+  (shown in every page's footer) is the one of BioASQ's file;
+- with ``--window``, a batch that ``challenge.toml`` lacks is appended to it as a table
+  (the rest of the file, comments included, is kept); a batch it has must have the same
+  windows, else the error names the line to edit.
+"""
+from __future__ import annotations
+
+import json
+import shlex
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from scorer.cli.common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, PROBLEMS_PER_KIND, print_problems
+from scorer.errors import Problem, ScorerError
+from scorer.formats.bioasq import (
+    derive_testset,
+    golden_vs_testset,
+    question_list_problems,
+    testsets_disagree,
+)
+from scorer.formats.challenge import load_challenge, parse_utc, toml_line, utc_text
+from scorer.formats.jsontext import JsonText, load_json
+from scorer.formats.validation import validate_run
+from scorer.tasks import TASKS, Task
+
+#: The tasks import-bioasq knows, for the parser.
+IMPORT_TASKS = tuple(t.id for t in TASKS.values() if t.bioasq_files)
+#: The key of a window for a task without fixed phases (``--window OPENS/CLOSES``).
+WINDOW_KEY = "window"
+
+
+@dataclass
+class Plan:
+    """What an import writes: file -> bytes, the text appended to ``challenge.toml``, and
+    the lines that tell the organizer what happened."""
+
+    files: dict[str, bytes] = field(default_factory=dict)
+    toml: str = ""
+    said: list[str] = field(default_factory=list)
+
+
+def _keyed(values: list[str], spec: Task, option: str, keys: tuple[str, ...]) -> tuple[dict[str, str], list[Problem]]:
+    """``KEY=VALUE`` arguments as a dict (a task without fixed phases: bare ``VALUE``, key
+    ``keys[0]``); a key that is not one of ``keys`` or given twice is a usage problem."""
+    found: dict[str, str] = {}
+    problems = []
+    for text in values:
+        key, equals, value = text.partition("=")
+        if not spec.phases:
+            key, value = keys[0], text
+        elif not equals or key not in keys:
+            problems.append(Problem(code="usage", message=f"{option} {text}: {spec.name} needs PHASE=..., PHASE one "
+                                                          f"of {', '.join(keys)}",
+                                    fix=f"write {option} {keys[0]}=..."))
+            continue
+        if key in found:
+            problems.append(Problem(code="usage", message=f"{option} for {key} given twice", fix="give it once"))
+        found[key] = value
+    return found, problems
+
+
+def _window(key: str, text: str, spec: Task) -> tuple[object, list[Problem]]:
+    """``OPENS/CLOSES`` (UTC times) as a window, or ``true`` for an optional phase."""
+    phase = spec.phase(key)
+    follows = spec.phase(phase.optional) if phase and phase.optional else None
+    if text == "true" and follows:
+        return True, []
+    opens, slash, closes = text.partition("/")
+    fix = (f"write --window {key + '=' if spec.phases else ''}2026-03-02T10:00:00Z/2026-03-03T10:00:00Z"
+           + (f" (or {key}=true: the {follows.title} window)" if follows else ""))
+    try:
+        window = {"opens": parse_utc(opens), "closes": parse_utc(closes)} if slash else None
+    except ValueError:
+        window = None
+    if window is None:
+        return None, [Problem(code="usage", message=f"--window {text!r} is not OPENS/CLOSES in UTC", fix=fix)]
+    if window["closes"] <= window["opens"]:
+        return None, [Problem(code="usage", message=f"--window {text}: it closes before it opens", fix=fix)]
+    return window, []
+
+
+def _toml_window(value) -> str:
+    return "true" if value is True else f"{{ opens = {utc_text(value['opens'])}, closes = {utc_text(value['closes'])} }}"
+
+
+def _read(path: str, what: str) -> tuple[Any, JsonText | None, list[Problem]]:
+    """A BioASQ question file, parsed: its value and text, or its located problems."""
+    try:
+        value, doc = load_json(Path(path), name=path)
+    except ScorerError as exc:
+        return None, None, exc.problems
+    return value, doc, [doc.place(p.located(message=f"{what}: {p.message}")) for p in question_list_problems(value)]
+
+
+def _golden_problems(spec: Task, value, doc: JsonText) -> list[Problem]:
+    """The golden file checked as the gold of each phase it serves (errors only, each once)."""
+    problems: list[Problem] = []
+    for phase in spec.gold_phases():
+        found, _ = validate_run(spec.scorer_task(phase), value, doc, role="gold")
+        problems += [p for p in found if p.severity == "error" and p not in problems]
+    return problems
+
+
+def _windows_plan(args, spec: Task, repo: Path, windows: dict[str, object]) -> tuple[str, list[str], list[Problem]]:
+    """The TOML text to append for the batch (or ""), what to say, and the problems."""
+    path = repo / "challenge.toml"
+    text = path.read_text(encoding="utf-8")
+    batches = tomllib.loads(text).get(spec.key, {}).get(spec.batches, [])
+    index = next((i for i, b in enumerate(batches) if b["id"] == args.batch), None)
+    keys = [p.id for p in spec.phases] if spec.phases else [WINDOW_KEY]
+    if index is not None:
+        problems = []
+        for key, window in windows.items():
+            if batches[index].get(key) != window:
+                parts = [spec.key, spec.batches, index, key]
+                problems.append(Problem(
+                    code="window-differs", file=str(path), line=toml_line(text, parts) or toml_line(text, parts[:3]),
+                    message=f"{spec.batch} {args.batch} is already in challenge.toml with another {key} window",
+                    fix="edit its window in challenge.toml (import-bioasq only adds a batch it lacks)"))
+        return "", [f"challenge.toml: {spec.batch} {args.batch} is there already"], problems
+    if not windows:
+        return "", [f"note: challenge.toml has no {spec.name} {spec.batch} {args.batch}; runs of it are refused "
+                    f"until you add it (give its windows with --window)"], []
+    needed = [p.id for p in spec.phases if not p.optional] if spec.phases else [WINDOW_KEY]
+    missing = [k for k in needed if k not in windows]
+    if missing:
+        return "", [], [Problem(code="usage", message=f"a new {spec.name} {spec.batch} needs the window of "
+                                                      f"{', '.join(missing)}",
+                                fix=" ".join(f"--window {k + '=' if spec.phases else ''}OPENS/CLOSES" for k in missing))]
+    lines = [f"[[{spec.key}.{spec.batches}]]", f"id = {json.dumps(args.batch)}"]
+    lines += [f"name = {json.dumps(args.name)}"] if args.name else []
+    lines += [f"{k} = {_toml_window(windows[k])}" for k in keys if k in windows]
+    return "\n".join(lines) + "\n", [f"challenge.toml: added {spec.batch} {args.batch}"], []
+
+
+def plan_import(args, spec: Task, repo: Path) -> tuple[Plan, list[Problem]]:
+    """Read and check everything given; the files to write, or the problems (nothing written)."""
+    phases = [phase for phase, _ in spec.testset_phases()]
+    given, problems = _keyed(args.testset, spec, "--testset", tuple(phases))
+    window_texts, more = _keyed(args.window, spec, "--window", tuple(p.id for p in spec.phases) or (WINDOW_KEY,))
+    problems += more
+    windows = {}
+    for key, text in window_texts.items():
+        window, more = _window(key, text, spec)
+        windows[key] = window
+        problems += more
+    if problems:
+        return Plan(), problems
+    plan = Plan()
+    testsets: dict[str, Any] = {}
+    names = {phase: given.get(phase, spec.testset(args.batch, phase)) for phase in phases}  # as the user knows it
+    for phase, path in given.items():
+        value, doc, found = _read(path, "test set")
+        problems += found
+        if not found:
+            testsets[phase] = value
+            plan.files[spec.testset(args.batch, phase)] = Path(path).read_bytes()
+            plan.said.append(f"{spec.testset(args.batch, phase)}: from {path} ({len(value['questions'])} questions)")
+    golden = None
+    if args.golden:
+        golden, doc, found = _read(args.golden, "golden file")
+        problems += found if found or doc is None else _golden_problems(spec, golden, doc)
+        for phase in spec.gold_phases():
+            plan.files[spec.gold(args.batch, phase)] = Path(args.golden).read_bytes()
+            plan.said.append(f"{spec.gold(args.batch, phase)}: from {args.golden}")
+    if problems:
+        return Plan(), problems
+    for phase, fields in spec.testset_phases():
+        relative = spec.testset(args.batch, phase)
+        if phase in testsets:
+            continue
+        if (repo / relative).is_file():
+            value, _, found = _read(str(repo / relative), "test set")
+            problems += found
+            testsets[phase] = value
+            plan.said.append(f"{relative}: kept (already in the repository)")
+        elif golden is not None:
+            testsets[phase] = derive_testset(golden, fields)
+            plan.files[relative] = (json.dumps(testsets[phase], indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+            plan.said.append(f"{relative}: derived from the golden file ({len(testsets[phase]['questions'])} "
+                             f"questions: {', '.join(fields)})")
+    values = [(names[phase], value) for phase, value in testsets.items() if value is not None]
+    for (name, value), (other_name, other) in zip(values, values[1:]):
+        problems += testsets_disagree(value, other, name, other_name)
+    if golden is not None:
+        for name, value in values:
+            problems += [p.located(file=args.golden) if p.pointer else p for p in golden_vs_testset(golden, value, name)]
+    plan.toml, said, more = _windows_plan(args, spec, repo, windows)
+    plan.said += said
+    problems += more
+    return plan, problems
+
+
+def write_plan(plan: Plan, repo: Path) -> None:
+    """Append the batch to ``challenge.toml`` (kept as it was if the result does not load),
+    then write the files."""
+    path = repo / "challenge.toml"
+    if plan.toml:
+        before = path.read_text(encoding="utf-8")
+        path.write_text(before.rstrip("\n") + "\n\n" + plan.toml, encoding="utf-8")
+        try:
+            load_challenge(repo)
+        except ScorerError:
+            path.write_text(before, encoding="utf-8")
+            raise
+    for relative, data in plan.files.items():
+        (repo / relative).parent.mkdir(parents=True, exist_ok=True)
+        (repo / relative).write_bytes(data)
+
+
+def cmd_import_bioasq(args) -> int:
+    repo = Path(args.repo)
+    spec = TASKS[args.task]
+    if not (repo / "challenge.toml").is_file():
+        print_problems([Problem(code="not-a-challenge", file=str(repo / "challenge.toml"), message="no such file",
+                                fix=f"start a challenge first: python -m scorer init {shlex.quote(args.repo)}")])
+        return EXIT_INVALID
+    load_challenge(repo)  # a broken challenge.toml: its problems, before anything is read
+    if not (args.testset or args.golden or args.window):
+        print_problems([Problem(code="usage", message="nothing to import",
+                                fix="give --testset, --golden or --window (see --help)")])
+        return EXIT_USAGE
+    plan, problems = plan_import(args, spec, repo)
+    errors = [p for p in problems if p.severity == "error"]
+    print_problems(problems, per_code=PROBLEMS_PER_KIND)
+    if errors:
+        print(f"import-bioasq: nothing written ({len(errors)} error(s))")
+        return EXIT_USAGE if all(p.code == "usage" for p in errors) else EXIT_INVALID
+    write_plan(plan, repo)
+    for line in plan.said:
+        print(f"import-bioasq: {line}")
+    if plan.files:
+        print(f"  next: look at the site, then commit them\n  run: python -m scorer build --repo {shlex.quote(args.repo)}")
+    return EXIT_OK
