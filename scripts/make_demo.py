@@ -28,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the package scripts/demo, also when loaded from a file path
 
 from demo.config import (
+    CARDS,
     LATE_RUN,
     MANUAL_BATCHES,
     MCQA_BATCHES,
@@ -38,6 +39,7 @@ from demo.config import (
     TASKA_BATCHES,
     TASKB_BATCHES,
     TEAMS,
+    card_toml,
     challenge_toml,
     mcqa_window,
     synergy_window,
@@ -72,6 +74,8 @@ def build() -> dict[str, str]:
     files: dict[str, str] = {"challenge.toml": challenge_toml()}
     for team_id, team in TEAMS.items():
         files[f"teams/{team_id}.toml"] = team_toml(team)
+    for (team_id, system), card in CARDS.items():
+        files[f"submissions/cards/{team_id}/{system}.toml"] = card_toml(card)
 
     edges, parents, descriptors = make_hierarchy(random.Random(rng.getrandbits(64)))
     files["gold/mesh/hierarchy.txt"] = "".join(f"{p} {c}\n" for p, c in edges)

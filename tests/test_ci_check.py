@@ -585,3 +585,51 @@ def test_markdown_shows_at_most_20_problems_and_stays_short(repo, monkeypatch):
     assert len(markdown) <= 1500 and markdown.rstrip().endswith("every detail.)*")
     fences = [line for line in markdown.splitlines() if line.startswith("```")]
     assert len(fences) % 2 == 0  # a cut code block is closed
+
+
+# --- run cards --------------------------------------------------------------------------
+
+GOOD_CARD = b'model = "Llama 3.1"\nsize = "8B"\nweights = "open"\nexternal_data = []\nprimary = ["taskB/batch1"]\n'
+
+
+def test_a_run_card_is_accepted_outside_any_window(repo):
+    commit(repo, {"submissions/cards/alpha/a1.toml": GOOD_CARD})
+    code, body, markdown, out = check(repo, now=AFTER)  # every window of the test challenge closed
+    assert code == 0, out
+    assert only(body)["accepted"] and only(body)["run"] is None and only(body)["problems"] == []
+
+
+def test_a_bad_run_card_is_rejected_with_located_problems(repo):
+    card = b'model = "Llama"\nweights = "opne"\nsize = "eight billion"\nprimary = ["taskB/batch9"]\nlicense = "x"\n'
+    commit(repo, {"submissions/cards/alpha/a1.toml": card})
+    code, body, markdown, _ = check(repo)
+    assert code == 1 and codes(only(body)) == ["invalid-card"]
+    located = {(p.get("line"), p.get("pointer", "")) for p in only(body)["problems"]}
+    # the schema's problems: weights on line 2, size on line 3, the unknown key on line 5
+    assert located == {(2, "weights"), (3, "size"), (5, "")}, located
+    assert "invalid-card" in markdown and "opne" in markdown
+    commit(repo, {"submissions/cards/alpha/a1.toml": b'primary = ["taskB/batch9", "taskB/batch1"]\n'})
+    code, body, _, _ = check(repo)
+    (problem,) = only(body)["problems"]
+    assert code == 1 and problem["line"] == 1 and problem["pointer"] == "primary[0]"
+    assert "'taskB/batch9' is not a batch of challenge.toml" in problem["message"]
+
+
+def test_run_cards_follow_the_team_rules(repo):
+    commit(repo, {"submissions/cards/alpha/a9.toml": GOOD_CARD, "submissions/cards/gamma/g1.toml": GOOD_CARD,
+                  "submissions/cards/alpha/a1.json": b"{}"})
+    code, body, _, _ = check(repo)
+    assert code == 1 and [codes(c) for c in body["changes"]] == [["not-a-run-path"], ["unregistered-system"],
+                                                                  ["unknown-team"]]
+    commit(repo, {"submissions/cards/alpha/a9.toml": None, "submissions/cards/gamma/g1.toml": None,
+                  "submissions/cards/alpha/a1.json": None, "submissions/cards/alpha/a1.toml": GOOD_CARD})
+    code, body, _, _ = check(repo, actor="bob")  # a member of team beta
+    assert code == 1 and codes(only(body)) == ["not-a-member"]
+
+
+def test_a_run_card_is_not_toml_or_too_large(repo):
+    commit(repo, {"submissions/cards/alpha/a1.toml": b'model = "unclosed\n',
+                  "submissions/cards/alpha/a2.toml": b"# " + b"x" * 16_001 + b"\n"})
+    code, body, _, _ = check(repo)
+    assert code == 1 and [codes(c) for c in body["changes"]] == [["invalid-card"], ["too-large"]]
+    assert body["changes"][0]["problems"][0]["line"] == 1

@@ -188,7 +188,9 @@ def test_downloads_match_their_tables(demo_site):
     header, rows = rows[0], rows[1:]
     assert data["columns"] == header and len(rows) == len(body) == len(data["rows"]) == 5
     # the rest: downloads only (the average rank reads as the rank on every row of this board: said once)
-    shown = [k for k in header if not k.endswith(("_interval_low", "_interval_high")) and k != "average_rank"]
+    # and the run card's fields (card.*) are columns of the downloads only
+    shown = [k for k in header if not k.endswith(("_interval_low", "_interval_high")) and k != "average_rank"
+             and not k.startswith("card.")]
     for html_row, csv_row, json_row in zip(body, rows, data["rows"]):
         for cell, key in zip(html_row, shown, strict=True):
             raw, value = dict(zip(header, csv_row))[key], json_row[key]
@@ -411,3 +413,43 @@ def test_task_a_board_shows_the_ranked_measure_per_test_set_and_its_mean(demo_si
     assert 'data-sort="' + repr(week["week5"]["Hierarchical label tree"]) + '"' in page
     unranked = next(r for r in data["rows"] if r["rank"] is None)
     assert unranked["flat.micro_f1.mean"] is None and unranked["flat.micro_f1.week3"] is None
+
+
+def test_run_cards_on_boards_filtered_views_run_pages_and_downloads(demo_site):
+    """The demo's cards (scripts/demo/config.py CARDS): Helix dense and hybrid, MedQA gen and
+    the BM25 baseline are on Task B batch 1 Phase A; open weights: the Helix ones and BM25;
+    primary (true): Helix dense, MedQA gen, BM25; Quokka has no card."""
+    board = Page((demo_site / "taskB/batch1/phaseA.html").read_text("utf-8"))
+    main = next(t for t in board.tables if t["id"] == "taskB-batch1-phaseA-phaseA")
+
+    def systems(page: Page) -> list[str]:
+        table = next(t for t in page.tables if t["id"] == "taskB-batch1-phaseA-phaseA")
+        return [row[1]["text"].strip() for row in table["rows"][1:]]
+
+    assert systems(board) == ["Dense retrieval + reader", "Hybrid BM25 + dense", "Generative QA <v2>",
+                              "BM25 baseline", "Quokka first attempt"]
+    cards = {row[1]["text"].strip(): row[3]["text"] for row in main["rows"][1:]}  # the Notes column
+    team_runs = {row[1]["text"].strip(): row[4]["text"] for row in main["rows"][1:]}
+    assert cards == {"Dense retrieval + reader": "open · 400M · BioASQ gold · primary", "Hybrid BM25 + dense": "open · 33M",
+                     "Generative QA <v2>": "API · other QA · primary", "BM25 baseline": "baseline; open · primary",
+                     "Quokka first attempt": "not disclosed"}
+    assert team_runs["Dense retrieval + reader"] == "2" and team_runs["Quokka first attempt"] == "1"
+    assert "../../taskB/batch1/phaseA.open.html" in board.links and "../../taskB/batch1/phaseA.primary.html" in board.links
+    open_only = Page((demo_site / "taskB/batch1/phaseA.open.html").read_text("utf-8"))
+    primary = Page((demo_site / "taskB/batch1/phaseA.primary.html").read_text("utf-8"))
+    assert systems(open_only) == ["Dense retrieval + reader", "Hybrid BM25 + dense", "BM25 baseline"]
+    assert systems(primary) == ["Dense retrieval + reader", "Generative QA <v2>", "BM25 baseline"]
+    # the ranks stay those of the full board
+    assert [r[0]["sort"] for r in next(t for t in primary.tables if t["id"] == "taskB-batch1-phaseA-phaseA")["rows"][1:]] \
+        == ["1.0", "3.0", "4.0"]
+    run = (demo_site / "runs/taskB/batch1/phaseA/helix/helix-dense.html").read_text("utf-8")
+    assert "PubMedBERT retriever + BioBART reader" in run and "earlier BioASQ gold" in run
+    assert "Not disclosed" in (demo_site / "runs/taskB/batch1/phaseA/quokka/quokka-1.html").read_text("utf-8")
+    downloads = json.loads((demo_site / "downloads/cards.json").read_text("utf-8"))
+    assert sorted(downloads) == ["helix/helix-dense", "helix/helix-hybrid", "medqa-friends/medqa-gen",
+                                 "northbridge/nb-hier", "organizers/bm25-baseline"]
+    assert downloads["northbridge/nb-hier"]["primary"] == ["taskA/batch1", "taskA/batch2"]
+    data = json.loads((demo_site / "downloads/taskB-batch1-phaseA-phaseA.json").read_text("utf-8"))
+    assert {r["system"]: r["card.weights"] for r in data["rows"]} == {
+        "Dense retrieval + reader": "open", "Hybrid BM25 + dense": "open", "Generative QA <v2>": "api",
+        "BM25 baseline": "open", "Quokka first attempt": None}

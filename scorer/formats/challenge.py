@@ -262,8 +262,13 @@ def _read_toml(path: Path) -> tuple[dict, str]:
     except UnicodeDecodeError as exc:
         raise ScorerError(Problem(code="not-utf8", file=str(path), message=f"the file is not UTF-8 ({exc.reason})",
                                   fix="save the file as UTF-8")) from None
+    return toml_value(text, path), text
+
+
+def toml_value(text: str, path: Path | str) -> dict:
+    """TOML text -> its value; :class:`ScorerError` (located: file, line, column) if it is not TOML."""
     try:
-        return tomllib.loads(text), text
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         where = _TOML_ERROR_AT.search(str(exc))
         raise ScorerError(Problem(
@@ -324,11 +329,21 @@ def toml_line(text: str, parts) -> int | None:
     return found + 1 if found is not None else None
 
 
-def _schema_problems(value, text: str, path: Path, schema: str) -> list[Problem]:
+def _unexpected(error) -> list[str]:
+    """The first key a table may not have, for the line of an ``additionalProperties``
+    error (else the table's own line; the top level has none)."""
+    if error.validator != "additionalProperties" or not isinstance(error.instance, dict):
+        return []
+    allowed = error.schema.get("properties", {}) if isinstance(error.schema, dict) else {}
+    return [k for k in error.instance if k not in allowed][:1]
+
+
+def toml_schema_problems(value, text: str, path: Path, schema: str) -> list[Problem]:
+    """The schema problems of a TOML file's value, each located by line and TOML path."""
     def convert(error) -> Problem:
         parts = list(error.absolute_path)
         fix = error.schema.get("x-fix", "") if isinstance(error.schema, dict) else ""
-        return Problem(code=f"config-{error.validator}", file=str(path), line=toml_line(text, parts),
+        return Problem(code=f"config-{error.validator}", file=str(path), line=toml_line(text, parts + _unexpected(error)),
                        pointer=toml_path(parts), message=f"{toml_path(parts) or 'the top level'}: {error.message}",
                        fix=fix)
     problems = schema_problems(schema, _as_json(value), convert)
@@ -426,7 +441,7 @@ def _read_team(path: Path, problems: list[Problem], systems_per_team: int,
     except ScorerError as exc:
         problems.extend(exc.problems)
         return None
-    found = _schema_problems(value, text, path, "team.schema.json")
+    found = toml_schema_problems(value, text, path, "team.schema.json")
     team_id = path.stem
     shown = _shown_names(value, text, path, team_id)
     named = [p for entry in shown for p in name_character_problems(entry)]
@@ -467,7 +482,7 @@ def load_challenge(root: str | Path = ".") -> Challenge:
     root = Path(root)
     path = root / "challenge.toml"
     value, text = _read_toml(path)
-    problems = _schema_problems(value, text, path, "challenge.schema.json")
+    problems = toml_schema_problems(value, text, path, "challenge.schema.json")
     if not problems:
         problems += _window_problems(value, text, path)
     if problems:

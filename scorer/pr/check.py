@@ -41,7 +41,16 @@ from scorer.errors import Problem, ScorerError
 from scorer.fingerprint import version
 from scorer.formats.challenge import DEFAULT_MEASURES, Challenge, load_challenge, parse_utc, run_ref, utc_text
 from scorer.gitrepo import GitRepo, RepoReader, export
-from scorer.pr.policy import Context, Decision, judge_changes, judge_content, shown, testset_path, verdict
+from scorer.pr.policy import (
+    Context,
+    Decision,
+    judge_card_content,
+    judge_changes,
+    judge_content,
+    shown,
+    testset_path,
+    verdict,
+)
 from scorer.tasks import SCORINGS
 
 REPORT_VERSION = 1
@@ -177,7 +186,10 @@ def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, a
                                     "max_run_bytes": challenge.limits.max_run_bytes})
         for decision in judge_changes(git.changes(base_commit, head_commit), context):
             check = RunCheck(decision)
-            if decision.needs_content:
+            if decision.needs_content and decision.card is not None:
+                assert decision.change.blob is not None, decision
+                check.decision = judge_card_content(decision, git.blob(decision.change.blob), challenge)
+            elif decision.needs_content:
                 # _judge_new asks for the content of a run path only, with a known size: a blob at head
                 assert decision.ref is not None and decision.change.blob is not None, decision
                 data = git.blob(decision.change.blob)

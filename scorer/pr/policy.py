@@ -41,6 +41,11 @@ code                         when
 ``no-testset``               the test set file the ids are compared with is missing
 ``bad-testset``              the test set file cannot be read (an organizers' problem)
 ``unknown-questions``        question ids (Task A: PMIDs) that are not in the test set
+``invalid-card``             a run card (``submissions/cards/<team>/<system>.toml``,
+                             :mod:`scorer.formats.cards`) that does not validate; a card
+                             also obeys the path, kind, team, membership, system and size
+                             rules of a run (its size limit: ``MAX_CARD_BYTES``), not the
+                             window rules
 ===========================  ==============================================================
 """
 from __future__ import annotations
@@ -50,6 +55,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from scorer.errors import Problem, ScorerError, bounded, some_of
+from scorer.formats.cards import MAX_CARD_BYTES, card_problems, card_ref, parse_card
 from scorer.formats.challenge import Challenge, RunRef, Window, run_ref, utc_text
 from scorer.formats.jsontext import load_json
 from scorer.gitrepo import GITLINK_MODE, REGULAR_MODES, SYMLINK_MODE, Change
@@ -102,6 +108,7 @@ class Decision:
     late: bool = False
     problems: tuple[Problem, ...] = ()
     needs_content: bool = False
+    card: tuple[str, str] | None = None  # (team, system) of a run card; its content: judge_card_content
 
     @property
     def accepted(self) -> bool:
@@ -275,6 +282,9 @@ def _judge_new(change: Change, context: Context, systems: _Systems) -> Decision:
     alone = _protected(change.path) or _kind_rule(change)
     if alone:
         return Decision(change, reasons=(alone,))
+    card = card_ref(change.path)
+    if card is not None:
+        return _judge_card(change, context, card)
     ref = run_ref(change.path)
     if ref is None:
         return Decision(change, reasons=(Reason("not-a-run-path", f"{change.path} is not at a run's path",
@@ -286,6 +296,36 @@ def _judge_new(change: Change, context: Context, systems: _Systems) -> Decision:
         systems.in_use.setdefault(ref.team, set()).add(ref.system)
     needs = window is not None and change.size is not None and change.size <= limit
     return Decision(change, ref=ref, reasons=tuple(reasons), late=_late(window, context), needs_content=needs)
+
+
+def _judge_card(change: Change, context: Context, card: tuple[str, str]) -> Decision:
+    """A run card: of a registered system of a team the actor is a member of, at most
+    ``MAX_CARD_BYTES``; its content is to be checked (:func:`judge_card_content`)."""
+    team, system = card
+    reasons = [Reason(p.code, p.message, p.fix) for p in card_problems(context.challenge, team, system, change.path)]
+    if not reasons and not _is_member(context, team):
+        reasons.append(Reason("not-a-member", f"{context.actor or 'an unknown account'} is not a member of team "
+                                              f"{team} (teams/{team}.toml on the base branch)",
+                              "open the pull request from an account listed in the team's members"))
+    if change.size is None or change.size > MAX_CARD_BYTES:
+        reasons.append(Reason("too-large", f"the card is larger than {MAX_CARD_BYTES:,} bytes", "a card is a few lines")
+                       if change.size is not None else Reason("unreadable", "git could not give the card's size",
+                                                              "push the card again"))
+    return Decision(change, reasons=tuple(reasons), card=card,
+                    needs_content=change.size is not None and change.size <= MAX_CARD_BYTES)
+
+
+def judge_card_content(decision: Decision, data: bytes, challenge: Challenge) -> Decision:
+    """Validate a run card's bytes (:func:`scorer.formats.cards.parse_card`): its problems,
+    and ``invalid-card`` when it has any."""
+    try:
+        parse_card(data, decision.change.path, challenge)
+    except ScorerError as exc:
+        reason = Reason("invalid-card", f"the card has {_how_many(list(exc.problems))} error(s)",
+                        "fix each one as its line says; the keys are in docs/submit.md, \"Say what your runs are\"")
+        return replace(decision, reasons=(*decision.reasons, reason), problems=tuple(exc.problems),
+                       needs_content=False)
+    return replace(decision, needs_content=False)
 
 
 def _kind_rule(change: Change) -> Reason | None:

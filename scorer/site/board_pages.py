@@ -3,6 +3,7 @@ the batch board and one board per test set) and each task's overview."""
 from __future__ import annotations
 
 from scorer.site import boards, labels, paths
+from scorer.site.cards import FILTERS, Disclosure, filtered_view
 from scorer.site.charts import cd_diagram
 from scorer.site.context import TASK_ORDER, Site
 from scorer.site.results import Overview, Table
@@ -29,15 +30,28 @@ BOARD_FORMATS = ("csv", "json", "tex")
 
 
 def _board_page(site: Site, path: str, title: str, table: Table | None, views: list[TableView], runs: list,
-                window: dict | None, **extra) -> None:
+                window: dict | None, disclosure: Disclosure | None = None, **extra) -> None:
+    """A board, its downloads, and its filtered views (:data:`scorer.site.cards.FILTERS`,
+    pre-built pages linked from it) when it has rows."""
     every = [v for view in views for v in (view, *view.details)]
     for view in every:
         view.formats = BOARD_FORMATS
         site.views.append((path, view))
     site.w.downloads(*every)
-    site.w.page(path, "board.html", title, table=table, views=views, runs=runs, window=window,
-                names=site.names, task=table.task if table else None,
-                table_problems=table.problems if table else (), **extra)
+    filters = ([(None, "all runs", path)] + [(f, f.label, paths.filtered(path, f.name)) for f in FILTERS]
+               if disclosure and any(view.rows for view in views) else [])
+    for card_filter, _, shown in filters:
+        def keep(key, card_filter=card_filter):
+            return card_filter is None or disclosure.keeps(card_filter, key)
+        site.w.page(shown, "board.html", title if card_filter is None else f"{title} ({card_filter.label})",
+                    table=table, views=[filtered_view(v, keep) for v in views] if card_filter else views,
+                    runs=[e for e in runs if keep(e.key)], window=window, names=site.names,
+                    task=table.task if table else None, filters=filters, shown_filter=card_filter,
+                    table_problems=table.problems if table else (), **extra)
+    if not filters:
+        site.w.page(path, "board.html", title, table=table, views=views, runs=runs, window=window,
+                    names=site.names, task=table.task if table else None, filters=[], shown_filter=None,
+                    table_problems=table.problems if table else (), **extra)
 
 
 def _phase_boards(site: Site, task: str) -> None:
@@ -45,12 +59,13 @@ def _phase_boards(site: Site, task: str) -> None:
     for batch in site.challenge.batches(task).values():
         for phase in batch.phase_windows():
             table = site.results.tables.get((task, batch.id, phase))
-            views = ([RANKING_VIEWS[TASKS[task].view_kind](table, r, site.names)
+            disclosure = site.disclosure(task, batch.id, phase)
+            views = ([RANKING_VIEWS[TASKS[task].view_kind](table, r, site.names, disclosure)
                       for r in table.rankings.values()] if table else [])
             _board_page(site, paths.board(task, batch.id, phase),
                         labels.where_label(task, batch.name, phase), table, views,
                         site.table_runs(task, batch.id, phase),
-                        site.window_context(task, batch.id, phase),
+                        site.window_context(task, batch.id, phase), disclosure,
                         compare=paths.compare_index(task, batch.id, phase) if table and table.rows else None,
                         rules=write_sensitivity(site, table) if table else None)
 
@@ -59,20 +74,22 @@ def _batch_boards(site: Site) -> None:
     """Task A: the batch board (rankings on the best k test sets) and each test set's board."""
     for batch in site.challenge.taska_batches.values():
         batch_table = site.results.tables.get(("taskA", batch.id, None))
-        views = [boards.taska_ranking_view(batch_table, r, site.names)
+        disclosure = site.disclosure("taskA", batch.id, None)
+        views = [boards.taska_ranking_view(batch_table, r, site.names, disclosure)
                  for r in batch_table.rankings.values()] if batch_table else []
         windows = [{"testset": t, "path": paths.board("taskA", batch.id, t), **site.window_context("taskA", batch.id, t)}
                    for t in batch.testsets]
         has_runs = bool(batch_table and any(r.records for r in batch_table.rankings.values()))
         _board_page(site, paths.board("taskA", batch.id, None), labels.where_label("taskA", batch.name, None),
-                    batch_table, views, site.table_runs("taskA", batch.id, None), None, testsets=windows,
+                    batch_table, views, site.table_runs("taskA", batch.id, None), None, disclosure, testsets=windows,
                     compare=paths.compare_index("taskA", batch.id, None) if has_runs else None)
         for testset in batch.testsets:
             table = site.results.tables.get(("taskA", batch.id, testset))
-            views = [boards.taska_testset_view(table, batch_table, site.names)] if table else []
+            disclosure = site.disclosure("taskA", batch.id, testset)
+            views = [boards.taska_testset_view(table, batch_table, site.names, disclosure)] if table else []
             _board_page(site, paths.board("taskA", batch.id, testset), labels.where_label("taskA", batch.name, testset),
                         table, views, site.table_runs("taskA", batch.id, testset),
-                        site.window_context("taskA", batch.id, testset),
+                        site.window_context("taskA", batch.id, testset), disclosure,
                         up=paths.board("taskA", batch.id, None))
 
 

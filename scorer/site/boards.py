@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from scorer.measures.registry import MEASURES, STATISTIC_LABELS
 from scorer.site import labels, paths
+from scorer.site.cards import Disclosure
 from scorer.site.intervals import average_shown, rank_cells, rank_columns, ranked_count
 from scorer.site.results import Overview, Ranking, Row, Table, has_value
 from scorer.site.tables import Cell, Column, TableView, count_cell, rank_cell, score_cell, text_cell, with_bars
+from scorer.store.tables import LATE_REASON
 
 STAT_ORDER = list(STATISTIC_LABELS)
 
@@ -54,15 +56,28 @@ def used_css(record: dict, measure: str) -> str:
 
 
 def notes(row_or_record: dict, late: bool) -> str:
-    """"baseline", "late", "not ranked: <reason>" as one text."""
+    """"baseline", "late", "not ranked: <reason>" as one text; a late run not ranked because
+    it is late is "late, not ranked" (:func:`late_unranked`: the page links the rule)."""
     parts = []
     if row_or_record.get("baseline"):
         parts.append("baseline")
-    if late:
-        parts.append("late")
-    if not row_or_record.get("ranked", True) and row_or_record.get("reason"):
-        parts.append(f"not ranked: {row_or_record['reason']}")
+    if late_unranked(row_or_record, late):
+        parts.append("late, not ranked")
+    else:
+        if late:
+            parts.append("late")
+        if not row_or_record.get("ranked", True) and row_or_record.get("reason"):
+            parts.append(f"not ranked: {row_or_record['reason']}")
     return "; ".join(parts)
+
+
+def late_unranked(record: dict, late: bool) -> bool:
+    """Whether a record is not ranked only because its run is late."""
+    return late and not record.get("ranked", True) and record.get("reason") == LATE_REASON
+
+
+#: Where the site explains late runs (a Notes cell of a late run links there).
+LATE_RULE = paths.doc("ranking") + "#late-runs"
 
 
 def row_css(record: dict, late: bool) -> str:
@@ -76,7 +91,29 @@ def _identity_cells(names: Names, key: str, team: str) -> list[Cell]:
 
 
 IDENTITY_COLUMNS = [Column("system", "System", row_header=True), Column("team", "Team", secondary=True)]
-NOTES_COLUMN = Column("notes", "Notes", secondary=True)
+NOTES_COLUMN = Column("notes", "Notes", secondary=True,
+                      title="baseline, late, not ranked (and why); then the run card: open weights, API or closed, "
+                            "size, external data, primary run, or \"not disclosed\" without a card (never a rank change)")
+
+
+def _card_columns(disclosure: Disclosure | None) -> list[Column]:
+    """The team's runs after the notes and the run card's fields (downloads only); none
+    without ``disclosure``."""
+    return disclosure.columns() if disclosure else []
+
+
+def _notes_cell(record: dict, late: bool, disclosure: Disclosure | None, key: str) -> Cell:
+    """:func:`notes`, then the run card's markers ("open · 8B · primary", "not disclosed";
+    the whole card on hover) when the board has a ``disclosure``."""
+    href = LATE_RULE if late_unranked(record, late) else None
+    if disclosure is None:
+        return text_cell(notes(record, late), href=href)
+    card, title = disclosure.note(key)
+    return text_cell("; ".join(p for p in (notes(record, late), card) if p), href=href, title=title)
+
+
+def _card_cells(disclosure: Disclosure | None, key: str) -> list[Cell]:
+    return disclosure.cells(key) if disclosure else []
 
 
 def _ordered_records(ranking: Ranking, rows: dict) -> list[dict]:
@@ -92,7 +129,7 @@ def _scored_text(row: Row, families: tuple) -> tuple[int, str]:
     return sum(n for _, n in parts), ", ".join(f"{f} {n}" for f, n in parts)
 
 
-def taskb_ranking_view(table: Table, ranking: Ranking, names: Names) -> TableView:
+def taskb_ranking_view(table: Table, ranking: Ranking, names: Names, disclosure: Disclosure | None = None) -> TableView:
     """A Task B (Synergy) leaderboard, compact: the ranks, the system, the measures the
     ranking used (each with an inline bar), their significance groups and the questions
     scored; every measure of each category folded under it (:attr:`TableView.details`)."""
@@ -100,7 +137,7 @@ def taskb_ranking_view(table: Table, ranking: Ranking, names: Names) -> TableVie
     rows = list(table.rows.values())
     ranked = [m for m in ranking.components if any(m in r.measures for r in rows)] or list(ranking.components)
     tested = [m for m in ranking.components if ranking.significance.get(m, {}).get("letters")]
-    columns = (_rank_columns(ranking) + IDENTITY_COLUMNS + [NOTES_COLUMN]
+    columns = (_rank_columns(ranking) + IDENTITY_COLUMNS + [NOTES_COLUMN] + _card_columns(disclosure)
                + [Column(m, labels.measure_label(m), numeric=True, official=True, title=m) for m in ranked]
                + [Column(f"group.{m}", f"Group {labels.measure_label(m)}", secondary=True,
                          title=f"significance group on {m}: systems sharing a letter are not significantly different")
@@ -117,12 +154,12 @@ def taskb_ranking_view(table: Table, ranking: Ranking, names: Names) -> TableVie
     for record, row in records:
         total, scored = _scored_text(row, families)
         cells = (_rank_cells(ranking, record) + _identity_cells(names, row.key, row.team)
-                 + [text_cell(notes(record, row.late))]
+                 + [_notes_cell(record, row.late, disclosure, row.key)] + _card_cells(disclosure, row.key)
                  + [score_cell(row.measures.get(m) if _answered(row, m) else None, css=used_css(record, m))
                     for m in ranked]
                  + [text_cell(record.get("significance", {}).get(m, "")) for m in tested]
                  + [Cell(total, scored or "0")])
-        view.add(cells, row_css(record, row.late))
+        view.add(cells, row_css(record, row.late), key=row.key)
     with_bars(view, ranked)
     view.details = [_family_view(f"{slug}-{family}", f"Every {labels.family_label(family)} measure",
                                  records, measures, names)
@@ -153,11 +190,12 @@ def _family_view(slug: str, caption: str, records: list[tuple[dict, Row]], measu
     for record, row in records:
         view.add([rank_cell(record["rank"]), text_cell(names.system(row.key), href=paths.system(row.key), title=row.key)]
                  + [score_cell(row.measures.get(m) if _answered(row, m) else None) for m in measures],
-                 row_css(record, row.late))
+                 row_css(record, row.late), key=row.key)
     return view
 
 
-def taska_testset_view(table: Table, batch_table: Table | None, names: Names) -> TableView:
+def taska_testset_view(table: Table, batch_table: Table | None, names: Names,
+                       disclosure: Disclosure | None = None) -> TableView:
     """A Task A test set, compact: the rank on it in each batch ranking, the official
     measures (with bars), documents and coverage; every measure of the flat, hierarchical
     and LCA families folded under it."""
@@ -166,7 +204,7 @@ def taska_testset_view(table: Table, batch_table: Table | None, names: Names) ->
     ranked = [m for m in dict.fromkeys(c for r in rankings for c in r.components) if any(m in row.measures for row in rows)]
     columns = ([Column(f"rank.{r.name}", f"Rank {labels.ranking_label(r.name)}", numeric=True, secondary=i > 0,
                        title=f"rank on this test set by {r.name}") for i, r in enumerate(rankings)]
-               + IDENTITY_COLUMNS + [NOTES_COLUMN]
+               + IDENTITY_COLUMNS + [NOTES_COLUMN] + _card_columns(disclosure)
                + [Column(m, labels.measure_label(m), numeric=True, official=True, title=m) for m in ranked]
                + [Column("documents", "Documents", numeric=True, title="gold documents scored", secondary=True),
                   Column("coverage", "Coverage", numeric=True, secondary=True,
@@ -190,11 +228,12 @@ def taska_testset_view(table: Table, batch_table: Table | None, names: Names) ->
                     if gold_docs else None)
         record = {"baseline": row.baseline}
         cells = ([rank_cell(component_ranks[r.name].get(row.key)) for r in rankings]
-                 + _identity_cells(names, row.key, row.team) + [text_cell(notes(record, row.late))]
+                 + _identity_cells(names, row.key, row.team) + [_notes_cell(record, row.late, disclosure, row.key)]
+                 + _card_cells(disclosure, row.key)
                  + [score_cell(row.measures.get(m), css="official") for m in ranked]
                  + [count_cell(row.counts.get("documents")),
                     Cell(coverage, f"{coverage:.1%}" if coverage is not None else "-")])
-        view.add(cells, row_css(record, row.late))
+        view.add(cells, row_css(record, row.late), key=row.key)
     with_bars(view, ranked)
     records = [({"rank": component_ranks[first].get(row.key) if first else None, "baseline": row.baseline}, row)
                for row in ordered]
@@ -204,7 +243,7 @@ def taska_testset_view(table: Table, batch_table: Table | None, names: Names) ->
     return view
 
 
-def taska_ranking_view(table: Table, ranking: Ranking, names: Names) -> TableView:
+def taska_ranking_view(table: Table, ranking: Ranking, names: Names, disclosure: Disclosure | None = None) -> TableView:
     """A Task A batch ranking, scores first: per test set the system's value of the ranked
     measure (struck through when not among its best k), their mean over the best k, then
     the rank (and the average rank when it reads differently), the test sets, the groups;
@@ -213,7 +252,7 @@ def taska_ranking_view(table: Table, ranking: Ranking, names: Names) -> TableVie
     measure = ranking.components[0] if ranking.components else ranking.name
     short = labels.measure_label(measure)
     shown = average_shown(ranking.records)
-    columns = (rank_columns(average=True, shown=shown) + IDENTITY_COLUMNS + [NOTES_COLUMN]
+    columns = (rank_columns(average=True, shown=shown) + IDENTITY_COLUMNS + [NOTES_COLUMN] + _card_columns(disclosure)
                + [Column(f"{measure}.{t}", f"{t} {short}", numeric=True, official=True,
                          title=f"{measure} on test set {t}; struck through when not among the best {table.best_k}")
                   for t in testsets]
@@ -233,13 +272,14 @@ def taska_ranking_view(table: Table, ranking: Ranking, names: Names) -> TableVie
         used = set(record.get("used", ()))
         scores = record.get("scores", {})
         cells = (rank_cells(record, scale, average=True)
-                 + _identity_cells(names, key, key.split("/", 1)[0]) + [text_cell(notes(record, False))]
+                 + _identity_cells(names, key, key.split("/", 1)[0]) + [_notes_cell(record, False, disclosure, key)]
+                 + _card_cells(disclosure, key)
                  + [score_cell(scores.get(t), css="official" if t in used else "unused" if t in scores else "")
                     for t in testsets]
                  + [score_cell(_mean([scores[t] for t in testsets if t in used and t in scores]))]
                  + [Cell(len(scores), str(len(scores))),
                     text_cell(record.get("significance", {}).get(ranking.name, ""))])
-        view.add(cells, row_css(record, False))
+        view.add(cells, row_css(record, False), key=key)
     with_bars(view, [f"{measure}.mean"])
     view.details = [_testset_ranks_view(f"{slug}-ranks", table, ranking, names)]
     return view
@@ -267,7 +307,7 @@ def _testset_ranks_view(slug: str, table: Table, ranking: Ranking, names: Names)
                                                            href=paths.system(record["system"]),
                                                            title=record["system"])]
                  + [rank_cell(ranks.get(t), css="" if t in used or t not in ranks else "unused") for t in testsets],
-                 row_css(record, False))
+                 row_css(record, False), key=record["system"])
     return view
 
 
@@ -349,7 +389,7 @@ MCQA_DETAILS = (("outcomes", "Answers: right, wrong, unanswered (with the right,
                  tuple(m for m in MCQA_COLUMNS if m.startswith("mcqa.reading."))))
 
 
-def mcqa_ranking_view(table: Table, ranking: Ranking, names: Names) -> TableView:
+def mcqa_ranking_view(table: Table, ranking: Ranking, names: Names, disclosure: Disclosure | None = None) -> TableView:
     """An mcqa leaderboard, compact: ranked by c@1 (official, with a bar), accuracy and
     accuracy with candidates, the groups, the questions; the counts R/W/UR/UW/UE and
     correctly discarded, and the reading-test and per-topic c@1 folded under it.  A value
@@ -362,19 +402,21 @@ def mcqa_ranking_view(table: Table, ranking: Ranking, names: Names) -> TableView
     slug = f"mcqa-{table.batch}-{ranking.name.replace('.', '-')}"
     view = TableView(slug=slug, caption=f"{table.name}: reading tests ranked by {labels.measure_label(ranking.components[0])}"
                      if ranking.components else f"{table.name}: reading tests",
-                     columns=_mcqa_columns(measures, tested, set(ranking.components)),
+                     columns=_mcqa_columns(measures, tested, set(ranking.components), _card_columns(disclosure)),
                      note=_mcqa_note(ranking, table.random_baseline), empty="No run was scored.")
     records = [(record, table.rows[record["system"]]) for record in _ordered_records(ranking, table.rows)
                if record["system"] in table.rows]
     for record, row in records:
         cells = (_rank_cells(ranking, record)
-                 + _identity_cells(names, row.key, row.team) + [text_cell(notes(record, row.late))]
+                 + _identity_cells(names, row.key, row.team) + [_notes_cell(record, row.late, disclosure, row.key)]
+                 + _card_cells(disclosure, row.key)
                  + [mcqa_cell(m, row.measures.get(m), css=used_css(record, m)) for m in measures]
                  + [text_cell(record.get("significance", {}).get(m, "")) for m in tested]
                  + [count_cell(row.counts.get("questions"))])
-        view.add(cells, row_css(record, row.late))
+        view.add(cells, row_css(record, row.late), key=row.key)
     if table.random_baseline is not None and table.rows:
-        view.add(_mcqa_baseline_cells(ranking, table.random_baseline, measures, tested), "baseline reference")
+        view.add(_mcqa_baseline_cells(ranking, table.random_baseline, measures, tested, len(_card_columns(disclosure))),
+                 "baseline reference")
     with_bars(view, list(ranking.components))
     view.details = [_mcqa_detail(f"{slug}-{part}", caption, records, [*folded, *(topics if part == "reading" else [])],
                                  names) for part, caption, folded in MCQA_DETAILS]
@@ -388,13 +430,13 @@ def _mcqa_detail(slug: str, caption: str, records: list[tuple[dict, Row]], measu
                      + [Column(m, labels.measure_label(m), numeric=True, title=m) for m in measures])
     for record, row in records:
         view.add([rank_cell(record["rank"]), text_cell(names.system(row.key), href=paths.system(row.key), title=row.key)]
-                 + [mcqa_cell(m, row.measures.get(m)) for m in measures], row_css(record, row.late))
+                 + [mcqa_cell(m, row.measures.get(m)) for m in measures], row_css(record, row.late), key=row.key)
     return view
 
 
-def _mcqa_columns(measures: list[str], tested: list[str], ranked: set) -> list[Column]:
-    """Rank, identity and notes, one column per measure, the significance groups, the count."""
-    return (rank_columns(average=False) + IDENTITY_COLUMNS + [NOTES_COLUMN]
+def _mcqa_columns(measures: list[str], tested: list[str], ranked: set, card: list[Column]) -> list[Column]:
+    """Rank, identity, notes and ``card``, one column per measure, the significance groups, the count."""
+    return (rank_columns(average=False) + IDENTITY_COLUMNS + [NOTES_COLUMN] + card
             + [Column(m, labels.measure_label(m), numeric=True, official=m in ranked, title=m) for m in measures]
             + [Column(f"group.{m}", f"Group {labels.measure_label(m)}", secondary=True,
                       title=f"significance group on {m} (outcomes swapped per question, c@1 recomputed): "
@@ -412,10 +454,13 @@ def _mcqa_note(ranking: Ranking, baseline: float | None) -> str:
     return note
 
 
-def _mcqa_baseline_cells(ranking: Ranking, baseline: float, measures: list[str], tested: list[str]) -> list:
-    """The reference row of a uniformly random answer: its expected c@1 and accuracies."""
+def _mcqa_baseline_cells(ranking: Ranking, baseline: float, measures: list[str], tested: list[str],
+                         card_columns: int) -> list:
+    """The reference row of a uniformly random answer: its expected c@1 and accuracies
+    (``card_columns`` empty card cells: it is not a run)."""
     return (_rank_cells(ranking, {"rank": None, "average_rank": None}) + [text_cell("Random guess (expected)"), text_cell(""),
              text_cell("reference: expected c@1 of a uniformly random answer to every question, not a run")]
+            + [Cell(None, "") for _ in range(card_columns)]
             + [score_cell(baseline if m in ("mcqa.c_at_1", "mcqa.accuracy", "mcqa.accuracy_with_candidates")
                           else None, missing=MCQA_MISSING) for m in measures]
             + [text_cell("") for _ in tested] + [count_cell(None)])

@@ -3,8 +3,10 @@ build inputs, the writer and what the pages share) and :func:`common` (the conte
 page: navigation and the footer's build inputs)."""
 from __future__ import annotations
 
+from scorer.formats.cards import load_cards
 from scorer.formats.challenge import Challenge, utc_text
 from scorer.site import boards, labels, paths
+from scorer.site.cards import Disclosure, team_runs
 from scorer.site.docs import DocPage
 from scorer.site.drilldown import pairs_to_render
 from scorer.site.evidence import evidence_pairs
@@ -37,6 +39,7 @@ class Site:
         self.challenge, self.results, self.inputs, self.w = challenge, results, inputs, writer
         self.doc_pages = doc_pages
         self.names = boards.Names(challenge)
+        self.cards = load_cards(challenge)[0]  # a card with problems counts as none (the check refuses it)
         self.views: list[tuple[str, TableView]] = []  # (page, view) for the downloads page
         om = challenge.official_measures
         self.official = {m for v in om.values() for m in (v if isinstance(v, list) else [v])}
@@ -64,6 +67,10 @@ class Site:
         """The runs of a table (every phase's for ``phase`` None)."""
         return [e for e in self.results.runs.values()
                 if e.task == task and e.batch == batch and (phase is None or e.phase == phase)]
+
+    def disclosure(self, task: str, batch: str, phase: str | None) -> Disclosure:
+        """The cards and the team's run counts on the board of a table (every phase's runs for ``phase`` None)."""
+        return Disclosure(self.cards, task, batch, team_runs(self.table_runs(task, batch, phase)))
 
     def window_context(self, task: str, batch: str, phase: str) -> dict:
         """A submission window, its opening and closing as text and its status at the build input date."""

@@ -6,6 +6,7 @@ from scorer.site import labels, paths
 from scorer.site.archive import results_zip
 from scorer.site.context import TASK_ORDER, Site
 from scorer.site.docs import render_markdown
+from scorer.site.static import json_text
 from scorer.tasks import TASKS
 
 LATEST_ROWS = 5
@@ -55,7 +56,10 @@ def _latest(site: Site) -> dict | None:
 
 
 def write_downloads(site: Site) -> None:
-    """``downloads/results.zip`` and the page listing every table's downloads (the views the
-    boards and overviews recorded in ``site.views``, so it comes after them)."""
+    """``downloads/results.zip``, ``downloads/cards.json`` (every run card) and the page listing
+    every table's downloads (the views the boards and overviews recorded in ``site.views``,
+    so it comes after them)."""
     site.w.write("downloads/results.zip", results_zip(site.results.root))
+    site.w.write("downloads/cards.json", json_text({key: card.to_json() for key, card in sorted(site.cards.items())})
+                 .encode("utf-8"))
     site.w.page("downloads.html", "downloads.html", "Downloads", views=site.views)

@@ -87,3 +87,9 @@ def evidence(task: str, batch: str, without: str, with_: str, key: str) -> str:
 def rules(task: str, batch: str, phase: str) -> str:
     """The ranking of a leaderboard under other rules: ``taskB/<batch>/<phase>-rules.html``."""
     return f"{task}/{batch}/{phase}-rules.html"
+
+
+def filtered(board_path: str, name: str) -> str:
+    """A board's pre-built filtered view: ``taskB/batch1/phaseA.html`` -> ``taskB/batch1/phaseA.open.html``
+    (ids are slugs without ``.``, so no board's path has this form)."""
+    return f"{board_path.removesuffix('.html')}.{name}.html"

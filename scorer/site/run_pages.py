@@ -9,6 +9,7 @@ from markupsafe import Markup
 from scorer.site import paths
 from scorer.site.answer_files import Basis, explain_run, load_basis
 from scorer.site.answers_html import parts_html, questions_html, sides_html
+from scorer.site.cards import card_context
 from scorer.site.context import Site, table_order, where
 from scorer.site.drilldown import (
     differing,
@@ -129,7 +130,7 @@ def _run_page(site: Site, entry, doc: dict | None, table: Table | None, answers:
     site.w.page(path, "run.html", f"Run {entry.key}, {entry.task} {entry.batch} {entry.phase}", entry=entry,
                 doc=doc, measures=measures, questions=questions, board=board, names=site.names,
                 slug=run_slug(entry), evidence=site.evidence_page(entry),
-                answers=answers, answers_of=_answers_of(entry, doc))
+                answers=answers, answers_of=_answers_of(entry, doc), card=card_context(site.cards.get(entry.key)))
 
 
 def _answers_of(entry, doc: dict | None) -> tuple[int, int] | None:

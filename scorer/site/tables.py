@@ -60,6 +60,7 @@ class TableView:
     formats: tuple = ("csv", "json")  # downloads written
     limit: int | None = None  # the page shows at most this many rows (the downloads all)
     details: list = field(default_factory=list)  # TableViews shown folded under this one (the other measures)
+    keys: list = field(default_factory=list)  # per row: the system key it shows, None for any other row
 
     @property
     def page_columns(self) -> list[Column]:
@@ -79,16 +80,18 @@ class TableView:
         return [[c.value if type(c) is Cell else c for c in row] if Cell in map(type, row) else row
                 for row in self.rows]
 
-    def add(self, cells: list, css: str = "") -> None:
+    def add(self, cells: list, css: str = "", key: str | None = None) -> None:
         assert len(cells) == len(self.columns), (self.slug, len(cells), len(self.columns))
         self.rows.append(cells)
         self.row_css.append(css)
+        self.keys.append(key)
 
     def extend(self, rows: list[list]) -> None:
         """:meth:`add` each of ``rows`` (no css)."""
         assert set(map(len, rows)) <= {len(self.columns)}, self.slug
         self.rows += rows
         self.row_css += [""] * len(rows)
+        self.keys += [None] * len(rows)
 
     @property
     def csv_path(self) -> str:

@@ -4,6 +4,7 @@ gold evidence)."""
 from __future__ import annotations
 
 from scorer.site import paths
+from scorer.site.cards import card_context
 from scorer.site.charts import rank_chart
 from scorer.site.context import Site
 from scorer.site.evidence import write_evidence_pages
@@ -24,7 +25,8 @@ def write_teams(site: Site) -> None:
             site.w.page(paths.system(key), "system.html", f"{system.name} ({team.name})", team=team,
                         system=system, key=key, runs=runs_of.get(key, []), charts=_rank_charts(site, key),
                         comparisons=_comparisons_of(site, key), evidence=evidence.get(key, []), names=site.names,
-                        badge=badge_path(key) if key in site.badges() else None)
+                        badge=badge_path(key) if key in site.badges() else None,
+                        card=card_context(site.cards.get(key)))
 
 
 def _rank_charts(site: Site, key: str) -> list[dict]:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from scorer.errors import Problem, ScorerError
 from scorer.evaluation import EDITIONS, evaluate
+from scorer.formats.cards import card_ref
 from scorer.formats.challenge import Challenge, RunRef, run_ref
 from scorer.formats.jsontext import load_json
 from scorer.formats.validation import validate_run
@@ -33,7 +34,7 @@ def discover_runs(root: Path) -> tuple[list[RunRef], list[Problem]]:
         dirs.sort()
         for name in sorted(files):
             relative = (Path(folder) / name).relative_to(root).as_posix()
-            if relative == LEDGER:
+            if relative == LEDGER or card_ref(relative) is not None:  # a run card is not a run
                 continue
             ref = run_ref(relative)
             if ref is None:

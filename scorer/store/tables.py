@@ -46,7 +46,7 @@ IDEAL_RULE = ("mean of the ranks on the four expert scores when the batch has ex
 TASK_A_RULE = ("per test set, rank on {measure}; mean of the system's best {k} test-set ranks; "
                "systems with fewer than {k} ranked test sets are listed, not ranked")
 MCQA_RULE = "rank on {measure}; ties share the average rank"
-LATE_REASON = "late run; late runs are not ranked (rules.rank_late_runs = false)"
+LATE_REASON = "received after its window closed; this challenge does not rank late runs"
 BOOTSTRAP_CONFIDENCE = 0.95  #: of the rank intervals (docs/ranking.md, "Rank uncertainty")
 
 #: mcqa measures that are functions of per-question counts, tested by swapping the two

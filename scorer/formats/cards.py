@@ -1,0 +1,152 @@
+"""Run cards: ``submissions/cards/<team>/<system>.toml`` -> :class:`Card`.
+
+A card says what a system's runs are: the model family and size, open weights or an API,
+the external data used, the retrieval corpus, the batches where it is the team's primary
+run, a link to code or a paper (``docs/submit.md``, "Say what your runs are"; the schema
+is ``run-card.schema.json``).  It is the team's own file, added by a pull request like a
+run; what a card leaves out (and a system without a card) is "not disclosed", which never
+changes a rank.  Every problem is located (file, line, TOML path) and says how to fix it.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from scorer.errors import Problem, ScorerError
+from scorer.formats.challenge import Challenge, toml_line, toml_schema_problems, toml_value
+
+CARDS = "submissions/cards"
+#: A card is a few lines; the pull-request check refuses a larger file before reading it.
+MAX_CARD_BYTES = 16_000
+_CARD_PATH = re.compile(r"submissions/cards/([a-z0-9][a-z0-9-]{0,63})/([a-z0-9][a-z0-9-]{0,63})\.toml")
+#: The kinds of external data a card may name, as the site says them.
+EXTERNAL_DATA = {"bioasq-gold": "earlier BioASQ gold", "other-qa": "other QA data", "other": "other data"}
+#: The kinds of model weights, as the site says them.
+WEIGHTS = {"open": "open weights", "api": "API model", "closed": "closed weights"}
+
+
+@dataclass(frozen=True)
+class Card:
+    """A system's card; None (``external_data``: None) for what it does not disclose."""
+
+    team: str
+    system: str
+    model: str | None = None
+    size: str | None = None
+    weights: str | None = None
+    external_data: tuple[str, ...] | None = None  # () : none used
+    corpus: str | None = None
+    primary: bool | tuple[str, ...] = False      # True: every batch; else "<task>/<batch>" entries
+    code: str | None = None
+    paper: str | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.team}/{self.system}"
+
+    def is_primary(self, task: str, batch: str) -> bool:
+        """Whether the system's run is its team's primary run in ``batch`` of ``task``."""
+        return self.primary is True or (isinstance(self.primary, tuple) and f"{task}/{batch}" in self.primary)
+
+    def to_json(self) -> dict:
+        """The card as the downloads give it (undisclosed keys are null)."""
+        return {"model": self.model, "size": self.size, "weights": self.weights,
+                "external_data": list(self.external_data) if self.external_data is not None else None,
+                "corpus": self.corpus, "primary": self.primary if isinstance(self.primary, bool) else list(self.primary),
+                "code": self.code, "paper": self.paper}
+
+
+def card_path(team: str, system: str) -> str:
+    return f"{CARDS}/{team}/{system}.toml"
+
+
+def card_ref(path: str) -> tuple[str, str] | None:
+    """(team, system) of a card's repository path, None for any other path."""
+    match = _CARD_PATH.fullmatch(path)
+    return (match.group(1), match.group(2)) if match else None
+
+
+def parse_card(data: bytes, path: str, challenge: Challenge) -> Card:
+    """A card's bytes at ``path`` (:func:`card_ref` must accept it) -> :class:`Card`.
+
+    Raises :class:`ScorerError` with every problem: not UTF-8, not TOML, the schema, a
+    ``primary`` batch that ``challenge.toml`` lacks.  The team and system are the path's
+    (:func:`card_problems` checks that they are registered).
+    """
+    ref = card_ref(path)
+    assert ref is not None, path
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ScorerError(Problem(code="not-utf8", file=path, message=f"the card is not UTF-8 ({exc.reason})",
+                                  fix="save the file as UTF-8")) from None
+    value = toml_value(text, path)
+    problems = toml_schema_problems(value, text, Path(path), "run-card.schema.json")
+    if not problems and isinstance(value.get("primary"), list):
+        problems = [Problem(code="unknown-batch", file=path, line=toml_line(text, ["primary"]), pointer=f"primary[{i}]",
+                            message=f"primary[{i}]: {entry!r} is not a batch of challenge.toml",
+                            fix='write "<task>/<batch>" with the ids of challenge.toml, e.g. "taskB/batch1"')
+                    for i, entry in enumerate(value["primary"]) if not _is_batch(challenge, entry)]
+    if problems:
+        raise ScorerError(problems)
+    primary = value.get("primary", False)
+    external = value.get("external_data")
+    return Card(team=ref[0], system=ref[1], model=value.get("model"), size=value.get("size"),
+                weights=value.get("weights"), external_data=tuple(external) if external is not None else None,
+                corpus=value.get("corpus"), primary=primary if isinstance(primary, bool) else tuple(primary),
+                code=value.get("code"), paper=value.get("paper"))
+
+
+def _is_batch(challenge: Challenge, entry: str) -> bool:
+    task, _, batch = entry.partition("/")
+    try:
+        return batch in challenge.batches(task)
+    except KeyError:  # not a task id
+        return False
+
+
+def card_problems(challenge: Challenge, team: str, system: str, path: str) -> list[Problem]:
+    """A card for a team or system that the team files do not register."""
+    registered = challenge.teams.get(team)
+    if registered is None:
+        return [Problem(code="unknown-team", file=path, message=f"there is no team {team} (teams/{team}.toml)",
+                        fix="put the card under submissions/cards/<your team id>/")]
+    if system not in registered.systems:
+        return [Problem(code="unregistered-system", file=path, message=f"team {team} has no system {system!r}",
+                        fix=f"name the card after a system of teams/{team}.toml: "
+                            + ", ".join(sorted(registered.systems)))]
+    return []
+
+
+def load_cards(challenge: Challenge) -> tuple[dict[str, Card], list[Problem]]:
+    """Every card of the repository (system key -> card) and the problems of the cards
+    that cannot be used (each then counts as no card: "not disclosed"); a symbolic link,
+    a file that is too large and any other file under ``submissions/cards/`` is a problem."""
+    cards: dict[str, Card] = {}
+    problems: list[Problem] = []
+    top = challenge.root / CARDS
+    for folder, dirs, files in os.walk(top):
+        dirs.sort()
+        for name in sorted(files):
+            full = Path(folder) / name
+            path = full.relative_to(challenge.root).as_posix()
+            ref = card_ref(path)
+            found = ([Problem(code="not-a-card", file=path, message="not at a card's path, ignored",
+                              fix=f"cards go to {CARDS}/<team>/<system>.toml")] if ref is None else
+                     [Problem(code="symlink", file=path, message="the card is a symbolic link",
+                              fix="commit the card itself")] if full.is_symlink() else
+                     [Problem(code="too-large", file=path, message=f"the card is larger than {MAX_CARD_BYTES:,} bytes",
+                              fix="a card is a few lines")] if full.stat().st_size > MAX_CARD_BYTES else
+                     card_problems(challenge, *ref, path))
+            if ref is None or found:
+                problems += found
+                continue
+            try:
+                card = parse_card(full.read_bytes(), path, challenge)
+            except ScorerError as exc:
+                problems += exc.problems
+                continue
+            cards[card.key] = card
+    return cards, problems
