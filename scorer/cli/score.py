@@ -37,6 +37,7 @@ from scorer.evaluation import evaluate
 from scorer.evaluation.result import Result
 from scorer.formats.jsontext import load_json
 from scorer.formats.shapes import answers_for, file_shape, gold_fits
+from scorer.formats.spreadsheet import spreadsheet_row
 from scorer.measures.registry import MEASURES
 from scorer.tasks import SCORINGS
 
@@ -205,7 +206,7 @@ def _print_result(args, outcome: Scored) -> None:
     if args.format == "csv":
         writer = csv.writer(sys.stdout, lineterminator="\n")
         for name, value in result.measures.items():
-            writer.writerow([outcome.run, args.gold, result.task, name, _value_text(name, value, None)])
+            writer.writerow(spreadsheet_row([outcome.run, args.gold, result.task, name, _value_text(name, value, None)]))
         return
     print(f"{outcome.run}: {outcome.opened.described}, gold {args.gold}, edition {args.edition}, "
           f"flavor {args.flavor}")

@@ -4,17 +4,16 @@ records the run and head-to-head pages show.
 
 The gold is shown only when its file is in the repository (the batch is closed and
 scored).  A file that cannot be read gives no drill-down (the page says so); the numbers
-come from ``results/`` either way.  A run file was read strictly when it was scored (its
-result says so), so here it is parsed by orjson, several times faster than the strict
-reader; the records are the same readers' (:mod:`scorer.formats`).
+come from ``results/`` either way.  Every file is read by the one reader of the scorer,
+:func:`scorer.formats.jsontext.load_input` (a byte order mark skipped as the check and the
+scoring skip it; on a file that was read strictly before, its fast path costs about what
+:func:`orjson.loads` does), into the same records (:mod:`scorer.formats`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-import orjson
 
 from scorer.errors import ScorerError
 from scorer.formats.challenge import Challenge, RunRef
@@ -59,10 +58,10 @@ def load_basis(challenge: Challenge, task: str, batch: str, phase: str) -> Basis
             return _taskb_basis(paths["gold"], testset, SCORINGS[spec.scorer_task(phase)])
         if spec.view_kind == "taskA":
             hierarchy = load_hierarchy(paths["hierarchy"]) if "hierarchy" in paths else None
-            return Basis("taskA", taska_labels(orjson.loads(paths["gold"].read_bytes())), hierarchy=hierarchy)
+            return Basis("taskA", taska_labels(load_input(paths["gold"], name="gold")[0]), hierarchy=hierarchy)
         return Basis("mcqa", read_mcqa_gold(*load_input(paths["gold"], name="gold")),
                      shown=_mcqa_texts(load_input(testset, name="testset")[0]) if testset.is_file() else {})
-    except (ScorerError, OSError, orjson.JSONDecodeError):
+    except (ScorerError, OSError):
         return None
 
 
@@ -113,13 +112,13 @@ def explain_run(basis: Basis, run_path: Path, result: dict, only: list[str] | No
     the run file cannot be read."""
     values = result.get("per_question", {})
     try:
-        value = orjson.loads(run_path.read_bytes())
+        value = load_input(run_path, name="run", max_bytes=None)[0]
         if basis.kind == "taskB":
             return _taskb_views(basis, read_taskb(value, name="run").first_by_id(), values, result, only)
         if basis.kind == "taskA":
             return _taska_views(basis, taska_labels(value, set(only) if only is not None else None), values, only)
         return _mcqa_views(basis, read_mcqa_run(value).answers, values, only)
-    except (ScorerError, OSError, orjson.JSONDecodeError):
+    except (ScorerError, OSError):
         return None
 
 

@@ -21,6 +21,7 @@ from datetime import datetime
 
 from scorer.formats.challenge import utc_text
 from scorer.site import labels, paths
+from scorer.site.escaping import xml_text
 from scorer.site.results import Table
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -57,10 +58,11 @@ def published(site) -> list[Published]:
 
 
 def atom_feed(challenge_name: str, items: list[Published], names) -> bytes:
-    """The Atom document of the published leaderboards (``names``: :class:`scorer.site.boards.Names`)."""
+    """The Atom document of the published leaderboards (``names``: :class:`scorer.site.boards.Names`);
+    well-formed XML 1.0 whatever the names hold (:func:`scorer.site.escaping.xml_text`)."""
     ET.register_namespace("", ATOM)
     feed = ET.Element(f"{{{ATOM}}}feed")
-    slug = hashlib.sha256(challenge_name.encode()).hexdigest()[:12]
+    slug = hashlib.sha256(challenge_name.encode("utf-8", "surrogatepass")).hexdigest()[:12]
     _text(feed, "title", f"{challenge_name}: results")
     _text(feed, "id", f"tag:{TAG_AUTHORITY},2013:{slug}")
     _text(feed, "updated", utc_text(items[0].closed) if items else "1970-01-01T00:00:00Z")
@@ -73,13 +75,14 @@ def atom_feed(challenge_name: str, items: list[Published], names) -> bytes:
         _text(entry, "title", f"{item.where}: results")
         _text(entry, "id", f"tag:{TAG_AUTHORITY},{item.closed.year}:{slug}/{item.path}/{item.digest}")
         _text(entry, "updated", utc_text(item.closed))
-        ET.SubElement(entry, f"{{{ATOM}}}link", rel="alternate", href=item.path)
+        ET.SubElement(entry, f"{{{ATOM}}}link", rel="alternate", href=xml_text(item.path))
         _text(entry, "summary", _summary(item, names))
     return b'<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(feed, encoding="utf-8", xml_declaration=False) + b"\n"
 
 
 def _text(parent: ET.Element, tag: str, text: str) -> None:
-    ET.SubElement(parent, f"{{{ATOM}}}{tag}").text = text
+    """A child element holding ``text``, its characters that XML 1.0 does not allow replaced."""
+    ET.SubElement(parent, f"{{{ATOM}}}{tag}").text = xml_text(text)
 
 
 def _summary(item: Published, names) -> str:

@@ -21,9 +21,13 @@ from operator import methodcaller
 
 import orjson
 
+from scorer.formats.spreadsheet import FORMULA_STARTS
+
 #: What an id (the first item of a row) must not hold for :func:`number_rows`: a character
-#: :mod:`csv` quotes for or orjson escapes, or a text its checks look for in the numbers.
-_UNSAFE_ID = re.compile(r'[,"\\\x00-\x1f]|e[+-]|0\.0000|null')
+#: :mod:`csv` quotes for or orjson escapes, a text its checks look for in the numbers, or
+#: a first character that :func:`scorer.formats.spreadsheet.spreadsheet_cell` escapes
+#: (searched in the ids joined by "/": a "/" in an id only sends the rows the slow way).
+_UNSAFE_ID = re.compile(r'[,"\\\x00-\x1f]|e[+-]|0\.0000|null|(?:^|/)[' + re.escape("".join(sorted(FORMULA_STARTS))) + "]")
 _NUMBER_TYPES = frozenset({int, float, bool, type(None)})
 _ROW_TYPES = _NUMBER_TYPES | {str}
 _COUNT_NONE = methodcaller("count", None)

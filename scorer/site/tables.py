@@ -18,6 +18,7 @@ from itertools import chain
 
 from markupsafe import Markup
 
+from scorer.formats.spreadsheet import spreadsheet_row
 from scorer.site import paths
 from scorer.site.escaping import escape
 from scorer.site.numtext import number_rows, number_texts
@@ -111,15 +112,18 @@ class TableView:
 
     def csv_bytes(self) -> bytes:
         """The CSV, UTF-8 (the csv module writes None as "" and floats as ``repr``; booleans
-        are mapped; rows of numbers through :func:`scorer.site.numtext.number_rows`, the same bytes)."""
+        are mapped; a text a spreadsheet would evaluate starts with ``'``, see
+        :mod:`scorer.formats.spreadsheet`; rows of numbers through
+        :func:`scorer.site.numtext.number_rows`, the same bytes)."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow([c.key for c in self.columns])
+        writer.writerow(spreadsheet_row(c.key for c in self.columns))
         types = set(map(type, chain.from_iterable(self.rows)))
         fast = number_rows(self.rows, types) if Cell not in types else None
         if fast is not None:
             return out.getvalue().encode("utf-8") + fast
-        writer.writerows([_csv_value(v) for v in row] if bool in map(type, row) else row for row in self._values())
+        writer.writerows(spreadsheet_row(_csv_value(v) for v in row) if bool in map(type, row) else spreadsheet_row(row)
+                         for row in self._values())
         return out.getvalue().encode("utf-8")
 
     def to_json(self) -> str:
