@@ -14,7 +14,10 @@ fixed order, and writes or removes the files.
 
 Before writing, the script removes the files it generates (and only those), then
 directories left empty by that removal.  ``--clean`` does the removal alone and keeps any
-generated path whose content was changed by hand (listed; ``--force`` removes it anyway).
+generated path whose content was changed by hand (listed; ``--force`` removes it anyway),
+then writes the skeleton configuration of ``python -m scorer init`` (a commented
+``challenge.toml`` with BioASQ's defaults, ``teams/example.toml.sample``) where no such file
+is left, so the next ``python -m scorer build`` works.
 """
 from __future__ import annotations
 
@@ -61,6 +64,8 @@ from demo.taskb import (
 )
 from demo.text import dump_json, dump_taska, utc
 from demo.world import World
+
+from scorer.cli.init import CONFIGURATION, write_templates
 
 __all__ = ["LATE_RUN", "MCQA_SILENT_TOPIC", "SHORT_TEAM", "build", "main", "remove", "write"]
 
@@ -241,7 +246,10 @@ def main(argv: list[str] | None = None) -> int:
         kept = remove(args.out, files, keep_edited=not args.force)
         for rel in kept:
             print(f"kept {rel}: edited since it was generated (use --force to remove it)", file=sys.stderr)
-        print(f"removed the demo files from {args.out}; {len(kept)} edited file(s) kept")
+        skeleton = write_templates(args.out, CONFIGURATION)
+        print(f"removed the demo files from {args.out}; {len(kept)} edited file(s) kept; wrote "
+              f"{', '.join(skeleton) or 'no skeleton file (each is there already)'} (python -m scorer init's)\n"
+              "  next: edit challenge.toml, add batches with python -m scorer import-bioasq (docs/organizers.md)")
         return 1 if kept else 0
     write(args.out, files)
     size = sum(len(t.encode("utf-8")) for t in files.values())

@@ -19,6 +19,7 @@ import pytest
 
 import scorer
 from scorer.cli import main as cli_main
+from scorer.cli.init import TEMPLATE
 from scorer.formats.challenge import load_challenge, read_received, run_ref
 from scorer.schemas import validator
 
@@ -290,6 +291,25 @@ def test_clean_removes_only_the_demo_and_keeps_edited_files(challenge, tmp_path)
     (tmp_path / "teams" / "organizers.toml").write_text("# edited by hand\n")
     assert make_demo.main(["--out", str(tmp_path), "--clean"]) == 1  # one edited file kept
     left = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file())
-    assert left == ["gold/mine.txt", "teams/organizers.toml"]
+    # what is left: the organizers' own files, and the skeleton of python -m scorer init
+    assert left == ["challenge.toml", "gold/mine.txt", "teams/example.toml.sample", "teams/organizers.toml"]
+    assert (tmp_path / "challenge.toml").read_bytes() == (TEMPLATE / "challenge.toml").read_bytes()
     assert make_demo.main(["--out", str(tmp_path), "--clean", "--force"]) == 0
-    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == ["gold", "gold/mine.txt"]
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == [
+        "challenge.toml", "gold", "gold/mine.txt", "teams", "teams/example.toml.sample"]
+
+
+def test_after_clean_the_next_build_works_and_shows_participants_pages_only(challenge, tmp_path, capsys):
+    """The demo removed, the skeleton left builds a site (no runs yet) whose docs are the
+    participants' only, although the repository's docs/ still holds every page."""
+    for folder in ("gold", "teams", "submissions", "testsets", "docs"):
+        shutil.copytree(ROOT / folder, tmp_path / folder)
+    shutil.copy(ROOT / "challenge.toml", tmp_path / "challenge.toml")
+    assert make_demo.main(["--out", str(tmp_path), "--clean"]) == 0
+    assert {"demo.md", "organizers.md", "extending.md"} <= {p.name for p in (tmp_path / "docs").iterdir()}
+    capsys.readouterr()
+    assert cli_main(["build", "--repo", str(tmp_path), "--jobs", "1"]) == 0
+    assert "0 scored" in capsys.readouterr().out
+    pages = {p.name for p in (tmp_path / "_site" / "docs").iterdir()}
+    assert "submit.html" in pages and not pages & {"demo.html", "organizers.html", "extending.html"}
+    assert "Demo:" not in (tmp_path / "_site" / "index.html").read_text(encoding="utf-8")

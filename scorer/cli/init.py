@@ -33,6 +33,9 @@ FROM_SOURCE = ("pyproject.toml", "site_templates", "requirements", ".github/work
 #: Template file -> its path in the new repository.
 FROM_TEMPLATE = {"challenge.toml": "challenge.toml", "README.md": "README.md", "gitignore": ".gitignore",
                  "teams/example.toml.sample": "teams/example.toml.sample"}
+#: The template files that configure a challenge (``scripts/make_demo.py --clean`` writes them
+#: in place of the demo's).
+CONFIGURATION = ("challenge.toml", "teams/example.toml.sample")
 _CACHES = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
 
 
@@ -63,10 +66,21 @@ def write_skeleton(target: Path, tree: Path = SOURCE_TREE) -> list[str]:
     (target / "docs").mkdir()
     for page in participant_docs(tree):
         shutil.copy2(page, target / "docs" / page.name)
-    for name, destination in FROM_TEMPLATE.items():
-        (target / destination).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(TEMPLATE / name, target / destination)
+    write_templates(target, FROM_TEMPLATE)
     return sorted(str(p.relative_to(target)) for p in target.rglob("*") if p.is_file())
+
+
+def write_templates(target: Path, names) -> list[str]:
+    """Copy the template files ``names`` (of :data:`FROM_TEMPLATE`) into ``target``, each
+    unless a file is there already; return the paths written, relative to ``target``."""
+    written = []
+    for name in names:
+        destination = target / FROM_TEMPLATE[name]
+        if not destination.exists():
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(TEMPLATE / name, destination)
+            written.append(FROM_TEMPLATE[name])
+    return written
 
 
 def cmd_init(args) -> int:

@@ -44,7 +44,8 @@ CHALLENGE_HELP = ("check a run against the per-question limits ([limits]) of thi
                   "triples per question, 5 factoid and 100 list answers)")
 
 
-TASK_HELP = ("phaseA, phaseB (BioASQ Task B phases), taskA (MeSH indexing) or mcqa (multiple-choice reading tests), "
+TASK_HELP = ("phaseA, phaseB (BioASQ Task B phases; Phase A+ runs are phaseB files), taskA (MeSH indexing), synergy "
+             "(a BioASQ Synergy round) or mcqa (multiple-choice reading tests), "
              "in any case; default: from the file's path in a challenge repository, else its shape (the output "
              "says which); a --task the file contradicts is an error")
 
