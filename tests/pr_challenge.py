@@ -89,8 +89,9 @@ def dumps(value) -> bytes:
     return (json.dumps(value, indent=1) + "\n").encode()
 
 
-def phase_a_run(*ids: str) -> bytes:
-    return dumps({"questions": [{"id": q, "documents": [PUBMED + "11", PUBMED + "12"], "snippets": []}
+def phase_a_run(*ids: str, documents: tuple[str, ...] = ("11", "12")) -> bytes:
+    """A Phase A run answering questions ``ids`` with the PMIDs ``documents``."""
+    return dumps({"questions": [{"id": q, "documents": [PUBMED + d for d in documents], "snippets": []}
                                 for q in ids]})
 
 
@@ -130,8 +131,9 @@ BASE_FILES = {
     "gold/mcqa/m1/gold.json": dumps(mcqa_gold()),
     "gold/taska/batch1/week1.json": dumps({"documents": [{"pmid": 1, "labels": ["D1"]},
                                                          {"pmid": 2, "labels": ["D2"]}]}),
-    "submissions/taskB/batch1/phaseA/beta/b1.json": phase_a_run("q1", "q2"),
-    "submissions/taskB/batch2/phaseA/alpha/a1.json": phase_a_run("q1"),
+    # the base branch's runs differ from the runs the tests submit (which would be copies of them)
+    "submissions/taskB/batch1/phaseA/beta/b1.json": phase_a_run("q1", "q2", documents=("21", "22")),
+    "submissions/taskB/batch2/phaseA/alpha/a1.json": phase_a_run("q1", documents=("31",)),
 }
 ALPHA_RUN = "submissions/taskB/batch2/phaseA/alpha/a1.json"   # exists on the base branch
 BETA_RUN = "submissions/taskB/batch1/phaseA/beta/b1.json"     # exists on the base branch

@@ -39,14 +39,26 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from scorer.errors import Problem, ScorerError
 from scorer.fingerprint import version
-from scorer.formats.challenge import DEFAULT_MEASURES, Challenge, load_challenge, parse_utc, run_ref, utc_text
+from scorer.formats.challenge import (
+    DEFAULT_MEASURES,
+    Challenge,
+    RunRef,
+    load_challenge,
+    parse_utc,
+    run_ref,
+    utc_text,
+)
+from scorer.formats.jsontext import load_json
 from scorer.gitrepo import GitRepo, RepoReader, export
+from scorer.pr.copies import Copy, Fingerprint, compare, values_of_testset
 from scorer.pr.policy import (
     Context,
     Decision,
+    copied_reason,
     judge_card_content,
     judge_changes,
     judge_content,
+    normalized_run,
     shown,
     testset_path,
     verdict,
@@ -72,6 +84,7 @@ class RunCheck:
     scored_against: str | None = None
     score_problems: list[Problem] = field(default_factory=list)
     categories: list[str] | None = None  # Phase A: the categories the run answers (shown in the summary)
+    copies: list[Copy] = field(default_factory=list)  # other teams' runs on the base branch it (nearly) copies
 
 
 @dataclass
@@ -122,6 +135,7 @@ def _change_json(check: RunCheck) -> dict:
         "scores": None if check.scores is None else {k: _finite(v) for k, v in check.scores.items()},
         "scored_against": check.scored_against,
         "score_problems": [p.to_dict() for p in check.score_problems],
+        "copies": [c.to_json() for c in check.copies],
     }
 
 
@@ -183,7 +197,8 @@ def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, a
                              rules={"flavor": challenge.rules.flavor, "edition": challenge.rules.edition,
                                     "accept_late_runs": challenge.rules.accept_late_runs,
                                     "systems_per_team": challenge.limits.systems_per_team,
-                                    "max_run_bytes": challenge.limits.max_run_bytes})
+                                    "max_run_bytes": challenge.limits.max_run_bytes,
+                                    "copy_similarity": challenge.rules.copy_similarity})
         for decision in judge_changes(git.changes(base_commit, head_commit), context):
             check = RunCheck(decision)
             if decision.needs_content and decision.card is not None:
@@ -197,6 +212,9 @@ def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, a
                 check.decision, value = judge_content(decision, data, testset, challenge.limits.max_run_bytes,
                                                             limits=challenge.limits)
                 if value is not None:
+                    check.copies = earlier_copies(decision.ref, value, testset, git, base_commit, existing, challenge)
+                    refused = tuple(copied_reason(c) for c in check.copies if c.identical)
+                    check.decision = replace(check.decision, reasons=check.decision.reasons + refused)
                     _dry_run(check, value, challenge, git, base_commit, trusted)
             report.checks.append(check)
         _team_file_problems(report.checks, git, base_commit, head_commit, team_files)
@@ -227,6 +245,34 @@ def _team_file_problems(checks: list[RunCheck], git: RepoReader, base: str, head
     for path, check in changed.items():
         mine = tuple(replace(p, file=path) for p in found if p.file == str(root / path))
         check.decision = replace(check.decision, problems=check.decision.problems + mine)
+
+
+def earlier_copies(ref: RunRef, value, testset: bytes | None, git: RepoReader, base: str, existing: tuple[str, ...],
+                   challenge: Challenge) -> list[Copy]:
+    """The other teams' runs of ``ref``'s batch phase on the base branch (``existing``: its
+    run paths) that run ``value`` is identical to or at least ``[rules] copy_similarity``
+    similar to (:mod:`scorer.pr.copies`; values the test set holds are not compared).  A
+    base run that cannot be read or does not validate is skipped."""
+    limit = challenge.limits.max_run_bytes
+    common: frozenset[str] = frozenset()
+    if testset is not None:
+        try:
+            common = values_of_testset(load_json(testset, name=testset_path(ref), max_bytes=None)[0])
+        except ScorerError:
+            pass  # the check reports a broken test set already (bad-testset)
+    mine, found = Fingerprint.of(ref.task, value, common), []
+    for path in existing:
+        other = run_ref(path)
+        if other is None or other.team == ref.team or (other.task, other.batch, other.phase) != (
+                ref.task, ref.batch, ref.phase):
+            continue
+        data = git.read(base, path)
+        theirs = normalized_run(other, data, limit, challenge.limits) if data is not None else None
+        if theirs is not None:
+            hit = compare(ref.path, mine, path, Fingerprint.of(other.task, theirs, common),
+                          challenge.rules.copy_similarity)
+            found += [hit] if hit is not None else []
+    return found
 
 
 def _dry_run(check: RunCheck, value, challenge: Challenge, git: RepoReader, base: str, trusted: Path) -> None:

@@ -46,6 +46,9 @@ code                         when
                              also obeys the path, kind, team, membership, system and size
                              rules of a run (its size limit: ``MAX_CARD_BYTES``), not the
                              window rules
+``copied-run``               the run is identical (after canonical JSON) to another team's
+                             run of the same batch phase on the base branch
+                             (:mod:`scorer.pr.copies`; a near copy is only flagged)
 ===========================  ==============================================================
 """
 from __future__ import annotations
@@ -470,6 +473,24 @@ def judge_content(decision: Decision, data: bytes, testset: bytes | None, max_by
     return replace(decision, reasons=tuple(reasons + content), problems=tuple(problems), needs_content=False), value
 
 
+def normalized_run(ref: RunRef, data: bytes, max_bytes: int, limits=None):
+    """The parsed, normalized value of run ``ref``'s bytes, as :func:`judge_content` gives
+    it; None when the bytes cannot be read or the run has errors."""
+    try:
+        parsed, doc = load_json(data, name=ref.path, max_bytes=max_bytes)
+    except ScorerError:
+        return None
+    problems, fixed = _validate(ref, parsed, doc, limits)
+    return None if any(p.severity == "error" for p in problems) else fixed
+
+
+def copied_reason(copy) -> Reason:
+    """``copied-run``: the run is identical to another team's earlier run (a
+    :class:`scorer.pr.copies.Copy`)."""
+    return Reason("copied-run", f"{copy.describe()}, another team's run already on the base branch",
+                  "submit your own system's run; a copy of another team's run is not accepted")
+
+
 def _validate(ref: RunRef, parsed, doc, limits=None) -> tuple[list[Problem], object]:
     """The validator's problems of a parsed run of ``ref``'s task (with its per-question
     ``limits``), and its normalized value."""
@@ -618,4 +639,4 @@ def verdict(decisions: list[Decision]) -> bool:
 
 
 __all__ = ["Change", "Reason", "Decision", "Context", "path_problem", "shown", "judge_changes", "judge_change",
-           "judge_content", "testset_path", "testset_ids", "testset_candidates", "verdict", "RUN_FORM"]
+           "judge_content", "normalized_run", "copied_reason", "testset_path", "testset_ids", "testset_candidates", "verdict", "RUN_FORM"]

@@ -1,0 +1,174 @@
+"""Copied runs: a run identical or nearly identical to another team's earlier run.
+
+Pure functions over parsed (validated, normalized) runs; the caller reads the files: the
+pull-request check (:mod:`scorer.pr.check`) compares each run of a pull request with the
+other teams' runs of the same batch phase on the base branch (:func:`compare`), and
+:func:`copies_among` compares all the runs of a batch phase with each other.  See
+``docs/pull-requests.md`` ("Copied runs").
+
+**Identical** (:func:`canonical`): the same JSON after canonicalisation: object keys
+sorted, no whitespace, and the run's entries (questions; Task A: documents; mcqa: answers)
+sorted by their id, so a copy reformatted or with its questions reordered is still
+identical.
+
+**Similarity** (:func:`similarity`): a run's *profile* (:func:`profile`) maps each entry id
+to its set of answer items: every element of every list in the entry (a document, a
+snippet with its offsets and text, a concept, an exact answer or synonym list, a label)
+and every other scalar (an ideal answer, a yes/no answer), each as its member path and
+canonical JSON; values that occur in the test set (the question's body and type) are left
+out, as every run repeats them.  Then, over the ids that have an item in either run,
+
+    similarity(A, B) = mean over ids q of |A_q ∩ B_q| / |A_q ∪ B_q|   (Jaccard; an id
+                       only one run answers counts 0)
+
+so 1 means the same documents, snippets and answers for every question, whatever their
+order, and two runs with nothing in common score 0.  None when neither run has an item.
+A pair at or above ``[rules] copy_similarity`` of ``challenge.toml`` is flagged.
+
+Cost: a profile is linear in the run's size; a comparison is linear in the two profiles,
+so the check compares one run with the n runs of its batch phase in O(n·size), and the
+comparison of all the runs of a batch phase is pairwise, O(n²·size) (65 runs of 100
+questions: about 2,000 comparisons of a few thousand items each).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from scorer.tasks import TASKS
+
+#: The default of ``[rules] copy_similarity``.
+DEFAULT_COPY_SIMILARITY = 0.9
+
+Profile = dict[str, frozenset[tuple[str, str]]]
+
+
+def _text(value) -> str:
+    """Canonical JSON: keys sorted, no whitespace."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def _entries(task: str, run) -> list[tuple[str, dict]]:
+    """(id as text, entry) of each entry of ``run`` (the task registry's ``run_ids``)."""
+    key, member = TASKS[task].run_ids
+    entries = run.get(key) if isinstance(run, dict) else None
+    return [(str(e[member]), e) for e in entries or () if isinstance(e, dict) and member in e]
+
+
+def canonical(task: str, run) -> str:
+    """The SHA-256 of ``run``'s canonical JSON: keys sorted, no whitespace, its entries sorted
+    by id (and, for equal ids, by their text)."""
+    key, _ = TASKS[task].run_ids
+    ordered = sorted((qid, _text(entry)) for qid, entry in _entries(task, run))
+    rest = {k: v for k, v in run.items() if k != key} if isinstance(run, dict) else run
+    return hashlib.sha256(_text([rest, ordered]).encode()).hexdigest()
+
+
+def _items(value, path: str) -> Iterator[tuple[str, str]]:
+    """(member path, canonical JSON) of every list element and every other scalar of ``value``."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _items(v, f"{path}/{k}")
+    elif isinstance(value, list):
+        yield from ((path, _text(element)) for element in value)
+    else:
+        yield path, _text(value)
+
+
+def values_of_testset(testset) -> frozenset[str]:
+    """The canonical JSON of every scalar and every list element of a test set: what every
+    run may repeat (question bodies, types, candidates)."""
+    out: set[str] = set()
+    stack = [testset]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            out.update(_text(v) for v in value)
+            stack.extend(value)
+        else:
+            out.add(_text(value))
+    return frozenset(out)
+
+
+def profile(task: str, run, common: frozenset[str] = frozenset()) -> Profile:
+    """Entry id -> its answer items (see the module doc), without the values of ``common``
+    (:func:`values_of_testset`) and without the id itself; entries with no item are left out."""
+    _, member = TASKS[task].run_ids
+    out: dict[str, set[tuple[str, str]]] = {}
+    for qid, entry in _entries(task, run):
+        items = {item for item in _items({k: v for k, v in entry.items() if k != member}, "")
+                 if item[1] not in common}
+        if items:
+            out.setdefault(qid, set()).update(items)
+    return {qid: frozenset(items) for qid, items in out.items()}
+
+
+def similarity(a: Profile, b: Profile) -> float | None:
+    """The mean per-id Jaccard similarity of two profiles (see the module doc); None when
+    neither has an item."""
+    ids = a.keys() | b.keys()
+    if not ids:
+        return None
+    total = 0.0
+    for qid in ids:
+        left, right = a.get(qid, frozenset()), b.get(qid, frozenset())
+        total += len(left & right) / len(left | right)
+    return total / len(ids)
+
+
+@dataclass(frozen=True)
+class Copy:
+    """Run ``copy`` (a path) is identical (``identical``) or similar (``similarity``) to
+    run ``original``, another team's run received earlier."""
+
+    copy: str
+    original: str
+    similarity: float
+    identical: bool
+
+    def to_json(self) -> dict:
+        return {"copy": self.copy, "original": self.original, "similarity": round(self.similarity, 4),
+                "identical": self.identical}
+
+    def describe(self) -> str:
+        how = "identical (after canonical JSON)" if self.identical else f"{self.similarity:.0%} similar"
+        return f"{self.copy} is {how} to {self.original}"
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """What a run is compared by: its canonical digest and its profile."""
+
+    digest: str
+    profile: Profile
+
+    @classmethod
+    def of(cls, task: str, run, common: frozenset[str] = frozenset()) -> Fingerprint:
+        return cls(canonical(task, run), profile(task, run, common))
+
+
+def compare(copy: str, mine: Fingerprint, original: str, theirs: Fingerprint, threshold: float) -> Copy | None:
+    """A :class:`Copy` when ``mine`` is identical to ``theirs`` or at least ``threshold``
+    similar; None otherwise."""
+    if mine.digest == theirs.digest:
+        return Copy(copy, original, 1.0, True)
+    value = similarity(mine.profile, theirs.profile)
+    return Copy(copy, original, value, False) if value is not None and value >= threshold else None
+
+
+def copies_among(runs: list[tuple[str, str, Fingerprint]], threshold: float) -> list[Copy]:
+    """The copies among ``runs`` of one batch phase, given in the order they were received
+    as (path, team, fingerprint): each run against every earlier run of another team
+    (:func:`compare`)."""
+    found = []
+    for i, (path, team, mine) in enumerate(runs):
+        for original, other, theirs in runs[:i]:
+            if other != team:
+                hit = compare(path, mine, original, theirs, threshold)
+                if hit is not None:
+                    found.append(hit)
+    return found

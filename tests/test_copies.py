@@ -1,0 +1,98 @@
+"""Copied runs (docs/pull-requests.md, "Copied runs"): the similarity measure by hand, and
+the pull-request check refusing identical copies of another team's run on the base branch
+and flagging near copies, with both runs named."""
+from __future__ import annotations
+
+import json
+
+from scorer.pr.copies import canonical, profile, similarity, values_of_testset
+from tests.gitutil import commit, git
+from tests.pr_challenge import BETA_RUN, GOLD_RUN, NEW_RUN, PUBMED, check, codes, dumps, only, phase_a_run
+
+TESTSET = {"questions": [{"id": "q1", "type": "yesno", "body": "Is it?"}, {"id": "q2", "type": "list", "body": "Which?"}]}
+
+
+def run(*questions: tuple[str, list[str]]) -> dict:
+    return {"questions": [{"id": q, "type": "yesno", "body": "Is it?", "documents": [PUBMED + d for d in docs]}
+                          for q, docs in questions]}
+
+
+def test_similarity_is_the_mean_per_question_jaccard_without_the_test_sets_values():
+    common = values_of_testset(TESTSET)
+    a = profile("taskB", run(("q1", ["11", "12"]), ("q2", ["13"])), common)
+    b = profile("taskB", run(("q1", ["11", "12", "14"]), ("q2", ["13"])), common)
+    assert a["q1"] == {("/documents", json.dumps(PUBMED + "11")), ("/documents", json.dumps(PUBMED + "12"))}
+    assert similarity(a, b) == (2 / 3 + 1) / 2  # q1: 2 shared of 3; q2: the same; body and type not counted
+    c = profile("taskB", run(("q1", ["21"])), common)
+    assert similarity(a, c) == 0.0  # q1 shares nothing, q2 only in a
+    assert similarity(a, profile("taskB", run(("q2", ["13"])), common)) == 0.5  # q1 only in a: 0
+    assert similarity({}, {}) is None
+    assert similarity(profile("taskB", run(("q1", [])), common), {}) is None  # only the test set's values
+
+
+def test_canonical_ignores_format_key_order_and_question_order_but_not_document_order():
+    original = run(("q1", ["11", "12"]), ("q2", ["13"]))
+    reordered = {"questions": [dict(reversed(list(q.items()))) for q in reversed(original["questions"])]}
+    assert canonical("taskB", original) == canonical("taskB", reordered)
+    ranked_otherwise = run(("q1", ["12", "11"]), ("q2", ["13"]))
+    assert canonical("taskB", original) != canonical("taskB", ranked_otherwise)
+    assert similarity(profile("taskB", original), profile("taskB", ranked_otherwise)) == 1.0
+
+
+def copied_run(repo, data: bytes) -> tuple[int, dict, str]:
+    """Alice submits ``data`` at her path of batch1 Phase A, where beta's run is on main."""
+    commit(repo, {GOLD_RUN: data})
+    code, body, markdown, _ = check(repo)
+    return code, only(body), markdown
+
+
+def beta_run() -> bytes:
+    return phase_a_run("q1", "q2", documents=("21", "22"))  # beta's run on main (tests/pr_challenge.py)
+
+
+def test_a_byte_for_byte_copy_of_another_teams_run_is_refused(repo):
+    code, change, markdown = copied_run(repo, beta_run())
+    assert code == 1 and codes(change) == ["copied-run"]
+    assert change["copies"] == [{"copy": GOLD_RUN, "original": BETA_RUN, "similarity": 1.0, "identical": True}]
+    assert f"{GOLD_RUN} is identical (after canonical JSON) to {BETA_RUN}" in markdown
+
+
+def test_a_reformatted_reordered_copy_is_refused(repo):
+    value = json.loads(beta_run())
+    value["questions"] = [dict(sorted(q.items(), reverse=True)) for q in reversed(value["questions"])]
+    code, change, _ = copied_run(repo, json.dumps(value, separators=(",", ":")).encode())
+    assert code == 1 and codes(change) == ["copied-run"] and change["copies"][0]["identical"]
+
+
+def test_a_near_copy_is_flagged_not_refused(repo):
+    ten = tuple(str(d) for d in range(21, 31))
+    commit(repo, {BETA_RUN: phase_a_run("q1", "q2", documents=ten)}, "beta's run, merged")
+    git(repo, "branch", "-f", "main", "HEAD")
+    near = dumps({"questions": [{"id": "q1", "documents": [PUBMED + d for d in (*ten[:9], "99")], "snippets": []},
+                                {"id": "q2", "documents": [PUBMED + d for d in ten], "snippets": []}]})
+    code, change, markdown = copied_run(repo, near)
+    assert code == 0 and change["accepted"], markdown
+    # q1: 9 shared of 11 documents; q2: the same 10: (9/11 + 1) / 2 = 0.90909 >= 0.9
+    assert change["copies"] == [{"copy": GOLD_RUN, "original": BETA_RUN, "similarity": 0.9091, "identical": False}]
+    assert f"91% similar to `{BETA_RUN}`" in markdown
+
+
+def test_the_threshold_comes_from_the_rules(repo):
+    default_main = git(repo, "rev-parse", "main")
+    commit(repo, {"challenge.toml": (repo / "challenge.toml").read_bytes().replace(
+        b'flavor = "official"', b'flavor = "official"\ncopy_similarity = 0.5')}, "a lower threshold")
+    git(repo, "branch", "-f", "main", "HEAD")
+    commit(repo, {GOLD_RUN: phase_a_run("q1", "q2", documents=("21", "22", "23"))})  # 2 of 3 shared: 0.667
+    _, body, _, _ = check(repo, base=default_main)
+    assert [c["copies"] for c in body["changes"] if c["path"] == GOLD_RUN] == [[]]  # below the default 0.9
+    code, change, markdown = check(repo)[:3]
+    assert code == 0 and only(change)["copies"][0]["similarity"] == 0.6667
+    assert f"67% similar to `{BETA_RUN}`" in markdown
+
+
+def test_a_different_run_and_a_teams_own_run_are_not_flagged(repo):
+    code, change, _ = copied_run(repo, phase_a_run("q1", "q2", documents=("11", "12")))
+    assert code == 0 and change["copies"] == []
+    commit(repo, {NEW_RUN: phase_a_run("q1", documents=("31",))})  # alpha's own run of batch2, copied
+    code, body, _, _ = check(repo)
+    assert code == 0 and all(c["copies"] == [] for c in body["changes"])
