@@ -297,11 +297,11 @@ def test_mcqa_leaderboard_baseline_no_value_and_pages(demo_site):
     counts = [[c["text"] for c in row] for row in outcomes["rows"]]
     helix = next(r for r in counts[1:] if r[1].startswith("Dense retrieval"))
     assert helix[counts[0].index("correctly discarded")] == "-"  # nothing unanswered: no value
-    legend = text[text.index('<p class="legend">'):].split("</p>", 1)[0]
-    assert '"-" means no value: n = 0 or nothing to measure' in legend.replace("&#34;", '"') and "no score" not in legend
+    legend = text[text.index('<details class="legend" id="legend">'):].split("</details>", 1)[0]
+    assert '"-"</dt><dd>No value: n = 0 or nothing to measure' in legend.replace("&#34;", '"') and "No score" not in legend
     assert 'title="no value: n = 0 or nothing to measure">-</td>' in text and 'title="no score"' not in text
     taskb_legend = (demo_site / "taskB/batch1/phaseA.html").read_text(encoding="utf-8")
-    assert "means no score" in taskb_legend and 'title="no score"' in taskb_legend
+    assert "<dd>No score: the system did not answer" in taskb_legend and 'title="no score"' in taskb_legend
     topics = [[c["text"] for c in row] for row in reading["rows"]]
     shy = next(r for r in topics[1:] if r[1].startswith("Generative QA"))
     assert shy[topics[0].index("c@1 drugs")] == "0.0000"  # answered nothing in that topic

@@ -90,7 +90,11 @@ def _identity_cells(names: Names, key: str, team: str) -> list[Cell]:
             text_cell(names.team(team), href=paths.team(team))]
 
 
-IDENTITY_COLUMNS = [Column("system", "System", row_header=True), Column("team", "Team", secondary=True)]
+SYSTEM_COLUMN = Column("system", "System", row_header=True,
+                       title="the system's name (its page: description, run card, every run)")
+IDENTITY_COLUMNS = [SYSTEM_COLUMN, Column("team", "Team", secondary=True, title="the team that sent the run")]
+#: The rank column of a folded table (the rank of the leaderboard above it).
+BOARD_RANK_COLUMN = Column("rank", "Rank", numeric=True, title="the rank on the leaderboard above")
 NOTES_COLUMN = Column("notes", "Notes", secondary=True,
                       title="baseline, late, not ranked (and why); then the run card: open weights, API or closed, "
                             "size, external data, primary run, or \"not disclosed\" without a card (never a rank change)")
@@ -183,8 +187,7 @@ def _family_view(slug: str, caption: str, records: list[tuple[dict, Row]], measu
     """Every measure of one category, a row per system in the ranking's order (the rank is
     the leaderboard's; the ranked measures are starred in the table above, not here)."""
     view = TableView(slug=slug, caption=caption,
-                     columns=[Column("rank", "Rank", numeric=True, title="the rank on the leaderboard above"),
-                              Column("system", "System", row_header=True)]
+                     columns=[BOARD_RANK_COLUMN, SYSTEM_COLUMN]
                      + [Column(m, labels.measure_label(m), numeric=True, title=m) for m in measures],
                      empty="No run was scored.")
     for record, row in records:
@@ -295,8 +298,7 @@ def _testset_ranks_view(slug: str, table: Table, ranking: Ranking, names: Names)
     not among its best k), in the ranking's order."""
     testsets = list(table.testsets)
     view = TableView(slug=slug, caption="The rank on each test set",
-                     columns=[Column("rank", "Rank", numeric=True, title="the rank on the leaderboard above"),
-                              Column("system", "System", row_header=True)]
+                     columns=[BOARD_RANK_COLUMN, SYSTEM_COLUMN]
                      + [Column(f"rank.{t}", f"{t} rank", numeric=True,
                                title=f"rank on test set {t}; struck through when not among the best {table.best_k}")
                         for t in testsets],
@@ -426,7 +428,7 @@ def mcqa_ranking_view(table: Table, ranking: Ranking, names: Names, disclosure: 
 def _mcqa_detail(slug: str, caption: str, records: list[tuple[dict, Row]], measures: list[str],
                  names: Names) -> TableView:
     view = TableView(slug=slug, caption=caption, empty="No run was scored.",
-                     columns=[Column("rank", "Rank", numeric=True), Column("system", "System", row_header=True)]
+                     columns=[BOARD_RANK_COLUMN, SYSTEM_COLUMN]
                      + [Column(m, labels.measure_label(m), numeric=True, title=m) for m in measures])
     for record, row in records:
         view.add([rank_cell(record["rank"]), text_cell(names.system(row.key), href=paths.system(row.key), title=row.key)]

@@ -23,6 +23,7 @@ from markupsafe import Markup
 
 EXTENSIONS = ["tables", "fenced_code", "toc"]
 _TITLE = re.compile(r"^#\s+(.+)$", re.M)
+_CODE_SPAN = re.compile(r"`+([^`]*)`+")
 
 #: What ordinary Markdown (with the tables, fenced_code and toc extensions) produces; any
 #: other tag is removed with its attributes (its text stays; script and style go with
@@ -55,6 +56,11 @@ class DocPage:
     names: frozenset[str] = field(repr=False)  # the docs its links may point to
 
     @cached_property
+    def title_html(self) -> Markup:
+        """The title with its code spans as ``<code>`` (the docs index's link text)."""
+        return title_html(self.text, self.name)
+
+    @cached_property
     def html(self) -> Markup:
         """The body, links rewritten for a page in docs/ (rendered when first used: only
         the docs pages use it, written while the workers write the drill-down)."""
@@ -62,8 +68,21 @@ class DocPage:
 
 
 def doc_title(text: str, fallback: str) -> str:
+    """The first "# " heading as plain text (code spans without their backticks:
+    "`results/`: what `score-all` writes" -> "results/: what score-all writes"); ``fallback``
+    without one.  For ``<title>``; :func:`title_html` gives the heading's markup."""
     match = _TITLE.search(text)
-    return match.group(1).strip().strip("`") if match else fallback
+    return _CODE_SPAN.sub(r"\1", match.group(1).strip()) if match else fallback
+
+
+def title_html(text: str, fallback: str) -> Markup:
+    """The first "# " heading rendered as inline Markdown (code spans as ``<code>``, no
+    links), ``fallback`` as text without one."""
+    match = _TITLE.search(text)
+    if not match:
+        return Markup("{}").format(fallback)
+    html = render_markdown(match.group(1).strip())
+    return Markup(re.sub(r"</?(p|a)\b[^>]*>", "", str(html)))
 
 
 def render_markdown(text: str, link=None) -> Markup:

@@ -4,7 +4,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
 
+from scorer.formats.challenge import parse_utc, utc_text
 from scorer.site import labels, paths
 from scorer.site.tables import TableView, rank_text, rows_html
 
@@ -13,9 +15,20 @@ def environment(templates: Path) -> Environment:
     """Jinja2 with autoescaping on for every template and undefined names as errors."""
     env = Environment(loader=FileSystemLoader(str(templates)), autoescape=True, keep_trailing_newline=True,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-    env.filters.update(safe_url=safe_url, rank=rank_text)
+    env.filters.update(safe_url=safe_url, rank=rank_text, when=time_html)
     env.globals.update(labels=labels, paths=paths, rows_html=rows_html)
     return env
+
+
+def time_html(text) -> Markup:
+    """A UTC time (``2026-03-02T10:00:00Z``) as ``<time datetime="2026-03-02T10:00:00Z">2 March
+    2026, 10:00 UTC</time>`` (seconds only when not 0); text that is not such a time, escaped as it is."""
+    try:
+        moment = parse_utc(str(text))
+    except ValueError:
+        return Markup("{}").format(text)
+    clock = f"{moment:%H:%M:%S}" if moment.second else f"{moment:%H:%M}"
+    return Markup('<time datetime="{}">{}</time>').format(utc_text(moment), f"{moment.day} {moment:%B %Y}, {clock} UTC")
 
 
 def safe_url(url) -> str | None:

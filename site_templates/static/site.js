@@ -1,7 +1,9 @@
 /* Progressive enhancement only: every page is complete without JavaScript.
    1. Tables with class "sortable": a button in each header sorts by that column
       (numbers by data-sort; missing values last), aria-sort tells assistive technology.
-   2. The head-to-head picker: opens the pre-rendered page of the chosen pair. */
+   2. The head-to-head picker: opens the pre-rendered page of the chosen pair.
+   3. A table wider than its box gets a visible "scroll →" line above it (the box's edge
+      shadows say it without JavaScript too). */
 (function () {
   "use strict";
 
@@ -63,6 +65,26 @@
     });
   }
 
+  function scrollCue(wrap) {
+    var cue = document.createElement("p");
+    cue.className = "scroll-cue";
+    cue.setAttribute("aria-hidden", "true");
+    cue.textContent = "More columns: scroll \u2192";
+    wrap.parentNode.insertBefore(cue, wrap);
+    function update() {
+      var more = wrap.scrollWidth > wrap.clientWidth + 1;
+      var end = wrap.scrollLeft + wrap.clientWidth >= wrap.scrollWidth - 1;
+      cue.hidden = !more;
+      cue.textContent = end ? "\u2190 scroll back for the first columns" : "More columns: scroll \u2192";
+      wrap.classList.toggle("scrolls", more);
+    }
+    update();
+    wrap.addEventListener("scroll", update, {passive: true});
+    window.addEventListener("resize", update);
+    if (window.ResizeObserver) { new ResizeObserver(update).observe(wrap); }
+  }
+
   document.querySelectorAll("table.sortable").forEach(makeSortable);
+  document.querySelectorAll(".table-wrap").forEach(scrollCue);
   document.querySelectorAll("form.picker").forEach(setUpPicker);
 }());
