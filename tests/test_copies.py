@@ -3,8 +3,11 @@ the pull-request check refusing identical copies of another team's run on the ba
 and flagging near copies, with both runs named."""
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 
+from scorer.cli import main as cli_main
 from scorer.pr.copies import canonical, profile, similarity, values_of_testset
 from tests.gitutil import commit, git
 from tests.pr_challenge import BETA_RUN, GOLD_RUN, NEW_RUN, PUBMED, check, codes, dumps, only, phase_a_run
@@ -96,3 +99,40 @@ def test_a_different_run_and_a_teams_own_run_are_not_flagged(repo):
     commit(repo, {NEW_RUN: phase_a_run("q1", documents=("31",))})  # alpha's own run of batch2, copied
     code, body, _, _ = check(repo)
     assert code == 0 and all(c["copies"] == [] for c in body["changes"])
+
+
+def test_the_organizers_view_names_each_copy_and_its_earlier_original(repo, tmp_path):
+    """Beta's run arrived first; gamma ranked the same documents otherwise (similar, not
+    identical); alpha submitted beta's run reformatted, last.  Alpha's path sorts first:
+    the order is the ledger's."""
+    from tests.pr_challenge import dumps as dump
+    beta = json.loads(beta_run())
+    gamma = phase_a_run("q1", "q2", documents=("22", "21"))
+    other = "submissions/taskB/batch1/phaseA/gamma/g1.json"
+    different = "submissions/taskB/batch2/phaseA/beta/b2.json"  # another batch: never compared with batch1
+    received = {BETA_RUN: "2026-03-01T11:00:00Z", other: "2026-03-01T12:00:00Z", GOLD_RUN: "2026-03-01T13:00:00Z",
+                different: "2026-03-01T10:00:00Z"}
+    commit(repo, {GOLD_RUN: json.dumps(beta, indent=4).encode(), other: gamma, different: beta_run(),
+                  "submissions/received.json": dump(received)})
+    report = tmp_path / "copies.json"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = cli_main(["ci", "copies", "--repo", str(repo), "--report", str(report)])
+    assert code == 1, out.getvalue()
+    assert json.loads(report.read_text())["copies"] == [
+        {"copy": other, "original": BETA_RUN, "similarity": 1.0, "identical": False,
+         "copy_received": received[other], "original_received": received[BETA_RUN]},
+        {"copy": GOLD_RUN, "original": BETA_RUN, "similarity": 1.0, "identical": True,
+         "copy_received": received[GOLD_RUN], "original_received": received[BETA_RUN]},
+        {"copy": GOLD_RUN, "original": other, "similarity": 1.0, "identical": False,
+         "copy_received": received[GOLD_RUN], "original_received": received[other]}]
+    assert (f"ci copies: {GOLD_RUN} is identical (after canonical JSON) to {BETA_RUN} (received "
+            f"{received[GOLD_RUN]}; the original {received[BETA_RUN]})") in out.getvalue()
+    assert "3 run(s) flagged (1 identical)" in out.getvalue()
+
+
+def test_the_organizers_view_of_runs_without_copies_is_empty(repo):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli_main(["ci", "copies", "--repo", str(repo)]) == 0
+    assert "0 run(s) flagged" in out.getvalue()

@@ -1,4 +1,4 @@
-"""The workflow commands: ``ci check``, ``ci report`` and ``ci publish`` (see docs/pull-requests.md)."""
+"""The workflow commands: ``ci check``, ``ci report``, ``ci publish`` and ``ci copies`` (see docs/pull-requests.md)."""
 from __future__ import annotations
 
 import json
@@ -215,3 +215,30 @@ def cmd_ci_publish(args) -> int:
           f"{len(s.scored)} scored, {len(s.reused)} reused, {len(s.failed)} failed, "
           f"{len(s.awaiting_gold)} awaiting gold")
     return EXIT_OK
+
+
+def cmd_ci_copies(args) -> int:
+    """The organizers' view of copied runs: every run identical or nearly identical to another
+    team's earlier run (scorer.pr.copies), both named, with their arrival times."""
+    from scorer.formats.challenge import read_received, utc_text
+    from scorer.pr.check import write_json
+    from scorer.pr.copies import repository_copies
+    _tolerant_output()
+    root = Path(args.repo)
+    try:
+        found = repository_copies(root)
+        received = read_received(root)
+    except ScorerError as exc:
+        print_problems(exc.problems, per_code=PROBLEMS_PER_KIND)
+        print("ci copies: the repository's challenge.toml or submissions/received.json is invalid", file=sys.stderr)
+        return EXIT_INVALID
+    when = {path: utc_text(moment) for path, moment in received.items()}
+    records = [{**c.to_json(), "copy_received": when.get(c.copy), "original_received": when.get(c.original)}
+               for c in found]
+    if args.report:
+        write_json({"copies": records}, args.report)
+    for c, record in zip(found, records, strict=True):
+        print(f"ci copies: {c.describe()} (received {record['copy_received'] or 'at an unknown time'}; "
+              f"the original {record['original_received'] or 'at an unknown time'})")
+    print(f"ci copies: {len(found)} run(s) flagged ({sum(c.identical for c in found)} identical)")
+    return EXIT_INVALID if found else EXIT_OK

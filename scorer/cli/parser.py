@@ -9,7 +9,7 @@ from pathlib import Path
 
 from scorer.cli.assess import add_commands as add_assessment_commands
 from scorer.cli.bioasq import IMPORT_TASKS, cmd_import_bioasq
-from scorer.cli.ci import cmd_ci_check, cmd_ci_publish, cmd_ci_report
+from scorer.cli.ci import cmd_ci_check, cmd_ci_copies, cmd_ci_publish, cmd_ci_report
 from scorer.cli.common import (
     EXIT_INVALID,
     EXIT_OK,
@@ -274,9 +274,9 @@ def build_parser(json_errors: bool = False) -> argparse.ArgumentParser:
 
     p = ci_sub.add_parser(
         "publish", help="score the tip of the branch and push results/ (retrying when others push first)",
-        description="Fetch BRANCH, record when new runs arrived (submissions/received.json: when GitHub created "
-                    "the pull_request run of the check workflow for the merged pull request's head, read through "
-                    "the API with $API_TOKEN or $GITHUB_TOKEN; else the commit's committer time), run score-all, "
+        description="Fetch BRANCH, record when new runs arrived (submissions/received.json: when the merged pull "
+                    "request's head became its head commit, from its check runs and events read through the API "
+                    "with $API_TOKEN or $GITHUB_TOKEN; else the commit's committer time), run score-all, "
                     "commit results/ and push without force. When the push is refused because another publisher "
                     "pushed first, start again from the new tip (see scorer/pr/publish.py). The clone must be clean; "
                     "it is moved to the remote tip.")
@@ -294,6 +294,17 @@ def build_parser(json_errors: bool = False) -> argparse.ArgumentParser:
     p.add_argument("--api-url", default=os.environ.get("GITHUB_API_URL", "https://api.github.com"),
                    help="the REST API (default: $GITHUB_API_URL, else https://api.github.com)")
     p.set_defaults(handler=cmd_ci_publish)
+
+    p = ci_sub.add_parser(
+        "copies", help="the organizers' view of copied runs: runs identical or nearly identical to an earlier one",
+        description="Compare every run under submissions/ with the other teams' earlier runs of its batch phase "
+                    "(earlier: by submissions/received.json) and list each run that is identical after canonical "
+                    "JSON or at least [rules] copy_similarity similar (mean per-question Jaccard of documents, "
+                    "snippets and answers; see docs/pull-requests.md, \"Copied runs\"), both runs named. "
+                    "Exit 0 if none, 1 if any is flagged or challenge.toml is invalid.")
+    p.add_argument("--repo", default=".", help="the challenge repository (default: the current folder)")
+    p.add_argument("--report", metavar="FILE.json", help="also write the flagged pairs here as JSON")
+    p.set_defaults(handler=cmd_ci_copies)
 
     add_assessment_commands(sub)
     return parser

@@ -1,9 +1,10 @@
 """Copied runs: a run identical or nearly identical to another team's earlier run.
 
-Pure functions over parsed (validated, normalized) runs; the caller reads the files: the
+Pure functions over parsed (validated, normalized) runs, and one reader at the end: the
 pull-request check (:mod:`scorer.pr.check`) compares each run of a pull request with the
-other teams' runs of the same batch phase on the base branch (:func:`compare`), and
-:func:`copies_among` compares all the runs of a batch phase with each other.  See
+other teams' runs of the same batch phase on the base branch (:func:`compare`), and the
+organizers' view, ``python -m scorer ci copies`` (:func:`repository_copies`), compares all
+the runs of each batch phase of a repository with each other (:func:`copies_among`).  See
 ``docs/pull-requests.md`` ("Copied runs").
 
 **Identical** (:func:`canonical`): the same JSON after canonicalisation: object keys
@@ -27,8 +28,10 @@ A pair at or above ``[rules] copy_similarity`` of ``challenge.toml`` is flagged.
 
 Cost: a profile is linear in the run's size; a comparison is linear in the two profiles,
 so the check compares one run with the n runs of its batch phase in O(n·size), and the
-comparison of all the runs of a batch phase is pairwise, O(n²·size) (65 runs of 100
-questions: about 2,000 comparisons of a few thousand items each).
+comparison of all the runs of a batch phase is pairwise, O(n²·size).  Measured with
+``benchmarks/bench_copies.py`` (65 runs of 100 questions with 10 documents and 10
+snippets each, one core): the 65 fingerprints 1.6 s, the 2,080 pairs 1.6 s, one run
+against the 64 others 0.06 s.
 """
 from __future__ import annotations
 
@@ -36,7 +39,12 @@ import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
+from scorer.errors import ScorerError
+from scorer.formats.challenge import RunRef, load_challenge, read_received, run_ref
+from scorer.formats.jsontext import load_json
+from scorer.pr.policy import normalized_run, testset_path
 from scorer.tasks import TASKS
 
 #: The default of ``[rules] copy_similarity``.
@@ -172,3 +180,42 @@ def copies_among(runs: list[tuple[str, str, Fingerprint]], threshold: float) -> 
                 if hit is not None:
                     found.append(hit)
     return found
+
+
+def repository_copies(root: Path) -> list[Copy]:
+    """The copies among the runs under ``root/submissions`` (:func:`copies_among` for each
+    batch phase, with ``[rules] copy_similarity`` of ``root/challenge.toml``), each batch
+    phase's runs in the order of their arrival times in ``submissions/received.json``
+    (runs it lacks after them, by path).  A run larger than ``[limits] max_run_bytes``,
+    a symbolic link, or a run that does not validate is left out.  Raises
+    :class:`ScorerError` for a broken ``challenge.toml`` or ledger."""
+    challenge = load_challenge(root)
+    received = read_received(root)
+    phases: dict[tuple[str, str, str], list[tuple[str, RunRef]]] = {}
+    for path in sorted((root / "submissions").rglob("*.json")):
+        relative = path.relative_to(root).as_posix()
+        ref = run_ref(relative)
+        if ref is not None and path.is_file() and not path.is_symlink():
+            phases.setdefault((ref.task, ref.batch, ref.phase), []).append((relative, ref))
+    found: list[Copy] = []
+    for (task, _, _), runs in sorted(phases.items()):
+        common = _testset_values(root / testset_path(runs[0][1]))
+        ordered = sorted(runs, key=lambda r: (r[0] not in received, received[r[0]].isoformat() if r[0] in received else "", r[0]))
+        prints = []
+        for relative, ref in ordered:
+            path = root / relative
+            if path.stat().st_size > challenge.limits.max_run_bytes:
+                continue
+            value = normalized_run(ref, path.read_bytes(), challenge.limits.max_run_bytes, challenge.limits)
+            if value is not None:
+                prints.append((relative, ref.team, Fingerprint.of(task, value, common)))
+        found += copies_among(prints, challenge.rules.copy_similarity)
+    return found
+
+
+def _testset_values(path: Path) -> frozenset[str]:
+    """:func:`values_of_testset` of the test set file ``path``; empty when it is missing or unreadable."""
+    try:
+        return values_of_testset(load_json(path, max_bytes=None)[0]) if path.is_file() else frozenset()
+    except ScorerError:
+        return frozenset()
