@@ -120,7 +120,7 @@ def test_letters_group_equal_systems_and_separate_a_clearly_worse_one():
     groups = significance_groups({"good1": good, "good2": good.copy(), "bad": good - 0.5},
                                  trials=999, seed=1)
     assert groups.order == ("good1", "good2", "bad")  # equal means -> by id
-    assert groups.letters == {"good1": "a", "good2": "a", "bad": "b"}
+    assert groups.labels == {"good1": "a", "good2": "a", "bad": "b"}
     assert groups.p_values[("good1", "good2")] == 1.0
 
 
@@ -131,9 +131,9 @@ def test_holm_correction_can_remove_differences_that_raw_p_values_show():
     systems = {"A": base + 2, "B": base + 1, "C": base}
     raw = significance_groups(systems, trials=TRIALS, seed=4, correction="none")
     assert all(close_to_exact(p, 1 / 32) for p in raw.p_values.values())
-    assert raw.letters == {"A": "a", "B": "b", "C": "c"}
+    assert raw.labels == {"A": "a", "B": "b", "C": "c"}
     holm = significance_groups(systems, trials=TRIALS, seed=4, correction="holm")
-    assert holm.letters == {"A": "a", "B": "a", "C": "a"}
+    assert holm.labels == {"A": "a", "B": "a", "C": "a"}
     with pytest.raises(ValueError):
         significance_groups(systems, correction="bonferroni")
 
@@ -282,6 +282,6 @@ def test_c_at_1_groups_are_reproducible_and_identical_systems_share_a_letter():
     assert first == again
     assert first.p_values[("strong", "twin")] == 1.0
     assert first.order == ("strong", "twin", "weak")
-    assert first.letters == {"strong": "a", "twin": "a", "weak": "b"}
+    assert first.labels == {"strong": "a", "twin": "a", "weak": "b"}
     with pytest.raises(ValueError):
         count_statistic_groups({"a": strong, "b": strong[:3]}, c_at_1_from_counts)

@@ -3,8 +3,9 @@
 * :mod:`scorer.ranking.ranks`: per-batch BioASQ rankings (ties share the average rank,
   averaged component ranks, Task A's best k of n test sets, best system per team).
 * :mod:`scorer.ranking.significance`: paired randomisation tests over questions (of a
-  mean of per-question values, or of a measure of per-question counts such as c@1) and
-  letter groups of systems that are not significantly different.
+  mean of per-question values, or of a measure of per-question counts such as c@1), the
+  max-T step-down over all pairs of a batch, and groups (letters or tiers) of systems
+  that are not significantly different.
 * :mod:`scorer.ranking.bootstrap`: the interval of each system's rank, from a paired
   bootstrap over the batch's questions.
 * :mod:`scorer.ranking.friedman`: across batches, the Friedman test and the Nemenyi
@@ -43,11 +44,13 @@ from scorer.ranking.significance import (
     compact_letters,
     count_statistic_groups,
     count_statistic_p_values,
-    letter_groups,
+    group_labels,
     paired_randomization_test,
     pairwise_p_values,
     per_question_arrays,
     significance_groups,
+    simulate_error_and_power,
+    tiers,
 )
 
 __all__ = [
@@ -55,7 +58,7 @@ __all__ = [
     "phase_b_exact_ranking", "ideal_ranking", "task_a_ranking", "best_per_team",
     "paired_randomization_test", "pairwise_p_values", "significance_groups",
     "SignificanceGroups", "compact_letters", "per_question_arrays", "count_statistic_p_values",
-    "count_statistic_groups", "c_at_1_from_counts", "letter_groups",
+    "count_statistic_groups", "c_at_1_from_counts", "group_labels", "tiers", "simulate_error_and_power",
     "FriedmanResult", "friedman_test", "nemenyi_critical_difference", "nemenyi_groups",
     "complete_rank_matrix", "BootstrapComponent", "RankIntervals", "bootstrap_ranks", "interval_method",
     "mean_counts", "mean_of_counts",

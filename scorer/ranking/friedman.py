@@ -16,7 +16,7 @@ from functools import lru_cache
 import numpy as np
 
 from scorer.ranking.ranks import RankedSystem, tied_ranks
-from scorer.ranking.significance import compact_letters
+from scorer.ranking.significance import group_labels
 
 
 def chi2_sf(x: float, df: int) -> float:
@@ -123,15 +123,17 @@ def nemenyi_critical_difference(k_systems: int, n_batches: int, alpha: float = 0
 
 
 def nemenyi_groups(average_ranks: Mapping[str, float], n_batches: int, alpha: float = 0.05) -> dict[str, str]:
-    """Letters from the Nemenyi test: systems share a letter unless |R_i - R_j| > CD.
+    """Groups from the Nemenyi test: systems share a letter unless |R_i - R_j| > CD.
 
-    Letters as in :func:`compact_letters`, the best average rank first.
+    Labels as in :func:`scorer.ranking.significance.group_labels`, the best average rank
+    first: letters when there are few groups, else tiers ("T1" = not different from the
+    best average rank, ...), so any number of systems has a readable display.
     """
     cd = nemenyi_critical_difference(len(average_ranks), n_batches, alpha)
     order = sorted(average_ranks, key=lambda s: (average_ranks[s], s))
     different = {frozenset((s, t)) for i, s in enumerate(order) for t in order[i + 1:]
                  if abs(average_ranks[s] - average_ranks[t]) > cd}
-    return compact_letters(order, different)
+    return group_labels(order, different)[0]
 
 
 def complete_rank_matrix(rankings: Mapping[str, Sequence[RankedSystem]]) -> tuple[list[str], list[str], np.ndarray]:

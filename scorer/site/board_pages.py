@@ -2,11 +2,11 @@
 the batch board and one board per test set) and each task's overview."""
 from __future__ import annotations
 
-from scorer.site import boards, labels, paths
+from scorer.site import boards, groups, labels, paths
 from scorer.site.cards import FILTERS, Disclosure, filtered_view
 from scorer.site.charts import cd_diagram
 from scorer.site.context import TASK_ORDER, Site
-from scorer.site.results import Overview, Table
+from scorer.site.results import Overview, Ranking, Table
 from scorer.site.sensitivity import write_sensitivity
 from scorer.site.tables import TableView
 from scorer.tasks import TASKS
@@ -35,7 +35,7 @@ def _board_page(site: Site, path: str, title: str, table: Table | None, views: l
     pre-built pages linked from it) when it has rows."""
     every = [v for view in views for v in (view, *view.details)]
     for view in every:
-        view.formats = BOARD_FORMATS
+        view.formats = groups.PAIRS_FORMATS if view.slug.endswith(groups.PAIRS_SUFFIX) else BOARD_FORMATS
         site.views.append((path, view))
     site.w.downloads(*every)
     filters = ([(None, "all runs", path)] + [(f, f.label, paths.filtered(path, f.name)) for f in FILTERS]
@@ -54,13 +54,26 @@ def _board_page(site: Site, path: str, title: str, table: Table | None, views: l
                     table_problems=table.problems if table else (), **extra)
 
 
+def _with_significance(view: TableView, ranking: Ranking, site: Site) -> TableView:
+    """``view`` with the line of the systems that could be first added to its note and every
+    pair's tests folded under it (CSV and JSON only: a board of 250 systems has 31,125
+    pairs per measure)."""
+    first = groups.could_be_first(ranking, site.names.system)
+    if first:
+        view.note = f"{view.note} {first}".strip()
+    if groups.tested(ranking):
+        view.details.append(groups.pairs_view(view.slug, ranking, site.names.system))
+    return view
+
+
 def _phase_boards(site: Site, task: str) -> None:
     """One board per batch and phase, its views those of the task (:data:`RANKING_VIEWS`)."""
     for batch in site.challenge.batches(task).values():
         for phase in batch.phase_windows():
             table = site.results.tables.get((task, batch.id, phase))
             disclosure = site.disclosure(task, batch.id, phase)
-            views = ([RANKING_VIEWS[TASKS[task].view_kind](table, r, site.names, disclosure)
+            views = ([_with_significance(RANKING_VIEWS[TASKS[task].view_kind](table, r, site.names, disclosure), r,
+                                         site)
                       for r in table.rankings.values()] if table else [])
             _board_page(site, paths.board(task, batch.id, phase),
                         labels.where_label(task, batch.name, phase), table, views,
@@ -75,7 +88,7 @@ def _batch_boards(site: Site) -> None:
     for batch in site.challenge.taska_batches.values():
         batch_table = site.results.tables.get(("taskA", batch.id, None))
         disclosure = site.disclosure("taskA", batch.id, None)
-        views = [boards.taska_ranking_view(batch_table, r, site.names, disclosure)
+        views = [_with_significance(boards.taska_ranking_view(batch_table, r, site.names, disclosure), r, site)
                  for r in batch_table.rankings.values()] if batch_table else []
         windows = [{"testset": t, "path": paths.board("taskA", batch.id, t), **site.window_context("taskA", batch.id, t)}
                    for t in batch.testsets]

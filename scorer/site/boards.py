@@ -7,7 +7,7 @@ categories show ``-``, baselines, late and unranked systems are named in a Notes
 from __future__ import annotations
 
 from scorer.measures.registry import MEASURES, STATISTIC_LABELS
-from scorer.site import labels, paths
+from scorer.site import groups, labels, paths
 from scorer.site.cards import Disclosure
 from scorer.site.intervals import average_shown, rank_cells, rank_columns, ranked_count
 from scorer.site.results import Overview, Ranking, Row, Table, has_value
@@ -140,12 +140,10 @@ def taskb_ranking_view(table: Table, ranking: Ranking, names: Names, disclosure:
     families = labels.RANKING_FAMILIES.get(ranking.name, tuple(dict.fromkeys(c.partition(".")[0] for c in ranking.components)))
     rows = list(table.rows.values())
     ranked = [m for m in ranking.components if any(m in r.measures for r in rows)] or list(ranking.components)
-    tested = [m for m in ranking.components if ranking.significance.get(m, {}).get("letters")]
+    tested = groups.tested(ranking)
     columns = (_rank_columns(ranking) + IDENTITY_COLUMNS + [NOTES_COLUMN] + _card_columns(disclosure)
                + [Column(m, labels.measure_label(m), numeric=True, official=True, title=m) for m in ranked]
-               + [Column(f"group.{m}", f"Group {labels.measure_label(m)}", secondary=True,
-                         title=f"significance group on {m}: systems sharing a letter are not significantly different")
-                  for m in tested]
+               + [groups.group_column(ranking, m, f"Group {labels.measure_label(m)}") for m in tested]
                + [Column("scored", "Questions scored", numeric=True, secondary=True,
                          title="questions each category's mean is over")])
     slug = f"{table.task}-{table.batch}-{table.phase}-{ranking.name.replace('.', '-')}"
@@ -263,8 +261,7 @@ def taska_ranking_view(table: Table, ranking: Ranking, names: Names, disclosure:
                          title=f"mean of {measure} over the best {table.best_k} test sets (the ones the rank uses); "
                                "- for a system not ranked"),
                   Column("testsets", "Test sets", numeric=True, title="test sets the system took part in", secondary=True),
-                  Column(f"group.{ranking.name}", "Group", secondary=True,
-                         title="significance group: systems sharing a letter are not significantly different")])
+                  groups.group_column(ranking, ranking.name, "Group")])
     slug = f"taskA-{table.batch}-{ranking.name.replace('.', '-')}"
     view = TableView(slug=slug, columns=columns,
                      caption=f"{table.name}: ranking on {labels.ranking_label(ranking.name)}",
@@ -349,8 +346,9 @@ def overview_view(overview: Overview, name: str, names: Names) -> TableView:
                          title=f"batches the system is ranked in, of {len(batches)}"),
                   Column("friedman_average_rank", "Friedman avg. rank", numeric=True,
                          title="average rank among the systems ranked in every batch"),
-                  Column("nemenyi_group", "Group", title="Nemenyi group: systems sharing a letter are not "
-                                                         "significantly different")])
+                  Column("nemenyi_group", "Group", title="Nemenyi group (depends on the whole pool of systems): "
+                                                         "systems sharing a letter are not significantly different; "
+                                                         "with many groups, tiers (" + groups.TIERS_TITLE + ")")])
     view = TableView(slug=f"overview-{overview.task}-{name.replace('.', '-')}", columns=columns,
                      caption=f"{labels.TASKS.get(overview.task, overview.task)}: {labels.ranking_label(name)} "
                              f"across batches", note=overview_rule(len(batches), bool(averages)),
@@ -400,11 +398,11 @@ def mcqa_ranking_view(table: Table, ranking: Ranking, names: Names, disclosure: 
     topics = list(dict.fromkeys(m for r in rows for m in r.measures
                                 if m.startswith("mcqa.topic.") and m.endswith(".c_at_1")))
     measures = list(dict.fromkeys([*ranking.components, *MCQA_MAIN]))
-    tested = [m for m in ranking.components if ranking.significance.get(m, {}).get("letters")]
+    tested = groups.tested(ranking)
     slug = f"mcqa-{table.batch}-{ranking.name.replace('.', '-')}"
     view = TableView(slug=slug, caption=f"{table.name}: reading tests ranked by {labels.measure_label(ranking.components[0])}"
                      if ranking.components else f"{table.name}: reading tests",
-                     columns=_mcqa_columns(measures, tested, set(ranking.components), _card_columns(disclosure)),
+                     columns=_mcqa_columns(ranking, measures, tested, _card_columns(disclosure)),
                      note=_mcqa_note(ranking, table.random_baseline), empty="No run was scored.")
     records = [(record, table.rows[record["system"]]) for record in _ordered_records(ranking, table.rows)
                if record["system"] in table.rows]
@@ -436,13 +434,13 @@ def _mcqa_detail(slug: str, caption: str, records: list[tuple[dict, Row]], measu
     return view
 
 
-def _mcqa_columns(measures: list[str], tested: list[str], ranked: set, card: list[Column]) -> list[Column]:
-    """Rank, identity, notes and ``card``, one column per measure, the significance groups, the count."""
+def _mcqa_columns(ranking: Ranking, measures: list[str], tested: list[str], card: list[Column]) -> list[Column]:
+    """Rank, identity, notes and ``card``, one column per measure, the significance groups
+    (outcomes swapped per question, c@1 recomputed), the count."""
     return (rank_columns(average=False) + IDENTITY_COLUMNS + [NOTES_COLUMN] + card
-            + [Column(m, labels.measure_label(m), numeric=True, official=m in ranked, title=m) for m in measures]
-            + [Column(f"group.{m}", f"Group {labels.measure_label(m)}", secondary=True,
-                      title=f"significance group on {m} (outcomes swapped per question, c@1 recomputed): "
-                            "systems sharing a letter are not significantly different") for m in tested]
+            + [Column(m, labels.measure_label(m), numeric=True, official=m in ranking.components, title=m)
+               for m in measures]
+            + [groups.group_column(ranking, m, f"Group {labels.measure_label(m)}") for m in tested]
             + [Column("questions", "Questions", numeric=True, title="gold questions scored", secondary=True)])
 
 

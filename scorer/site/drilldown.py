@@ -18,6 +18,7 @@ from operator import itemgetter
 from scorer.site import labels
 from scorer.site.boards import MCQA_COLUMNS, mcqa_cell
 from scorer.site.explain import most_different
+from scorer.site.groups import p_cell
 from scorer.site.results import RunEntry, Table, has_value
 from scorer.site.tables import Cell, Column, TableView, count_cell, is_number, rank_cell, score_cell, text_cell
 from scorer.tasks import TASKS
@@ -109,7 +110,8 @@ def pairs_to_render(table: Table, keys: list[str], top: int = TOP) -> list[tuple
 
 
 def _p_values(significance: dict, a: str, b: str) -> tuple:
-    """(p, Holm-adjusted p) of the first pair of ``significance`` testing ``a`` and ``b``."""
+    """(p, adjusted p) of the first pair of ``significance`` testing ``a`` and ``b`` (adjusted:
+    max-T step-down over all pairs of the batch and measure)."""
     pair = _pair_index(significance).get(frozenset((a, b)))
     return (pair["p"], pair["p_adjusted"]) if pair is not None else (None, None)
 
@@ -132,9 +134,9 @@ def _pair_index(significance: dict) -> dict:
 
 
 def _p_text(significance: dict, a: str, b: str) -> str:
-    """"p = ..., Holm-adjusted ..." of the pair in a significance record."""
-    p, p_holm = _p_values(significance, a, b)
-    return f"p = {_p_cell(p).text}, Holm-adjusted {_p_cell(p_holm).text}"
+    """"p = ..., adjusted ..." of the pair in a significance record."""
+    p, p_adjusted = _p_values(significance, a, b)
+    return f"p = {p_cell(p).text}, adjusted over all pairs {p_cell(p_adjusted).text}"
 
 
 def _compare(xs: list, ys: list) -> tuple:
@@ -155,23 +157,20 @@ def _finite_floats(values: list) -> bool:
     return set(map(type, values)) == {float} and all(map(math.isfinite, values))
 
 
-def _p_cell(p) -> Cell:
-    return Cell(p, "-" if p is None else (f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"))
-
-
 SUMMARY_COLUMNS = [Column("measure", "Measure", row_header=True), Column("tested_on", "Per-question values"),
                    Column("mean_a", "Mean A", numeric=True), Column("mean_b", "Mean B", numeric=True),
                    Column("n", "Compared", numeric=True, title="questions or documents where both have a value"),
                    Column("a_better", "A better", numeric=True), Column("ties", "Ties", numeric=True),
                    Column("b_better", "B better", numeric=True),
                    Column("p", "p", numeric=True, title="paired randomisation test"),
-                   Column("p_holm", "p (Holm)", numeric=True, title="Holm-adjusted over all pairs of the batch")]
+                   Column("p_adjusted", "p (adjusted)", numeric=True,
+                          title="max-T step-down over all pairs of the batch (docs/ranking.md)")]
 
 
 def _summary_cells(label: str, tested_on: str, stats: tuple, p: tuple) -> list[Cell]:
     mean_a, mean_b, n, wins, ties, losses = stats
     return ([text_cell(label), text_cell(tested_on), score_cell(mean_a), score_cell(mean_b)]
-            + [count_cell(v) for v in (n, wins, ties, losses)] + [_p_cell(p[0]), _p_cell(p[1])])
+            + [count_cell(v) for v in (n, wins, ties, losses)] + [p_cell(p[0]), p_cell(p[1])])
 
 
 def _components(table: Table) -> list[tuple[str, dict]]:

@@ -2,7 +2,7 @@
 
 A batch table (``results/batches/<task>/<batch>/<phase>.json``) holds every scored
 system with all its measures, the BioASQ rankings of the batch (``scorer.ranking``), and
-per official measure the pairwise randomisation tests and letter groups.  The overview
+per official measure the pairwise randomisation tests (max-T step-down) and groups.  The overview
 (``results/overview/<task>.json``) averages the per-batch ranks and adds the Friedman test
 and the Nemenyi critical difference.  The fields are described in ``docs/results.md``.
 """
@@ -19,6 +19,7 @@ from scorer.measures.registry import higher_is_better
 from scorer.ranking import (
     BootstrapComponent,
     RankedSystem,
+    SignificanceGroups,
     best_per_team,
     bootstrap_ranks,
     c_at_1_from_counts,
@@ -244,7 +245,7 @@ def _ranking_json(challenge: Challenge, records: list[RankedSystem], rule: str, 
     tests = {m: _significance(challenge, m, _tested_systems(records, m, by_component), per_question)
              for m in components}
     bootstrap, intervals = _rank_intervals(challenge, records, per_question, None if by_component else components[0])
-    rows = [_record_json(r, {m: t["letters"][r.system] for m, t in tests.items() if r.system in t.get("letters", {})},
+    rows = [_record_json(r, {m: t["groups"][r.system] for m, t in tests.items() if r.system in t.get("groups", {})},
                          intervals.get(r.system, {}))
             for r in records]
     rows += _late_rows(records, runs)
@@ -269,30 +270,42 @@ def _late_rows(records: list[RankedSystem], runs: Sequence[ScoredRun]) -> list[d
             for key in sorted({r.key for r in runs if r.late} - listed)]
 
 
-def _record_json(record: RankedSystem, letters: dict[str, str], intervals: dict[str, list[float]]) -> dict:
+def _record_json(record: RankedSystem, groups: dict[str, str], intervals: dict[str, list[float]]) -> dict:
     return {"system": record.system, "rank": record.rank, "average_rank": record.average_rank,
             "ranked": record.ranked, "reason": record.reason, "baseline": record.baseline,
             "component_ranks": record.component_ranks, "scores": record.scores, "used": list(record.used),
-            "significance": letters, **intervals}
+            "significance": groups, **intervals}
 
 
 def _significance(challenge: Challenge, measure: str, systems: list[str], per_question: Mapping[str, Mapping]) -> dict:
-    """Pairwise randomisation tests (Holm) and letter groups of ``systems`` on one measure."""
+    """Pairwise randomisation tests (max-T step-down) and groups of ``systems`` on one measure."""
     rules = challenge.rules
     if measure in _COUNT_MEASURES:
         return _count_significance(challenge, measure, systems, per_question)
     available = _per_question_names(systems, per_question)
     tested_on = per_question_measure(measure, available)
-    out = {"measure": measure, "tested_on": tested_on, "alpha": rules.alpha, "trials": rules.trials,
-           "seed": rules.seed, "correction": "holm"}
+    out = {"measure": measure, "tested_on": tested_on, **_test_settings(challenge)}
     if tested_on is None or len(systems) < 2:
         return {**out, "reason": "no per-question values for this measure" if tested_on is None and systems
                 else "fewer than two ranked systems"}
     _, arrays = per_question_arrays({s: per_question[s] for s in systems}, tested_on)
-    groups = significance_groups(arrays, alpha=rules.alpha, trials=rules.trials, seed=rules.seed)
-    pairs = [{"systems": list(pair), "p": groups.p_values[pair], "p_adjusted": groups.adjusted[pair]}
-             for pair in sorted(groups.p_values)]
-    return {**out, "order": list(groups.order), "letters": groups.letters, "pairs": pairs}
+    return {**out, **_groups_json(significance_groups(arrays, alpha=rules.alpha, trials=rules.trials, seed=rules.seed))}
+
+
+def _test_settings(challenge: Challenge) -> dict:
+    rules = challenge.rules
+    return {"alpha": rules.alpha, "trials": rules.trials, "seed": rules.seed, "correction": "maxT"}
+
+
+def _groups_json(groups: SignificanceGroups) -> dict:
+    """The tests of a batch and measure as stored (``docs/results.md``): the order, the
+    groups shown (``display``: letters or tiers), the tiers and the set that could be
+    first, and every pair with its raw and adjusted p-value and decision."""
+    different = groups.different
+    return {"order": list(groups.order), "display": groups.display, "groups": groups.labels,
+            "tiers": groups.tiers, "top_set": list(groups.top_set),
+            "pairs": [{"systems": list(pair), "p": groups.p_values[pair], "p_adjusted": groups.adjusted[pair],
+                       "different": frozenset(pair) in different} for pair in sorted(groups.p_values)]}
 
 
 def _count_significance(challenge: Challenge, measure: str, systems: list[str],
@@ -302,7 +315,7 @@ def _count_significance(challenge: Challenge, measure: str, systems: list[str],
     rules = challenge.rules
     columns, statistic = _COUNT_MEASURES[measure]
     out = {"measure": measure, "tested_on": measure, "method": "outcome swap: " + ", ".join(columns),
-           "alpha": rules.alpha, "trials": rules.trials, "seed": rules.seed, "correction": "holm"}
+           **_test_settings(challenge)}
     if len(systems) < 2:
         return {**out, "reason": "fewer than two ranked systems"}
     questions = sorted({q for s in systems for q in per_question.get(s, {})})
@@ -312,10 +325,8 @@ def _count_significance(challenge: Challenge, measure: str, systems: list[str],
         if any(q not in values for q in questions):  # cannot happen within a batch: one gold
             return {**out, "reason": "the systems were scored on different questions"}
         counts[s] = np.array([[values[q].get(c) for c in columns] for q in questions], dtype=float)
-    groups = count_statistic_groups(counts, statistic, alpha=rules.alpha, trials=rules.trials, seed=rules.seed)
-    pairs = [{"systems": list(pair), "p": groups.p_values[pair], "p_adjusted": groups.adjusted[pair]}
-             for pair in sorted(groups.p_values)]
-    return {**out, "order": list(groups.order), "letters": groups.letters, "pairs": pairs}
+    return {**out, **_groups_json(count_statistic_groups(counts, statistic, alpha=rules.alpha, trials=rules.trials,
+                                                         seed=rules.seed))}
 
 
 def _rank_intervals(challenge: Challenge, records: list[RankedSystem], per_question: Mapping[str, Mapping],

@@ -1,0 +1,85 @@
+"""What a board says about significance: the group column of each tested measure, the
+one line naming the systems that could be first, and every pair's tests as a download.
+
+The tests themselves (max-T step-down over all pairs of a batch, ``docs/ranking.md``) are
+in the batch table's ``significance`` records; this module only words and lays them out.
+"""
+from __future__ import annotations
+
+from scorer.site import labels
+from scorer.site.results import Ranking
+from scorer.site.tables import Cell, Column, TableView, text_cell
+
+#: The systems named in the "could be first" line of a measure; more are counted.
+NAMED_FIRST = 12
+#: Rows of the pairwise table the page shows (the downloads have every pair).
+PAIRS_SHOWN = 30
+#: The pairwise table's slug is its board view's plus this; its downloads (no LaTeX: a
+#: board of 250 systems has 31,125 pairs per measure).
+PAIRS_SUFFIX = "-pairs"
+PAIRS_FORMATS = ("csv", "json")
+
+LETTERS_TITLE = "systems sharing a letter are not significantly different"
+TIERS_TITLE = ("T1: not significantly different from the best system (could be first); T2: not significantly "
+               "different from the best system outside T1; and so on")
+
+
+def tested(ranking: Ranking) -> list[str]:
+    """The components of ``ranking`` with groups (tested, at least two systems)."""
+    return [m for m in ranking.components if ranking.significance.get(m, {}).get("groups")]
+
+
+def group_column(ranking: Ranking, measure: str, label: str) -> Column:
+    """The column of a measure's groups: letters or tiers, as the test record says."""
+    sig = ranking.significance.get(measure, {})
+    meaning = TIERS_TITLE if sig.get("display") == "tiers" else LETTERS_TITLE
+    return Column(f"group.{measure}", label, secondary=True,
+                  title=f"significance group on {measure} (max-T step-down, α = {sig.get('alpha')}): {meaning}")
+
+
+def could_be_first(ranking: Ranking, system_name) -> str:
+    """One sentence per tested measure: the best system and the systems not significantly
+    different from it; ``system_name``: key -> display name.  "" when nothing is tested."""
+    sentences = []
+    for measure in tested(ranking):
+        sig = ranking.significance[measure]
+        top = sig.get("top_set") or []
+        if not top:
+            continue
+        names = [system_name(k) for k in top[:NAMED_FIRST]]
+        more = f" and {len(top) - NAMED_FIRST} more (T1 in the group column)" if len(top) > NAMED_FIRST else ""
+        what = labels.measure_label(measure)
+        if len(top) == 1:
+            sentences.append(f"Could be first on {what}: only {names[0]}; every other system is significantly below it.")
+        else:
+            sentences.append(f"Could be first on {what} (not significantly different from the best, "
+                             f"{len(top)} of {len(sig.get('order', top))}): {', '.join(names)}{more}.")
+    return " ".join(sentences)
+
+
+def pairs_view(board_slug: str, ranking: Ranking, system_name) -> TableView:
+    """Every pair tested on each measure of ``ranking``: raw and adjusted p-value and the
+    decision, the pairs of the best systems first (order of the test); the page shows the
+    first :data:`PAIRS_SHOWN` rows, the CSV and JSON downloads all of them."""
+    view = TableView(slug=board_slug + PAIRS_SUFFIX, caption="Every pair tested: raw and adjusted p-values",
+                     columns=[Column("measure", "Measure", row_header=True),
+                              Column("system_a", "System A"), Column("system_b", "System B"),
+                              Column("p", "p", numeric=True, title="paired randomisation test of the pair alone"),
+                              Column("p_adjusted", "p (adjusted)", numeric=True,
+                                     title="max-T step-down over all pairs of the batch and measure"),
+                              Column("different", "Different", title="adjusted p below α")],
+                     empty="No pair was tested.", formats=PAIRS_FORMATS, limit=PAIRS_SHOWN)
+    for measure in tested(ranking):
+        sig = ranking.significance[measure]
+        position = {s: i for i, s in enumerate(sig.get("order", []))}
+        for pair in sorted(sig.get("pairs", []), key=lambda p: sorted(position.get(s, 0) for s in p["systems"])):
+            a, b = sorted(pair["systems"], key=lambda s: position.get(s, 0))
+            view.add([text_cell(labels.measure_label(measure)), Cell(a, system_name(a), title=a),
+                      Cell(b, system_name(b), title=b), p_cell(pair["p"]), p_cell(pair["p_adjusted"]),
+                      Cell(bool(pair.get("different")), "yes" if pair.get("different") else "no")])
+    return view
+
+
+def p_cell(p) -> Cell:
+    """A p-value: 4 decimals, or 1 significant digit below 1e-4; "-" for none."""
+    return Cell(p, "-" if p is None else (f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"))
