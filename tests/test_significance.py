@@ -285,3 +285,166 @@ def test_c_at_1_groups_are_reproducible_and_identical_systems_share_a_letter():
     assert first.labels == {"strong": "a", "twin": "a", "weak": "b"}
     with pytest.raises(ValueError):
         count_statistic_groups({"a": strong, "b": strong[:3]}, c_at_1_from_counts)
+
+
+# --- max-T step-down over all pairs (the default) -----------------------------------------
+
+def _exact_step_down(per_question: dict) -> tuple[dict, dict]:
+    """The sign-flip tests and Westfall and Young's max-T step-down by their definitions,
+    over all 2^n sign patterns (an oracle independent of the code under test): a pair's
+    differences are 0 where either system has no value; the pairs are taken largest
+    observed |Σ d| first; pair j's adjusted p is the largest, over the pairs i up to j, of
+    the share of patterns where some pair not above i reaches T_i."""
+    import itertools
+    systems = sorted(per_question)
+    pairs = list(itertools.combinations(systems, 2))
+    diffs = {}
+    for a, b in pairs:
+        diffs[(a, b)] = [0.0 if math.isnan(x) or math.isnan(y) else x - y
+                         for x, y in zip(per_question[a], per_question[b])]
+    n = len(next(iter(diffs.values())))
+    patterns = list(itertools.product((1, -1), repeat=n))
+    observed = {p: abs(sum(d)) for p, d in diffs.items()}
+    permuted = {p: [abs(sum(s * x for s, x in zip(signs, d))) for signs in patterns] for p, d in diffs.items()}
+    raw = {p: sum(t >= observed[p] - 1e-12 for t in permuted[p]) / len(patterns) for p in pairs}
+    ordered = sorted(pairs, key=lambda p: -observed[p])
+    adjusted, running = {}, 0.0
+    for i, pair in enumerate(ordered):
+        rest = ordered[i:]
+        share = sum(max(permuted[r][k] for r in rest) >= observed[pair] - 1e-12
+                    for k in range(len(patterns))) / len(patterns)
+        running = max(running, share)
+        adjusted[pair] = running
+    return raw, adjusted
+
+
+def test_max_t_step_down_matches_the_full_enumeration_with_a_missing_value():
+    # four systems, eight questions, one value missing (left out of that system's pairs)
+    per_question = {"A": [0.9, 0.8, 0.7, 0.9, 0.6, 0.8, 0.9, 0.7],
+                    "B": [0.5, 0.9, 0.4, 0.6, 0.7, 0.5, 0.8, 0.3],
+                    "C": [0.2, 0.4, 0.5, float("nan"), 0.3, 0.6, 0.1, 0.4],
+                    "D": [0.3, 0.5, 0.3, 0.4, 0.5, 0.2, 0.3, 0.2]}
+    raw, adjusted = _exact_step_down(per_question)
+    groups = significance_groups({k: np.array(v) for k, v in per_question.items()}, trials=TRIALS, seed=8)
+    assert set(groups.adjusted) == set(adjusted)
+    for pair in adjusted:
+        assert close_to_exact(groups.p_values[pair], raw[pair]), (pair, groups.p_values[pair], raw[pair])
+        assert close_to_exact(groups.adjusted[pair], adjusted[pair]), (pair, groups.adjusted[pair], adjusted[pair])
+    # the step-down is not single-step: some pair's adjusted p is below the share of
+    # patterns where the largest of all pairs reaches it
+    assert any(adjusted[p] < raw[p] * 4 for p in adjusted if raw[p] < 0.05)
+
+
+def test_perfectly_dependent_pairs_keep_their_raw_p_value_under_max_t():
+    # six questions, each neighbour better by 1 on every question (see the Holm test above):
+    # the permuted differences are S, S and 2S with S = Σ s_q, so the largest pair (A-C,
+    # T = 12) is reached only when |S| = 6, 2 of 64 patterns; then A-B and B-C (T = 6) by
+    # |S| = 6 again: every adjusted p is 1/32 < 0.05, where Holm gives 0.094
+    base = np.arange(6, dtype=float)
+    groups = significance_groups({"A": base + 2, "B": base + 1, "C": base}, trials=TRIALS, seed=4)
+    assert all(close_to_exact(p, 1 / 32) for p in groups.adjusted.values())
+    assert groups.labels == {"A": "a", "B": "b", "C": "c"} and groups.display == "letters"
+    assert groups.top_set == ("A",) and groups.tiers == {"A": 1, "B": 2, "C": 3}
+
+
+def test_c_at_1_step_down_matches_the_full_enumeration():
+    import itertools
+
+    from scorer.ranking import c_at_1_from_counts, count_statistic_groups
+    outcomes = {"a": "RRRRRRUW", "b": "RRWWUURR", "c": "WWUWRWWU"}  # R right, W wrong, U unanswered
+    counts = {s: [(o == "R", o == "U") for o in v] for s, v in outcomes.items()}
+    pairs = list(itertools.combinations(sorted(counts), 2))
+    n = 8
+    swaps = list(itertools.product((0, 1), repeat=n))
+
+    def difference(x, y, swap):
+        sx = [y[q] if s else x[q] for q, s in enumerate(swap)]
+        sy = [x[q] if s else y[q] for q, s in enumerate(swap)]
+        return abs(_c_at_1(*zip(*sx)) - _c_at_1(*zip(*sy)))
+    observed = {p: difference(counts[p[0]], counts[p[1]], (0,) * n) for p in pairs}
+    permuted = {p: [difference(counts[p[0]], counts[p[1]], s) for s in swaps] for p in pairs}
+    ordered = sorted(pairs, key=lambda p: -observed[p])
+    exact, running = {}, 0.0
+    for i, pair in enumerate(ordered):
+        share = sum(max(permuted[r][k] for r in ordered[i:]) >= observed[pair] - 1e-12
+                    for k in range(len(swaps))) / len(swaps)
+        running = max(running, share)
+        exact[pair] = running
+    groups = count_statistic_groups({s: np.array(v, dtype=float) for s, v in counts.items()}, c_at_1_from_counts,
+                                    trials=TRIALS, seed=2)
+    for pair, p in exact.items():
+        assert close_to_exact(groups.adjusted[pair], p), (pair, groups.adjusted[pair], p)
+
+
+def test_same_seed_same_results_another_seed_other_p_values():
+    rng = np.random.default_rng(21)
+    systems = {f"s{i}": rng.random(40) + i / 40 for i in range(12)}
+    first = significance_groups(systems, trials=999, seed=5)
+    assert significance_groups(systems, trials=999, seed=5) == first
+    assert significance_groups(systems, trials=999, seed=6).adjusted != first.adjusted
+
+
+def test_a_raw_p_value_does_not_depend_on_the_other_systems_tested():
+    rng = np.random.default_rng(22)
+    systems = {f"s{i}": rng.random(30) for i in range(6)}
+    alone = paired_randomization_test(systems["s0"], systems["s3"], trials=777, seed=12)
+    assert significance_groups(systems, trials=777, seed=12).p_values[("s0", "s3")] == alone
+
+
+# --- groups that any number of systems can show ---------------------------------------------
+
+def test_tiers_by_hand():
+    from scorer.ranking import tiers
+    # A > B > C > D; A-C, A-D, B-D different: T1 = {A, B}; the best left, C, and D (not
+    # different from C) are T2
+    different = {frozenset("AC"), frozenset("AD"), frozenset("BD")}
+    assert tiers(["A", "B", "C", "D"], different) == {"A": 1, "B": 1, "C": 2, "D": 2}
+    assert compact_letters(["A", "B", "C", "D"], different) == {"A": "a", "B": "ab", "C": "bc", "D": "c"}
+    assert tiers([], set()) == {}
+
+
+def test_many_letter_groups_give_tiers_instead_of_an_error():
+    from scorer.ranking import group_labels
+    # 12 systems where only s0-s1, s2-s3, ..., s10-s11 differ: a group may hold one of each
+    # pair, so the letters need 2^6 = 64 groups, more than 52 (the old ValueError)
+    systems = [f"s{i:02d}" for i in range(12)]
+    different = {frozenset(systems[i:i + 2]) for i in range(0, 12, 2)}
+    assert compact_letters(systems, different) is None
+    ten = compact_letters(systems[:10], {d for d in different if "s10" not in d})  # 2^5 = 32 groups: shown
+    assert len(set("".join(ten.values()))) == 32 and all(len(v) == 16 for v in ten.values())
+    labels, display = group_labels(systems, different)
+    # T1: s00 and everybody not different from it (all but s01); T2: s01
+    assert display == "tiers" and labels == {s: "T2" if s == "s01" else "T1" for s in systems}
+
+
+def test_letters_stay_bounded_for_hundreds_of_systems():
+    rng = np.random.default_rng(3)
+    systems = [f"s{i:03d}" for i in range(250)]
+    different = {frozenset((systems[i], systems[j])) for i in range(250) for j in range(i + 1, 250)
+                 if rng.random() < 0.5}
+    assert compact_letters(systems, different) is None
+    from scorer.ranking import group_labels
+    labels, display = group_labels(systems, different)
+    assert display == "tiers" and labels[systems[0]] == "T1"
+
+
+def test_the_66_system_worked_example_of_the_docs():
+    # docs/ranking.md, "What the groups mean at 66 systems": clusters A (6 systems), B and C
+    # (30 each), identical inside a cluster, B = A - 0.1 and C = A - 0.2 on each of 10
+    # questions.  A permuted difference is c·S with S = Σ s_q; A-C (T = 2, largest first):
+    # max over all pairs 0.2|S| >= 2 only for |S| = 10, 2 of 1024 patterns; then A-B and B-C
+    # (T = 1), the pairs left having c <= 0.1: 0.1|S| >= 1 again only for |S| = 10.
+    # (Single-step, 0.2|S| >= 1 for |S| >= 6: 2 (1 + 10 + 45) / 1024 = 0.109, not below 0.05.)
+    base = np.linspace(0.9, 0.45, 10)
+    systems = {f"A{i}": base for i in range(6)} | {f"B{i:02d}": base - 0.1 for i in range(30)} \
+        | {f"C{i:02d}": base - 0.2 for i in range(30)}
+    groups = significance_groups(systems, trials=TRIALS, seed=66)
+    across = [p for pair, p in groups.adjusted.items() if pair[0][0] != pair[1][0]]
+    within = [p for pair, p in groups.adjusted.items() if pair[0][0] == pair[1][0]]
+    assert len(across) == 180 + 180 + 900 and len(within) == 15 + 435 + 435
+    assert all(close_to_exact(p, 2 / 1024) for p in across) and set(within) == {1.0}
+    assert groups.top_set == tuple(f"A{i}" for i in range(6))
+    assert {s: t for s, t in groups.tiers.items() if s in ("A0", "B00", "C29")} == {"A0": 1, "B00": 2, "C29": 3}
+    assert groups.display == "letters" and {groups.labels[s] for s in ("A0", "B00", "C00")} == {"a", "b", "c"}
+    holm = significance_groups(systems, trials=TRIALS, seed=66, correction="holm")
+    assert set(holm.labels.values()) == {"a"}  # 2/1024 x 2,145 pairs > 1

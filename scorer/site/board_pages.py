@@ -58,7 +58,7 @@ def _with_significance(view: TableView, ranking: Ranking, site: Site) -> TableVi
     """``view`` with the line of the systems that could be first added to its note and every
     pair's tests folded under it (CSV and JSON only: a board of 250 systems has 31,125
     pairs per measure)."""
-    first = groups.could_be_first(ranking, site.names.system)
+    first = groups.could_be_first(ranking, lambda key: f"{site.names.system(key)} ({site.names.team(key.split('/')[0])})")
     if first:
         view.note = f"{view.note} {first}".strip()
     if groups.tested(ranking):
