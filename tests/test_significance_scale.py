@@ -143,7 +143,7 @@ def nested_variants_repo(root: Path) -> Path:
         for i in range(QUESTIONS):
             candidates = [1000 * i + k for k in range(8)] + [1000 * i + 500 + k for k in range(4 + 4 * team)]
             ranking[i] = [DOC.format(d) for d in rng.permutation(candidates)[:10]]
-        systems = "".join(f'[[systems]]\nid = "top{10 - v}"\nname = "top {10 - v}"\ndescription = "d"\n'
+        systems = "".join(f'[[systems]]\nid = "top{10 - v}"\nname = "team {team} top {10 - v}"\ndescription = "d"\n'
                           for v in range(5))
         _write(root, f"teams/team{team}.toml", f'name = "Team {team}"\nmembers = ["team{team}-gh"]\n{systems}')
         for v in range(5):
