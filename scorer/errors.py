@@ -205,6 +205,51 @@ def bounded(problems, per_code: int = PROBLEMS_PER_CODE, total: int = PROBLEMS_P
     return list(collector)
 
 
+#: How many examples a group of warnings of one kind names (:func:`grouped`).
+GROUP_EXAMPLES = 3
+
+
+def grouped(problems: list[Problem], examples: int = GROUP_EXAMPLES) -> list[Problem]:
+    """``problems`` with the warnings of each code that stands for more than one problem
+    (a summary counts the ``count`` it stands for) replaced, where the first of them was,
+    by one warning: "<count> x <code>: <the first's message>; e.g. question A (line L),
+    question B (line M), question C (line N)" (the pointer where a warning names no
+    question), with the first's fix, location and ``count`` = the total, so counts of
+    problems stay right.  Errors stay one by one: each is to be fixed where it is."""
+    members: dict[str, list[Problem]] = {}
+    for p in problems:
+        if p.severity == "warning":
+            members.setdefault(p.code, []).append(p)
+    out, done = [], set()
+    for p in problems:
+        group = members.get(p.code) if p.severity == "warning" else None
+        total = sum(q.count or 1 for q in group) if group else 1
+        if group is None or total < 2:
+            out.append(p)
+        elif p.code not in done:
+            done.add(p.code)
+            listed = [q for q in group if not q.is_summary]
+            first = listed[0] if listed else p
+            named = [_example(q) for q in _spread(listed, examples)]
+            out.append(replace(first, count=total, pointer=None, question_id=None,
+                               message=f"{total:,} x {p.code}: {first.message}"
+                                       + (f"; e.g. {', '.join(named)}" if named else "")))
+    return out
+
+
+def _spread(problems: list[Problem], n: int) -> list[Problem]:
+    """``n`` of ``problems`` in their order, of as many different questions as there are."""
+    first_of_each = list({p.question_id: p for p in reversed(problems)}.values())[::-1]
+    picked = first_of_each[:n]
+    return picked + [p for p in problems if p not in picked][:n - len(picked)]
+
+
+def _example(p: Problem) -> str:
+    """Where one warning of a group is: ``question Q (line L)``, else its pointer."""
+    where = f"question {p.question_id}" if p.question_id else f"at {p.pointer or '/'}"
+    return where + (f" (line {p.line})" if p.line is not None else "")
+
+
 def some_of(items, limit: int = 5) -> str:
     """``"a, b, c ..."``: the first ``limit`` items, with an ellipsis when there are more."""
     items = list(items)

@@ -136,6 +136,7 @@ def test_the_pull_request_check_suggests_normalize_only_where_it_fixes_something
     taska = RunRef("taskA", "batch1", "week1", "team", "system")
     fixes = {(ref.task, problem.code): _content_reasons(ref, [problem])[0].fix
              for ref in (taskb, taska) for problem in (variant, by_hand)}
-    assert "normalize RUN.json FIXED.json" in fixes["taskB", "flat-answer-list"]
+    path = "submissions/taskB/batch1/phaseB/team/system.json"
+    assert f"run: python -m scorer normalize {path} {path} fixes every one" in fixes["taskB", "flat-answer-list"]
     assert [f for key, f in fixes.items() if key != ("taskB", "flat-answer-list") and "normalize" in f] == []
     assert all(mention_problems(f) == [] for f in fixes.values())

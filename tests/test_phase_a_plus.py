@@ -64,7 +64,7 @@ def test_a_phase_a_plus_run_is_validated_as_phase_b(aplus_repo):
     commit(aplus_repo, {APLUS_RUN: dumps(bad)})
     code, body, _, _ = check(aplus_repo, now=OPEN)
     assert code == 1 and codes(only(body)) == ["invalid-run"]
-    assert "--task phaseB" in only(body)["reasons"][0]["fix"]
+    assert f"python -m scorer validate {APLUS_RUN} lists them" in only(body)["reasons"][0]["fix"]  # its path: Phase B
     assert any(p["pointer"] == "/questions/0/exact_answer" for p in only(body)["problems"]), only(body)["problems"]
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sys
 
-from scorer.errors import Problem
+from scorer.errors import Problem, grouped
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -12,12 +12,19 @@ EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 PROBLEMS_PER_KIND = 10
 
 
-def print_problems(problems: list[Problem], stream=None, per_code: int | None = None, more: str = "") -> None:
-    """Print problems; with ``per_code``, at most that many of each kind, then a count
-    (and ``more``, how to see the others, when the command has a way)."""
+def print_problems(problems: list[Problem], stream=None, per_code: int | None = None, more: str = "",
+                   group: bool = True) -> None:
+    """Print problems; the warnings of one kind as one line with its count and three
+    examples (:func:`scorer.errors.grouped`; ``group=False``: one by one, for ``--all``);
+    with ``per_code``, at most that many errors of each kind, then a count (and ``more``,
+    how to see the others, when the command has a way)."""
     stream = stream or sys.stderr
+    problems = grouped(problems) if group else problems
     shown: dict[str, int] = {}
     for p in problems:
+        if group and p.severity == "warning":  # its kind's one line
+            print(p.format(), file=stream)
+            continue
         shown[p.code] = shown.get(p.code, 0) + (p.count or 1)
         if per_code is None or shown[p.code] <= per_code:
             print(p.format(), file=stream)

@@ -150,7 +150,8 @@ def cmd_validate(args) -> int:
                           "tasks": opened and list(opened.tasks), "task_source": opened and opened.source, "valid": ok,
                           "problems": [p.to_dict() for p in problems]}, indent=2, sort_keys=True))
     else:
-        print_problems(problems, sys.stdout, per_code=None if args.all else PROBLEMS_PER_KIND, more=ALL_HINT)
+        print_problems(problems, sys.stdout, per_code=None if args.all else PROBLEMS_PER_KIND, more=ALL_HINT,
+                       group=not args.all)
         if opened is not None:
             print(f"{args.file}: checked as a {'gold file' if args.role == 'gold' else 'run'} of {opened.described}")
         print(f"{args.file}: {'valid' if ok else 'INVALID'} ({problem_summary(problems)})")

@@ -75,7 +75,7 @@ def cmd_score(args) -> int:
 
 
 def _show(args, problems: list[Problem]) -> None:
-    print_problems(problems, per_code=None if args.all else PROBLEMS_PER_KIND, more=ALL_HINT)
+    print_problems(problems, per_code=None if args.all else PROBLEMS_PER_KIND, more=ALL_HINT, group=not args.all)
 
 
 def _score_run(args, run: str, limits) -> list[Scored]:
@@ -130,7 +130,7 @@ def _score_one(args, opened: Opened, limits) -> Scored:
         return Scored(run, EXIT_INVALID, opened, problems=problems)
     try:
         result = evaluate(args.gold, run, task=opened.task, edition=args.edition, flavor=args.flavor,
-                          **_options(args, opened.task))
+                          form_warnings=False, **_options(args, opened.task))  # validate's are printed above
     except ScorerError as exc:
         _show(args, exc.problems)
         print(f"{run}: nothing scored ({opened.described}).", file=sys.stderr)

@@ -63,8 +63,8 @@ def _usage(message: str, fix: str) -> ScorerError:
     return ScorerError(Problem(code="bad-argument", message=message, fix=fix))
 
 
-def evaluate(gold, run, task: str = "phaseA", edition: int = 9, flavor: str = "official",
-             **options) -> Result:
+def evaluate(gold, run, task: str = "phaseA", edition: int = 9, flavor: str = "official", *,
+             form_warnings: bool = True, **options) -> Result:
     """Score ``run`` against ``gold``.
 
     ``gold``, ``run``: a path, JSON text/bytes, or an already parsed dict/list.
@@ -81,6 +81,11 @@ def evaluate(gold, run, task: str = "phaseA", edition: int = 9, flavor: str = "o
     Before scoring, the pair is checked (:mod:`scorer.evaluation.pairing`): a run or gold
     that looks like a test set, a file of another task, swapped files, or run and gold
     sharing (almost) no question id are errors; a partial overlap is a warning.
+    ``Result.warnings`` holds those warnings, the evaluator's, and (``form_warnings``,
+    the default) every warning ``validate`` gives for the run: forms the official tool
+    reads but compares as written (documents as ``https://pubmed.ncbi.nlm.nih.gov/N/``,
+    which then score 0), labels it reads otherwise.  Callers that validated the run
+    themselves (the command line, ``score-all``) pass ``form_warnings=False``.
     """
     if task not in TASKS:
         raise _usage(f"unknown task {task!r}", f"use one of {', '.join(TASKS)}")
@@ -95,7 +100,7 @@ def evaluate(gold, run, task: str = "phaseA", edition: int = 9, flavor: str = "o
         raise _usage(f"the task {task} has no option {', '.join(unknown)}", f"{task} takes {accepted}")
     try:
         with cyclic_gc_paused():
-            return _dispatch(gold, run, task, edition, flavor, options)
+            return _dispatch(gold, run, task, edition, flavor, options, form_warnings)
     except ScorerError:
         raise
     except MemoryError:
@@ -107,14 +112,23 @@ def evaluate(gold, run, task: str = "phaseA", edition: int = 9, flavor: str = "o
             fix="this is a bug in the scorer; please report it with the input files")) from exc
 
 
-def _dispatch(gold, run, task: str, edition: int, flavor: str, options: dict) -> Result:
+def _dispatch(gold, run, task: str, edition: int, flavor: str, options: dict, form_warnings: bool) -> Result:
     gold_loaded = load_input(gold, name="gold")
     run_loaded = load_input(run, name="run")
     warnings = check_pairing(task, gold_loaded, run_loaded)
     result = EVALUATORS[task](gold_loaded, run_loaded, edition=edition, flavor=flavor, **options)
     result.measures = without_empty_families(result.measures, result.counts)
-    result.warnings += warnings
+    result.warnings += warnings + (_validation_warnings(task, run_loaded) if form_warnings else [])
     return result
+
+
+def _validation_warnings(task: str, run_loaded) -> list[Problem]:
+    """The warnings ``validate`` gives for the run (its question ids against the gold are
+    the pairing's partial-overlap warning)."""
+    from scorer.formats.validation import validate_run
+    value, doc = run_loaded
+    problems, _ = validate_run(task, value, doc, role="run")
+    return [p for p in problems if p.severity == "warning"]
 
 
 __all__ = ["EDITIONS", "EVALUATORS", "FLAVORS", "TASKS", "Flavor", "JsonText", "Result", "evaluate"]

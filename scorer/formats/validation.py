@@ -37,6 +37,13 @@ _PUBMED_PREFIX = PUBMED_URL.format("")
 _SNIPPET_KEYSET = frozenset(SNIPPET_KEYS)
 
 
+#: The warnings of forms the official evaluator reads but compares as written, so that
+#: every item written so scores 0 (a run of them only: its category scores 0) although
+#: ``normalize`` writes the gold's form.  A challenge refuses a run with any of them
+#: (:mod:`scorer.pr.policy`) rather than publish the zero.
+SCORE_CHANGING_FORMS = frozenset({"document-form"})
+
+
 def _is_canonical_document(value) -> bool:
     """True for a string already in the gold's URL form (ASCII digits after the prefix),
     which :func:`_canonical_document` returns unchanged and unreported."""

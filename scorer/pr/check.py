@@ -289,7 +289,7 @@ def _dry_run(check: RunCheck, value, challenge: Challenge, git: RepoReader, base
     try:
         result = evaluate(str(trusted / paths["gold"]), value, task=ref.scorer_task,
                           edition=challenge.edition(ref) or challenge.rules.edition, flavor=challenge.rules.flavor,
-                          **options)
+                          form_warnings=False, **options)  # judge_content validated it
     except ScorerError as exc:
         check.score_problems = list(exc.problems)
         return

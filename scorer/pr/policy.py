@@ -499,18 +499,33 @@ def _validate(ref: RunRef, parsed, doc, limits=None) -> tuple[list[Problem], obj
 
 
 def _content_reasons(ref: RunRef, problems: list[Problem]) -> list[Reason]:
-    """``invalid-run`` when the run has errors other than unknown ids (counted), and
-    ``unknown-questions`` when it answers ids (Task A: PMIDs) the test set lacks (listed)."""
+    """``invalid-run`` when the run has errors other than unknown ids (counted; when
+    ``normalize`` fixes them all, its one command is the fix), ``fixable-form`` when it
+    writes items in a form the official evaluator reads but scores 0 and ``normalize``
+    fixes (:data:`scorer.formats.validation.SCORE_CHANGING_FORMS`: never published as a
+    silent zero), and ``unknown-questions`` when it answers ids (Task A: PMIDs) the test
+    set lacks (listed)."""
+    from scorer.formats.validation import SCORE_CHANGING_FORMS
     errors = [p for p in problems if p.severity == "error"]
     invalid = [p for p in errors if p.code != "unknown-question"]
     unknown = [p for p in errors if p.code == "unknown-question"]
+    forms = [p for p in problems if p.severity == "warning" and p.code in SCORE_CHANGING_FORMS]
+    normalizable = SCORINGS[ref.scorer_task].normalizable
     reasons = []
     if invalid:
-        fixable = SCORINGS[ref.scorer_task].normalizable and any(p.fixed_by == "normalize" for p in invalid)
-        reasons.append(Reason("invalid-run", f"the run has {_how_many(invalid)} error(s)",
-                              f"python -m scorer validate RUN.json --task {ref.scorer_task} lists them with "
-                              "their fixes" + ("; python -m scorer normalize RUN.json FIXED.json fixes the "
-                                               "documented variants" if fixable else "")))
+        if normalizable and all(p.fixed_by == "normalize" for p in invalid):
+            fix = f"{_normalize_command(ref)} fixes every one of them"
+        else:
+            fix = (f"python -m scorer validate {ref.path} lists them with their fixes"
+                   + (f"; {_normalize_command(ref)} fixes the documented variants" if normalizable and any(
+                      p.fixed_by == "normalize" for p in invalid) else ""))
+        reasons.append(Reason("invalid-run", f"the run has {_how_many(invalid)} error(s)", fix))
+    if forms and normalizable:
+        first = next(p for p in forms if not p.is_summary)
+        reasons.append(Reason("fixable-form",
+                              f"{_how_many(forms)} item(s) are written in a form the official evaluator compares "
+                              f"as written, so each would score 0 (the first: {first.message})",
+                              f"{_normalize_command(ref)} writes the gold's form; commit the fixed file"))
     if unknown:
         ids = TASKS[ref.task].ids
         what = f"{ids}(s)" if ids == "PMID" else f"{ids} id(s)"
@@ -519,6 +534,12 @@ def _content_reasons(ref: RunRef, problems: list[Problem]) -> list[Reason]:
                               + some_of(p.question_id for p in unknown if not p.is_summary),
                               "answer the questions of this batch's test set (check the batch and phase)"))
     return reasons
+
+
+def _normalize_command(ref: RunRef) -> str:
+    """``run: python -m scorer normalize PATH PATH``: the run fixed in place (its path
+    gives its task)."""
+    return f"run: python -m scorer normalize {ref.path} {ref.path}"
 
 
 def _how_many(problems: list[Problem]) -> str:

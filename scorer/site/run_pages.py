@@ -2,10 +2,12 @@
 table; and the pages of the runs of no table."""
 from __future__ import annotations
 
+from dataclasses import fields
 from itertools import chain
 
 from markupsafe import Markup
 
+from scorer.errors import Problem, grouped
 from scorer.site import paths
 from scorer.site.answer_files import Basis, explain_run, load_basis
 from scorer.site.answers_html import parts_html, questions_html, sides_html
@@ -129,8 +131,20 @@ def _run_page(site: Site, entry, doc: dict | None, table: Table | None, answers:
     board = paths.board(entry.task, entry.batch, entry.phase) if table is not None else None
     site.w.page(path, "run.html", f"Run {entry.key}, {entry.task} {entry.batch} {entry.phase}", entry=entry,
                 doc=doc, measures=measures, questions=questions, board=board, names=site.names,
+                warnings=grouped_warnings((doc or {}).get("warnings", [])),
                 slug=run_slug(entry), evidence=site.evidence_page(entry),
                 answers=answers, answers_of=_answers_of(entry, doc), card=card_context(site.cards.get(entry.key)))
+
+
+def grouped_warnings(warnings: list[dict]) -> list[dict]:
+    """A run result's warnings for its page, after its numbers: those of one kind as one
+    (its count and three examples with their question ids, :func:`scorer.errors.grouped`),
+    each with ``count``, the problems it stands for."""
+    problems = [Problem(**{k: v for k, v in w.items() if k in _PROBLEM_FIELDS}) for w in warnings]
+    return [{**p.to_dict(), "count": p.count or 1} for p in grouped(problems)]
+
+
+_PROBLEM_FIELDS = frozenset(f.name for f in fields(Problem))
 
 
 def _answers_of(entry, doc: dict | None) -> tuple[int, int] | None:

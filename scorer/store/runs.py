@@ -95,7 +95,8 @@ def score_run(job: RunJob) -> dict:
         if any(p.severity == "error" for p in problems):
             return {"status": "error", "problems": _relative(problems, job.root)}
         result = evaluate(job.gold["gold"], str(Path(job.root) / job.ref.path), task=job.ref.scorer_task,
-                          edition=job.edition, flavor=job.flavor, **_options(job))
+                          edition=job.edition, flavor=job.flavor, form_warnings=False,  # problems has them
+                          **_options(job))
     except ScorerError as exc:
         return {"status": "error", "problems": _relative(exc.problems, job.root)}
     except Exception as exc:  # noqa: BLE001 - one run's bug must not stop the others
@@ -139,7 +140,8 @@ def rule_variants(job: RunJob, run) -> dict[str, dict]:
     out: dict[str, dict] = {}
     for name, flavor, edition in rules:
         try:  # evaluate raises only ScorerError (any other exception becomes its internal-error)
-            out[name] = {"measures": evaluate(gold, run, task=task, edition=edition, flavor=flavor, **options).measures}
+            out[name] = {"measures": evaluate(gold, run, task=task, edition=edition, flavor=flavor, form_warnings=False,
+                                              **options).measures}
         except ScorerError as exc:
             out[name] = _variant_error(exc.problems[0])
     return out
