@@ -1,7 +1,7 @@
 """A BioASQ-sized season at 5, 65 and 250 systems per board: cold ``score-all``, one more run, memory, groups.
 
     python benchmarks/bench_season_scale.py [--systems 5,65,250] [--batches 4] [--rounds 4] [--questions 100]
-                                            [--jobs N] [--keep DIR]
+                                            [--jobs N] [--keep DIR] [--sim-repetitions 100] [--sim-trials 999]
 
 For each number of systems per board, generates (fixed seed) into a temporary folder a
 season the size of BioASQ 14b: Task B with ``--batches`` batches x Phase A, Phase A+ and
@@ -19,7 +19,12 @@ a copy).  Then, each as a fresh process:
    cost of recomputing the one table from nothing;
 3. ``VmHWM``: the peak resident memory of the ``score-all`` process (the larger of the
    two steps; worker processes are counted apart, ``workers``);
-4. ``groups``: the most significance letter groups of any measure of any batch table.
+4. ``groups``: the most significance groups of any measure of any batch table (letters
+   when a table needs at most 10, else tiers: ``12T`` is 12 tiers, ``docs/ranking.md``);
+5. ``FWE`` and ``power``: the family-wise error and the power of those groups at that many
+   systems and ``--questions`` questions, simulated (``scorer.ranking.simulate_error_and_power``:
+   ``--sim-repetitions`` batches of identical systems, and of evenly spread ones, each tested
+   with ``--sim-trials`` permutations; spread 1, about the MAP range of 35 real systems).
 
 Prints one row per size; the numbers measured on the project's machine are in
 ``docs/results.md`` ("Speed at BioASQ's size").
@@ -38,6 +43,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_score_all import ROOT, phase_a_run, phase_b_run, taskb_gold, window, write_json  # noqa: E402
+
+from scorer.ranking import simulate_error_and_power  # noqa: E402
 
 RUNS_PER_TEAM = 5
 GOALS = {65: {"cold": 60.0, "+1 run": 5.0}}  # the goals of issue 24, for a 65-system board
@@ -166,16 +173,27 @@ def measure(root: Path, jobs: int) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def most_groups(root: Path) -> int:
-    """The most letter groups of any measure's significance test in any batch table."""
-    most = 0
+def most_groups(root: Path) -> str:
+    """The most significance groups of any measure in any batch table: the number of letters,
+    or of tiers followed by "T" (a table with more than 10 letter groups shows tiers)."""
+    most: tuple[int, str] = (0, "")
     for path in (root / "results/batches").rglob("*.json"):
         table = json.loads(path.read_text(encoding="utf-8"))
         for ranking in table.get("rankings", {}).values():
             for test in ranking.get("significance", {}).values():
-                letters = set("".join(test.get("letters", {}).values()))
-                most = max(most, len(letters))
-    return most
+                if test.get("display") == "tiers":
+                    most = max(most, (max(test["tiers"].values()), "T"))
+                elif test.get("groups"):
+                    most = max(most, (len(set("".join(test["groups"].values()))), ""))
+    return f"{most[0]}{most[1]}"
+
+
+def simulated(systems: int, args) -> tuple[float, float, float]:
+    """(family-wise error, power, seconds) of the groups at ``systems`` systems."""
+    start = time.perf_counter()
+    fwe, power = simulate_error_and_power(systems, args.questions, repetitions=args.sim_repetitions,
+                                          trials=args.sim_trials, seed=systems, spread=1.0)
+    return fwe, power, time.perf_counter() - start
 
 
 def season(systems: int, args, folder: Path) -> dict:
@@ -193,7 +211,7 @@ def season(systems: int, args, folder: Path) -> dict:
     one_table(root, alone)
     table = measure(alone, args.jobs)
     return {"systems": systems, "runs": runs, "generated": generated, "cold": cold, "added": added, "table": table,
-            "groups": most_groups(root)}
+            "groups": most_groups(root), "simulated": simulated(systems, args) if args.sim_repetitions else None}
 
 
 def verdict(systems: int, step: str, seconds: float) -> str:
@@ -203,7 +221,7 @@ def verdict(systems: int, step: str, seconds: float) -> str:
 
 def print_table(rows: list[dict]) -> None:
     header = f"{'systems':>7} {'runs':>6} {'cold s':>14} {'+1 run s':>13} {'ratio':>6} {'VmHWM MB':>9} " \
-             f"{'workers MB':>10} {'groups':>6}"
+             f"{'workers MB':>10} {'groups':>6} {'FWE':>6} {'power':>6}"
     print(header)
     print("-" * len(header))
     for r in rows:
@@ -212,7 +230,15 @@ def print_table(rows: list[dict]) -> None:
         workers = max(r["cold"]["workers_kb"], r["added"]["workers_kb"]) / 1024
         print(f"{r['systems']:>7} {r['runs']:>6} {cold:>7.1f}{verdict(r['systems'], 'cold', cold):>7} "
               f"{added:>6.2f}{verdict(r['systems'], '+1 run', added):>7} {added / r['table']['seconds']:>6.2f} "
-              f"{hwm:>9.0f} {workers:>10.0f} {r['groups']:>6}")
+              f"{hwm:>9.0f} {workers:>10.0f} {r['groups']:>6} {_simulated(r['simulated'])}")
+    times = ", ".join(f"{r['systems']} systems {r['simulated'][2]:.0f} s" for r in rows if r["simulated"])
+    if times:
+        print("FWE: share of simulated batches of identical systems with any pair called different (goal <= 0.05); "
+              f"power: share of the clearly different pairs found; simulation times: {times}")
+
+
+def _simulated(numbers: tuple | None) -> str:
+    return f"{'-':>6} {'-':>6}" if numbers is None else f"{numbers[0]:>6.3f} {numbers[1]:>6.3f}"
 
 
 def main(argv=None) -> int:
@@ -223,6 +249,9 @@ def main(argv=None) -> int:
     parser.add_argument("--questions", type=int, default=100, help="questions per batch and round")
     parser.add_argument("--jobs", type=int, default=2, help="score-all jobs")
     parser.add_argument("--keep", help="generate into this folder and keep it")
+    parser.add_argument("--sim-repetitions", type=int, default=100,
+                        help="simulated batches per size for FWE and power (0: no simulation)")
+    parser.add_argument("--sim-trials", type=int, default=999, help="permutations per simulated batch")
     args = parser.parse_args(argv)
     base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-season-scale-"))
     rows = []
