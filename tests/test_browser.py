@@ -18,7 +18,9 @@ page types from computed styles.  Screenshots go to ``test-artifacts/screenshots
 """
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -872,35 +874,54 @@ def _shoot(driver, name: str, width: int, full: bool = True) -> Path:
     return path
 
 
-def test_screenshots_for_review(page, driver, capsys):
+#: One page of every kind the site has (name -> path): each is shot at 1,280 and 390 px.
+PAGE_KINDS = {
+    "home": "index.html",
+    "board-taskB-phaseA": PHASE_A,
+    "board-taskB-phaseAplus": "taskB/batch1/phaseAplus.html",
+    "board-taskB-phaseB": LEADERBOARD,
+    "board-taskA-batch": "taskA/batch1.html",
+    "board-taskA-testset": "taskA/batch1/week1.html",
+    "board-mcqa": "mcqa/batch1/run.html",
+    "board-synergy": "synergy/round2/run.html",
+    "board-filtered-open": "taskB/batch1/phaseB.open.html",
+    "board-filtered-primary": "taskA/batch1.primary.html",
+    "rules": "taskB/batch2/phaseB-rules.html",
+    "overview-taskB": "overview/taskB.html",
+    "overview-taskA": "overview/taskA.html",
+    "teams": "teams.html",
+    "team": TEAM_WITH_MARKUP,
+    "system": "teams/helix/helix-dense.html",
+    "run-phaseA": PHASE_A_RUN,
+    "run-phaseB": PHASE_B_RUN,
+    "run-taskA": "runs/taskA/batch1/week1/northbridge/nb-hier.html",
+    "run-mcqa": "runs/mcqa/batch1/run/helix/helix-dense.html",
+    "run-synergy": "runs/synergy/round1/run/helix/helix-dense.html",
+    "compare-index": "compare/taskB/batch1/phaseB/index.html",
+    "compare-pair": "compare/taskB/batch1/phaseB/helix.helix-dense__helix.helix-hybrid.html",
+    "evidence": "compare/taskB/batch1/phaseAplus-vs-phaseB/helix.helix-dense.html",
+    "downloads": "downloads.html",
+    "docs-index": "docs/index.html",
+    "doc": "docs/submit.html",
+}
+
+
+def test_screenshots_of_every_page_kind_at_1280_and_390px(page, driver, site, capsys):
+    """Written to test-artifacts/screenshots/<kind>-<width>.png (ignored by Git) for a person
+    to look at; the pages themselves are checked by the other tests."""
     saved = []
-    for path, name, width in (("index.html", "home.png", DESKTOP[0]),
-                              (LEADERBOARD, "leaderboard.png", DESKTOP[0]),
-                              (LEADERBOARD, "leaderboard-390px.png", 390),
-                              ("overview/taskB.html", "overview.png", DESKTOP[0]),
-                              ("runs/taskA/batch1/week1/northbridge/nb-hier.html", "run-390px.png", 390),
-                              (PHASE_A_RUN, "run-phase-a.png", DESKTOP[0]),
-                              (PHASE_B_RUN, "run-phase-b.png", DESKTOP[0]),
-                              ("runs/synergy/round1/run/helix/helix-dense.html", "run-synergy.png", DESKTOP[0]),
-                              ("runs/taskA/batch1/week1/northbridge/nb-hier.html", "run-task-a.png", DESKTOP[0]),
-                              ("runs/mcqa/batch1/run/helix/helix-dense.html", "run-mcqa.png", DESKTOP[0]),
-                              ("compare/taskB/batch1/phaseB/helix.helix-dense__helix.helix-hybrid.html",
-                               "compare-phase-b.png", DESKTOP[0]),
-                              (PHASE_A, "leaderboard-phaseA.png", DESKTOP[0]),
-                              ("mcqa/batch1/run.html", "leaderboard-mcqa.png", DESKTOP[0]),
-                              ("synergy/round2/run.html", "leaderboard-synergy.png", DESKTOP[0]),
-                              ("taskB/batch2/phaseB-rules.html", "rules.png", DESKTOP[0]),
-                              ("compare/taskB/batch1/phaseAplus-vs-phaseB/helix.helix-dense.html", "evidence.png",
-                               DESKTOP[0])):
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                               {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600})
-        page(path)
-        saved.append(_shoot(driver, name, width))
-        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    for kind, path in PAGE_KINDS.items():
+        assert (site / path).is_file(), path
+        for width in (DESKTOP[0], 390):
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                   {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600})
+            page(path)
+            saved.append(_shoot(driver, f"{kind}-{width}.png", width))
+            driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     for p in saved:
         assert p.stat().st_size > 10_000, f"{p} looks empty"
     with capsys.disabled():
-        print("\nscreenshots for review: " + ", ".join(str(p.relative_to(ROOT)) for p in saved))
+        print(f"\n{len(saved)} screenshots for review in {SCREENSHOTS.relative_to(ROOT)}")
 
 
 # --- the star marks what the ranking used ---------------------------------------------------
@@ -995,3 +1016,251 @@ def test_the_star_check_catches_a_board_that_does_not_follow_its_star():
     assert _star_problems(table(["1", "2", "-"], ["0.5", "0.4", "0.9"])) == []
     assert _star_problems(table(["1.5", "1.5", "3"], ["0.5", "0.5", "0.4"])) == []
     assert _star_problems(table(["1", "2"], ["0.4", "0.5"])) == ["Rank does not follow the starred F1"]
+
+
+# --- scores first, widths, scroll cues, run cards, the overview order (issue 28) ------------
+
+RANKED_VALUES = """
+return [...document.querySelectorAll('main table.sortable')].filter(t => !t.closest('details')).map(t => {
+  const heads = [...t.querySelectorAll('thead th')];
+  const starred = heads.map((h, i) => h.querySelector('.star') ? i : -1).filter(i => i >= 0);
+  return {id: t.id, starred: starred.length, first: heads.findIndex(h => h.textContent.trim().startsWith('Rank')),
+          rows: [...t.querySelectorAll('tbody tr')].map(tr => {
+            const cells = [...tr.children];
+            return {ranked: (cells[0].dataset.sort || '') !== '',
+                    values: starred.map(i => cells[i] ? cells[i].textContent.trim() : '')};
+          })};
+});
+"""
+BOARD_KINDS = {"Task B Phase A": PHASE_A, "Task B Phase A+": "taskB/batch1/phaseAplus.html",
+               "Task B Phase B": LEADERBOARD, "Task A batch": "taskA/batch1.html",
+               "Task A test set": "taskA/batch1/week1.html", "reading tests": "mcqa/batch1/run.html",
+               "Synergy": "synergy/round2/run.html"}
+
+
+def test_each_board_kind_shows_the_values_it_ranks_on(page):
+    """Every main table of every kind of board has starred (ranked-on) columns, and every
+    ranked row shows a score (4 decimals) in at least one of them; the Task A batch board has
+    one per test set."""
+    problems = []
+    for kind, path in BOARD_KINDS.items():
+        tables = page(path).execute_script(RANKED_VALUES)
+        assert tables, (kind, path)
+        for t in tables:
+            ranked = [r for r in t["rows"] if r["ranked"]]
+            if not t["starred"]:
+                problems.append(f"{kind}: {t['id']} has no ranked-on column")
+            for row in ranked:
+                if not any(re.fullmatch(r"\d\.\d{4}", v) for v in row["values"]):
+                    problems.append(f"{kind}: {t['id']}: a ranked row shows no score {row['values']}")
+            if not ranked:
+                problems.append(f"{kind}: {t['id']} ranks no one")
+    task_a = page("taskA/batch1.html").execute_script(RANKED_VALUES)
+    assert all(t["starred"] == 5 for t in task_a), [t["starred"] for t in task_a]  # week1..week5
+    assert not problems, "\n".join(problems)
+
+
+WIDTHS = """
+const doc = document.documentElement, out = {page: doc.scrollWidth, wraps: []};
+for (const w of document.querySelectorAll('main .table-wrap')) {
+  if (!w.clientWidth) continue;  // inside a closed <details>
+  const cue = w.previousElementSibling, caption = w.querySelector('caption .caption-text');
+  out.wraps.push({id: (w.querySelector('table') || {}).id || '', scrolls: w.scrollWidth > w.clientWidth + 1,
+    right: w.getBoundingClientRect().right, shadow: getComputedStyle(w).backgroundImage.includes('radial-gradient'),
+    cue: !!(cue && cue.classList.contains('scroll-cue') && !cue.hidden && cue.offsetHeight > 0),
+    captionRight: caption ? caption.getBoundingClientRect().right : null});
+}
+return out;
+"""
+
+
+def _width_problems(path: str, facts: dict, width: int) -> list[str]:
+    problems = [f"{path}: the page is {facts['page']} px wide"] if facts["page"] > width else []
+    for w in facts["wraps"]:
+        if w["right"] > width + 0.5:
+            problems.append(f"{path}: table {w['id']} ends at {w['right']:.0f} px")
+        if w["scrolls"] and not (w["cue"] and w["shadow"]):
+            problems.append(f"{path}: table {w['id']} scrolls without a visible cue ({w})")
+        if w["captionRight"] is not None and w["captionRight"] > min(w["right"], width) + 0.5:
+            problems.append(f"{path}: the caption of {w['id']} is cut ({w['captionRight']:.0f} px)")
+    return problems
+
+
+def test_no_board_or_per_question_table_is_wider_than_1280px_and_a_table_that_scrolls_says_so(page, driver, site):
+    """Every board (and filtered view), every run page (the per-question tables) and every
+    head-to-head page at 1,280 px: the page fits, and a table wider than its box shows the
+    cue (the "scroll" line and the edge shadows); the boards again at 390 px, where their
+    tables do scroll: the cue, and captions that wrap inside the box."""
+    pages = leaderboards(site) + sorted(p.relative_to(site).as_posix() for folder in ("runs", "compare")
+                                        for p in (site / folder).rglob("*.html"))
+    assert len(pages) > 250
+    problems, scrolling = [], 0
+    for path in pages:
+        facts = page(path).execute_script(WIDTHS)
+        problems += _width_problems(path, facts, DESKTOP[0])
+        scrolling += sum(w["scrolls"] for w in facts["wraps"])
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    narrow = 0
+    try:
+        for path in leaderboards(site):
+            facts = page(path).execute_script(WIDTHS)
+            problems += _width_problems(path, facts, 390)
+            narrow += sum(w["scrolls"] for w in facts["wraps"])
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert not problems, "\n".join(problems[:40])
+    assert narrow > 50, narrow  # the cue was checked on many scrolling tables
+    assert scrolling >= 0
+
+
+def test_the_scroll_cue_check_catches_a_table_without_one():
+    wrap = {"id": "t", "scrolls": True, "right": 1000, "shadow": True, "cue": False, "captionRight": 900}
+    assert _width_problems("p.html", {"page": 1280, "wraps": [wrap]}, 1280) == [
+        f"p.html: table t scrolls without a visible cue ({wrap})"]
+    assert _width_problems("p.html", {"page": 1337, "wraps": []}, 1280) == ["p.html: the page is 1337 px wide"]
+
+
+FILTERED_ROWS = """
+return [...document.querySelectorAll('main table.sortable')].filter(t => !t.closest('details')).map(t => ({
+  id: t.id, rows: [...t.querySelectorAll('tbody tr')].map(tr => {
+    const system = tr.querySelector('th[scope="row"]');
+    return {key: system ? system.title : '', rank: tr.children[0].dataset.sort || ''};
+  })}));
+"""
+
+
+def test_the_filtered_views_exist_and_hold_exactly_the_matching_runs(page, site):
+    """For every board with runs: <board>.open.html holds the rows of the systems whose card
+    says open weights, <board>.primary.html those whose card names this batch primary, both
+    with the ranks of the full board (the cards read from downloads/cards.json)."""
+    cards = json.loads((site / "downloads/cards.json").read_text(encoding="utf-8"))
+
+    def keep(kind: str, key: str, task: str, batch: str) -> bool:
+        card = cards.get(key)
+        if card is None:
+            return False
+        if kind == "open":
+            return card["weights"] == "open"
+        return card["primary"] is True or (isinstance(card["primary"], list) and f"{task}/{batch}" in card["primary"])
+
+    boards = [p for p in leaderboards(site) if not p.startswith("overview/") and ".open." not in p
+              and ".primary." not in p]
+    checked = {"open": 0, "primary": 0}
+    problems = []
+    for board in boards:
+        full = page(board).execute_script(FILTERED_ROWS)
+        if not any(t["rows"] for t in full):
+            assert not (site / board.replace(".html", ".open.html")).exists(), board
+            continue
+        parts = board.removesuffix(".html").split("/")
+        task, batch = parts[0], parts[1]
+        for kind in ("open", "primary"):
+            shown = {t["id"]: t["rows"] for t in page(board.replace(".html", f".{kind}.html")).execute_script(
+                FILTERED_ROWS)}  # a table no row of which matches is not shown (an empty-state line instead)
+            for whole in full:
+                expected = [r for r in whole["rows"] if not r["key"] or keep(kind, r["key"], task, batch)]
+                if shown.get(whole["id"], []) != expected:
+                    problems.append(f"{board} {kind} {whole['id']}: {shown.get(whole['id'])} != {expected}")
+                checked[kind] += sum(1 for r in expected if r["key"])
+    assert not problems, "\n".join(problems[:20])
+    assert checked["open"] > 30 and checked["primary"] > 30, checked
+
+
+OVERVIEW_ROWS = """
+return [...document.querySelectorAll('main table.sortable')].map(t => {
+  const heads = [...t.querySelectorAll('thead th')].map(h => h.textContent.replace(/[\\u2195\\u2191\\u2193]/g, '').trim());
+  return {note: t.querySelector('caption .note').textContent, heads: heads,
+          rows: [...t.querySelectorAll('tbody tr')].map(tr => [...tr.children].map(c => c.textContent.trim()))};
+});
+"""
+
+
+def _overview_order_problems(table: dict) -> list[str]:
+    """Where an overview table's rows break the rule its note states: numbered rows first
+    (1, 2, ...), each ranked in all N batches, by Friedman average rank (or mean rank);
+    then unnumbered rows, each ranked in fewer batches, by mean rank."""
+    match = re.match(r"Order: numbered, the systems ranked in all (\d+) batches, by (Friedman average rank|mean rank)",
+                     table["note"])
+    if not match:
+        return [f"no order rule: {table['note']!r}"]
+    n, by = int(match.group(1)), match.group(2)
+    column = {h: i for i, h in enumerate(table["heads"])}
+    key = column["Friedman avg. rank" if by.startswith("Friedman") else "Mean rank"]
+    numbered = [r for r in table["rows"] if r[0] != "-"]
+    after = [r for r in table["rows"] if r[0] == "-"]
+    problems = []
+    if table["rows"][:len(numbered)] != numbered:
+        problems.append("an unnumbered row stands among the numbered ones")
+    if [r[0] for r in numbered] != [str(i) for i in range(1, len(numbered) + 1)]:
+        problems.append(f"positions {[r[0] for r in numbered]}")
+    if any(r[column["Batches ranked"]] != f"{n} of {n}" for r in numbered):
+        problems.append("a numbered system is not ranked in every batch")
+    if any(r[column["Batches ranked"]] == f"{n} of {n}" for r in after):
+        problems.append("an unnumbered system is ranked in every batch")
+    if "-" in [r[key] for r in numbered]:
+        problems.append(f"a numbered system has no {by}")
+    elif [float(r[key]) for r in numbered] != sorted(float(r[key]) for r in numbered):
+        problems.append(f"numbered rows not ordered by {by}")
+    means = [float(r[column["Mean rank"]]) for r in after]
+    if means != sorted(means):
+        problems.append("unnumbered rows not ordered by mean rank")
+    return problems
+
+
+def test_the_overview_order_follows_its_stated_rule(page, site):
+    checked = 0
+    for path in sorted(p.relative_to(site).as_posix() for p in (site / "overview").glob("*.html")):
+        for table in page(path).execute_script(OVERVIEW_ROWS):
+            if table["rows"]:
+                assert _overview_order_problems(table) == [], (path, table["note"])
+                checked += 1
+    assert checked >= 6
+    # Task B Phase A of the demo: the BM25 baseline (3 of 3 batches, mean 3.67) is #2; Hybrid
+    # BM25 + dense (mean 2, 2 batches) follows the numbered rows, unnumbered
+    phase_a = page("overview/taskB.html").execute_script(OVERVIEW_ROWS)[0]
+    assert [r[:2] for r in phase_a["rows"][:4]] == [["1", "Dense retrieval + reader"], ["2", "BM25 baseline"],
+                                                    ["3", "Quokka first attempt"], ["-", "Hybrid BM25 + dense"]]
+
+
+def test_the_overview_check_catches_an_interleaved_order():
+    table = {"note": "Order: numbered, the systems ranked in all 3 batches, by Friedman average rank (ties: mean rank); ...",
+             "heads": ["#", "System", "Mean rank", "Batches ranked", "Friedman avg. rank"],
+             "rows": [["1", "a", "1", "3 of 3", "1"], ["2", "b", "2", "2 of 3", "-"], ["3", "c", "3.67", "3 of 3", "2"]]}
+    assert "a numbered system is not ranked in every batch" in _overview_order_problems(table)
+
+
+PLAIN_WORDS = """
+return {
+  legends: [...document.querySelectorAll('details.legend')].map(d => ({id: d.id, open: d.open})),
+  untitled: [...document.querySelectorAll('main table.sortable thead th')].filter(th => !th.title)
+              .map(th => th.textContent.trim()),
+  times: [...document.querySelectorAll('time')].map(t => [t.getAttribute('datetime'), t.textContent]),
+  notes: [...document.querySelectorAll('main td')].map(td => td.textContent).filter(t => /rules\\.|rank_late_runs/.test(t)),
+  title: document.title,
+  links: [...document.querySelectorAll('main a')].map(a => a.textContent),
+};
+"""
+
+
+def test_boards_speak_plain_words(page, site):
+    """One folded legend per board, a title on every header of its tables, readable times in
+    <time datetime> (UTC), no configuration key in a note; the docs index and its pages
+    without raw backticks."""
+    for path in [p for p in leaderboards(site) if not p.startswith("overview/")]:
+        facts = page(path).execute_script(PLAIN_WORDS)
+        assert facts["legends"] == [{"id": "legend", "open": False}] or not (site / path).read_text(
+            encoding="utf-8").count("<table"), (path, facts["legends"])
+        assert facts["untitled"] == [], (path, facts["untitled"])
+        assert facts["notes"] == [], (path, facts["notes"])
+        for stamp, text in facts["times"]:
+            assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", stamp) and text.endswith(" UTC"), (stamp, text)
+            assert "T" not in text.replace("UTC", ""), text
+    late = page("taskB/batch2/phaseB.html").execute_script(
+        "return [...document.querySelectorAll('main tr.late td a')].map(a => [a.textContent, a.href]);")
+    assert any(text.startswith("late, not ranked") and href.endswith("docs/ranking.html#late-runs")
+               for text, href in late), late
+    index = page("docs/index.html").execute_script(PLAIN_WORDS)
+    assert "`" not in index["title"] and not [t for t in index["links"] if "`" in t], index["links"]
+    assert "results/: what score-all writes" in index["links"]
+    assert "`" not in page("docs/results.html").execute_script(PLAIN_WORDS)["title"]

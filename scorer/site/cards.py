@@ -129,6 +129,7 @@ def filtered_view(view: TableView, keep: Callable[[str | None], bool]) -> TableV
     rows = [i for i, key in enumerate(view.keys) if keep(key)]
     return replace(view, rows=[view.rows[i] for i in rows], row_css=[view.row_css[i] for i in rows],
                    keys=[view.keys[i] for i in rows], formats=(),
+                   empty="No system of this board matches: its card does not say so, or it has no card.",
                    details=[filtered_view(d, keep) for d in view.details])
 
 
