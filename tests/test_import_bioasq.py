@@ -7,6 +7,7 @@ BioASQ files"), not by the importer."""
 from __future__ import annotations
 
 import json
+import shlex
 import tomllib
 from pathlib import Path
 
@@ -79,6 +80,11 @@ def test_official_testsets_are_copied_and_the_batch_added(repo, capsys):
                  "--golden", str(_real("golden", "11B1_golden.json")), "--window", PHASE_A, "--window", PHASE_B]) == 0
     captured = capsys.readouterr()
     assert "2 question(s) of this test set are not in the golden file" in captured.err  # BioASQ dropped them
+    advice = [line.split("run: ", 1)[1] for line in captured.out.splitlines() if "run: " in line]
+    assert advice == [f"python -m scorer build --repo {repo}"]
+    assert main(shlex.split(advice[0])[3:] + ["--jobs", "1"]) == 0  # the command it advises builds the site
+    assert (repo / "_site" / "taskB").is_dir()
+    capsys.readouterr()
     assert (repo / "testsets/taskb/batch1/phaseA.json").read_bytes() == testset_a.read_bytes()
     assert (repo / "testsets/taskb/batch1/phaseB.json").read_bytes() == testset_b.read_bytes()
     batch = load_challenge(repo).taskb_batches["batch1"]

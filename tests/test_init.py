@@ -4,9 +4,12 @@ participants' pages only."""
 from __future__ import annotations
 
 import re
+import shlex
 import tomllib
 from dataclasses import fields
 from pathlib import Path
+
+import pytest
 
 from scorer.cli import main
 from scorer.cli.init import FROM_SOURCE, SOURCE_TREE, TEMPLATE, source_problems
@@ -45,7 +48,11 @@ def test_init_writes_a_skeleton_that_builds(tmp_path, capsys):
         assert setting in readme, setting
     challenge = load_challenge(repo)
     assert not challenge.demo and not challenge.teams
-    capsys.readouterr()
+    advice = [line.split("run: ", 1)[1] for line in capsys.readouterr().out.splitlines() if "run: " in line]
+    assert advice == [f"python -m scorer import-bioasq --repo {repo} --help"]
+    with pytest.raises(SystemExit) as done:  # the command init advises works
+        main(shlex.split(advice[0])[3:])
+    assert done.value.code == 0 and "--golden FILE" in capsys.readouterr().out
     assert main(["build", "--repo", str(repo), "--jobs", "1"]) == 0
     assert "0 scored" in capsys.readouterr().out
     site = repo / "_site"

@@ -18,6 +18,7 @@ installed from a wheel has no workflows or lock files to copy, and ``init`` says
 """
 from __future__ import annotations
 
+import shlex
 import shutil
 from pathlib import Path
 
@@ -96,6 +97,6 @@ def cmd_init(args) -> int:
     files = write_skeleton(target)
     print(f"init: wrote a challenge repository of {len(files)} files in {target}\n"
           f"  next: edit {target / 'challenge.toml'}, then add each batch from BioASQ's files with\n"
-          f"  run: cd {target} && python -m scorer import-bioasq --help\n"
+          f"  run: python -m scorer import-bioasq --repo {shlex.quote(str(target))} --help\n"
           f"  and read {target / 'README.md'} for the GitHub settings to make")
     return EXIT_OK
