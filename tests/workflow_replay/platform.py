@@ -309,6 +309,19 @@ class Platform:
         self._pull_event(pull, "synchronize")
         return pull.head
 
+    def force_push(self, pull: Pull, commit: str) -> None:
+        """The author force-pushes ``commit`` (an earlier head) to the pull request's branch:
+        GitHub records the issue event ``head_ref_force_pushed`` and sends ``synchronize``."""
+        work = self.clone(pull.author)
+        git(work, "checkout", "-q", pull.branch)
+        git(work, "reset", "-q", "--hard", commit)
+        pull.head = commit
+        pull.api["head"]["sha"] = commit
+        pull.api["updated_at"] = self.clock
+        self.api.pull_event(pull.number, "head_ref_force_pushed", self.clock)
+        self._pull_refs(pull, work)
+        self._pull_event(pull, "synchronize")
+
     def _commit(self, work: Path, files: dict[str, bytes | None], message: str) -> str:
         for rel, data in files.items():
             if data is None:
