@@ -633,3 +633,21 @@ def test_a_run_card_is_not_toml_or_too_large(repo):
     code, body, _, _ = check(repo)
     assert code == 1 and [codes(c) for c in body["changes"]] == [["invalid-card"], ["too-large"]]
     assert body["changes"][0]["problems"][0]["line"] == 1
+
+
+def test_two_primary_cards_of_a_team_for_one_batch_are_refused(repo):
+    commit(repo, {"submissions/cards/alpha/a1.toml": b"primary = true\n"})
+    code, _, _, out = check(repo)
+    assert code == 0, out
+    git(repo, "checkout", "-q", "main")
+    commit(repo, {"submissions/cards/alpha/a1.toml": b"primary = true\n"}, "a1 primary everywhere")
+    git(repo, "checkout", "-q", "-b", "second")
+    commit(repo, {"submissions/cards/alpha/a2.toml": b'primary = ["taskB/batch2"]\n'})
+    code, body, _, _ = check(repo)
+    (problem,) = only(body)["problems"]
+    assert code == 1 and codes(only(body)) == ["invalid-card"] and problem["code"] == "primary-conflict"
+    assert problem["message"] == "system a1 of the team is also primary for taskB/batch2"
+    commit(repo, {"submissions/cards/alpha/a2.toml": b'primary = ["taskB/batch2"]\n',
+                  "submissions/cards/alpha/a1.toml": b'primary = ["taskB/batch1"]\n'})  # fixed in the same PR
+    code, body, _, out = check(repo)
+    assert code == 0, out

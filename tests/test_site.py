@@ -453,3 +453,29 @@ def test_run_cards_on_boards_filtered_views_run_pages_and_downloads(demo_site):
     assert {r["system"]: r["card.weights"] for r in data["rows"]} == {
         "Dense retrieval + reader": "open", "Hybrid BM25 + dense": "open", "Generative QA <v2>": "api",
         "BM25 baseline": "open", "Quokka first attempt": None}
+
+
+def test_cards_that_cannot_be_used_count_as_none_and_say_why(tmp_path):
+    """load_cards: a stray file, a symbolic link, an unregistered system, a broken card and two
+    primary claims of one team for a batch are problems; only the usable cards are kept, and
+    the conflicting claims lose their primary mark."""
+    from scorer.formats.cards import load_cards
+    from scorer.formats.challenge import load_challenge
+    repo = copy_demo(tmp_path / "repo", ("challenge.toml", "teams"))
+    cards = repo / "submissions/cards"
+    (cards / "helix").mkdir(parents=True)
+    (cards / "helix/helix-dense.toml").write_text('weights = "open"\nprimary = true\n', encoding="utf-8")
+    (cards / "helix/helix-hybrid.toml").write_text('primary = ["taskB/batch2"]\n', encoding="utf-8")
+    (cards / "helix/helix-small.toml").write_text('weights = "opne"\n', encoding="utf-8")
+    (cards / "helix/nobody.toml").write_text('weights = "open"\n', encoding="utf-8")
+    (cards / "helix/notes.txt").write_text("x\n", encoding="utf-8")
+    (cards / "quokka").mkdir()
+    (cards / "quokka/quokka-1.toml").symlink_to(cards / "helix/helix-dense.toml")
+    found, problems = load_cards(load_challenge(repo))
+    assert sorted(found) == ["helix/helix-dense", "helix/helix-hybrid"]
+    assert found["helix/helix-dense"].weights == "open" and found["helix/helix-dense"].primary is False
+    assert found["helix/helix-hybrid"].primary is False
+    assert sorted((p.code, p.file.rsplit("/", 1)[-1]) for p in problems) == [
+        ("config-enum", "helix-small.toml"), ("not-a-card", "notes.txt"),
+        ("primary-conflict", "helix-dense.toml"), ("primary-conflict", "helix-hybrid.toml"),
+        ("symlink", "quokka-1.toml"), ("unregistered-system", "nobody.toml")]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from scorer.errors import Problem, ScorerError
@@ -107,6 +107,32 @@ def _is_batch(challenge: Challenge, entry: str) -> bool:
         return False
 
 
+def primary_conflicts(card: Card, others) -> list[Problem]:
+    """``primary-conflict`` for each other card of the same team that names a batch
+    ``card`` names as primary (``true`` names every batch): a team has one primary run per
+    batch."""
+    def batches(c: Card) -> set[str] | None:  # None: every batch
+        return None if c.primary is True else set(c.primary or ())
+
+    mine = batches(card)
+    problems = []
+    for other in others:
+        theirs = batches(other)
+        if other.team != card.team or other.system == card.system:
+            continue
+        if mine is None and theirs is None:
+            shared = "every batch"
+        else:
+            both = (theirs or set()) if mine is None else mine if theirs is None else mine & theirs
+            shared = ", ".join(sorted(both))
+        if shared:
+            problems.append(Problem(code="primary-conflict", file=card_path(card.team, card.system), pointer="primary",
+                                    message=f"system {other.system} of the team is also primary for {shared}",
+                                    fix=f"name one primary system per batch: change primary here or in "
+                                        f"{card_path(other.team, other.system)}"))
+    return problems
+
+
 def card_problems(challenge: Challenge, team: str, system: str, path: str) -> list[Problem]:
     """A card for a team or system that the team files do not register."""
     registered = challenge.teams.get(team)
@@ -149,4 +175,10 @@ def load_cards(challenge: Challenge) -> tuple[dict[str, Card], list[Problem]]:
                 problems += exc.problems
                 continue
             cards[card.key] = card
+    claimed = list(cards.values())
+    for key, card in list(cards.items()):  # conflicting primary claims are not shown: neither is primary
+        conflicts = primary_conflicts(card, claimed)
+        if conflicts:
+            problems += conflicts
+            cards[key] = replace(card, primary=False)
     return cards, problems

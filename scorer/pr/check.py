@@ -39,6 +39,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from scorer.errors import Problem, ScorerError
 from scorer.fingerprint import version
+from scorer.formats.cards import MAX_CARD_BYTES, card_ref, parse_card
 from scorer.formats.challenge import (
     DEFAULT_MEASURES,
     Challenge,
@@ -203,7 +204,8 @@ def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, a
             check = RunCheck(decision)
             if decision.needs_content and decision.card is not None:
                 assert decision.change.blob is not None, decision
-                check.decision = judge_card_content(decision, git.blob(decision.change.blob), challenge)
+                check.decision = judge_card_content(decision, git.blob(decision.change.blob), challenge,
+                                                    _team_cards(git, base_commit, head_commit, decision.card[0], challenge))
             elif decision.needs_content:
                 # _judge_new asks for the content of a run path only, with a known size: a blob at head
                 assert decision.ref is not None and decision.change.blob is not None, decision
@@ -273,6 +275,24 @@ def earlier_copies(ref: RunRef, value, testset: bytes | None, git: RepoReader, b
                           challenge.rules.copy_similarity)
             found += [hit] if hit is not None else []
     return found
+
+
+def _team_cards(git: RepoReader, base: str, head: str, team: str, challenge: Challenge) -> list:
+    """The team's run cards as the pull request would leave them (the head's version of
+    every card of the team on the base or the head); a card that does not parse is left out
+    (its own check says why)."""
+    folder = f"submissions/cards/{team}"
+    paths = sorted({p for commit in (base, head) for p in git.files(commit, folder) if card_ref(p)})
+    cards = []
+    for path in paths:
+        data = git.read(head, path)
+        if data is None or len(data) > MAX_CARD_BYTES:
+            continue
+        try:
+            cards.append(parse_card(data, path, challenge))
+        except ScorerError:
+            continue
+    return cards
 
 
 def _dry_run(check: RunCheck, value, challenge: Challenge, git: RepoReader, base: str, trusted: Path) -> None:

@@ -58,7 +58,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from scorer.errors import Problem, ScorerError, bounded, some_of
-from scorer.formats.cards import MAX_CARD_BYTES, card_problems, card_ref, parse_card
+from scorer.formats.cards import MAX_CARD_BYTES, card_problems, card_ref, parse_card, primary_conflicts
 from scorer.formats.challenge import Challenge, RunRef, Window, run_ref, utc_text
 from scorer.formats.jsontext import load_json
 from scorer.gitrepo import GITLINK_MODE, REGULAR_MODES, SYMLINK_MODE, Change
@@ -318,11 +318,15 @@ def _judge_card(change: Change, context: Context, card: tuple[str, str]) -> Deci
                     needs_content=change.size is not None and change.size <= MAX_CARD_BYTES)
 
 
-def judge_card_content(decision: Decision, data: bytes, challenge: Challenge) -> Decision:
-    """Validate a run card's bytes (:func:`scorer.formats.cards.parse_card`): its problems,
-    and ``invalid-card`` when it has any."""
+def judge_card_content(decision: Decision, data: bytes, challenge: Challenge, others=()) -> Decision:
+    """Validate a run card's bytes (:func:`scorer.formats.cards.parse_card`) and its
+    ``primary`` against the team's ``others`` cards (:func:`scorer.formats.cards.primary_conflicts`):
+    the problems, and ``invalid-card`` when there are any."""
     try:
-        parse_card(data, decision.change.path, challenge)
+        card = parse_card(data, decision.change.path, challenge)
+        conflicts = primary_conflicts(card, others)
+        if conflicts:
+            raise ScorerError(conflicts)
     except ScorerError as exc:
         reason = Reason("invalid-card", f"the card has {_how_many(list(exc.problems))} error(s)",
                         "fix each one as its line says; the keys are in docs/submit.md, \"Say what your runs are\"")
