@@ -70,8 +70,8 @@ class Ranking:
     rule: str
     components: tuple
     records: tuple        # dicts: system, rank, average_rank, ranked, reason, baseline,
-                          # component_ranks, scores, used, significance (measure -> letters)
-    significance: dict    # measure -> {tested_on, letters, pairs, reason, ...}
+                          # component_ranks, scores, used, significance (measure -> group label)
+    significance: dict    # measure -> {tested_on, display, groups, tiers, top_set, pairs, reason, ...}
     best_per_team: tuple
 
 
