@@ -134,6 +134,8 @@ BASE_FILES = {
     # the base branch's runs differ from the runs the tests submit (which would be copies of them)
     "submissions/taskB/batch1/phaseA/beta/b1.json": phase_a_run("q1", "q2", documents=("21", "22")),
     "submissions/taskB/batch2/phaseA/alpha/a1.json": phase_a_run("q1", documents=("31",)),
+    "submissions/received.json": dumps({"submissions/taskB/batch1/phaseA/beta/b1.json": "2026-03-01T11:00:00Z",
+                                        "submissions/taskB/batch2/phaseA/alpha/a1.json": "2026-03-01T11:00:00Z"}),
 }
 ALPHA_RUN = "submissions/taskB/batch2/phaseA/alpha/a1.json"   # exists on the base branch
 BETA_RUN = "submissions/taskB/batch1/phaseA/beta/b1.json"     # exists on the base branch

@@ -56,7 +56,8 @@ def beta_run() -> bytes:
 def test_a_byte_for_byte_copy_of_another_teams_run_is_refused(repo):
     code, change, markdown = copied_run(repo, beta_run())
     assert code == 1 and codes(change) == ["copied-run"]
-    assert change["copies"] == [{"copy": GOLD_RUN, "original": BETA_RUN, "similarity": 1.0, "identical": True}]
+    assert change["copies"] == [{"copy": GOLD_RUN, "original": BETA_RUN, "similarity": 1.0, "identical": True,
+                                 "earlier": True}]
     assert f"{GOLD_RUN} is identical (after canonical JSON) to {BETA_RUN}" in markdown
 
 
@@ -65,6 +66,19 @@ def test_a_reformatted_reordered_copy_is_refused(repo):
     value["questions"] = [dict(sorted(q.items(), reverse=True)) for q in reversed(value["questions"])]
     code, change, _ = copied_run(repo, json.dumps(value, separators=(",", ":")).encode())
     assert code == 1 and codes(change) == ["copied-run"] and change["copies"][0]["identical"]
+
+
+def test_an_identical_run_that_arrived_first_is_not_refused(repo):
+    """Beta's run reached main after alice's pull request was submitted (the ledger says
+    13:00; alice's time is 12:00): alice could not have copied it, so hers is only flagged."""
+    ledger = json.loads((repo / "submissions/received.json").read_text())
+    commit(repo, {"submissions/received.json": dumps({**ledger, BETA_RUN: "2026-03-01T13:00:00Z"})}, "published")
+    git(repo, "branch", "-f", "main", "HEAD")
+    code, change, markdown = copied_run(repo, beta_run())
+    assert code == 0 and change["accepted"], markdown
+    assert change["copies"] == [{"copy": GOLD_RUN, "original": BETA_RUN, "similarity": 1.0, "identical": True,
+                                 "earlier": False}]
+    assert "not known to have arrived before this one" in markdown and f"`{BETA_RUN}`" in markdown
 
 
 def test_a_near_copy_is_flagged_not_refused(repo):
@@ -76,7 +90,8 @@ def test_a_near_copy_is_flagged_not_refused(repo):
     code, change, markdown = copied_run(repo, near)
     assert code == 0 and change["accepted"], markdown
     # q1: 9 shared of 11 documents; q2: the same 10: (9/11 + 1) / 2 = 0.90909 >= 0.9
-    assert change["copies"] == [{"copy": GOLD_RUN, "original": BETA_RUN, "similarity": 0.9091, "identical": False}]
+    assert change["copies"] == [{"copy": GOLD_RUN, "original": BETA_RUN, "similarity": 0.9091, "identical": False,
+                                 "earlier": True}]
     assert f"91% similar to `{BETA_RUN}`" in markdown
 
 
@@ -120,11 +135,11 @@ def test_the_organizers_view_names_each_copy_and_its_earlier_original(repo, tmp_
         code = cli_main(["ci", "copies", "--repo", str(repo), "--report", str(report)])
     assert code == 1, out.getvalue()
     assert json.loads(report.read_text())["copies"] == [
-        {"copy": other, "original": BETA_RUN, "similarity": 1.0, "identical": False,
+        {"copy": other, "original": BETA_RUN, "similarity": 1.0, "identical": False, "earlier": True,
          "copy_received": received[other], "original_received": received[BETA_RUN]},
-        {"copy": GOLD_RUN, "original": BETA_RUN, "similarity": 1.0, "identical": True,
+        {"copy": GOLD_RUN, "original": BETA_RUN, "similarity": 1.0, "identical": True, "earlier": True,
          "copy_received": received[GOLD_RUN], "original_received": received[BETA_RUN]},
-        {"copy": GOLD_RUN, "original": other, "similarity": 1.0, "identical": False,
+        {"copy": GOLD_RUN, "original": other, "similarity": 1.0, "identical": False, "earlier": True,
          "copy_received": received[GOLD_RUN], "original_received": received[other]}]
     assert (f"ci copies: {GOLD_RUN} is identical (after canonical JSON) to {BETA_RUN} (received "
             f"{received[GOLD_RUN]}; the original {received[BETA_RUN]})") in out.getvalue()

@@ -53,6 +53,7 @@ from scorer.formats.jsontext import load_json
 from scorer.gitrepo import GitRepo, RepoReader, export
 from scorer.pr.copies import Copy, Fingerprint, compare, values_of_testset
 from scorer.pr.policy import (
+    LEDGER,
     Context,
     Decision,
     copied_reason,
@@ -214,8 +215,9 @@ def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, a
                 check.decision, value = judge_content(decision, data, testset, challenge.limits.max_run_bytes,
                                                             limits=challenge.limits)
                 if value is not None:
-                    check.copies = earlier_copies(decision.ref, value, testset, git, base_commit, existing, challenge)
-                    refused = tuple(copied_reason(c) for c in check.copies if c.identical)
+                    check.copies = earlier_copies(decision.ref, value, testset, git, base_commit, existing, challenge,
+                                                  context.now)
+                    refused = tuple(copied_reason(c) for c in check.copies if c.identical and c.earlier)
                     check.decision = replace(check.decision, reasons=check.decision.reasons + refused)
                     _dry_run(check, value, challenge, git, base_commit, trusted)
             report.checks.append(check)
@@ -250,12 +252,13 @@ def _team_file_problems(checks: list[RunCheck], git: RepoReader, base: str, head
 
 
 def earlier_copies(ref: RunRef, value, testset: bytes | None, git: RepoReader, base: str, existing: tuple[str, ...],
-                   challenge: Challenge) -> list[Copy]:
+                   challenge: Challenge, now: datetime) -> list[Copy]:
     """The other teams' runs of ``ref``'s batch phase on the base branch (``existing``: its
-    run paths) that run ``value`` is identical to or at least ``[rules] copy_similarity``
-    similar to (:mod:`scorer.pr.copies`; values the test set holds are not compared).  A
-    base run that cannot be read or does not validate is skipped."""
-    limit = challenge.limits.max_run_bytes
+    run paths) that run ``value``, submitted at ``now``, is identical to or at least
+    ``[rules] copy_similarity`` similar to (:mod:`scorer.pr.copies`; values the test set
+    holds are not compared), each ``earlier`` when the base branch's ledger says it arrived
+    before ``now``.  A base run that cannot be read or does not validate is skipped."""
+    limit, arrived = challenge.limits.max_run_bytes, ledger_times(git.read(base, LEDGER))
     common: frozenset[str] = frozenset()
     if testset is not None:
         try:
@@ -272,7 +275,7 @@ def earlier_copies(ref: RunRef, value, testset: bytes | None, git: RepoReader, b
         theirs = normalized_run(other, data, limit, challenge.limits) if data is not None else None
         if theirs is not None:
             hit = compare(ref.path, mine, path, Fingerprint.of(other.task, theirs, common),
-                          challenge.rules.copy_similarity)
+                          challenge.rules.copy_similarity, path in arrived and arrived[path] < now)
             found += [hit] if hit is not None else []
     return found
 
@@ -293,6 +296,23 @@ def _team_cards(git: RepoReader, base: str, head: str, team: str, challenge: Cha
         except ScorerError:
             continue
     return cards
+
+
+def ledger_times(data: bytes | None) -> dict[str, datetime]:
+    """Run path -> arrival time of the ledger's bytes (``submissions/received.json``);
+    entries that are not UTC times are left out, and a ledger that cannot be read is empty
+    (then no copy counts as earlier, and none is refused)."""
+    try:
+        value = json.loads(data) if data is not None else {}
+    except (ValueError, UnicodeDecodeError):
+        return {}
+    out = {}
+    for path, moment in (value.items() if isinstance(value, dict) else ()):
+        try:
+            out[path] = parse_utc(moment)
+        except (TypeError, ValueError):
+            continue
+    return out
 
 
 def _dry_run(check: RunCheck, value, challenge: Challenge, git: RepoReader, base: str, trusted: Path) -> None:

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scorer.errors import ScorerError
-from scorer.formats.challenge import RunRef, load_challenge, read_received, run_ref
+from scorer.formats.challenge import RunRef, load_challenge, read_received, run_ref, utc_text
 from scorer.formats.jsontext import load_json
 from scorer.pr.policy import normalized_run, testset_path
 from scorer.tasks import TASKS
@@ -131,16 +131,18 @@ def similarity(a: Profile, b: Profile) -> float | None:
 @dataclass(frozen=True)
 class Copy:
     """Run ``copy`` (a path) is identical (``identical``) or similar (``similarity``) to
-    run ``original``, another team's run received earlier."""
+    run ``original``, another team's run; ``earlier``: ``original`` is known to have
+    arrived before ``copy`` (by the ledger), so the copier could see it."""
 
     copy: str
     original: str
     similarity: float
     identical: bool
+    earlier: bool = True
 
     def to_json(self) -> dict:
         return {"copy": self.copy, "original": self.original, "similarity": round(self.similarity, 4),
-                "identical": self.identical}
+                "identical": self.identical, "earlier": self.earlier}
 
     def describe(self) -> str:
         how = "identical (after canonical JSON)" if self.identical else f"{self.similarity:.0%} similar"
@@ -159,24 +161,27 @@ class Fingerprint:
         return cls(canonical(task, run), profile(task, run, common))
 
 
-def compare(copy: str, mine: Fingerprint, original: str, theirs: Fingerprint, threshold: float) -> Copy | None:
-    """A :class:`Copy` when ``mine`` is identical to ``theirs`` or at least ``threshold``
-    similar; None otherwise."""
+def compare(copy: str, mine: Fingerprint, original: str, theirs: Fingerprint, threshold: float,
+            earlier: bool = True) -> Copy | None:
+    """A :class:`Copy` (with ``earlier``) when ``mine`` is identical to ``theirs`` or at
+    least ``threshold`` similar; None otherwise."""
     if mine.digest == theirs.digest:
-        return Copy(copy, original, 1.0, True)
+        return Copy(copy, original, 1.0, True, earlier)
     value = similarity(mine.profile, theirs.profile)
-    return Copy(copy, original, value, False) if value is not None and value >= threshold else None
+    return Copy(copy, original, value, False, earlier) if value is not None and value >= threshold else None
 
 
-def copies_among(runs: list[tuple[str, str, Fingerprint]], threshold: float) -> list[Copy]:
-    """The copies among ``runs`` of one batch phase, given in the order they were received
-    as (path, team, fingerprint): each run against every earlier run of another team
-    (:func:`compare`)."""
+def copies_among(runs: list[tuple[str, str, Fingerprint, str | None]], threshold: float) -> list[Copy]:
+    """The copies among ``runs`` of one batch phase, given as (path, team, fingerprint,
+    arrival time as UTC text or None) in the order they were received (unknown times
+    last): each run against every run before it of another team (:func:`compare`;
+    ``earlier`` when both times are known and the original's is the earlier)."""
     found = []
-    for i, (path, team, mine) in enumerate(runs):
-        for original, other, theirs in runs[:i]:
+    for i, (path, team, mine, arrived) in enumerate(runs):
+        for original, other, theirs, before in runs[:i]:
             if other != team:
-                hit = compare(path, mine, original, theirs, threshold)
+                known = arrived is not None and before is not None and before < arrived
+                hit = compare(path, mine, original, theirs, threshold, known)
                 if hit is not None:
                     found.append(hit)
     return found
@@ -200,7 +205,8 @@ def repository_copies(root: Path) -> list[Copy]:
     found: list[Copy] = []
     for (task, _, _), runs in sorted(phases.items()):
         common = _testset_values(root / testset_path(runs[0][1]))
-        ordered = sorted(runs, key=lambda r: (r[0] not in received, received[r[0]].isoformat() if r[0] in received else "", r[0]))
+        times = {relative: utc_text(received[relative]) for relative, _ in runs if relative in received}
+        ordered = sorted(runs, key=lambda r: (r[0] not in times, times.get(r[0], ""), r[0]))
         prints = []
         for relative, ref in ordered:
             path = root / relative
@@ -208,7 +214,7 @@ def repository_copies(root: Path) -> list[Copy]:
                 continue
             value = normalized_run(ref, path.read_bytes(), challenge.limits.max_run_bytes, challenge.limits)
             if value is not None:
-                prints.append((relative, ref.team, Fingerprint.of(task, value, common)))
+                prints.append((relative, ref.team, Fingerprint.of(task, value, common), times.get(relative)))
         found += copies_among(prints, challenge.rules.copy_similarity)
     return found
 

@@ -47,8 +47,8 @@ code                         when
                              rules of a run (its size limit: ``MAX_CARD_BYTES``), not the
                              window rules
 ``copied-run``               the run is identical (after canonical JSON) to another team's
-                             run of the same batch phase on the base branch
-                             (:mod:`scorer.pr.copies`; a near copy is only flagged)
+                             run of the same batch phase on the base branch that arrived
+                             before it (:mod:`scorer.pr.copies`; a near copy is only flagged)
 ===========================  ==============================================================
 """
 from __future__ import annotations
