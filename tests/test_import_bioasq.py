@@ -152,6 +152,8 @@ def test_a_golden_file_that_is_not_gold_is_located(repo, tmp_path, capsys):
     (["--window", PHASE_A], "a new Task B batch needs the window of phaseB"),
     (["--testset", "phaseAplus=x.json"], "PHASE one of phaseA, phaseB"),
     ([], "nothing to import"),
+    (["--window", PHASE_A, "--window", PHASE_B, "--batch", "../escape"], "--batch '../escape' is not a batch id"),
+    (["--window", PHASE_A, "--window", PHASE_B, "--batch", "Batch 1"], "--batch 'Batch 1' is not a batch id"),
 ])
 def test_usage_mistakes_exit_2_with_a_fix(repo, capsys, args, message):
     before = (repo / "challenge.toml").read_bytes()

@@ -35,7 +35,7 @@ from scorer.formats.bioasq import (
     question_list_problems,
     testsets_disagree,
 )
-from scorer.formats.challenge import load_challenge, parse_utc, toml_line, utc_text
+from scorer.formats.challenge import SLUG, load_challenge, parse_utc, toml_line, utc_text
 from scorer.formats.jsontext import JsonText, load_json
 from scorer.formats.validation import validate_run
 from scorer.tasks import TASKS, Task
@@ -154,6 +154,10 @@ def plan_import(args, spec: Task, repo: Path) -> tuple[Plan, list[Problem]]:
     """Read and check everything given; the files to write, or the problems (nothing written)."""
     phases = [phase for phase, _ in spec.testset_phases()]
     given, problems = _keyed(args.testset, spec, "--testset", tuple(phases))
+    if not SLUG.fullmatch(args.batch):  # also the folder of its files: no path may escape the repository
+        problems.append(Problem(code="usage", message=f"--batch {args.batch!r} is not a {spec.batch} id",
+                                fix="an id is a lowercase letter or digit, then up to 63 lowercase letters, digits "
+                                    "or '-', e.g. --batch batch1"))
     window_texts, more = _keyed(args.window, spec, "--window", tuple(p.id for p in spec.phases) or (WINDOW_KEY,))
     problems += more
     windows = {}

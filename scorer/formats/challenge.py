@@ -24,6 +24,9 @@ from scorer.tasks import DEFAULT_HIERARCHY, SCORINGS, SINGLE_PHASE, TASKS
 
 #: ``[official_measures]`` when ``challenge.toml`` names none (from the measure registry).
 DEFAULT_MEASURES = default_official_measures()
+#: A team, system, batch or test set id (the schemas' "slug"): a lowercase letter or digit,
+#: then up to 63 lowercase letters, digits and '-'.
+SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 #: The ``phase`` of every mcqa run: its path has no phase or test set
 #: (``submissions/mcqa/<batch>/<team>/<system>.json``), a batch has one window.
 MCQA_PHASE = SINGLE_PHASE
@@ -449,7 +452,7 @@ def _read_team(path: Path, problems: list[Problem], systems_per_team: int,
     # a name's characters are told by code point here, not by the schema's pattern
     found = [p for p in found if not (p.code == "config-pattern" and p.pointer in {n.pointer for n in named})] + named
     names += shown
-    if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,63}", team_id):
+    if not SLUG.fullmatch(team_id):
         found.append(Problem(code="bad-team-id", file=str(path), message=f"team id {team_id!r} is not a lowercase slug",
                              fix="rename the file, e.g. teams/team-alpha.toml"))
     systems = value.get("systems", []) if isinstance(value.get("systems"), list) else []
