@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import shutil
 import subprocess
@@ -49,16 +50,20 @@ from scorer.ranking import simulate_error_and_power  # noqa: E402
 RUNS_PER_TEAM = 5
 GOALS = {65: {"cold": 60.0, "+1 run": 5.0}}  # the goals of issue 24, for a 65-system board
 SPARE = "spare"  # the team whose run is added
-#: Runs score-all in this process and reports, as JSON on the last line: wall seconds, the
+#: Runs score-all in this process and reports, as JSON on the last line: wall seconds, CPU
+#: seconds (this process and its workers: what a busy machine does not inflate), the
 #: process's VmHWM (kB), the largest worker's peak RSS (kB) and what was computed.
 MEASURE = """
 import json, resource, sys, time
 from scorer.store import score_all
-start = time.perf_counter()
+def cpu():
+    return sum(u.ru_utime + u.ru_stime for u in map(resource.getrusage, (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)))
+start, before = time.perf_counter(), cpu()
 summary = score_all(sys.argv[1], jobs=int(sys.argv[2]))
-seconds = time.perf_counter() - start
+seconds, cpu_seconds = time.perf_counter() - start, cpu() - before
 hwm = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM:"))
-print(json.dumps({"seconds": seconds, "hwm_kb": hwm, "workers_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
+print(json.dumps({"seconds": seconds, "cpu": cpu_seconds, "hwm_kb": hwm,
+                  "workers_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
                   "scored": len(summary.scored), "reused": len(summary.reused), "failed": len(summary.failed),
                   "tables_computed": summary.tables_computed, "tables_reused": len(summary.tables_reused)}))
 """
@@ -220,8 +225,10 @@ def verdict(systems: int, step: str, seconds: float) -> str:
 
 
 def print_table(rows: list[dict]) -> None:
-    header = f"{'systems':>7} {'runs':>6} {'cold s':>14} {'+1 run s':>13} {'ratio':>6} {'VmHWM MB':>9} " \
-             f"{'workers MB':>10} {'groups':>6} {'FWE':>6} {'power':>6}"
+    """One row per size: wall (goal verdict) and CPU seconds of each step, the ratio, memory,
+    groups, and the simulated family-wise error and power."""
+    header = (f"{'systems':>7} {'runs':>6} {'cold s':>14} {'cold CPU':>8} {'+1 run s':>13} {'+1 CPU':>6} "
+              f"{'ratio':>6} {'VmHWM MB':>9} {'workers MB':>10} {'groups':>6} {'FWE':>6} {'power':>6}")
     print(header)
     print("-" * len(header))
     for r in rows:
@@ -229,12 +236,15 @@ def print_table(rows: list[dict]) -> None:
         hwm = max(r["cold"]["hwm_kb"], r["added"]["hwm_kb"]) / 1024
         workers = max(r["cold"]["workers_kb"], r["added"]["workers_kb"]) / 1024
         print(f"{r['systems']:>7} {r['runs']:>6} {cold:>7.1f}{verdict(r['systems'], 'cold', cold):>7} "
-              f"{added:>6.2f}{verdict(r['systems'], '+1 run', added):>7} {added / r['table']['seconds']:>6.2f} "
-              f"{hwm:>9.0f} {workers:>10.0f} {r['groups']:>6} {_simulated(r['simulated'])}")
+              f"{r['cold']['cpu']:>8.1f} {added:>6.2f}{verdict(r['systems'], '+1 run', added):>7} "
+              f"{r['added']['cpu']:>6.2f} {added / r['table']['seconds']:>6.2f} {hwm:>9.0f} {workers:>10.0f} "
+              f"{r['groups']:>6} {_simulated(r['simulated'])}")
     times = ", ".join(f"{r['systems']} systems {r['simulated'][2]:.0f} s" for r in rows if r["simulated"])
     if times:
         print("FWE: share of simulated batches of identical systems with any pair called different (goal <= 0.05); "
               f"power: share of the clearly different pairs found; simulation times: {times}")
+    print(f"load average (1 min) at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs "
+          "(wall times grow with other work on the machine, CPU times do not)")
 
 
 def _simulated(numbers: tuple | None) -> str:
