@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from threadpoolctl import threadpool_limits
+
 from scorer.errors import Problem
 from scorer.fingerprint import fingerprint
 from scorer.formats.challenge import Challenge, RunRef, load_challenge, read_received, utc_text
@@ -84,8 +86,19 @@ def score_all(root: str | Path = ".", jobs: int = 1, on_run: Callable[[str], Non
     reuses them all.  ``reuse_only``: nothing is scored; a run that needs scoring is listed
     in ``Summary.missing`` and nothing is written.  Raises :class:`scorer.ScorerError`
     only for a broken ``challenge.toml``, ``teams/`` or ``received.json``.
+
+    Linear algebra (numpy's BLAS) runs on one thread in this process and its workers:
+    the parallelism is the worker processes, and BLAS threads on top of them made the
+    small matrix products of the significance tests and rank intervals 3-4 times slower
+    in CPU on a 2-core machine (and tens of times slower in wall time on a busy one).
     """
-    root = Path(root).resolve()
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _score_all(Path(root).resolve(), jobs, on_run, shard, reuse_only)
+
+
+def _score_all(root: Path, jobs: int, on_run: Callable[[str], None] | None, shard: tuple[int, int] | None,
+               reuse_only: bool) -> Summary:
+    """:func:`score_all` on the resolved ``root``."""
     challenge = load_challenge(root)
     state = _State(root, challenge, read_received(root), _read_index(root))
     refs, state.summary.warnings = discover_runs(root)
