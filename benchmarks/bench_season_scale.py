@@ -224,21 +224,23 @@ def verdict(systems: int, step: str, seconds: float) -> str:
     return "" if goal is None else f" ({'ok' if seconds <= goal else 'OVER'} {goal:g})"
 
 
-def print_table(rows: list[dict]) -> None:
-    """One row per size: wall (goal verdict) and CPU seconds of each step, the ratio, memory,
-    groups, and the simulated family-wise error and power."""
-    header = (f"{'systems':>7} {'runs':>6} {'cold s':>14} {'cold CPU':>8} {'+1 run s':>13} {'+1 CPU':>6} "
-              f"{'ratio':>6} {'VmHWM MB':>9} {'workers MB':>10} {'groups':>6} {'FWE':>6} {'power':>6}")
-    print(header)
-    print("-" * len(header))
-    for r in rows:
-        cold, added = r["cold"]["seconds"], r["added"]["seconds"]
-        hwm = max(r["cold"]["hwm_kb"], r["added"]["hwm_kb"]) / 1024
-        workers = max(r["cold"]["workers_kb"], r["added"]["workers_kb"]) / 1024
-        print(f"{r['systems']:>7} {r['runs']:>6} {cold:>7.1f}{verdict(r['systems'], 'cold', cold):>7} "
-              f"{r['cold']['cpu']:>8.1f} {added:>6.2f}{verdict(r['systems'], '+1 run', added):>7} "
-              f"{r['added']['cpu']:>6.2f} {added / r['table']['seconds']:>6.2f} {hwm:>9.0f} {workers:>10.0f} "
-              f"{r['groups']:>6} {_simulated(r['simulated'])}")
+HEADER = (f"{'systems':>7} {'runs':>6} {'cold s':>14} {'cold CPU':>8} {'+1 run s':>13} {'+1 CPU':>6} "
+          f"{'ratio':>6} {'VmHWM MB':>9} {'workers MB':>10} {'groups':>6} {'FWE':>6} {'power':>6}")
+
+
+def row_text(r: dict) -> str:
+    """One size: wall (goal verdict) and CPU seconds of each step, the ratio, memory, groups,
+    and the simulated family-wise error and power."""
+    cold, added = r["cold"]["seconds"], r["added"]["seconds"]
+    hwm = max(r["cold"]["hwm_kb"], r["added"]["hwm_kb"]) / 1024
+    workers = max(r["cold"]["workers_kb"], r["added"]["workers_kb"]) / 1024
+    return (f"{r['systems']:>7} {r['runs']:>6} {cold:>7.1f}{verdict(r['systems'], 'cold', cold):>7} "
+            f"{r['cold']['cpu']:>8.1f} {added:>6.2f}{verdict(r['systems'], '+1 run', added):>7} "
+            f"{r['added']['cpu']:>6.2f} {added / r['table']['seconds']:>6.2f} {hwm:>9.0f} {workers:>10.0f} "
+            f"{r['groups']:>6} {_simulated(r['simulated'])}")
+
+
+def print_notes(rows: list[dict]) -> None:
     times = ", ".join(f"{r['systems']} systems {r['simulated'][2]:.0f} s" for r in rows if r["simulated"])
     if times:
         print("FWE: share of simulated batches of identical systems with any pair called different (goal <= 0.05); "
@@ -265,15 +267,18 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-season-scale-"))
     rows = []
+    print(HEADER)
+    print("-" * len(HEADER), flush=True)
     try:
-        for systems in (int(s) for s in args.systems.split(",")):
+        for systems in (int(s) for s in args.systems.split(",")):  # each row printed when its size is done
             folder = base / f"systems-{systems}"
             shutil.rmtree(folder, ignore_errors=True)
             row = season(systems, args, folder)
             rows.append(row)
             print(f"{systems} systems: {row['runs']} runs generated in {row['generated']:.1f} s; "
                   f"+1 run recomputed {row['added']['tables_computed']}", file=sys.stderr, flush=True)
-        print_table(rows)
+            print(row_text(row), flush=True)
+        print_notes(rows)
     finally:
         if not args.keep:
             shutil.rmtree(base, ignore_errors=True)
