@@ -3,7 +3,8 @@ its family-wise error and its power, the groups stay readable, memory stays boun
 board of nested variants scores, builds and publishes.
 
 Sizes are kept small here (199 trials, 50 questions, tens of repetitions); the benchmark
-``benchmarks/bench_significance_scale.py`` runs the same simulation at full size.
+``benchmarks/bench_season_scale.py`` runs the same simulation at full size (and
+``benchmarks/bench_significance.py`` times one board).
 """
 from __future__ import annotations
 
