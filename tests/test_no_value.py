@@ -56,3 +56,44 @@ def test_rankings_leave_out_a_category_no_system_has_a_value_for():
     by_system = {r.system: r for r in records}
     assert by_system["A"].rank == 1 and by_system["B"].rank == 2
     assert by_system["A"].average_rank == 1.0 and by_system["B"].average_rank == 2.0
+
+
+EMPTY_ANSWERS = {"questions": [
+    {"id": "f1", "type": "factoid", "exact_answer": [""]},        # a flat list: the official tool aborts
+    {"id": "f2", "type": "factoid", "exact_answer": ""},          # the official tool: no entry
+    {"id": "l1", "type": "list", "exact_answer": [[""]]},
+    {"id": "l2", "type": "list", "exact_answer": ["", "BRCA1"]},  # flat; the empty string is no answer
+    {"id": "f3", "type": "factoid", "exact_answer": [["p53"]]},   # untouched
+]}
+
+
+def test_empty_answers_are_read_as_no_answer_and_said_so(tmp_path, capsys):
+    run = tmp_path / "run.json"
+    run.write_text(json.dumps(EMPTY_ANSWERS))
+    assert main(["validate", str(run)]) == 1
+    out = capsys.readouterr().out
+    assert "holds no text: read as no answer" in out and 'as the official evaluator reads ""' in out
+    assert "has 0 characters" not in out
+    fixed = tmp_path / "fixed.json"
+    assert main(["normalize", str(run), str(fixed)]) == 0
+    assert "3 x empty-answer" in capsys.readouterr().out
+    answers = {q["id"]: q["exact_answer"] for q in json.loads(fixed.read_text())["questions"]}
+    assert answers == {"f1": [], "f2": [], "l1": [], "l2": [["BRCA1"]], "f3": [["p53"]]}
+    assert main(["validate", str(fixed)]) == 0
+    assert "2 warning(s)" not in capsys.readouterr().out  # the fixed file is clean
+
+
+def test_an_empty_answer_scores_as_no_answer():
+    """Hand-worked: gold factoid p53 for f1..f5; the run answers f1 with "" (no entry: 0) and
+    f2..f5 right: strict accuracy 4/5, and c@1 counts f1 unanswered: (4 + 1 * 4/5) / 5 = 0.96,
+    as for the normalized answer []."""
+    gold = {"questions": [{"id": f"f{i}", "type": "factoid", "exact_answer": [["p53"]], "ideal_answer": ["x"]}
+                          for i in range(1, 6)]}
+    run = {"questions": [{"id": "f1", "type": "factoid", "exact_answer": ""}]
+           + [{"id": f"f{i}", "type": "factoid", "exact_answer": [["p53"]]} for i in range(2, 6)]}
+    result = scorer.evaluate(gold, run, task="phaseB")
+    assert result.measures["factoid.strict_accuracy"] == pytest.approx(0.8)
+    assert result.measures["factoid.c_at_1"] == pytest.approx(0.96)
+    run["questions"][0]["exact_answer"] = []
+    assert scorer.evaluate(gold, run, task="phaseB").measures["factoid.c_at_1"] == pytest.approx(0.96)
+    assert any(w.code == "empty-answer" and w.question_id == "f1" for w in result.warnings)

@@ -165,6 +165,22 @@ def _unwrapped_yesno(value) -> str | None:
     return None
 
 
+def _blank(value) -> bool:
+    """An empty (or all-whitespace) string: no answer text."""
+    return type(value) is str and not value.strip()
+
+
+def _holds_no_text(answer) -> bool:
+    """A factoid or list answer of empty text only, which its author meant as no answer:
+    ``""``, ``[""]``, ``[[""]]``, ``[[], [" "]]`` (at least one string, every one blank)."""
+    if type(answer) is str:
+        return _blank(answer)
+    if type(answer) is not list:
+        return False
+    strings = [v for item in answer for v in (item if type(item) is list else [item])]
+    return bool(strings) and all(_blank(v) for v in strings)
+
+
 def _wrapped(values: list) -> str:
     """``["a", "b"]`` written as the list of lists ``[["a"], ["b"]]`` (for fix hints)."""
     shown = ", ".join(f'["{v}"]' for v in values[:3]) + (", ..." if len(values) > 3 else "")
@@ -314,6 +330,13 @@ def _fix_exact_answer(answer, qtype, findings: Bounded) -> object:
         return answer
     if qtype not in (FACTOID, LIST):
         return answer
+    if _holds_no_text(answer):
+        flat = type(answer) is list and any(type(v) is str for v in answer)
+        findings.append(Finding(
+            "/exact_answer", "empty-answer", f"the {qtype} answer {excerpt(answer)} holds no text: read as no answer "
+            "(as the official evaluator reads \"\": an answer without entries)",
+            'write "exact_answer": [] (or leave it out) for no answer', severity="error" if flat else "warning"))
+        return []
     if type(answer) is str:
         findings.append(Finding("/exact_answer", "bare-string-answer",
                                 f"the {qtype} answer is the bare string {_short(answer)!r}",
@@ -322,10 +345,12 @@ def _fix_exact_answer(answer, qtype, findings: Bounded) -> object:
     if type(answer) is not list:
         return answer
     if answer and strings_only:
+        kept = [v for v in answer if not _blank(v)]  # an empty string is no answer, as in [""]
         findings.append(Finding("/exact_answer", "flat-answer-list",
                                 f"the {qtype} answer is a flat list of strings; the official evaluator "
                                 "aborts on it from edition 3 on",
-                                f"write each answer as its own list: {_wrapped(answer)}"))
-        return [[v] for v in texts(answer, "/exact_answer")]
+                                f"write each answer as its own list: {_wrapped(kept)}"
+                                + (" (the empty strings are no answers)" if len(kept) < len(answer) else "")))
+        return [[v] for v in texts(kept, "/exact_answer")]
     return [texts(inner, f"/exact_answer/{i}") if type(inner) is list else inner
             for i, inner in enumerate(answer)]
