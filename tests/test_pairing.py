@@ -89,7 +89,16 @@ def test_a_run_of_another_task_with_nothing_to_score_is_an_error():
         scorer.evaluate(GOLD_B, phase_a_only, task="phaseB")
     assert codes(caught) == ["wrong-task"]
     # a Phase A run may carry answers (the official tool ignores them): scored
-    assert scorer.evaluate(GOLD_B, GOLD_B, task="phaseA").measures["documents.precision"] == 1.0
+    with_answers = {"questions": [{**q, "ideal_answer": q["ideal_answer"][0]} if "ideal_answer" in q else q
+                                  for q in GOLD_B["questions"]]}
+    assert scorer.evaluate(GOLD_B, with_answers, task="phaseA").measures["documents.precision"] == 1.0
+
+
+def test_the_gold_given_as_the_run_is_an_error():
+    with pytest.raises(scorer.ScorerError) as caught:
+        scorer.evaluate(GOLD_B, GOLD_B, task="phaseA")
+    assert codes(caught) == ["run-is-gold"]
+    assert "perfect by construction" in str(caught.value)
 
 
 def test_swapped_phase_b_files_are_scored_with_a_warning():
@@ -114,3 +123,12 @@ def test_real_runs_against_another_batch_are_refused():
         scorer.evaluate(data / "golden" / "11B2_golden.json", data / "runs" / "11B1_UNAL-tns_phaseA.json",
                         task="phaseA")
     assert codes(caught) == ["no-shared-ids"]
+
+
+def test_the_readme_phase_a_examples_swapped_are_said_to_be_swapped():
+    """The gold example gives each question its text (body), the run example none: given
+    the other way round, the pair is scored with a swapped-files warning (README)."""
+    gold, run = ROOT / "examples" / "taskb-phaseA-gold.json", ROOT / "examples" / "taskb-phaseA-run.json"
+    swapped = scorer.evaluate(str(run), str(gold), task="phaseA")
+    assert [w.code for w in swapped.warnings if w.code == "swapped-files"] == ["swapped-files"]
+    assert "swapped-files" not in [w.code for w in scorer.evaluate(str(gold), str(run), task="phaseA").warnings]

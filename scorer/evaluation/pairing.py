@@ -7,9 +7,14 @@ plausible number:
 - the run and the gold share no question (or document) id, or almost none
   (:data:`NEAR_ZERO`): the gold of another batch.
 
+- the run is the gold file itself (the same content: every measure perfect by construction).
+
 A partial overlap is scored, with a warning giving the counts; so is a run that looks like
 a gold file with a gold that does not (swapped files?), with a warning: the official tool
-reads such runs (every ideal answer a list) too.
+reads such runs (every ideal answer a list) too.  Files whose shapes are alike (two Phase A
+files, two Task A files) cannot be told apart by shape; a Task B pair is taken for swapped
+(a warning) when the run gives every question its text (``body``), as BioASQ's gold files
+do, and the gold gives none, as a run may.
 """
 from __future__ import annotations
 
@@ -26,6 +31,7 @@ from scorer.formats.shapes import (
     gold_fits,
     gold_ids,
     item_word,
+    question_dicts,
     run_fits,
 )
 
@@ -52,6 +58,32 @@ def _run_problem(task: str, run: Shape, run_value, gold: Shape | None) -> Proble
     if not run_fits(task, run.tasks) and not answers_for(task, run_value):
         return Problem(code="wrong-task", message=f"the run looks like {run.what}, not a {task} run: {run.reason}",
                        fix=f"score it as {run.task} (--task {run.task}), or pass the {task} run")
+    return None
+
+
+def _identity_problem(run_value, gold_value, size: int) -> Problem | None:
+    """An error when the run is the gold file itself (equal parsed content) and holds
+    ``size`` >= :data:`DECISIVE` questions; a warning for fewer (a hand-made example may
+    score itself on purpose)."""
+    if run_value != gold_value:
+        return None
+    few = size < DECISIVE
+    return Problem(code="run-is-gold", severity="warning" if few else "error",
+                   message="the run is the gold file itself (the same content): every measure would be perfect by "
+                           "construction" + (" (a warning only: a hand-made example of a few questions)" if few else ""),
+                   fix="pass your system's output as the run and the gold file with --gold")
+
+
+def _texts_swapped(run_value, gold_value) -> Problem | None:
+    """A warning when the run gives every question its text (``body``), as BioASQ's gold
+    files do, and the gold gives none: two Task B files whose shapes are alike, swapped?"""
+    run_questions, gold_questions = question_dicts(run_value), question_dicts(gold_value)
+    if not run_questions or not gold_questions:
+        return None
+    if all("body" in q for q in run_questions) and not any("body" in q for q in gold_questions):
+        return Problem(code="swapped-files", severity="warning",
+                       message="the run gives every question its text (body), as BioASQ's gold files do, and the gold "
+                               "gives none: are they swapped?", fix=_SWAP_FIX)
     return None
 
 
@@ -106,6 +138,10 @@ def pairing_problems(task: str, gold_loaded, run_loaded) -> list[Problem]:
     if gold is not None and (found := _gold_problem(task, gold)):
         problems.append(gold_doc.place(found.located(pointer="")))
     run_ids, gold_id_list = answered_ids(run_value), gold_ids(gold_value)
+    if found := _identity_problem(run_value, gold_value, len(gold_id_list)):
+        problems.append(run_doc.place(found.located(pointer="")))
+    elif not any(p.code == "swapped-files" for p in problems) and (found := _texts_swapped(run_value, gold_value)):
+        problems.append(run_doc.place(found.located(pointer="")))
     if not any(p.severity == "error" for p in problems) and (
             found := _overlap(set(run_ids), set(gold_id_list), item_word(gold_value))):
         problems.append((gold_doc if found.severity == "error" else run_doc).place(found))

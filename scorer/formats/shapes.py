@@ -178,6 +178,11 @@ def _ids(items: list[dict], member: str) -> list[str]:
     return [i for i in map(_id, values) if i is not None]
 
 
+def question_dicts(value) -> list[dict]:
+    """The question objects of a Task B file (``questions[]``; [] when there is none)."""
+    return _dicts(value, "questions")
+
+
 def item_word(value) -> str:
     """What the ids of a file name: "document" for a list of documents (Task A), else
     "question"."""
