@@ -206,6 +206,10 @@ class FakeGitHub:
         runs = [r for r in self.runs if [r["head_sha"]] == query.get("head_sha") and [r["event"]] == query.get("event")]
         return 200, {"total_count": len(runs), "workflow_runs": runs}
 
+    def get_run(self, run_id, query, body):
+        found = [r for r in self.runs if r["id"] == int(run_id)]
+        return (200, found[0]) if found else (404, {"message": "Not Found"})
+
     def list_pulls(self, query, body):
         assert query.get("state") == ["open"] and "head" not in query
         return 200, [p for _, p in sorted(self.pulls.items()) if p["state"] == "open"]
@@ -268,6 +272,7 @@ class FakeGitHub:
         (r"/commits/([^/]+)", "GET", get_commit, (CONTENTS, "read")),
         (r"/pulls", "GET", list_pulls, (PULLS, "read")),
         (r"/actions/runs", "GET", list_runs, (ACTIONS, "read")),
+        (r"/actions/runs/(\d+)", "GET", get_run, (ACTIONS, "read")),
         (r"/compare/(.+)\.\.\.(.+)", "GET", compare, (CONTENTS, "read")),
         (r"/git/trees/([0-9a-f]{40})", "GET", tree, (CONTENTS, "read")),
         (r"/git/blobs/([0-9a-f]{40})", "GET", blob, (CONTENTS, "read")),

@@ -67,9 +67,15 @@ def test_least_privilege():
                                                        "pull-requests": "write", "statuses": "write"}
     assert {name: job["permissions"] for name, job in publish["jobs"].items()} == {
         "plan": {"contents": "read"}, "shard": {"contents": "read"},
-        "publish": {"contents": "write", "actions": "read", "pull-requests": "read"}, "build": {"contents": "read"},
+        "publish": {"contents": "write", "actions": "read", "pull-requests": "write"}, "build": {"contents": "read"},
         "deploy": {"pages": "write", "id-token": "write"}}
     assert "secrets." not in (WORKFLOWS / "check.yml").read_text() + (WORKFLOWS / "report.yml").read_text()
+    # the sealing key reaches one step of one job (the publish job, in the publish environment), through env:
+    text = (WORKFLOWS / "publish.yml").read_text()
+    assert text.count("secrets.SEALING_KEY") == 1 and publish["jobs"]["publish"]["environment"] == "publish"
+    holders = [s for job in publish["jobs"].values() for s in job["steps"] if "SEALING_KEY" in str(s)]
+    assert [s["env"]["SEALING_KEY"] for s in holders] == ["${{ secrets.SEALING_KEY }}"] and "SEALING_KEY" not in \
+        holders[0]["run"]
 
 
 def test_check_runs_the_base_branch_scorer():

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from datetime import UTC
+from datetime import UTC, datetime
 from pathlib import Path
 
 from scorer.cli.common import (
@@ -15,6 +15,10 @@ from scorer.cli.common import (
     print_problems,
 )
 from scorer.errors import Problem, ScorerError
+
+#: The environment variable ``ci publish`` reads the challenge's private sealing key from
+#: (the publish environment's secret, see docs/organizers.md, "Sealed runs").
+SEALING_KEY = "SEALING_KEY"
 
 
 def _tolerant_output() -> None:
@@ -192,28 +196,47 @@ def _check_times(args):
     return github.CheckTimes(github.connect(token, args.api_url).get_repo(args.repository), args.branch)
 
 
+def _publish_time(checks) -> datetime | None:
+    """The time of this publish that decides which windows have closed: when GitHub created
+    this workflow run ($GITHUB_RUN_ID, read through the API), None (the clock) without."""
+    run_id = os.environ.get("GITHUB_RUN_ID", "")
+    return checks.run_created(int(run_id)) if checks is not None and run_id.isdigit() else None
+
+
 def cmd_ci_publish(args) -> int:
     from github import GithubException
 
+    from scorer.formats.sealed import SealingError
     from scorer.gitrepo import GitError
     from scorer.pr.publish import PublishError, publish
+    # the sealing key only ever comes from the environment (the publish environment's secret), never argv
+    identity = os.environ.get(SEALING_KEY) or None
     try:
+        checks = _check_times(args)
         out = publish(args.repo, remote=args.remote, branch=args.branch, attempts=args.attempts, jobs=args.jobs,
                       token=os.environ.get("GITHUB_TOKEN"),
-                      server=os.environ.get("GITHUB_SERVER_URL", "https://github.com"), checks=_check_times(args),
-                      shard_results=Path(args.shard_results) if args.shard_results else None)
+                      server=os.environ.get("GITHUB_SERVER_URL", "https://github.com"), checks=checks,
+                      shard_results=Path(args.shard_results) if args.shard_results else None, identity=identity,
+                      now=_publish_time(checks) if identity else None)
     except (PublishError, GitError) as exc:
         print(f"ci publish: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    except SealingError as exc:
+        print_problems([exc.problem])
         return EXIT_INVALID
     except GithubException as exc:
         print(f"ci publish: the GitHub API failed ({exc.status}); nothing was pushed, run again", file=sys.stderr)
         return EXIT_INVALID
+    s = out.summary
+    if s.sealed and not identity:
+        print(f"ci publish: {len(s.sealed)} sealed run(s) stay sealed: SEALING_KEY is not set (the publish "
+              "environment's secret opens them after their windows close; docs/organizers.md, 'Sealed runs')")
     for path, arrival in sorted(out.received.items()):
         print(f"ci publish: received {path} at {arrival.time} ({arrival.source})")
-    s = out.summary
     print(f"ci publish: {'pushed' if out.pushed else 'nothing new at'} {out.commit} after {out.attempts} attempt(s); "
           f"{len(s.scored)} scored, {len(s.reused)} reused, {len(s.failed)} failed, "
-          f"{len(s.awaiting_gold)} awaiting gold")
+          f"{len(s.awaiting_gold)} awaiting gold" + (f", {len(s.sealed)} sealed" if s.sealed else "")
+          + (f", {len(s.opened)} opened" if s.opened else "") + (f", {len(s.unopened)} unopenable" if s.unopened else ""))
     return EXIT_OK
 
 

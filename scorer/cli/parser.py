@@ -22,6 +22,7 @@ from scorer.cli.files import cmd_normalize, cmd_validate
 from scorer.cli.init import cmd_init
 from scorer.cli.leaderboard import MAX_SHARDS, cmd_build, cmd_score_all, cmd_serve, shard_arg
 from scorer.cli.score import cmd_score
+from scorer.cli.sealing import cmd_keygen, cmd_seal
 from scorer.errors import Problem, ScorerError
 from scorer.evaluation import EDITIONS, FLAVORS
 from scorer.fingerprint import version
@@ -220,6 +221,27 @@ def build_parser(json_errors: bool = False) -> argparse.ArgumentParser:
     p.set_defaults(handler=cmd_serve)
 
     add_setup_commands(sub)
+
+    p = sub.add_parser("keygen", help="organizers: a new key pair for sealed runs",
+                       description="Write a new private key (Ed25519, OpenSSH form) to IDENTITY, readable by you "
+                                   "only, and print the [submissions] lines of challenge.toml that publish its "
+                                   "public key. Store the private key as the secret SEALING_KEY of the publish "
+                                   "environment (docs/organizers.md, 'Sealed runs').")
+    p.add_argument("--identity", required=True, metavar="FILE",
+                   help="where to write the private key (a new file, outside the repository)")
+    p.add_argument("--label", default="challenge-sealing", help="a label after the public key (default: %(default)s)")
+    p.set_defaults(handler=cmd_keygen)
+
+    p = sub.add_parser("seal", help="validate a run against the challenge's test set, then seal it for submission",
+                       description="Validate RUN (at its run path in your clone of the challenge) as the "
+                                   "pull-request check does, against the test set of its batch and phase; refuse "
+                                   "an invalid run with its located errors; else write it sealed to the "
+                                   "challenge's public key at RUN.age, the file your pull request adds "
+                                   "(docs/submit.md, 'Sealed runs').")
+    p.add_argument("run", help="the run, at submissions/<task>/<batch>/[<phase>/]<team>/<system>.json")
+    p.add_argument("--repo", default=".", help="your clone of the challenge repository (default: here)")
+    p.add_argument("--out", help="where to write the sealed run (default: RUN.age)")
+    p.set_defaults(handler=cmd_seal)
 
     ci = sub.add_parser("ci", help="the pull-request workflow's commands (check, ...)",
                         description="Commands run by the GitHub workflows; see docs/pull-requests.md.")

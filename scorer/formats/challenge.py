@@ -18,6 +18,7 @@ from scorer.errors import Problem, ScorerError, json_pointer
 from scorer.formats.jsontext import regular_file
 from scorer.formats.limits import QuestionLimits
 from scorer.formats.names import bad_characters, code_point, has_visible, lookalike_keys
+from scorer.formats.sealed import SEALED_SUFFIX
 from scorer.measures.registry import default_official_measures
 from scorer.schemas import schema_problems
 from scorer.tasks import DEFAULT_HIERARCHY, SCORINGS, SINGLE_PHASE, TASKS
@@ -142,6 +143,11 @@ class RunRef:
         return TASKS[self.task].run_path(self.batch, self.phase, self.team, self.system)
 
     @property
+    def sealed_path(self) -> str:
+        """Where the run sealed goes: its path followed by ``.age`` (``<system>.json.age``)."""
+        return self.path + SEALED_SUFFIX
+
+    @property
     def scorer_task(self) -> str:
         """The task name of :func:`scorer.evaluate`: phaseA, phaseB, taskA or mcqa."""
         return TASKS[self.task].scorer_task(self.phase)
@@ -165,6 +171,13 @@ class Challenge:
     synergy_exclude_judged: bool = True
     hierarchy: str | None = None
     teams: dict[str, Team] = field(default_factory=dict)
+    sealed_tasks: frozenset[str] = frozenset()  # [submissions] sealed: the tasks whose runs are sealed
+    recipient: str | None = None  # [submissions] recipient: the public key runs are sealed to
+
+    def is_sealed(self, task: str) -> bool:
+        """Whether the runs of ``task`` are sealed (``[submissions] sealed``): submitted as
+        ``<system>.json.age`` sealed to :attr:`recipient`, opened after their window closes."""
+        return task in self.sealed_tasks
 
     def batches(self, task: str) -> dict:
         """The batches of a task (``taskB``, ``taskA``, ``mcqa``; Synergy's rounds) in ``challenge.toml`` order."""
@@ -228,6 +241,8 @@ class Challenge:
                       for b in self.taska_batches.values()],
             "mcqa": [{"id": b.id, "name": b.name, "opens": utc_text(b.window.opens), "closes": utc_text(b.window.closes)}
                      for b in self.mcqa_batches.values()],
+            **({"submissions": {"sealed": sorted(self.sealed_tasks), "recipient": self.recipient}}
+               if self.sealed_tasks else {}),
             **({"synergy": {"exclude_judged": self.synergy_exclude_judged,
                             "rounds": [{"id": b.id, "name": b.name, "opens": utc_text(b.window.opens),
                                         "closes": utc_text(b.window.closes)} for b in self.synergy_batches.values()]}}
@@ -488,7 +503,7 @@ def load_challenge(root: str | Path = ".") -> Challenge:
     value, text = _read_toml(path)
     problems = toml_schema_problems(value, text, path, "challenge.schema.json")
     if not problems:
-        problems += _window_problems(value, text, path)
+        problems += _window_problems(value, text, path) + _submissions_problems(value, text, path)
     if problems:
         raise ScorerError(problems)
     rules = Rules(**value.get("rules", {}))
@@ -516,6 +531,8 @@ def load_challenge(root: str | Path = ".") -> Challenge:
     taska = value.get("taska", {})
     mcqa = value.get("mcqa", {}).get("batches", [])
     synergy = value.get("synergy", {})
+    submissions = value.get("submissions", {})
+    sealed = submissions.get("sealed", False)
     return Challenge(
         root=root, name=value["challenge"]["name"], description=value["challenge"].get("description", ""),
         demo=value["challenge"].get("demo", False), rules=rules, limits=limits,
@@ -529,7 +546,23 @@ def load_challenge(root: str | Path = ".") -> Challenge:
         synergy_batches={b["id"]: WindowBatch(b["id"], b.get("name", b["id"]), _window(b["window"]))
                          for b in synergy.get("rounds", [])},
         synergy_exclude_judged=synergy.get("exclude_judged", True),
-        hierarchy=taska.get("hierarchy"), teams=teams)
+        hierarchy=taska.get("hierarchy"), teams=teams,
+        sealed_tasks=frozenset(TASKS if sealed is True else sealed or ()), recipient=submissions.get("recipient"))
+
+
+def _submissions_problems(value: dict, text: str, path: Path) -> list[Problem]:
+    """``[submissions] recipient`` must be a valid ``ssh-ed25519`` public key
+    (:func:`scorer.formats.sealed.recipient_problem`).  Sealed tasks without a recipient
+    load (a new challenge's starter configuration seals before its key exists); the check
+    refuses their runs until there is one (``no-recipient``, :mod:`scorer.pr.policy`)."""
+    from scorer.formats.sealed import recipient_problem
+    recipient = value.get("submissions", {}).get("recipient")
+    problem = None if recipient is None else recipient_problem(recipient)
+    if problem:
+        return [Problem(code="bad-recipient", file=str(path), line=toml_line(text, ["submissions", "recipient"]),
+                        pointer="submissions.recipient", message=f"submissions.recipient {problem}",
+                        fix="paste the recipient line python -m scorer keygen printed")]
+    return []
 
 
 def _phase_windows(task: str, batch: dict) -> dict[str, Window]:
@@ -604,6 +637,18 @@ def run_ref(relative_path: str) -> RunRef | None:
         return RunRef(*match.groups())
     match = _SINGLE_PHASE_SUBMISSION.fullmatch(path)
     return RunRef(match.group(1), match.group(2), MCQA_PHASE, match.group(3), match.group(4)) if match else None
+
+
+def sealed_ref(relative_path: str) -> RunRef | None:
+    """The identity of the run a sealed file holds, from its path (the run's path followed
+    by :data:`SEALED_SUFFIX`), None if the path is not a sealed run's."""
+    return run_ref(relative_path.removesuffix(SEALED_SUFFIX)) if relative_path.endswith(SEALED_SUFFIX) else None
+
+
+def submission_ref(relative_path: str) -> RunRef | None:
+    """The run a file under ``submissions/`` stands for: a run (:func:`run_ref`) or a
+    sealed run (:func:`sealed_ref`); None for any other path."""
+    return run_ref(relative_path) or sealed_ref(relative_path)
 
 
 def read_received(root: Path) -> dict[str, datetime]:

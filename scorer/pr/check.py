@@ -7,7 +7,8 @@
 3. :func:`scorer.pr.policy.judge_changes` decides on each change's path, mode, status,
    size, owner, system and window; each run's bytes (read by blob id, never checked out)
    are then validated and their ids compared with the test set
-   (:func:`scorer.pr.policy.judge_content`).
+   (:func:`scorer.pr.policy.judge_content`); a sealed run's envelope is checked without
+   any key (:func:`scorer.pr.policy.judge_envelope`), its content is not read.
 4. A valid run whose gold is on the base branch is scored (a dry run, with the rules'
    flavor and edition); otherwise the check is validation only.
 5. A team file the pull request adds or changes is refused (``teams/`` is protected: the
@@ -47,6 +48,7 @@ from scorer.formats.challenge import (
     load_challenge,
     parse_utc,
     run_ref,
+    submission_ref,
     utc_text,
 )
 from scorer.formats.jsontext import load_json
@@ -60,6 +62,7 @@ from scorer.pr.policy import (
     judge_card_content,
     judge_changes,
     judge_content,
+    judge_envelope,
     normalized_run,
     shown,
     testset_path,
@@ -129,7 +132,7 @@ def _change_json(check: RunCheck) -> dict:
     d, c = check.decision, check.decision.change
     return {
         "path": c.path, "old_path": c.old_path, "status": c.status, "mode": c.mode, "size": c.size,
-        "blob": c.blob, "accepted": d.accepted, "late": d.late, "reason": d.reason,
+        "blob": c.blob, "accepted": d.accepted, "late": d.late, "sealed": d.sealed, "reason": d.reason,
         "reasons": [r.to_json() for r in d.reasons],
         "run": None if d.ref is None else {"task": d.ref.task, "batch": d.ref.batch, "phase": d.ref.phase,
                                            "team": d.ref.team, "system": d.ref.system},
@@ -191,7 +194,7 @@ def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, a
         team_files = [p for p in git.files(base_commit, "teams") if p.endswith(".toml") and p.count("/") == 1]
         export(git, base_commit, ["challenge.toml", *team_files], trusted)
         challenge = load_challenge(trusted)
-        existing = tuple(p for p in git.files(base_commit, "submissions") if run_ref(p) is not None)
+        existing = tuple(p for p in git.files(base_commit, "submissions") if submission_ref(p) is not None)
         context = Context(challenge=challenge, actor=actor, now=now.astimezone(UTC), existing_runs=existing)
         report = CheckReport(base=base_commit, head=head_commit, merge_base=since, actor=actor,
                              actor_source=actor_source, time=context.now, time_source=time_source,
@@ -211,6 +214,10 @@ def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, a
                 # _judge_new asks for the content of a run path only, with a known size: a blob at head
                 assert decision.ref is not None and decision.change.blob is not None, decision
                 data = git.blob(decision.change.blob)
+                if decision.sealed:  # no key here: the envelope only (the publisher opens it after the window)
+                    check.decision = judge_envelope(decision, data, challenge)
+                    report.checks.append(check)
+                    continue
                 testset = git.read(base_commit, testset_path(decision.ref))
                 check.decision, value = judge_content(decision, data, testset, challenge.limits.max_run_bytes,
                                                             limits=challenge.limits)

@@ -42,7 +42,7 @@ from __future__ import annotations
 import base64
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 from github import Auth, Github, GithubException
 
@@ -250,6 +250,16 @@ class CheckTimes:
         """The pull requests merged into the branch that GitHub lists for commit ``sha``."""
         pulls = _listed(lambda: self.repo.get_commit(sha).get_pulls())
         return [p for p in pulls if p.merged_at is not None and p.base.ref == self.branch]
+
+    def merged_pull(self, sha: str):
+        """The pull request merged into the branch that GitHub lists for commit ``sha`` (a
+        PyGithub ``PullRequest``), None when it lists none."""
+        return next(iter(self._merged(sha)), None)
+
+    def run_created(self, run_id: int) -> datetime:
+        """When GitHub created workflow run ``run_id`` (``GET actions/runs/{id}``): the
+        server-side time of a publish, which decides whose windows have closed."""
+        return self.repo.get_workflow_run(run_id).created_at.astimezone(UTC)
 
     def pull_head(self, sha: str) -> str | None:
         """The head commit of the pull request merged into the branch that made commit

@@ -22,6 +22,10 @@ code                         when
                              workflows, teams, configuration, test sets) and
                              ``submissions/received.json`` (written by the workflow)
 ``not-a-run-path``           a file under ``submissions/`` that is not at a run's path
+``sealed-task``              a plain run of a task whose runs are sealed (``[submissions]
+                             sealed``): it would be public before the window closes
+``not-sealed-task``          a sealed run (``<system>.json.age``) of a task that is not sealed
+``no-recipient``             a sealed run while ``challenge.toml`` publishes no key to seal to
 ``deletion``                 a deleted run, or a renamed one (its old path disappears)
 ``moves-other-teams-file``   a rename whose old path is another team's run
 ``unsupported-change``       git statuses other than add, modify, rename, copy, type change
@@ -49,7 +53,14 @@ code                         when
 ``copied-run``               the run is identical (after canonical JSON) to another team's
                              run of the same batch phase on the base branch that arrived
                              before it (:mod:`scorer.pr.copies`; a near copy is only flagged)
+``not-sealed``               a sealed run that is not an age file (or is ASCII-armored)
+``bad-envelope``             a sealed run whose age header or payload is not well formed
+``wrong-recipient``          a sealed run not sealed to the challenge's key
 ===========================  ==============================================================
+
+A sealed run is judged by the same path, team, membership, system, window and size rules
+as a plain one, and by its envelope instead of its content (:func:`judge_envelope`): no
+key is at hand, so what is inside is validated when the publisher opens it.
 """
 from __future__ import annotations
 
@@ -59,8 +70,9 @@ from datetime import datetime
 
 from scorer.errors import Problem, ScorerError, bounded, some_of
 from scorer.formats.cards import MAX_CARD_BYTES, card_problems, card_ref, parse_card, primary_conflicts
-from scorer.formats.challenge import Challenge, RunRef, Window, run_ref, utc_text
+from scorer.formats.challenge import Challenge, RunRef, Window, run_ref, sealed_ref, submission_ref, utc_text
 from scorer.formats.jsontext import load_json
+from scorer.formats.sealed import envelope_problems, sealed_limit
 from scorer.gitrepo import GITLINK_MODE, REGULAR_MODES, SYMLINK_MODE, Change
 from scorer.tasks import SCORINGS, TASKS, run_path_forms
 
@@ -102,7 +114,8 @@ class Decision:
 
     ``late``: accepted after its window closed (``rules.accept_late_runs``).
     ``problems``: the validator's problems of the run (errors and warnings, located).
-    ``needs_content``: the run's bytes are to be checked (:func:`judge_content`).
+    ``needs_content``: the run's bytes are to be checked (:func:`judge_content`, or
+    :func:`judge_envelope` for a ``sealed`` run: ``<system>.json.age``).
     """
 
     change: Change
@@ -112,6 +125,7 @@ class Decision:
     problems: tuple[Problem, ...] = ()
     needs_content: bool = False
     card: tuple[str, str] | None = None  # (team, system) of a run card; its content: judge_card_content
+    sealed: bool = False
 
     @property
     def accepted(self) -> bool:
@@ -151,7 +165,7 @@ class _Systems:
     def of(cls, paths) -> _Systems:
         out = cls()
         for path in paths:
-            ref = run_ref(path)
+            ref = submission_ref(path)
             if ref is not None:
                 out.in_use.setdefault(ref.team, set()).add(ref.system)
         return out
@@ -175,7 +189,8 @@ def judge_change(change: Change, context: Context, systems: _Systems | None = No
     if bad:
         return Decision(change, reasons=(bad,))
     if change.status == "D":
-        return Decision(change, ref=run_ref(change.path), reasons=(_protected(change.path) or _deletion(change.path),))
+        return Decision(change, ref=submission_ref(change.path),
+                        reasons=(_protected(change.path) or _deletion(change.path),))
     if change.status not in "AMRCT" or len(change.status) != 1:
         return Decision(change, reasons=(Reason(
             "unsupported-change", f"git reports the change as {change.status!r} (not an addition or replacement)",
@@ -256,7 +271,7 @@ def _rename_source(change: Change, context: Context) -> Reason:
     if protected:
         return Reason("protected-path", f"moves {old} to {change.path}; " + protected.message.split("; ", 1)[-1],
                       protected.fix)
-    old_ref, new_ref = run_ref(old), run_ref(change.path)
+    old_ref, new_ref = submission_ref(old), submission_ref(change.path)
     if old_ref is not None and (new_ref is None or old_ref.team != new_ref.team or not _is_member(context, old_ref.team)):
         return Reason("moves-other-teams-file", f"moves {old}, a run of team {old_ref.team}, to {change.path}",
                       "restore the other team's file; add your run as a new file")
@@ -278,9 +293,10 @@ def _judge_new(change: Change, context: Context, systems: _Systems) -> Decision:
     that is not regular (:func:`_kind_rule`), a path that is not a run's.  Then, for a
     run, every other rule together, in this order: the batch (:func:`_batch_rule`), the
     team, membership and system (:func:`_team_rules`), the window (:func:`_window_rule`)
-    and the size (:func:`_size_rule`).  An accepted run's system counts towards its
-    team's limit for the changes after it.  The content is to be checked when the window
-    is known and the size is known and within the limit.
+    and the size (:func:`_size_rule`; a sealed run's with :func:`scorer.formats.sealed.sealed_limit`),
+    and whether the task's runs are sealed (:func:`_sealing_rule`).  An accepted run's
+    system counts towards its team's limit for the changes after it.  The content is to be
+    checked when the window is known and the size is known and within the limit.
     """
     alone = _protected(change.path) or _kind_rule(change)
     if alone:
@@ -288,17 +304,45 @@ def _judge_new(change: Change, context: Context, systems: _Systems) -> Decision:
     card = card_ref(change.path)
     if card is not None:
         return _judge_card(change, context, card)
-    ref = run_ref(change.path)
+    ref, sealed = run_ref(change.path), False
+    if ref is None:
+        ref = sealed_ref(change.path)
+        sealed = ref is not None
     if ref is None:
         return Decision(change, reasons=(Reason("not-a-run-path", f"{change.path} is not at a run's path",
-                                                f"put each run at {RUN_FORM}"),))
+                                                f"put each run at {RUN_FORM}"
+                                                + " (a sealed task's: the same path + .age)"),))
     window, limit = context.challenge.window(ref), context.challenge.limits.max_run_bytes
+    limit = sealed_limit(limit) if sealed else limit
     reasons = [*_batch_rule(ref, window), *_team_rules(ref, context, systems), *_window_rule(ref, window, context),
-               *_size_rule(change, limit)]
+               *_sealing_rule(ref, sealed, context.challenge), *_size_rule(change, limit)]
     if not reasons:
         systems.in_use.setdefault(ref.team, set()).add(ref.system)
-    needs = window is not None and change.size is not None and change.size <= limit
-    return Decision(change, ref=ref, reasons=tuple(reasons), late=_late(window, context), needs_content=needs)
+    needs = (window is not None and change.size is not None and change.size <= limit
+             and (not sealed or (context.challenge.is_sealed(ref.task) and context.challenge.recipient is not None)))
+    return Decision(change, ref=ref, reasons=tuple(reasons), late=_late(window, context), needs_content=needs,
+                    sealed=sealed)
+
+
+def _sealing_rule(ref: RunRef, sealed: bool, challenge: Challenge) -> list[Reason]:
+    """``sealed-task`` for a plain run of a task whose runs are sealed; ``not-sealed-task``
+    for a sealed run (``.json.age``) of a task whose runs are not; ``no-recipient`` for a
+    sealed run while the challenge publishes no key (``[submissions] recipient``)."""
+    title = TASKS[ref.task].name
+    if not sealed and challenge.is_sealed(ref.task):
+        return [Reason("sealed-task", f"runs of {title} are sealed in this challenge: {ref.path} would be readable "
+                                      "by everyone before the window closes",
+                       f"remove {ref.path} from the pull request; seal it with python -m scorer seal {ref.path} "
+                       f"and add {ref.sealed_path} instead (see docs/submit.md, 'Sealed runs')")]
+    if sealed and challenge.is_sealed(ref.task) and challenge.recipient is None:
+        return [Reason("no-recipient", f"runs of {title} are sealed, but challenge.toml publishes no key to seal "
+                                       "them to ([submissions] recipient)",
+                       "organizers: run python -m scorer keygen and put its recipient line in challenge.toml")]
+    if sealed and not challenge.is_sealed(ref.task):
+        return [Reason("not-sealed-task", f"runs of {title} are not sealed in this challenge, so "
+                                          f"{ref.sealed_path} cannot be read by the check",
+                       f"add the run itself, {ref.path}")]
+    return []
 
 
 def _judge_card(change: Change, context: Context, card: tuple[str, str]) -> Decision:
@@ -553,6 +597,31 @@ def _how_many(problems: list[Problem]) -> str:
     return f"at least {total:,}" if any(p.code == "more-problems" for p in problems) else f"{total:,}"
 
 
+def content_problems(ref: RunRef, data: bytes, testset: bytes | None, challenge: Challenge) -> list[Problem]:
+    """The located errors for which the check refuses run ``ref`` of bytes ``data`` by its
+    content (:func:`judge_content` against the test set's bytes ``testset`` and the
+    challenge's limits), [] when it accepts it: what ``python -m scorer seal`` checks
+    before sealing, and what the publisher checks once a sealed run is opened."""
+    decision, _ = judge_content(Decision(Change("A", ref.path, size=len(data)), ref=ref), data, testset,
+                                challenge.limits.max_run_bytes, limits=challenge.limits)
+    errors = [p for p in decision.problems if p.severity == "error"]
+    listed = {"invalid-run", "unknown-questions"}  # the reasons that count the errors above
+    return errors + [Problem(code=r.code, file=ref.path, message=r.message, fix=r.fix)
+                     for r in decision.reasons if r.code not in listed]
+
+
+def judge_envelope(decision: Decision, data: bytes, challenge: Challenge) -> Decision:
+    """Check a sealed run's envelope without the key (:func:`scorer.formats.sealed.envelope_problems`):
+    an age file sealed to the challenge's recipient whose run is within
+    ``limits.max_run_bytes``.  Each problem becomes a reason of its own code."""
+    ref = decision.ref
+    assert ref is not None and decision.sealed and challenge.recipient is not None, \
+        "only a sealed run of a sealed task has its envelope judged"
+    problems, _ = envelope_problems(data, challenge.recipient, ref.sealed_path, challenge.limits.max_run_bytes)
+    reasons = [Reason(p.code, p.message, p.fix) for p in problems]
+    return replace(decision, reasons=decision.reasons + tuple(reasons), problems=tuple(problems), needs_content=False)
+
+
 def _id_problems(ref: RunRef, fixed, doc, testset: bytes | None, reasons: list[Reason]) -> list[Problem]:
     """Ids of the run not in the test set (errors, located; mcqa: also answers that are
     not candidates of their question) and test set ids the run lacks (one warning); a
@@ -664,4 +733,5 @@ def verdict(decisions: list[Decision]) -> bool:
 
 
 __all__ = ["Change", "Reason", "Decision", "Context", "path_problem", "shown", "judge_changes", "judge_change",
-           "judge_content", "normalized_run", "copied_reason", "testset_path", "testset_ids", "testset_candidates", "verdict", "RUN_FORM"]
+           "judge_content", "judge_envelope", "content_problems", "normalized_run", "copied_reason", "testset_path",
+           "testset_ids", "testset_candidates", "verdict", "RUN_FORM"]

@@ -6,8 +6,10 @@ commit).  Each attempt:
 1. fetches the branch and moves the local clone to its tip (the working tree holds only
    what the pipeline writes, see :func:`publish`);
 2. records in ``submissions/received.json`` when each new or replaced run arrived;
-3. runs ``score-all`` (incremental: only what changed is scored);
-4. commits ``results/`` and the ledger, if anything changed (``results/`` even though the
+3. runs ``score-all`` (incremental: only what changed is scored); with the challenge's
+   private key (``identity``, the publish environment's secret), the sealed runs whose
+   window closed are opened first (:mod:`scorer.store.sealed`);
+4. commits ``results/``, the ledger and the opened runs, if anything changed (``results/`` even though the
    template's ``.gitignore`` ignores it, so local builds leave no untracked files), and
    pushes without force.
 
@@ -31,7 +33,13 @@ retargeted or force-pushed back to an older commit after it is late.  Without th
 publish) or when GitHub lists no such run (a commit pushed to the branch directly), the
 time is the committer time of that first-parent commit (with a protected main, the time
 GitHub merged).  Each recorded time's source goes to the results commit's message and to
-:attr:`Published.received`; the ledger keeps plain UTC strings.
+:attr:`Published.received`; the ledger keeps plain UTC strings.  A sealed run arrives
+with its sealed file (``<run path>.age``, recorded under the run's path); the opened run
+the publisher commits later is not an arrival.
+
+After a push, each sealed run opened by it that is in error (it could not be opened, or
+the run inside is invalid) gets a comment with its located problems on the pull request
+that merged its sealed file (:func:`report_opened`).
 """
 from __future__ import annotations
 
@@ -45,11 +53,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from scorer.formats.challenge import run_ref, utc_text
+from scorer.errors import Problem
+from scorer.formats.challenge import Challenge, RunRef, run_ref, sealed_ref, utc_text
 from scorer.gitrepo import run_git
 from scorer.pr.github import CheckTimes
-from scorer.pr.policy import LEDGER
+from scorer.pr.policy import LEDGER, content_problems, testset_path
 from scorer.store import Summary, score_all
+from scorer.store.sealed import LEDGER as SEALED_LEDGER
 
 #: What a publisher commits: everything else in the clone is left as fetched.
 PUBLISHED = ("results", LEDGER)
@@ -117,7 +127,8 @@ class _Clone:
 
 def publish(root: str | Path = ".", *, remote: str = "origin", branch: str = "main", attempts: int = 5,
             jobs: int = 1, token: str | None = None, server: str = "https://github.com",
-            checks: CheckTimes | None = None, shard_results: Path | None = None) -> Published:
+            checks: CheckTimes | None = None, shard_results: Path | None = None, identity: str | None = None,
+            now: datetime | None = None) -> Published:
     """Score the tip of ``remote``/``branch`` and push the results (see the module doc).
 
     ``checks`` reads the check runs' times from the GitHub API; None: commit times only.
@@ -125,6 +136,8 @@ def publish(root: str | Path = ".", *, remote: str = "origin", branch: str = "ma
     files), copied into ``results/runs/`` at each attempt before ``score-all``, which reuses
     a file only where its own provenance matches the run, gold, rules and scorer of the tip
     (a file of another commit's inputs is rescored; a run no shard scored is scored here).
+    ``identity``: the challenge's private key, to open the sealed runs whose window closed
+    before ``now`` (the time of this publish; default the clock); None: none is opened.
 
     The clone must have no changes to tracked files and no commit the remote lacks: each
     attempt moves it to the remote tip (``git reset --hard``), which is safe only then.
@@ -140,14 +153,15 @@ def publish(root: str | Path = ".", *, remote: str = "origin", branch: str = "ma
         raise PublishError(f"HEAD has commits that {remote}/{branch} lacks; publish from a clean clone of the branch")
     start = git("rev-parse", "HEAD")
     try:
-        return _attempts(git, remote, branch, attempts, jobs, checks, tip, shard_results)
+        return _attempts(git, remote, branch, attempts, jobs, checks, tip, shard_results, identity, now)
     except BaseException:
         _restore(git, start)
         raise
 
 
 def _attempts(git: _Clone, remote: str, branch: str, attempts: int, jobs: int, checks: CheckTimes | None,
-              tip: str, shard_results: Path | None = None) -> Published:
+              tip: str, shard_results: Path | None = None, identity: str | None = None,
+              now: datetime | None = None) -> Published:
     """The attempts of :func:`publish` from the fetched ``tip``."""
     for attempt in range(1, attempts + 1):
         if attempt > 1:
@@ -158,14 +172,17 @@ def _attempts(git: _Clone, remote: str, branch: str, attempts: int, jobs: int, c
         if shard_results is not None:
             shutil.copytree(shard_results, git.root / "results" / "runs", dirs_exist_ok=True)
         received = record_received(git, checks)
-        summary = score_all(git.root, jobs=jobs)
-        git("add", "--all", "--force", "--", *PUBLISHED)  # the template's .gitignore ignores results/
+        summary = score_all(git.root, jobs=jobs, identity=identity, now=now, check_opened=opened_problems)
+        # the template's .gitignore ignores results/; the opened runs go beside their sealed files
+        git("add", "--all", "--force", "--", *PUBLISHED, *summary.opened)
         if git.run("diff", "--cached", "--quiet", check=False).returncode == 0:
             return Published(commit=tip, pushed=False, attempts=attempt, summary=summary, received=received)
         git("-c", f"user.name={BOT_NAME}", "-c", f"user.email={BOT_EMAIL}", "commit", "--quiet", "--no-verify",
-            "-m", commit_message(tip, received))
+            "-m", commit_message(tip, received, summary.opened + summary.unopened))
         pushed = git.run("push", "--quiet", remote, f"HEAD:refs/heads/{branch}", check=False)
         if pushed.returncode == 0:
+            if checks is not None:
+                report_opened(git, checks, summary)
             return Published(commit=git("rev-parse", "HEAD"), pushed=True, attempts=attempt, summary=summary,
                              received=received)
         if git.fetch(remote, branch) == tip:  # nobody published first: trying again cannot help
@@ -197,10 +214,57 @@ def landings(git: _Clone) -> dict[str, _Landing]:
         if line.startswith("@"):
             commit, committed, *parents = line[1:].split()
             landing = _Landing(commit, utc_text(datetime.fromisoformat(committed)), tuple(parents))
-        elif (landing is not None and line and line not in found and run_ref(line) is not None
-              and (git.root / line).is_file()):
-            found[line] = landing  # newest first: the first time a path is seen is its last change
+        elif landing is not None and line and (path := _arrived(git.root, line)) and path not in found:
+            found[path] = landing  # newest first: the first time a path is seen is its last change
     return found
+
+
+def _arrived(root: Path, path: str) -> str | None:
+    """The run path whose arrival a change of ``path`` is: a run's own path; a sealed run's
+    (``<run path>.age``) run path; None for other files, files no longer there, and an
+    opened run (a run beside its sealed file: it arrived with the sealed file)."""
+    sealed = sealed_ref(path)
+    if sealed is not None:
+        return sealed.path if (root / path).is_file() else None
+    if run_ref(path) is None or not (root / path).is_file() or (root / f"{path}.age").is_file():
+        return None
+    return path
+
+
+def opened_problems(root: Path, ref: RunRef, challenge: Challenge) -> list[Problem]:
+    """The errors of a sealed run just opened at ``ref.path``, as the pull-request check
+    finds them in a plain run (:func:`scorer.pr.policy.content_problems`: validation,
+    limits, the test set's ids); the check could not see its content."""
+    testset = root / testset_path(ref)
+    return content_problems(ref, (root / ref.path).read_bytes(), testset.read_bytes() if testset.is_file() else None,
+                            challenge)
+
+
+def report_opened(git: _Clone, checks: CheckTimes, summary: Summary) -> None:
+    """Comment on the pull request of each sealed run this publish opened (or failed to
+    open) that is in error: its located problems (:func:`opened_comment`).  The pull
+    request is the one GitHub lists for the first-parent commit that last changed the
+    sealed file; an API failure is printed, the results are already pushed."""
+    from github import GithubException
+    for path in sorted(set(summary.opened) & set(summary.failed) | set(summary.unopened)):
+        sealed = f"{path}.age"
+        commit = git("log", "--first-parent", "-1", "--format=%H", "--", sealed)
+        try:
+            pull = checks.merged_pull(commit) if commit else None
+            if pull is not None:
+                pull.create_issue_comment(opened_comment(sealed, summary.problems.get(path, [])))
+        except GithubException as exc:
+            print(f"ci publish: could not comment on the pull request of {sealed} ({exc.status})")
+
+
+def opened_comment(sealed: str, problems: list[dict]) -> str:
+    """The comment on a sealed run in error once opened: which file, and each problem as
+    ``file:line:col: message`` and its fix, in a code block (the problems quote the run)."""
+    from scorer.pr.check import md_block, md_code
+    lines = [line for p in problems for line in Problem(**p).format().splitlines()]
+    return "\n".join([f"### Sealed run {md_code(sealed)}: opened after its window closed, and in error", "",
+                      "It is not scored; this is its error, as on its run page and in `results/`:", "",
+                      *md_block(lines or ["no problem recorded"])]) + "\n"
 
 
 def arrival(landing: _Landing, checks: CheckTimes | None) -> Arrival:
@@ -237,9 +301,10 @@ def record_received(git: _Clone, checks: CheckTimes | None = None) -> dict[str, 
     return added
 
 
-def commit_message(tip: str, received: dict[str, Arrival]) -> str:
+def commit_message(tip: str, received: dict[str, Arrival], opened: list[str] | None = None) -> str:
     """The results commit's message: the tip it scores, then each arrival time it records
-    and its source (the ledger itself holds only the times)."""
+    and its source (the ledger itself holds only the times), then the sealed runs it opened."""
     lines = [f"{path} {a.time} ({a.source})" for path, a in sorted(received.items())]
-    return f"Publish results of {tip[:12]}" + (f"\n\nArrival times ({LEDGER}):\n" + "\n".join(lines)
-                                                  if lines else "")
+    message = f"Publish results of {tip[:12]}" + (f"\n\nArrival times ({LEDGER}):\n" + "\n".join(lines)
+                                                     if lines else "")
+    return message + (f"\n\nSealed runs opened ({SEALED_LEDGER}):\n" + "\n".join(sorted(opened)) if opened else "")

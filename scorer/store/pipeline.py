@@ -15,6 +15,12 @@
    are rebuilt from the tables; ``index.json`` is written last, then files of runs that no
    longer exist are removed.
 
+Sealed runs (``<run path>.age``, :mod:`scorer.store.sealed`): with the challenge's private
+key (``identity``), those whose window closed are opened first and written at their run
+paths; an opened run is then scored as any other, with the digest of its sealed file in
+its provenance beside the opened run's.  A sealed run not opened yet has the status
+``sealed`` (no result file); one that could not be opened has its error file.
+
 Every file is written atomically as canonical JSON (``scorer.store.files``).
 """
 from __future__ import annotations
@@ -23,6 +29,7 @@ import json
 import traceback
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 
@@ -36,12 +43,15 @@ from scorer.formats.jsontext import load_json
 from scorer.parallel import isolated_map
 from scorer.store.files import canonical_json, read_json, remove_stale, sha256_bytes, sha256_file, write_atomic
 from scorer.store.runs import RunJob, discover_runs, failure, identity_problems, score_run
+from scorer.store.sealed import LEDGER as SEALED_LEDGER
+from scorer.store.sealed import OPENED, OpenedCheck, discover_sealed, open_sealed_runs, read_ledger, sealed_state
+from scorer.store.sealed import SEALED as STILL_SEALED
 from scorer.store.tables import ScoredRun, mcqa_table, overview, taska_table, taskb_table
 from scorer.tasks import SCORINGS, TASKS
 
 RESULTS = "results"
 INDEX = f"{RESULTS}/index.json"
-SCORED, ERROR, AWAITING_GOLD = "scored", "error", "awaiting gold"
+SCORED, ERROR, AWAITING_GOLD, SEALED = "scored", "error", "awaiting gold", "sealed"
 
 
 @dataclass
@@ -51,7 +61,9 @@ class Summary:
     ``scored``: runs validated and scored now (successfully); ``reused``: runs whose stored
     result (or error) still holds; ``failed``: runs with an error file (new or reused);
     ``awaiting_gold``: runs whose gold is not there yet; ``late``: late runs (also in the
-    lists above).  ``tables_computed``/``tables_reused``: batch tables; ``tables_failed``:
+    lists above); ``sealed``: sealed runs not opened (yet); ``opened``/``unopened``: sealed
+    runs this call opened / could not open (``identity``; an unopened one is also ``failed``).
+    ``tables_computed``/``tables_reused``: batch tables; ``tables_failed``:
     table (or overview) path -> the problems of the ones written as errors.  ``missing``
     (``reuse_only``): runs that would need scoring.
     """
@@ -67,6 +79,9 @@ class Summary:
     tables_reused: list[str] = field(default_factory=list)
     tables_failed: dict[str, list[dict]] = field(default_factory=dict)
     missing: list[str] = field(default_factory=list)
+    sealed: list[str] = field(default_factory=list)
+    opened: list[str] = field(default_factory=list)
+    unopened: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -74,7 +89,8 @@ class Summary:
 
 
 def score_all(root: str | Path = ".", jobs: int = 1, on_run: Callable[[str], None] | None = None,
-              shard: tuple[int, int] | None = None, reuse_only: bool = False) -> Summary:
+              shard: tuple[int, int] | None = None, reuse_only: bool = False, identity: str | None = None,
+              now: datetime | None = None, check_opened: OpenedCheck | None = None) -> Summary:
     """Score every run of the repository at ``root`` and write ``results/`` (see the module doc).
 
     ``jobs``: runs scored at the same time, in forked worker processes (where processes
@@ -84,8 +100,12 @@ def score_all(root: str | Path = ".", jobs: int = 1, on_run: Callable[[str], Non
     settled and only their result files written: no batch table, no index, nothing
     removed; a later call without ``shard`` on the union of every shard's ``results/runs/``
     reuses them all.  ``reuse_only``: nothing is scored; a run that needs scoring is listed
-    in ``Summary.missing`` and nothing is written.  Raises :class:`scorer.ScorerError`
-    only for a broken ``challenge.toml``, ``teams/`` or ``received.json``.
+    in ``Summary.missing`` and nothing is written.  ``identity``: the challenge's private
+    key; the sealed runs whose window closed before ``now`` (default: the clock) are opened
+    first and each given to ``check_opened`` (:func:`scorer.store.sealed.open_sealed_runs`).
+    Raises :class:`scorer.ScorerError` only for a broken ``challenge.toml``, ``teams/`` or
+    ``received.json``, and :class:`scorer.formats.sealed.SealingError` for an ``identity``
+    that is not a key.
 
     Linear algebra (numpy's BLAS) runs on one thread in this process and its workers:
     the parallelism is the worker processes, and BLAS threads on top of them made the
@@ -93,15 +113,20 @@ def score_all(root: str | Path = ".", jobs: int = 1, on_run: Callable[[str], Non
     in CPU on a 2-core machine (and tens of times slower in wall time on a busy one).
     """
     with threadpool_limits(limits=1, user_api="blas"):
-        return _score_all(Path(root).resolve(), jobs, on_run, shard, reuse_only)
+        return _score_all(Path(root).resolve(), jobs, on_run, shard, reuse_only, identity, now, check_opened)
 
 
 def _score_all(root: Path, jobs: int, on_run: Callable[[str], None] | None, shard: tuple[int, int] | None,
-               reuse_only: bool) -> Summary:
+               reuse_only: bool, identity: str | None = None, now: datetime | None = None,
+               check_opened: OpenedCheck | None = None) -> Summary:
     """:func:`score_all` on the resolved ``root``."""
     challenge = load_challenge(root)
     state = _State(root, challenge, read_received(root), _read_index(root))
+    if identity is not None and not reuse_only:
+        opening = open_sealed_runs(root, challenge, identity, now or datetime.now(UTC), check_opened)
+        state.summary.opened, state.summary.unopened = list(opening.opened), sorted(opening.failed)
     refs, state.summary.warnings = discover_runs(root)
+    refs = state.settle_sealed(refs, discover_sealed(root))
     if shard is not None:
         assignment = shard_of([(ref.path, _size(root / ref.path)) for ref in refs], shard[1])
         refs = [ref for ref in refs if assignment[ref.path] == shard[0]]
@@ -122,7 +147,7 @@ def _score_all(root: Path, jobs: int, on_run: Callable[[str], None] | None, shar
         state.write_tables(jobs)
         state.write_index()
         remove_stale(root / RESULTS, {root / p for p in state.keep})
-    for name in ("scored", "reused", "failed", "awaiting_gold", "late"):
+    for name in ("scored", "reused", "failed", "awaiting_gold", "late", "sealed"):
         getattr(state.summary, name).sort()
     return state.summary
 
@@ -209,10 +234,31 @@ class _State:
         self.overviews: dict[str, str] = {}
         self.gold_hashes: dict[str, str] = {}
         self.manual_keys: dict[Path, set[str] | None] = {}
-        self.keep: set[str] = {INDEX}
+        self.keep: set[str] = {INDEX, SEALED_LEDGER}
+        self.sealed_digests: dict[str, str] = {}  # run path -> SHA-256 of its sealed file (opened runs)
         self.summary = Summary()
 
     # --- runs ------------------------------------------------------------------------
+
+    def settle_sealed(self, refs: list[RunRef], sealed: list[RunRef]) -> list[RunRef]:
+        """Settle the sealed runs that are not opened and valid (:func:`scorer.store.sealed.sealed_state`):
+        status ``sealed``, or the error of their opening or of the opened run; the runs left
+        to plan: ``refs`` without the runs at those sealed runs' paths."""
+        ledger = read_ledger(self.root)
+        unopened = set()
+        for ref in sealed:
+            status, problems = sealed_state(self.root, ref, ledger)
+            if status == OPENED:
+                self.sealed_digests[ref.path] = ledger[ref.sealed_path]["sealed_sha256"]
+                continue
+            unopened.add(ref.path)
+            timing = self._timing(ref)
+            if status == STILL_SEALED:
+                self.entries[ref.path] = {**_identity(ref), "status": SEALED, "sealed": ref.sealed_path, **timing}
+                self.summary.sealed.append(ref.path)
+            else:  # invalid once opened, or not openable
+                self._write_error(ref, problems, None, timing)
+        return [ref for ref in refs if ref.path not in unopened]
 
     def plan(self, ref: RunRef) -> tuple[RunJob, dict, dict] | None:
         """Settle a run that needs no scoring (error of identity, awaiting gold, reuse), else
@@ -249,7 +295,8 @@ class _State:
         return {"late": late, "received": _iso(moment)}
 
     def _provenance(self, ref: RunRef, gold: dict[str, Path]) -> dict:
-        return {**scorer_provenance(), "run_sha256": sha256_file(self.root / ref.path),
+        sealed = {"sealed_sha256": self.sealed_digests[ref.path]} if ref.path in self.sealed_digests else {}
+        return {**scorer_provenance(), "run_sha256": sha256_file(self.root / ref.path), **sealed,
                 "gold_sha256": {name: self._gold_hash(p) for name, p in sorted(gold.items())},
                 "rules_sha256": self.challenge.rules_digest(ref),
                 "max_run_bytes": self.challenge.limits.max_run_bytes,

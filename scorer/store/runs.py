@@ -14,7 +14,7 @@ from pathlib import Path
 from scorer.errors import Problem, ScorerError
 from scorer.evaluation import EDITIONS, evaluate
 from scorer.formats.cards import card_ref
-from scorer.formats.challenge import Challenge, RunRef, run_ref
+from scorer.formats.challenge import Challenge, RunRef, run_ref, sealed_ref
 from scorer.formats.jsontext import load_json
 from scorer.formats.validation import validate_run
 from scorer.ranking.ranks import PHASE_A_CATEGORIES
@@ -24,7 +24,8 @@ LEDGER = "submissions/received.json"
 
 
 def discover_runs(root: Path) -> tuple[list[RunRef], list[Problem]]:
-    """The runs under ``submissions/`` (sorted by path) and a warning per other file.
+    """The runs under ``submissions/`` (sorted by path) and a warning per other file
+    (sealed runs, ``<run path>.age``, are listed by :func:`scorer.store.sealed.discover_sealed`).
 
     Symbolic links are listed as runs (and rejected later); linked folders are not entered.
     """
@@ -34,7 +35,8 @@ def discover_runs(root: Path) -> tuple[list[RunRef], list[Problem]]:
         dirs.sort()
         for name in sorted(files):
             relative = (Path(folder) / name).relative_to(root).as_posix()
-            if relative == LEDGER or card_ref(relative) is not None:  # a run card is not a run
+            # a run card is not a run; sealed runs: scorer.store.sealed
+            if relative == LEDGER or card_ref(relative) is not None or sealed_ref(relative) is not None:
                 continue
             ref = run_ref(relative)
             if ref is None:

@@ -19,6 +19,10 @@ TASKA_BATCHES = [("batch1", datetime(2026, 1, 5, 10, tzinfo=UTC)),
 TASKA_TESTSETS = 5
 TASKA_DOCUMENTS = 50
 BEST_K = 4
+#: The public key the demo's sealed task (mcqa) publishes.  Its private key was discarded when
+#: it was made: the demo's windows are closed and its mcqa runs ship opened (docs/demo.md).
+DEMO_RECIPIENT = ("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHk39t64C94TFl8a/WGi0YtFALQ9OoY852+lpgG1Iply "
+                  "demo-no-private-key")
 MANUAL_BATCHES = ("batch1",)
 MCQA_BATCHES = [("batch1", datetime(2026, 4, 13, 10, tzinfo=UTC)),   # window of 48 h each
                 ("batch2", datetime(2026, 4, 27, 10, tzinfo=UTC))]
@@ -186,6 +190,12 @@ def challenge_toml() -> str:
         "[limits]",
         "systems_per_team = 5",
         "max_run_bytes = 20000000",
+        "",
+        "[submissions]",
+        "# mcqa runs are sealed: a pull request adds <system>.json.age (python -m scorer seal), opened after",
+        "# the window closes by the publish job, which holds the private key (docs/organizers.md, 'Sealed runs')",
+        'sealed = ["mcqa"]',
+        f'recipient = "{DEMO_RECIPIENT}"',
         "",
         "[official_measures]",
         'concepts = "concepts.map"',

@@ -1,0 +1,150 @@
+"""Sealed runs on the branch: opened after their window closes, by the one caller that
+holds the challenge's private key (the publish job, see ``docs/organizers.md``).
+
+A sealed run sits at ``<run path>.age`` (:mod:`scorer.formats.sealed`).  :func:`open_sealed_runs`
+opens each one whose window has closed and that is not opened yet (or was replaced since):
+the run it holds is written at the run's own path and checked by the caller's ``check``
+(the publisher passes :func:`scorer.pr.publish.opened_problems`: the pull-request check's
+validation of a plain run, the test set's ids and the limits); a valid one is then scored
+by ``score-all`` as any other run, and the publisher commits the opened runs with the
+results.  What was opened, and
+why a run could not be, is kept in the ledger ``results/sealed.json``:
+
+    sealed run path -> {"sealed_sha256": digest of the .age file,
+                        "opened_sha256": digest of the run written (null: not opened),
+                        "problems": [located problems: why it could not be opened,
+                                     or why the opened run is invalid]}
+
+so that callers without the key (shard jobs, a local ``score-all``) know a run's state:
+:func:`sealed_state`.  A run that cannot be opened gets its problems as its error in
+``results/``; it never stops the others.  Before its window closes a sealed run is never
+opened, whoever holds the key.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from scorer.errors import Problem
+from scorer.formats.challenge import Challenge, RunRef, sealed_ref
+from scorer.formats.sealed import SealingError, open_envelope, sealed_limit
+from scorer.store.files import canonical_json, sha256_bytes, sha256_file, write_atomic
+
+LEDGER = "results/sealed.json"
+#: What checks an opened run: (repository root, run, challenge) -> its located errors.
+OpenedCheck = Callable[[Path, RunRef, Challenge], list[Problem]]
+#: The states of a sealed run: its valid opened run is at its path, its opened run is invalid,
+#: it could not be opened, it waits.
+OPENED, INVALID, UNOPENABLE, SEALED = "opened", "invalid", "unopenable", "sealed"
+
+
+@dataclass(frozen=True)
+class Opening:
+    """What :func:`open_sealed_runs` did: the runs it wrote (run paths) and those that could
+    not be opened (run path -> problems)."""
+
+    opened: tuple[str, ...]
+    failed: dict[str, list[dict]]
+
+
+def discover_sealed(root: Path) -> list[RunRef]:
+    """The sealed runs under ``submissions/`` (by the run path they stand for)."""
+    top = root / "submissions"
+    found = (sealed_ref(p.relative_to(root).as_posix()) for p in top.rglob("*.age") if p.is_file() and not p.is_symlink())
+    return sorted((ref for ref in found if ref is not None), key=lambda r: r.path)
+
+
+def read_ledger(root: Path) -> dict[str, dict]:
+    """``results/sealed.json`` (empty when absent or unreadable: every run is then opened again)."""
+    try:
+        value = json.loads((root / LEDGER).read_bytes())
+    except (OSError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def sealed_state(root: Path, ref: RunRef, ledger: dict[str, dict]) -> tuple[str, list[dict]]:
+    """The state of sealed run ``ref`` with its problems: :data:`SEALED` unless the ledger
+    records the opening of the present ``.age`` file; then :data:`UNOPENABLE` when it
+    could not be opened, :data:`SEALED` when the run written then is no longer at the
+    run's path unchanged, else :data:`INVALID` (with the opened run's problems) or
+    :data:`OPENED`."""
+    entry = ledger.get(ref.sealed_path)
+    if not isinstance(entry, dict) or entry.get("sealed_sha256") != sha256_file(root / ref.sealed_path):
+        return SEALED, []
+    problems = list(entry.get("problems") or [])
+    if entry.get("opened_sha256") is None:
+        return UNOPENABLE, problems
+    run = root / ref.path
+    if not (run.is_file() and not run.is_symlink() and sha256_file(run) == entry["opened_sha256"]):
+        return SEALED, []
+    return (INVALID, problems) if problems else (OPENED, [])
+
+
+def open_sealed_runs(root: Path, challenge: Challenge, identity: str, now: datetime,
+                     check: OpenedCheck | None = None) -> Opening:
+    """Open every sealed run of a sealed task whose window closed before ``now`` and that is
+    still :data:`SEALED` (:func:`sealed_state`), with the private key ``identity``; write each
+    run at its path, give it to ``check`` (None: no check here, ``score-all`` validates it)
+    and record every opening and the problems ``check`` found in :data:`LEDGER`.  ``Opening.opened``: the runs written (valid or not); ``failed``: the
+    runs that could not be opened.
+
+    A sealed file larger than a sealed run of ``limits.max_run_bytes`` can be is not
+    decrypted (its problem is recorded); a run that cannot be opened has its opened file
+    removed (a replaced run's old opening must not be scored as the new one).  A key that
+    cannot be read is raised (:class:`scorer.formats.sealed.SealingError`) before any run
+    is touched.
+    """
+    _check_key(identity)
+    ledger = read_ledger(root)
+    opened: list[str] = []
+    failed: dict[str, list[dict]] = {}
+    for ref in discover_sealed(root):
+        window = challenge.window(ref)
+        if not challenge.is_sealed(ref.task) or window is None or now <= window.closes:
+            continue
+        state, _ = sealed_state(root, ref, ledger)
+        if state != SEALED:  # opened, or known not to open: the same file gives the same outcome
+            continue
+        data = (root / ref.sealed_path).read_bytes()
+        problem = _open_into(root, ref, data, identity, challenge.limits.max_run_bytes)
+        if problem is None:
+            opened.append(ref.path)
+            problems = [p.to_dict() for p in (check(root, ref, challenge) if check else [])]
+        else:
+            failed[ref.path] = problems = [problem.to_dict()]
+        ledger[ref.sealed_path] = {"sealed_sha256": sha256_bytes(data), "problems": problems,
+                                   "opened_sha256": None if problem else sha256_file(root / ref.path)}
+    if opened or failed:
+        write_atomic(root / LEDGER, canonical_json(dict(sorted(ledger.items()))))
+    return Opening(tuple(opened), failed)
+
+
+def _check_key(identity: str) -> None:
+    """Raise :class:`SealingError` when ``identity`` is not a private key pyrage can read."""
+    try:
+        open_envelope(b"", identity, "")
+    except SealingError as exc:
+        if exc.problem.code == "bad-sealing-key":
+            raise
+
+
+def _open_into(root: Path, ref: RunRef, data: bytes, identity: str, max_run_bytes: int) -> Problem | None:
+    """Write the run inside ``data`` at ``ref``'s path; the problem when it cannot be opened
+    (then no file is left at the run's path)."""
+    target = root / ref.path
+    if len(data) > sealed_limit(max_run_bytes):
+        problem = Problem(code="too-large", file=ref.sealed_path,
+                          message=f"the sealed run has {len(data):,} bytes, more than a run of "
+                                  f"{max_run_bytes:,} bytes sealed", fix="none after the window closed")
+    else:
+        try:
+            write_atomic(target, open_envelope(data, identity, ref.sealed_path))
+            return None
+        except SealingError as exc:
+            problem = exc.problem
+    target.unlink(missing_ok=True)
+    return problem
