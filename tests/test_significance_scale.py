@@ -178,3 +178,23 @@ def test_four_teams_of_five_nested_variants_score_build_and_publish(tmp_path):
     git(tmp_path, "clone", "--quiet", str(tmp_path / "origin.git"), str(tmp_path / "check"))
     published = json.loads((tmp_path / "check/results/batches/taskB/b1/phaseA.json").read_text())
     assert published["rankings"]["phaseA"]["significance"]["documents.map"]["pairs"] == test["pairs"]
+
+
+def test_the_line_of_the_systems_that_could_be_first():
+    from scorer.site.groups import could_be_first
+    from scorer.site.results import Ranking
+
+    def ranking(top: list[str], order: list[str]) -> Ranking:
+        test = {"order": order, "top_set": top, "groups": {s: "T1" if s in top else "T2" for s in order},
+                "display": "tiers", "alpha": ALPHA}
+        return Ranking(name="phaseA", rule="", components=("documents.map",), records=(),
+                       significance={"documents.map": test}, best_per_team=())
+    name = str.upper
+    assert could_be_first(ranking(["a", "b"], ["a", "b", "c"]), name) == (
+        "Could be first on Documents MAP (not significantly different from the best, 2 of 3): A, B.")
+    assert could_be_first(ranking(["a"], ["a", "b"]), name) == (
+        "Could be first on Documents MAP: only A; every other system is significantly below it.")
+    assert could_be_first(ranking(["a", "b"], ["a", "b"]), name) == (
+        "Could be first on Documents MAP: any of the 2 systems; none is significantly below the best.")
+    many = [f"s{i:02d}" for i in range(20)]
+    assert could_be_first(ranking(many[:15], many), name).endswith("S11 and 3 more (T1 in the group column).")

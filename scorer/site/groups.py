@@ -51,6 +51,9 @@ def could_be_first(ranking: Ranking, system_name) -> str:
         what = labels.measure_label(measure)
         if len(top) == 1:
             sentences.append(f"Could be first on {what}: only {names[0]}; every other system is significantly below it.")
+        elif len(top) == len(sig.get("order", top)):
+            sentences.append(f"Could be first on {what}: any of the {len(top)} systems; none is significantly "
+                             "below the best.")
         else:
             sentences.append(f"Could be first on {what} (not significantly different from the best, "
                              f"{len(top)} of {len(sig.get('order', top))}): {', '.join(names)}{more}.")
