@@ -50,6 +50,7 @@ from demo.config import (
     taskb_run_windows,
     team_toml,
 )
+from demo.assessor import assessed
 from demo.mcqa import mcqa_gold, mcqa_run, mcqa_testset
 from demo.synergy import CARRIED, make_rounds, round_gold, round_questions, synergy_run
 from demo.taska import make_hierarchy, taska_gold, taska_run, taska_testset
@@ -199,7 +200,7 @@ def build() -> dict[str, str]:
             receive(path, synergy_window(opens), srng)
 
     files["submissions/received.json"] = json.dumps(dict(sorted(received.items())), indent=1) + "\n"
-    return dict(sorted(files.items()))
+    return assessed(dict(sorted(files.items())))
 
 
 # --- writing and cleaning ----------------------------------------------------------------

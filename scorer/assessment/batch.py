@@ -27,13 +27,14 @@ from scorer.assessment.merge import agreement, decide, manual_scores, next_gold
 from scorer.assessment.pool import Pool, build_pool, pool_kinds
 from scorer.errors import Problem, ScorerError
 from scorer.formats.challenge import load_challenge, utc_text
+from scorer.formats.goldversions import PRELIMINARY_FOLDER, VERSIONS_FILE, preliminary_copy
 from scorer.formats.jsontext import load_json
 from scorer.formats.taskb import read_taskb
 from scorer.store.files import canonical_json, sha256_file, write_atomic
 from scorer.store.runs import discover_runs
 from scorer.tasks import SCORINGS, TASKS
 
-POOL_FILE, KEY_FILE, VERSIONS_FILE, PRELIMINARY = "pool.json", "pool-key.json", "versions.json", "preliminary"
+POOL_FILE, KEY_FILE = "pool.json", "pool-key.json"
 
 
 def _usage(message: str, fix: str) -> ScorerError:
@@ -101,13 +102,6 @@ def read_versions(gold: Path) -> dict:
     return load_json(path)[0] if path.is_file() else {}
 
 
-def gold_state(gold: Path) -> dict:
-    """``{"state": "preliminary" | "final", "version": N}`` of one gold file, and the
-    path of its preliminary copy when it is final."""
-    record = read_versions(gold).get(gold.name)
-    return dict(record) if record else {"state": "preliminary", "version": 1}
-
-
 def merge_batch(root: Path, pool_folder: Path, judgement_files: Sequence[Path]) -> dict:
     """Merge judgements into the next gold version (see the module doc); the report."""
     pool_data = (pool_folder / POOL_FILE).read_bytes()
@@ -127,7 +121,7 @@ def merge_batch(root: Path, pool_folder: Path, judgement_files: Sequence[Path]) 
                                   fix="make the pool again (scorer pool) and judge the new items"))
     decisions = decide(pool, judgements)
     gold_value = load_json(gold_path)[0]
-    preliminary = gold_path.parent / PRELIMINARY / gold_path.name
+    preliminary = preliminary_copy(gold_path)
     if not preliminary.exists():
         write_atomic(preliminary, gold_path.read_bytes())
     write_atomic(gold_path, (json.dumps(next_gold(gold_value, pool, decisions), indent=2, ensure_ascii=False)
@@ -146,7 +140,7 @@ def merge_batch(root: Path, pool_folder: Path, judgement_files: Sequence[Path]) 
     versions = read_versions(gold_path)
     versions[gold_path.name] = {
         "state": "final", "version": versions.get(gold_path.name, {}).get("version", 1) + 1,
-        "preliminary": f"{PRELIMINARY}/{gold_path.name}", "sha256": sha256_file(gold_path),
+        "preliminary": f"{PRELIMINARY_FOLDER}/{gold_path.name}", "sha256": sha256_file(gold_path),
         "assessors": sorted(names), "agreement": pairs}
     write_atomic(gold_path.parent / VERSIONS_FILE, canonical_json(versions))
     items = pool_items(pool)

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 
 from scorer.errors import Problem, ScorerError, json_pointer
+from scorer.formats.goldversions import preliminary_copy
 from scorer.formats.jsontext import regular_file
 from scorer.formats.limits import QuestionLimits
 from scorer.formats.names import bad_characters, code_point, has_visible, lookalike_keys
@@ -198,6 +199,8 @@ class Challenge:
             return paths
         paths.update({option: gold.parent / name for option, name in TASKS[ref.task].optional_gold(ref.phase)
                       if (gold.parent / name).exists()})
+        if preliminary_copy(gold).is_file():  # final results: the preliminary ones are computed too
+            paths["preliminary"] = preliminary_copy(gold)
         if scoring.hierarchy:
             paths["hierarchy"] = self.root / (self.hierarchy or DEFAULT_HIERARCHY)
         if ref.task == "synergy" and self.synergy_exclude_judged:

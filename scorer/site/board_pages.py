@@ -3,6 +3,7 @@ the batch board and one board per test set) and each task's overview."""
 from __future__ import annotations
 
 from scorer.site import boards, groups, labels, paths
+from scorer.site.assessment import write_preliminary
 from scorer.site.cards import FILTERS, Disclosure, filtered_view
 from scorer.site.charts import cd_diagram
 from scorer.site.context import TASK_ORDER, Site
@@ -80,7 +81,8 @@ def _phase_boards(site: Site, task: str) -> None:
                         site.table_runs(task, batch.id, phase),
                         site.window_context(task, batch.id, phase), disclosure,
                         compare=paths.compare_index(task, batch.id, phase) if table and table.rows else None,
-                        rules=write_sensitivity(site, table) if table else None)
+                        rules=write_sensitivity(site, table) if table else None,
+                        gold=write_preliminary(site, table))
 
 
 def _batch_boards(site: Site) -> None:

@@ -2,7 +2,8 @@
 endpoint per system.
 
 * ``feed.xml`` (Atom, RFC 4287): one entry per leaderboard with ranked results, newest
-  window first.  An entry's id carries a digest of its rankings, so a feed reader shows a
+  window first, titled preliminary or final results where experts assess the runs (the
+  final results of a batch are a new entry).  An entry's id carries a digest of its rankings, so a feed reader shows a
   leaderboard again when its results change (a new run scored, a correction).  Its time is
   when the leaderboard's window closed (results exist only after the gold is published,
   which is after the close; the build records no wall-clock time).  Links are relative to
@@ -21,6 +22,7 @@ from datetime import datetime
 
 from scorer.formats.challenge import utc_text
 from scorer.site import labels, paths
+from scorer.site.assessment import gold_state
 from scorer.site.escaping import xml_text
 from scorer.site.results import Table
 
@@ -57,6 +59,13 @@ def published(site) -> list[Published]:
     return sorted(out, key=lambda p: (p.closed, p.path), reverse=True)
 
 
+def _kind(table: Table) -> str:
+    """"final results" once the experts' assessment is merged (a new entry, since the
+    rankings change), "preliminary results" before it, "results" where nobody assesses."""
+    state = gold_state(table)
+    return "results" if state is None else f"{state['state']} results"
+
+
 def atom_feed(challenge_name: str, items: list[Published], names) -> bytes:
     """The Atom document of the published leaderboards (``names``: :class:`scorer.site.boards.Names`);
     well-formed XML 1.0 whatever the names hold (:func:`scorer.site.escaping.xml_text`)."""
@@ -72,7 +81,7 @@ def atom_feed(challenge_name: str, items: list[Published], names) -> bytes:
     _text(author, "name", "The organizers")
     for item in items:
         entry = ET.SubElement(feed, f"{{{ATOM}}}entry")
-        _text(entry, "title", f"{item.where}: results")
+        _text(entry, "title", f"{item.where}: {_kind(item.table)}")
         _text(entry, "id", f"tag:{TAG_AUTHORITY},{item.closed.year}:{slug}/{item.path}/{item.digest}")
         _text(entry, "updated", utc_text(item.closed))
         ET.SubElement(entry, f"{{{ATOM}}}link", rel="alternate", href=xml_text(item.path))

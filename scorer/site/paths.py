@@ -84,6 +84,11 @@ def evidence(task: str, batch: str, without: str, with_: str, key: str) -> str:
     return f"compare/{task}/{batch}/{without}-vs-{with_}/{file_name(key.replace('/', '.'), '.html')}"
 
 
+def preliminary(task: str, batch: str, phase: str) -> str:
+    """The preliminary results of a final leaderboard: ``taskB/<batch>/<phase>-preliminary.html``."""
+    return f"{task}/{batch}/{phase}-preliminary.html"
+
+
 def rules(task: str, batch: str, phase: str) -> str:
     """The ranking of a leaderboard under other rules: ``taskB/<batch>/<phase>-rules.html``."""
     return f"{task}/{batch}/{phase}-rules.html"

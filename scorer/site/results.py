@@ -90,6 +90,7 @@ class Table:
     best_k: int | None = None
     random_baseline: float | None = None  # mcqa: expected c@1 of a uniform random guesser
     sensitivity: dict | None = None  # the rankings under other rules (variants -> ranks), when computed
+    gold: dict | None = None  # the gold's state and version (scorer.formats.goldversions), Task B and Synergy
     problems: tuple = ()  # why the table could not be computed (problem dicts; then no rows, no rankings)
 
 
@@ -196,7 +197,7 @@ def _taskb_tables(raw: dict) -> dict:
     """A Task B batch and phase (a Synergy round): one table."""
     rows = {key: _row(key, s, s) for key, s in sorted(raw["systems"].items())}
     table = Table(task=raw["task"], batch=raw["batch"], phase=raw["phase"], name=raw.get("name", raw["batch"]),
-                  rows=rows, rankings=_rankings(raw), sensitivity=raw.get("sensitivity"))
+                  rows=rows, rankings=_rankings(raw), sensitivity=raw.get("sensitivity"), gold=raw.get("gold"))
     return {(table.task, table.batch, table.phase): table}
 
 

@@ -113,6 +113,11 @@ def score_run(job: RunJob) -> dict:
     return {"status": "scored", **body}
 
 
+#: The variant of a final result scored against the gold before the experts' assessment
+#: (``docs/assessment.md``); its table ranks give the preliminary results.
+PRELIMINARY_VARIANT = "gold preliminary"
+
+
 def variant_rules(task: str, flavor: str, edition: int) -> list[tuple[str, str, int]]:
     """(name, flavor, edition) of the rules a run of ``task`` (a :class:`scorer.tasks.Task` id)
     is also scored under: the other flavor, and every other edition when the editions apply."""
@@ -124,8 +129,9 @@ def variant_rules(task: str, flavor: str, edition: int) -> list[tuple[str, str, 
 
 
 def rule_variants(job: RunJob, run) -> dict[str, dict]:
-    """The run's measures under each of :func:`variant_rules` (ideal answers, which no
-    flavor or edition changes, are not recomputed): name -> ``{"measures": ...}``, or
+    """The run's measures under each of :func:`variant_rules` and, when its gold is final,
+    against the preliminary gold (:data:`PRELIMINARY_VARIANT`; ideal answers, which no
+    flavor, edition or assessment changes, are not recomputed): name -> ``{"measures": ...}``, or
     ``{"error": code, "message": ...}`` where those rules cannot score it (an older
     edition's evaluator aborts on a question the run leaves out, for example).  ``run``:
     the run as parsed by the validation.  Never raises: a variant that cannot be computed
@@ -139,11 +145,18 @@ def rule_variants(job: RunJob, run) -> dict[str, dict]:
     options = {k: v for k, v in evaluate_options(task, job.gold).items() if k != "hierarchy"}
     if "ideal" in SCORINGS[task].options:
         options["ideal"] = False
+    golds = {name: gold for name, _, _ in rules}
     out: dict[str, dict] = {}
+    if "preliminary" in job.gold:  # final results: the preliminary gold's numbers, under the same rules
+        try:
+            golds[PRELIMINARY_VARIANT] = load_json(job.gold["preliminary"], name="preliminary gold")[0]
+            rules.append((PRELIMINARY_VARIANT, job.flavor, job.edition))
+        except ScorerError as exc:
+            out[PRELIMINARY_VARIANT] = _variant_error(exc.problems[0])
     for name, flavor, edition in rules:
         try:  # evaluate raises only ScorerError (any other exception becomes its internal-error)
-            out[name] = {"measures": evaluate(gold, run, task=task, edition=edition, flavor=flavor, form_warnings=False,
-                                              **options).measures}
+            out[name] = {"measures": evaluate(golds[name], run, task=task, edition=edition, flavor=flavor,
+                                              form_warnings=False, **options).measures}
         except ScorerError as exc:
             out[name] = _variant_error(exc.problems[0])
     return out

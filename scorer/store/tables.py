@@ -15,7 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from scorer.formats.challenge import Challenge, RunRef
-from scorer.measures.registry import higher_is_better
+from scorer.formats.goldversions import gold_version
+from scorer.measures.registry import MEASURES, higher_is_better
 from scorer.ranking import (
     BootstrapComponent,
     RankedSystem,
@@ -37,6 +38,7 @@ from scorer.ranking import (
     significance_groups,
     task_a_ranking,
 )
+from scorer.store.runs import PRELIMINARY_VARIANT
 from scorer.tasks import SCORINGS, TASKS
 
 PHASE_A_RULE = ("mean of the ranks of the categories the system answered; a category the run has no "
@@ -117,6 +119,7 @@ def taskb_table(challenge: Challenge, batch: str, phase: str, runs: Sequence[Sco
     }
     if SCORINGS[TASKS[task].scorer_task(phase)].sensitivity:
         table["sensitivity"] = _sensitivity(challenge, task, phase, eligible, baselines)
+    table["gold"] = gold_version(challenge.root / TASKS[task].gold(batch, phase))
     return table
 
 
@@ -129,24 +132,37 @@ def _sensitivity(challenge: Challenge, task: str, phase: str, runs: Sequence[Sco
     names = sorted({v for r in runs for v in r.doc.get("variants", {})}, key=_variant_order)
     ranks: dict[str, dict[str, dict]] = {}
     errors: dict[str, dict[str, str]] = {}
+    values: dict[str, dict[str, dict]] = {}
     for variant in names:
         measures = {}
         for r in runs:
             result = r.doc.get("variants", {}).get(variant, {})
             if "measures" in result:
-                measures[r.key] = _ranked_measures(r, {**r.doc["measures"], **result["measures"]})
+                measures[r.key] = _ranked_measures(r, {**_kept_measures(r.doc["measures"], variant),
+                                                       **result["measures"]})
             else:
                 errors.setdefault(variant, {})[r.key] = result.get("message", "not scored under these rules")
+        if variant == PRELIMINARY_VARIANT:
+            values[variant] = measures
         for name, base, families in TASKS[task].rankings(phase):
             records, _ = _rank(base, families, measures, baselines, challenge.official_measures)
             ranks.setdefault(name, {})[variant] = {rec.system: rec.rank if rec.ranked else None for rec in records}
-    return {"variants": names, "rankings": ranks, "errors": errors}
+    return {"variants": names, "rankings": ranks, "errors": errors, "values": values}
+
+
+def _kept_measures(measures: Mapping[str, float], variant: str) -> dict:
+    """The measures of a result a variant keeps (it does not recompute them): all of them,
+    except that the preliminary results have no expert scores (the measures reported only
+    with an extra input, ``missing="absent"``): the experts score during the assessment."""
+    if variant != PRELIMINARY_VARIANT:
+        return dict(measures)
+    return {m: v for m, v in measures.items() if m not in MEASURES or MEASURES[m].missing != "absent"}
 
 
 def _variant_order(name: str) -> tuple:
-    """Flavor first, then the editions in order."""
+    """The preliminary gold first, then the flavor, then the editions in order."""
     kind, _, value = name.partition(" ")
-    return (kind != "flavor", int(value) if value.isdigit() else 0, name)
+    return (name != PRELIMINARY_VARIANT, kind != "flavor", int(value) if value.isdigit() else 0, name)
 
 
 #: The rule of each ranking of the task registry (``Scoring.rankings``) that is not the

@@ -1,0 +1,35 @@
+"""Versions of a gold file: preliminary (the experts' gold as it was when the window
+closed) and final (after their assessment of what the systems returned,
+``docs/assessment.md``).
+
+``python -m scorer assess merge`` keeps the gold as it was in ``preliminary/<file>``
+beside it and records in ``versions.json`` beside it, per gold file name, ``{"state":
+"final", "version": N, ...}``.  A gold without a preliminary copy is preliminary, version
+1.  The pipeline scores each run against both versions when there are two, so both the
+preliminary and the final results are published from one checkout.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+PRELIMINARY_FOLDER = "preliminary"
+VERSIONS_FILE = "versions.json"
+
+
+def preliminary_copy(gold: Path) -> Path:
+    """Where the preliminary version of ``gold`` is kept once the gold is final."""
+    return gold.parent / PRELIMINARY_FOLDER / gold.name
+
+
+def gold_version(gold: Path) -> dict:
+    """``{"state": "preliminary" | "final", "version": N}`` of a gold file: final when its
+    preliminary copy exists (the version from ``versions.json``, 2 when it does not say)."""
+    if not preliminary_copy(gold).is_file():
+        return {"state": "preliminary", "version": 1}
+    try:
+        record = json.loads((gold.parent / VERSIONS_FILE).read_text(encoding="utf-8")).get(gold.name, {})
+    except (OSError, ValueError, AttributeError):
+        record = {}
+    version = record.get("version") if isinstance(record, dict) else None
+    return {"state": "final", "version": version if isinstance(version, int) and version > 1 else 2}

@@ -1,0 +1,103 @@
+"""Preliminary and final results on the site (``docs/assessment.md``).
+
+A board of a task whose runs the experts assess (Task B, Synergy) says whether its numbers
+are preliminary (the experts' gold as the window closed) or final (the gold after their
+assessment, with its version).  A final board links its preliminary results, kept on a
+page of their own: per ranking, each system's preliminary and final rank, the change,
+and the values of the official measures before and after (the runs were scored against
+both gold versions: the ``gold preliminary`` variant of the table's ``sensitivity``).
+"""
+from __future__ import annotations
+
+from scorer.assessment.pool import pool_kinds
+from scorer.measures.registry import measure_label
+from scorer.site import labels, paths
+from scorer.site.results import Ranking, Table
+from scorer.site.tables import Cell, Column, TableView, rank_cell, score_cell, text_cell
+from scorer.store.runs import PRELIMINARY_VARIANT
+from scorer.tasks import SCORINGS, TASKS
+
+
+def is_assessed(table: Table) -> bool:
+    """Whether the experts assess the runs of this table's task and phase."""
+    return table.phase is not None and bool(pool_kinds(SCORINGS[TASKS[table.task].scorer_task(table.phase)]))
+
+
+def gold_state(table: Table | None) -> dict | None:
+    """``{"state", "version", "preliminary": page or None}`` for a board, None when the
+    task is not assessed by experts."""
+    if table is None or table.phase is None or not is_assessed(table):
+        return None
+    gold = dict(table.gold or {"state": "preliminary", "version": 1})
+    final = gold["state"] == "final" and PRELIMINARY_VARIANT in (table.sensitivity or {}).get("variants", ())
+    gold["preliminary"] = paths.preliminary(table.task, table.batch, table.phase) if final else None
+    return gold
+
+
+def _change_cell(preliminary, final) -> Cell:
+    """"▲2" (two places up since the preliminary results), "▼1", "=", "new" or "-"."""
+    if final is None:
+        return Cell(None, "-", title="not ranked in the final results")
+    if preliminary is None:
+        return Cell(None, "new", title="not ranked in the preliminary results")
+    moved = preliminary - final
+    text = "=" if moved == 0 else f"{'▲' if moved > 0 else '▼'}{abs(moved):g}"
+    return Cell(moved, text, css="changed" if moved else "",
+                title="places gained since the preliminary results" if moved else "the same rank")
+
+
+def comparison_view(table: Table, ranking: Ranking, names, official: dict) -> TableView:
+    """One ranking: preliminary and final rank, the change, and each official measure
+    of its families before and after the assessment."""
+    raw = table.sensitivity or {}
+    ranks = raw.get("rankings", {}).get(ranking.name, {}).get(PRELIMINARY_VARIANT, {})
+    values = raw.get("values", {}).get(PRELIMINARY_VARIANT, {})
+    families = next((f for name, _, f in TASKS[table.task].rankings(table.phase or "") if name == ranking.name), ())
+    measures = [m for family in families for m in _as_list(official.get(family))]
+    columns = [Column("system", "System", row_header=True), Column("preliminary_rank", "Preliminary rank", numeric=True),
+               Column("final_rank", "Final rank", numeric=True),
+               Column("change", "Change", numeric=True, title="places gained (▲) or lost (▼) since the preliminary results")]
+    for m in measures:
+        columns += [Column(f"{m}.preliminary", f"{measure_label(m)} (preliminary)", numeric=True),
+                    Column(f"{m}.final", f"{measure_label(m)} (final)", numeric=True),
+                    Column(f"{m}.change", f"{measure_label(m)} change", numeric=True)]
+    view = TableView(slug=f"assessment-{table.task}-{table.batch}-{table.phase}-{ranking.name.replace('.', '-')}",
+                     caption=f"{labels.ranking_label(ranking.name)}: preliminary and final",
+                     columns=columns, empty="No system is ranked.",
+                     note="Final: against the gold after the experts' assessment; preliminary: against the gold "
+                          "as it was when the window closed. A highlighted row changed rank.")
+    for record in ranking.records:
+        key = record["system"]
+        final = record["rank"] if record["ranked"] else None
+        before = ranks.get(key)
+        change = _change_cell(before, final)
+        cells: list = [text_cell(names.system(key)), rank_cell(before), rank_cell(final), change]
+        row = table.rows.get(key)
+        for m in measures:
+            old, new = values.get(key, {}).get(m), row.measures.get(m) if row else None
+            cells += [score_cell(old), score_cell(new),
+                      score_cell(new - old if isinstance(old, float) and isinstance(new, float) else None,
+                                 missing="no value before or after")]
+        view.add(cells, "changed" if change.css else "")
+    return view
+
+
+def _as_list(value) -> list[str]:
+    return [] if value is None else [value] if isinstance(value, str) else list(value)
+
+
+def write_preliminary(site, table: Table | None) -> dict | None:
+    """The board's gold state (:func:`gold_state`), writing the page of the preliminary
+    results when the board is final (``site``: a :class:`scorer.site.context.Site`)."""
+    state = gold_state(table)
+    if table is None or state is None or state["preliminary"] is None:
+        return state
+    views = [comparison_view(table, r, site.names, site.challenge.official_measures) for r in table.rankings.values()]
+    site.w.downloads(*views)
+    moved = sorted({row[0].text for v in views for row, css in zip(v.rows, v.row_css) if css})
+    batch = site.challenge.batches(table.task)[table.batch]
+    where = labels.where_label(table.task, batch.name, table.phase)
+    site.w.page(state["preliminary"], "preliminary.html", f"{where}: preliminary and final results",
+                views=views, moved=moved, where=where, gold=state,
+                board=paths.board(table.task, table.batch, table.phase))
+    return state

@@ -1,0 +1,136 @@
+"""Preliminary and final results: a batch whose gold the experts' assessment enriched is
+scored against both gold versions; the final board says so and links the preliminary
+results, kept on their own page with each system's rank and value change; the feed
+announces the final results; every other board says its results are preliminary.
+
+The tiny challenge of tests/test_score_all.py, batch b2 (Phase A, 6 questions of 3 gold
+documents g0 g1 g2 each): alpha/a1 returns [g0, g1, g2], org/base [g0, g1, 9000] and
+beta/b1 [g0, 9000, 9001] (with snippets and concepts), alpha/a2 returns here [g0, 9100,
+g1] (documents only).  The assessment accepts 9100 for every question, and nothing else.
+"""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from scorer.assessment.batch import batch_pool, merge_batch, write_pool
+from scorer.assessment.judgements import new_judgements, pool_digest, pool_items, save_judgements, with_judgement
+from scorer.cli import main
+from scorer.formats.challenge import parse_utc
+from scorer.store import score_all
+
+from test_score_all import DOC, QUESTIONS, load, make_repo, write
+
+ACCEPTED = {"9100"}
+
+
+def tiny_repo(root: Path) -> Path:
+    repo = make_repo(root)
+    write(repo, "submissions/taskB/b2/phaseA/alpha/a2.json", {"questions": [
+        {"id": q, "documents": [DOC.format(100 * i), DOC.format(9100), DOC.format(100 * i + 1)]}
+        for i, q in enumerate(QUESTIONS)]})
+    return repo
+
+
+def assess(repo: Path) -> dict:
+    pool = batch_pool(repo, "taskB", "b2", "phaseA", parse_utc("2026-05-01T00:00:00Z"))
+    folder = repo / "assessment" / "b2"
+    pool_path, _ = write_pool(pool, folder)
+    judgements = new_judgements("expert", pool_digest(pool_path.read_bytes()))
+    for key, (kind, item, _) in pool_items(pool.document).items():
+        judgements = with_judgement(judgements, key, {"relevant": kind == "documents" and item["pmid"] in ACCEPTED})
+    save_judgements(folder / "expert.json", judgements)
+    return merge_batch(repo, folder, [folder / "expert.json"])
+
+
+@pytest.fixture(scope="module")
+def final_repo(tmp_path_factory):
+    repo = tiny_repo(tmp_path_factory.mktemp("final") / "repo")
+    report = assess(repo)
+    assert report["added"] == {"documents": 6}  # 9100 in each of the 6 questions
+    assert score_all(repo).ok
+    return repo
+
+
+def test_the_documents_map_before_and_after_by_hand(final_repo):
+    """Edition 9, AP = sum of precision at the relevant ranks / min(10, |gold|).
+    alpha/a2 [g0, 9100, g1]: preliminary (gold of 3) (1 + 2/3) / 3 = 5/9; final (gold of 4)
+    (1 + 2/2 + 3/3) / 4 = 3/4.  org/base [g0, g1, 9000]: 2/3, then 2/4.  beta/b1 [g0, 9000,
+    9001]: 1/3, then 1/4.  alpha/a1 [g0, g1, g2]: 1, then 3/4."""
+    table = load(final_repo, "results/batches/taskB/b2/phaseA.json")
+    before = table["sensitivity"]["values"]["gold preliminary"]
+    expected = {"alpha/a2": (5 / 9, 3 / 4), "org/base": (2 / 3, 2 / 4), "beta/b1": (1 / 3, 1 / 4),
+                "alpha/a1": (1.0, 3 / 4)}
+    for system, (preliminary, final) in expected.items():
+        assert before[system]["documents.map"] == pytest.approx(preliminary)
+        assert table["systems"][system]["measures"]["documents.map"] == pytest.approx(final)
+    assert table["gold"] == {"state": "final", "version": 2}
+
+
+def test_the_ranks_before_and_after_by_hand(final_repo):
+    """Phase A ranks the mean of the category ranks (concepts: a1 = base 1.5, b1 3; snippets
+    F1: a1 1, base 2, b1 3; a2 answers documents only).  Documents, preliminary: a1 1, base 2,
+    a2 3, b1 4 -> means a1 7/6, base 11/6, a2 3, b1 10/3: ranks 1, 2, 3, 4.  Final (a1 = a2
+    3/4, base 1/2, b1 1/4): documents a1 1.5, a2 1.5, base 3, b1 4 -> means a1 4/3, a2 3/2,
+    base 13/6, b1 10/3: a2 moves up to 2, base down to 3."""
+    table = load(final_repo, "results/batches/taskB/b2/phaseA.json")
+    assert table["sensitivity"]["rankings"]["phaseA"]["gold preliminary"] == {
+        "alpha/a1": 1, "org/base": 2, "alpha/a2": 3, "beta/b1": 4}
+    assert {r["system"]: r["rank"] for r in table["rankings"]["phaseA"]["records"]} == {
+        "alpha/a1": 1, "alpha/a2": 2, "org/base": 3, "beta/b1": 4}
+
+
+def test_the_preliminary_ranks_are_those_of_the_preliminary_gold_scored_alone(final_repo, tmp_path):
+    """The same runs scored by a challenge whose only gold is the preliminary copy rank
+    exactly as the table's preliminary variant says."""
+    alone = tmp_path / "alone"
+    shutil.copytree(final_repo, alone, ignore=shutil.ignore_patterns("results", "assessment"))
+    gold = alone / "gold" / "taskb" / "b2"
+    shutil.copy(gold / "preliminary" / "phaseA.json", gold / "phaseA.json")
+    shutil.rmtree(gold / "preliminary")
+    (gold / "versions.json").unlink()
+    assert score_all(alone).ok
+    preliminary = load(alone, "results/batches/taskB/b2/phaseA.json")
+    final = load(final_repo, "results/batches/taskB/b2/phaseA.json")
+    variant = final["sensitivity"]["rankings"]["phaseA"]["gold preliminary"]
+    assert variant == {r["system"]: r["rank"] for r in preliminary["rankings"]["phaseA"]["records"] if r["ranked"]}
+    assert preliminary["gold"] == {"state": "preliminary", "version": 1}
+
+
+def test_the_site_shows_final_and_preliminary(final_repo):
+    assert main(["build", "--repo", str(final_repo), "--no-score", "--jobs", "1"]) == 0
+    site = final_repo / "_site"
+    board = (site / "taskB/b2/phaseA.html").read_text(encoding="utf-8")
+    assert "<strong>Final results</strong>" in board and 'href="../../taskB/b2/phaseA-preliminary.html"' in board
+    page = (site / "taskB/b2/phaseA-preliminary.html").read_text(encoding="utf-8")
+    final = load(final_repo, "results/batches/taskB/b2/phaseA.json")
+    before = final["sensitivity"]["rankings"]["phaseA"]["gold preliminary"]
+    moved = [r["system"] for r in final["rankings"]["phaseA"]["records"]
+             if r["ranked"] and before.get(r["system"]) != r["rank"]]
+    assert sorted(moved) == ["alpha/a2", "org/base"] and "Systems whose rank changed" in page
+    rows = json.loads((site / "downloads" / "assessment-taskB-b2-phaseA-phaseA.json").read_text())
+    for row in rows["rows"] if isinstance(rows, dict) else rows:
+        change = row["change"]
+        if row["preliminary_rank"] is not None and row["final_rank"] is not None:
+            assert change == pytest.approx(row["preliminary_rank"] - row["final_rank"])
+    other = (site / "taskB/b1/phaseA.html").read_text(encoding="utf-8")
+    assert "<strong>Preliminary results</strong>" in other and "preliminary.html" not in other
+    titles = re.findall(r"<title>([^<]*)</title>", (site / "feed.xml").read_text(encoding="utf-8"))
+    assert "Task B, b2, Phase A: final results" in titles
+    assert "Task B, b1, Phase A: preliminary results" in titles
+
+
+def test_a_second_merge_keeps_the_first_preliminary_copy(tmp_path):
+    repo = tiny_repo(tmp_path / "repo")
+    first = (repo / "gold/taskb/b2/phaseA.json").read_bytes()
+    assess(repo)
+    assert (repo / "gold/taskb/b2/preliminary/phaseA.json").read_bytes() == first
+    with pytest.raises(Exception, match="gold changed"):
+        merge_batch(repo, repo / "assessment" / "b2", [repo / "assessment" / "b2" / "expert.json"])
+    assess(repo)  # a new pool of the final gold, judged again: version 3, same preliminary copy
+    assert (repo / "gold/taskb/b2/preliminary/phaseA.json").read_bytes() == first
+    assert json.loads((repo / "gold/taskb/b2/versions.json").read_text())["phaseA.json"]["version"] == 3
