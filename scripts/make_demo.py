@@ -30,6 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the package scripts/demo, also when loaded from a file path
 
+from demo.assessor import assessed
 from demo.config import (
     CARDS,
     LATE_RUN,
@@ -50,7 +51,6 @@ from demo.config import (
     taskb_run_windows,
     team_toml,
 )
-from demo.assessor import assessed
 from demo.mcqa import mcqa_gold, mcqa_run, mcqa_testset
 from demo.synergy import CARRIED, make_rounds, round_gold, round_questions, synergy_run
 from demo.taska import make_hierarchy, taska_gold, taska_run, taska_testset
