@@ -25,7 +25,7 @@ from scorer.schemas import validator
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "make_demo.py"
-DEMO_DIRS = ("teams", "gold", "submissions", "testsets")
+DEMO_DIRS = ("teams", "gold", "submissions", "testsets", "assessment")
 
 
 def _load_script():
@@ -122,8 +122,11 @@ def test_validate_command_line(challenge, task):
 
 
 def test_gold_files_validate_as_gold(challenge):
-    gold = sorted((ROOT / "gold").glob("task*/*/*.json")) + sorted((ROOT / "gold").glob("mcqa/*/*.json"))
-    assert len(gold) == 3 * 2 + 10 + 2 + 2  # Task B phases, Task A test sets, expert scores (B, A+), mcqa
+    gold = sorted(p for p in (ROOT / "gold").glob("task*/*/*.json") if p.name != "versions.json")
+    gold += sorted((ROOT / "gold").glob("mcqa/*/*.json"))
+    # Task B phases, Task A test sets, expert scores (B, A+), mcqa; versions.json (the assessed
+    # batch's gold versions, docs/assessment.md) is not a gold file
+    assert len(gold) == 3 * 2 + 10 + 2 + 2
     for path in gold:
         if path.parts[-3] == "mcqa":
             code, out = _cli("validate", str(path), "--role", "gold", "--task", "mcqa")

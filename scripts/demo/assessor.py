@@ -1,4 +1,4 @@
-"""The demo's expert assessment: batch 1's Phase A goes through the whole cycle of
+"""The demo's expert assessment: batch 2's Phase A goes through the whole cycle of
 ``docs/assessment.md`` (pool -> two scripted assessors' judgements -> merge), so the demo
 site shows a final board, its preliminary results and the rank changes between them.
 
@@ -21,9 +21,11 @@ from scorer.assessment.judgements import new_judgements, pool_digest, pool_items
 from scorer.formats.challenge import parse_utc
 
 #: The batch and phase assessed, and the moment the pool is made (after every window of the demo).
-ASSESSED = ("taskB", "batch1", "phaseA")
+ASSESSED = ("taskB", "batch2", "phaseA")
 POOL_TIME = "2026-06-01T00:00:00Z"
 ASSESSORS = ("expert-a", "expert-b")
+#: The share of the pool expert-a judges relevant.
+RELEVANT_SHARE = 1 / 3
 
 
 def _share(text: str) -> float:
@@ -34,7 +36,7 @@ def _share(text: str) -> float:
 def judgement(assessor: str, key: str, item: dict) -> dict:
     """One scripted judgement of a document or snippet (see the module doc)."""
     content = json.dumps({k: v for k, v in item.items() if k != "item"}, sort_keys=True)
-    relevant = _share(f"{key.partition('/')[0]}/{content}") < 1 / 3
+    relevant = _share(f"{key.partition('/')[0]}/{content}") < RELEVANT_SHARE
     if assessor != ASSESSORS[0] and _share(f"{assessor}/{content}") < 1 / 6:
         relevant = not relevant
     return {"relevant": relevant}
