@@ -59,6 +59,7 @@ def test_lookalike_keys_ignore_case_compatibility_forms_spacing_and_variation_se
     assert shares_a_key("\u041dELIX RETRIEVAL GROUP", HELIX)
     assert shares_a_key(IMPOSTOR, HELIX)  # the zero-width space is set aside too
     assert shares_a_key("Team \u2764\ufe0f", "Team \u2764")
+    assert shares_a_key("Helix\u2800Retrieval\u3000Group", HELIX)  # blank glyphs read as spaces
     assert not shares_a_key("Helix Retrieval Groups", HELIX)
     assert shares_a_key("\u043delix", "helix")  # a Cyrillic small en: its capital is a look-alike of H
     assert shares_a_key("\u03bdega", "vega")  # GREEK SMALL LETTER NU: a look-alike of v (its capital is an N)
@@ -72,7 +73,7 @@ def test_invisible_and_control_characters_are_named_by_code_point():
     assert [b.index for b in bad_characters("ab\u2066c\u3164\ufdd0\U0010ffff", most=9)] == [2, 4, 5, 6]
     assert bad_characters("\ud800")[0].described.startswith("U+D800 <surrogate>")
     assert "noncharacter" in bad_characters("\ufffe")[0].why and "private-use" in bad_characters("\ue000")[0].why
-    assert not has_visible("\u200b") and not has_visible(" \ufe0f\t") and has_visible("\u2764\ufe0f")
+    assert not has_visible("\u200b") and not has_visible(" \ufe0f\t\u2800") and has_visible("\u2764\ufe0f")
 
 
 @pytest.mark.parametrize("name", ["Ομάδα Ανάκτησης Πληροφοριών", "北京大学 生物医学组", "東京医科歯科 QA",

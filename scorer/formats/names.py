@@ -13,9 +13,10 @@ Python 3.11, 15 on 3.12):
   and the default-ignorable characters of other categories that render as nothing
   (:data:`INVISIBLE_LETTERS`: Hangul fillers, the combining grapheme joiner, Khmer
   inherent vowels, Mongolian variation selectors);
-* kept but invisible: white space and the variation selectors (U+FE00-U+FE0F,
-  U+E0100-U+E01EF), which only choose a glyph of the character before them (an emoji's
-  colour form).  A name with nothing else (:func:`has_visible`) is refused.
+* kept but invisible: white space, U+2800 BRAILLE PATTERN BLANK (a blank glyph, read as a
+  space) and the variation selectors (U+FE00-U+FE0F, U+E0100-U+E01EF), which only choose
+  a glyph of the character before them (an emoji's colour form).  A name with nothing
+  else (:func:`has_visible`) is refused.
 
 The look-alike keys (:func:`lookalike_keys`): the name without variation selectors (and
 refused characters), in NFKC, case-folded or upper-cased, reduced to its Unicode TR39
@@ -49,7 +50,8 @@ REFUSED_CATEGORIES = {
 #: selectors: letters and marks that render as nothing.
 INVISIBLE_LETTERS = re.compile("[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180d\u180f\u3164\uffa0]")
 VARIATION_SELECTORS = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
-_SPACES = re.compile(r"\s+")
+#: White space, and the blank glyph that reads as a space.
+_SPACES = re.compile("[\\s\u2800]+")
 
 
 @dataclass(frozen=True)
@@ -107,9 +109,9 @@ def bad_characters(name: str, most: int = 3) -> list[BadCharacter]:
 
 
 def has_visible(name: str) -> bool:
-    """Whether ``name`` holds a character other than white space, variation selectors and
-    the characters :func:`bad_characters` refuses."""
-    return any(not char.isspace() and not VARIATION_SELECTORS.fullmatch(char) and _why_refused(char) is None
+    """Whether ``name`` holds a character other than white space, the braille blank,
+    variation selectors and the characters :func:`bad_characters` refuses."""
+    return any(not _SPACES.fullmatch(char) and not VARIATION_SELECTORS.fullmatch(char) and _why_refused(char) is None
                for char in name)
 
 
