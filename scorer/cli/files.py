@@ -135,7 +135,25 @@ def normalize_hint(opened: Opened | None, problems: list[Problem]) -> str:
             f"   (it fixes {sum(p.count or 1 for p in fixable):,} of the problems above)")
 
 
+def _validate_config(args) -> int:
+    """``validate challenge.toml`` or ``validate teams/<team>.toml``: every problem of the
+    configuration file at once (:func:`scorer.formats.challenge.config_file_problems`)."""
+    from scorer.formats.challenge import config_file_problems
+    what, problems = config_file_problems(args.file)
+    ok = not any(p.severity == "error" for p in problems)
+    if args.format == "json":
+        print(json.dumps({"file": args.file, "role": what, "valid": ok, "problems": [p.to_dict() for p in problems]},
+                         indent=2, sort_keys=True))
+    else:
+        print_problems(problems, sys.stdout, per_code=None if args.all else PROBLEMS_PER_KIND, more=ALL_HINT)
+        print(f"{args.file}: checked as a {what}")
+        print(f"{args.file}: {'valid' if ok else 'INVALID'} ({problem_summary(problems)})")
+    return EXIT_OK if ok else EXIT_INVALID
+
+
 def cmd_validate(args) -> int:
+    if args.file.endswith(".toml"):
+        return _validate_config(args)
     limits, found = run_limits(args) if args.role == "run" else (None, [])
     opened = None
     try:

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 
-from scorer.errors import Problem, ScorerError, json_pointer
+from scorer.errors import Problem, ScorerError, excerpt, json_pointer
 from scorer.formats.goldversions import preliminary_copy
 from scorer.formats.jsontext import regular_file
 from scorer.formats.limits import QuestionLimits
@@ -293,9 +293,14 @@ def toml_value(text: str, path: Path | str) -> dict:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         where = _TOML_ERROR_AT.search(str(exc))
+        line, column = (int(where.group(1)), int(where.group(2))) if where else (None, None)
+        if _trailing_comma(text, line, column):
+            raise ScorerError(Problem(
+                code="invalid-toml", file=str(path), line=line, column=column,
+                message="a trailing comma before '}': a TOML inline table ({ ... }) may not end with a comma",
+                fix="remove the comma before '}' (or write the table as a [section] of its own)")) from None
         raise ScorerError(Problem(
-            code="invalid-toml", file=str(path),
-            line=int(where.group(1)) if where else None, column=int(where.group(2)) if where else None,
+            code="invalid-toml", file=str(path), line=line, column=column,
             message=f"invalid TOML: {_TOML_ERROR_AT.sub('', str(exc)).strip()}",
             fix="fix the TOML syntax at this place (a missing quote, bracket or '='?)")) from None
     except ValueError:  # an integer too long for Python to convert (over 4,300 digits)
@@ -304,6 +309,18 @@ def toml_value(text: str, path: Path | str) -> dict:
         raise ScorerError(Problem(code="invalid-toml", file=str(path), line=line,
                                   message="a number with thousands of digits",
                                   fix="write the number as it is meant")) from None
+
+
+def _trailing_comma(text: str, line: int | None, column: int | None) -> bool:
+    """Whether the TOML error at ``line``:``column`` (1-based) is a ``}`` after a comma
+    (``{ a = 1, }``), which TOML forbids in inline tables."""
+    if line is None or column is None:
+        return False
+    lines = text.split("\n")
+    if not 0 < line <= len(lines) or not 0 < column <= len(lines[line - 1]):
+        return False
+    before = "\n".join(lines[:line - 1] + [lines[line - 1][:column - 1]]).rstrip()
+    return lines[line - 1][column - 1] == "}" and before.endswith(",")
 
 
 def _as_json(value):
@@ -361,12 +378,16 @@ def _unexpected(error) -> list[str]:
 
 
 def toml_schema_problems(value, text: str, path: Path, schema: str) -> list[Problem]:
-    """The schema problems of a TOML file's value, each located by line and TOML path."""
+    """The schema problems of a TOML file's value, each located by line and TOML path.  A
+    value a pattern refuses is said so in words, the pattern left out (the fix, the
+    schema's ``x-fix``, says what is allowed)."""
     def convert(error) -> Problem:
         parts = list(error.absolute_path)
         fix = error.schema.get("x-fix", "") if isinstance(error.schema, dict) else ""
+        message = (f"{excerpt(error.instance)} is not a value allowed here" if error.validator == "pattern"
+                   else error.message)
         return Problem(code=f"config-{error.validator}", file=str(path), line=toml_line(text, parts + _unexpected(error)),
-                       pointer=toml_path(parts), message=f"{toml_path(parts) or 'the top level'}: {error.message}",
+                       pointer=toml_path(parts), message=f"{toml_path(parts) or 'the top level'}: {message}",
                        fix=fix)
     problems = schema_problems(schema, _as_json(value), convert)
     return sorted(problems, key=lambda p: (p.line or 0, p.pointer or ""))
@@ -496,21 +517,57 @@ def _read_team(path: Path, problems: list[Problem], systems_per_team: int,
                                          s.get("baseline", False)) for s in systems})
 
 
+def challenge_file_problems(value: dict, text: str, path: Path) -> list[Problem]:
+    """Every problem of a read ``challenge.toml``: its schema's, then (when the schema
+    holds, as they read its values) its windows' and its ``[submissions]``'."""
+    problems = toml_schema_problems(value, text, path, "challenge.schema.json")
+    if not problems:
+        problems += _window_problems(value, text, path) + _submissions_problems(value, text, path)
+    return problems
+
+
+def _limits_or_default(value: dict) -> Limits:
+    """The ``[limits]`` of a read ``challenge.toml``, BioASQ's defaults when they are not valid."""
+    try:
+        limits = Limits(**value.get("limits", {}))
+    except TypeError:
+        return Limits()
+    return limits if type(limits.systems_per_team) is int else Limits()
+
+
+def config_file_problems(path: str | Path) -> tuple[str, list[Problem]]:
+    """(what the file is, every problem of it) for one configuration file, read as what its
+    name says: ``challenge.toml`` (:func:`challenge_file_problems`), else a team file
+    ``teams/<team>.toml``, checked against the limits of the ``challenge.toml`` above its
+    folder (BioASQ's defaults when there is none or it cannot be read)."""
+    path = Path(path)
+    if path.name == "challenge.toml":
+        try:
+            value, text = _read_toml(path)
+        except ScorerError as exc:
+            return "challenge configuration", exc.problems
+        return "challenge configuration", challenge_file_problems(value, text, path)
+    try:
+        limits = _limits_or_default(_read_toml(path.resolve().parent.parent / "challenge.toml")[0])
+    except ScorerError:
+        limits = Limits()
+    problems: list[Problem] = []
+    _read_team(path, problems, limits.systems_per_team, [])
+    return "team file", problems
+
+
 def load_challenge(root: str | Path = ".") -> Challenge:
     """Read ``challenge.toml`` and ``teams/*.toml`` of a repository.
 
-    Raises :class:`ScorerError` with every problem (file, line, TOML path, fix).
+    Raises :class:`ScorerError` with every problem (file, line, TOML path, fix): those of
+    ``challenge.toml`` and of the team files together (the teams are checked against
+    BioASQ's default limits when ``challenge.toml``'s cannot be read).
     """
     root = Path(root)
     path = root / "challenge.toml"
     value, text = _read_toml(path)
-    problems = toml_schema_problems(value, text, path, "challenge.schema.json")
-    if not problems:
-        problems += _window_problems(value, text, path) + _submissions_problems(value, text, path)
-    if problems:
-        raise ScorerError(problems)
-    rules = Rules(**value.get("rules", {}))
-    limits = Limits(**value.get("limits", {}))
+    problems = challenge_file_problems(value, text, path)
+    limits = _limits_or_default(value)
     teams: dict[str, Team] = {}
     team_problems: list[Problem] = []
     names: list[ShownName] = []
@@ -519,6 +576,9 @@ def load_challenge(root: str | Path = ".") -> Challenge:
         if team:
             teams[team.id] = team
     team_problems += lookalike_problems(names)
+    if problems:  # the team files' own problems are reported with them; owners need valid teams
+        raise ScorerError(problems + team_problems)
+    rules = Rules(**value.get("rules", {}))
     owner: dict[str, str] = {}
     for team in teams.values():
         for login in team.members:
