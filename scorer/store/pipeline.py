@@ -41,7 +41,15 @@ from scorer.formats.challenge import Challenge, RunRef, load_challenge, read_rec
 from scorer.formats.hierarchy import load_hierarchy
 from scorer.formats.jsontext import load_json
 from scorer.parallel import isolated_map
-from scorer.store.files import canonical_json, read_json, remove_stale, sha256_bytes, sha256_file, write_atomic
+from scorer.store.files import (
+    canonical_json,
+    parse_json,
+    read_json,
+    remove_stale,
+    sha256_bytes,
+    sha256_file,
+    write_atomic,
+)
 from scorer.store.runs import RunJob, discover_runs, failure, identity_problems, score_run
 from scorer.store.sealed import LEDGER as SEALED_LEDGER
 from scorer.store.sealed import OPENED, OpenedCheck, discover_sealed, open_sealed_runs, read_ledger, sealed_state
@@ -478,7 +486,7 @@ class _State:
     def _record_table(self, plan: _TablePlan) -> dict:
         """Record a written table in the index (and, when it is an error, in the summary); the table."""
         assert plan.data is not None, "every table is reused or computed before it is recorded"
-        table = json.loads(plan.data)
+        table = parse_json(plan.data)
         failed = table.get("status") == ERROR
         if failed:
             self.summary.tables_failed[plan.relative] = table["problems"]
