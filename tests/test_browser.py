@@ -13,8 +13,13 @@ directions, keyboard); the skip link and a visible focus outline; the head-to-he
 (only with JavaScript, opens the pre-rendered pair); wide tables scroll inside their box
 at a 390 px wide viewport while the page itself does not; the footer's ``<details>``;
 participant names with markup shown as text; WCAG AA contrast of every text on the main
-page types from computed styles.  Screenshots go to ``test-artifacts/screenshots/``
-(ignored by Git) for a person to review.
+page types from computed styles.  Issue 28: each kind of board shows the scores it ranks on;
+no board, run page (per-question tables) or head-to-head page is wider than 1,280 px, and
+every table that scrolls shows the cue; the filtered views (open weights, primary runs) hold
+exactly the matching runs; each overview follows its stated order; folded legend, titled
+headers, readable times.  Screenshots of every page kind at 1,280 and 390 px go to
+``test-artifacts/screenshots/<kind>-<width>.png`` (ignored by Git) for a person to review:
+``python -m pytest -n 0 tests/test_browser.py -k screenshots``.
 """
 from __future__ import annotations
 

@@ -76,6 +76,7 @@ def cmd_build(args) -> int:
         failed = cmd_score_all(argparse.Namespace(repo=args.repo, jobs=args.jobs, shard=None, reuse_only=False,
                                                           plan_shards=False)) != EXIT_OK
     summary = build_site(args.repo, args.out, templates=args.templates, docs=args.docs, jobs=args.jobs)
+    print_problems(summary.warnings)  # e.g. a run card that cannot be used: shown as not disclosed
     print(f"build: {summary.pages} pages, {len(summary.files)} files in {summary.out}; "
           f"open {summary.out / 'index.html'}, or\n  run: python -m scorer serve --out {shlex.quote(str(summary.out))}")
     if failed:

@@ -64,6 +64,7 @@ class BuildSummary:
     out: Path
     pages: int = 0
     files: list = field(default_factory=list)
+    warnings: list = field(default_factory=list)  # problems that left something out (run cards that cannot be used)
 
 
 def build_site(repo: str | Path = ".", out: str | Path | None = None, templates: str | Path | None = None,
@@ -89,8 +90,9 @@ def build_site(repo: str | Path = ".", out: str | Path | None = None, templates:
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
     try:
         writer = SiteWriter(environment(templates), staging, common(challenge, inputs, doc_pages))
+        site = Site(challenge, results, inputs, writer, doc_pages)
         with _no_cycle_collection():
-            _write_site(Site(challenge, results, inputs, writer, doc_pages), templates, jobs or os.cpu_count() or 1)
+            _write_site(site, templates, jobs or os.cpu_count() or 1)
         writer.write(MARKER, b"Built by python -m scorer build; this folder is replaced by the next build.\n")
         if out.exists():
             shutil.rmtree(out)
@@ -98,7 +100,8 @@ def build_site(repo: str | Path = ".", out: str | Path | None = None, templates:
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return BuildSummary(out, writer.pages, sorted(writer.written))
+    return BuildSummary(out, writer.pages, sorted(writer.written),
+                        [p.located(severity="warning") for p in site.card_problems])
 
 
 @contextmanager

@@ -39,7 +39,8 @@ class Site:
         self.challenge, self.results, self.inputs, self.w = challenge, results, inputs, writer
         self.doc_pages = doc_pages
         self.names = boards.Names(challenge)
-        self.cards = load_cards(challenge)[0]  # a card with problems counts as none (the check refuses it)
+        # a card with problems counts as none (the pull-request check refuses it); the build prints them
+        self.cards, self.card_problems = load_cards(challenge)
         self.views: list[tuple[str, TableView]] = []  # (page, view) for the downloads page
         om = challenge.official_measures
         self.official = {m for v in om.values() for m in (v if isinstance(v, list) else [v])}
