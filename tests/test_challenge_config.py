@@ -78,7 +78,8 @@ def test_a_valid_challenge(tmp_path):
     (("closes = 2026-03-02T10:00:00Z", "closes = 2026-03-02T10:00:00"), "config-pattern", 12,
      "taskb.batches[0].phaseA.closes"),
     (("best_k = 3", "best_k = 0"), "config-minimum", 6, "rules.best_k"),
-    (("best_k = 3", "best_k = 3\nflavour = 'official'"), "config-additionalProperties", 5, "rules"),
+    # an unknown key is located on its own line (7), not its table's header (5)
+    (("best_k = 3", "best_k = 3\nflavour = 'official'"), "config-additionalProperties", 7, "rules"),
     (('name = "Demo"', 'title = "Demo"'), "config-required", 1, "challenge"),
     (("closes = 2026-03-04T10:00:00Z", "closes = 2026-03-02T10:00:00Z"), "window-order", 13,
      "taskb.batches[0].phaseB"),
