@@ -129,7 +129,7 @@ def _windows_plan(args, spec: Task, repo: Path, windows: dict[str, object]) -> t
         problems = []
         for key, window in windows.items():
             if batches[index].get(key) != window:
-                parts = [spec.key, spec.batches, index, key]
+                parts: list[str | int] = [spec.key, spec.batches, index, key]
                 problems.append(Problem(
                     code="window-differs", file=str(path), line=toml_line(text, parts) or toml_line(text, parts[:3]),
                     message=f"{spec.batch} {args.batch} is already in challenge.toml with another {key} window",

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from scorer.errors import Bounded, Problem, excerpt
 from scorer.formats.findings import Finding
-from scorer.formats.jsontext import JsonFloat
+from scorer.formats.jsontext import JsonFloat, JsonValue
 
 YESNO, FACTOID, LIST, SUMMARY = "yesno", "factoid", "list", "summary"
 #: Gold question types whose exact answers are scored.
@@ -56,7 +56,7 @@ class AnswerProblem(NamedTuple):
     fix: str
 
 
-def literal_text(value) -> str | None:
+def literal_text(value: JsonValue) -> str | None:
     """A JSON string, or a number as its literal text (as Gson's ``nextString``); else None."""
     if type(value) is str:
         return value
@@ -96,7 +96,7 @@ def _strings(values: list, pointer: str) -> tuple[list[str], AnswerProblem | Non
     return out, None
 
 
-def official_answer(value, *, edition: int, gold: bool) -> tuple[OfficialAnswer | None, AnswerProblem | None]:
+def official_answer(value: JsonValue, *, edition: int, gold: bool) -> tuple[OfficialAnswer | None, AnswerProblem | None]:
     """The official reading of a present ``exact_answer`` value, or why the tool aborts.
 
     Strings -> label; ``[[...], ...]`` -> entries (all strings in gold files and in editions
@@ -157,7 +157,7 @@ def yesno_list_problem(value: list) -> AnswerProblem:
                          if first else 'write "exact_answer": "yes" or "no"')
 
 
-def _unwrapped_yesno(value) -> str | None:
+def _unwrapped_yesno(value: JsonValue) -> str | None:
     """The string ``normalize`` writes for a yes/no answer given as a list of one string
     (``["yes"]`` -> ``"yes"``); None for any other value (left as it is)."""
     if type(value) is list and len(value) == 1 and type(value[0]) is str:
@@ -165,12 +165,12 @@ def _unwrapped_yesno(value) -> str | None:
     return None
 
 
-def _blank(value) -> bool:
+def _blank(value: JsonValue) -> bool:
     """An empty (or all-whitespace) string: no answer text."""
     return type(value) is str and not value.strip()
 
 
-def _holds_no_text(answer) -> bool:
+def _holds_no_text(answer: JsonValue) -> bool:
     """A factoid or list answer of empty text only, which its author meant as no answer:
     ``""``, ``[""]``, ``[[""]]``, ``[[], [" "]]`` (at least one string, every one blank)."""
     if type(answer) is str:
@@ -197,7 +197,7 @@ def reference_text(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
-def _flat_texts(value) -> list[str]:
+def _flat_texts(value: JsonValue) -> list[str]:
     """Every string (or number) in ``value``, depth first, as :func:`reference_text`."""
     out, stack = [], [value]
     while stack:
@@ -209,7 +209,7 @@ def _flat_texts(value) -> list[str]:
     return out
 
 
-def reference_label(value) -> str | None:
+def reference_label(value: JsonValue) -> str | None:
     """The reference yes/no answer: the first text of the value, normalised; None if none.
 
     ``"Yes"`` -> ``"yes"``; ``["no"]`` -> ``"no"``; ``""``, ``[]``, ``null`` -> None (no answer).
@@ -219,7 +219,7 @@ def reference_label(value) -> str | None:
     return texts[0] if texts else None
 
 
-def reference_entries(value) -> list[frozenset[str]]:
+def reference_entries(value: JsonValue) -> list[frozenset[str]]:
     """The reference entries of a factoid/list answer, each the set of its normalised strings.
 
     A bare string is one entry; a flat list of strings is one entry per string; a list of
@@ -237,7 +237,7 @@ def reference_entries(value) -> list[frozenset[str]]:
     return entries
 
 
-def ideal_text(value) -> str | None:
+def ideal_text(value: JsonValue) -> str | None:
     """A run's ideal answer as one text: the string, or a list's strings joined by spaces."""
     if type(value) is str:
         return value
@@ -246,7 +246,7 @@ def ideal_text(value) -> str | None:
     return None
 
 
-def gold_ideal_texts(value) -> list[str]:
+def gold_ideal_texts(value: JsonValue) -> list[str]:
     """The gold ideal answers: a string (old editions) or a list of strings; non-text dropped."""
     if type(value) is str:
         return [value]
@@ -302,7 +302,7 @@ def _short(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def _fix_exact_answer(answer, qtype, findings: Bounded) -> object:
+def _fix_exact_answer(answer: JsonValue, qtype: JsonValue, findings: Bounded) -> object:
 
     def texts(values: list, pointer: str) -> list:
         out = []

@@ -14,12 +14,13 @@ the files is the caller's.
 from __future__ import annotations
 
 from scorer.errors import Problem
+from scorer.formats.jsontext import JsonValue
 
 #: How many example ids a message about missing questions names.
 EXAMPLES = 3
 
 
-def question_list_problems(value) -> list[Problem]:
+def question_list_problems(value: JsonValue) -> list[Problem]:
     """The problems of a BioASQ question file's outline: an object whose ``questions`` is a
     list of objects, each with a non-empty string ``id`` seen once (pointers set, files not)."""
     fix = 'a BioASQ question file is {"questions": [{"id": ..., "type": ..., "body": ...}, ...]}'
@@ -39,18 +40,18 @@ def question_list_problems(value) -> list[Problem]:
     return problems
 
 
-def question_ids(value) -> list[str]:
+def question_ids(value: JsonValue) -> list[str]:
     """The ids of a question file whose outline has no problems, in order."""
     return [q["id"] for q in value["questions"]]
 
 
-def derive_testset(golden, fields: tuple[str, ...]) -> dict:
+def derive_testset(golden: JsonValue, fields: tuple[str, ...]) -> dict:
     """The test set a golden file implies: each question with only ``fields`` (those it has),
     in the golden file's order and member order of ``fields``."""
     return {"questions": [{f: q[f] for f in fields if f in q} for q in golden["questions"]]}
 
 
-def golden_vs_testset(golden, testset, testset_name: str) -> list[Problem]:
+def golden_vs_testset(golden: JsonValue, testset: JsonValue, testset_name: str) -> list[Problem]:
     """How a golden file and a test set of its batch disagree on their questions.
 
     Golden questions missing from the test set are one error, located at the first of them
@@ -76,7 +77,7 @@ def golden_vs_testset(golden, testset, testset_name: str) -> list[Problem]:
                     fix="nothing to do if BioASQ dropped them after the challenge; else check the golden file")]
 
 
-def testsets_disagree(first, second, first_name: str, second_name: str) -> list[Problem]:
+def testsets_disagree(first: JsonValue, second: JsonValue, first_name: str, second_name: str) -> list[Problem]:
     """An error when two test sets of one batch (Phase A and Phase B) list different questions."""
     a, b = question_ids(first), question_ids(second)
     if set(a) == set(b):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -107,7 +108,7 @@ def _is_batch(challenge: Challenge, entry: str) -> bool:
         return False
 
 
-def primary_conflicts(card: Card, others) -> list[Problem]:
+def primary_conflicts(card: Card, others: Iterable[Card]) -> list[Problem]:
     """``primary-conflict`` for each other card of the same team that names a batch
     ``card`` names as primary (``true`` names every batch): a team has one primary run per
     batch."""

@@ -10,13 +10,17 @@ import hashlib
 import json
 import re
 import tomllib
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
+from typing import Any
+
+from jsonschema import ValidationError
 
 from scorer.errors import Problem, ScorerError, excerpt, json_pointer
 from scorer.formats.goldversions import preliminary_copy
-from scorer.formats.jsontext import regular_file
+from scorer.formats.jsontext import JsonValue, regular_file
 from scorer.formats.limits import QuestionLimits
 from scorer.formats.names import bad_characters, code_point, has_visible, lookalike_keys
 from scorer.formats.sealed import SEALED_SUFFIX
@@ -323,20 +327,21 @@ def _trailing_comma(text: str, line: int | None, column: int | None) -> bool:
     return lines[line - 1][column - 1] == "}" and before.endswith(",")
 
 
-def _as_json(value):
+def _as_json(value: object) -> JsonValue:
     """TOML values as JSON values: date-times become ISO 8601 strings."""
     if isinstance(value, dict):
         return {k: _as_json(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_as_json(v) for v in value]
     if isinstance(value, datetime):
-        if value.tzinfo is None:
+        offset = value.utcoffset()
+        if offset is None:
             return value.isoformat()  # no offset: the schema's "Z" pattern rejects it
-        return utc_text(value) if value.utcoffset().total_seconds() == 0 else value.isoformat()
+        return utc_text(value) if offset.total_seconds() == 0 else value.isoformat()
     return value
 
 
-def toml_path(parts) -> str:
+def toml_path(parts: Iterable[str | int]) -> str:
     """``["taskb", "batches", 1, "phaseA"]`` -> ``taskb.batches[1].phaseA``."""
     out = ""
     for part in parts:
@@ -344,7 +349,7 @@ def toml_path(parts) -> str:
     return out
 
 
-def toml_line(text: str, parts) -> int | None:
+def toml_line(text: str, parts: Sequence[str | int]) -> int | None:
     """The line that defines the value at ``parts`` (best effort: the key's assignment or
     table header, searched in order; array-of-tables indices count ``[[...]]`` headers)."""
     lines = text.splitlines()
@@ -368,7 +373,7 @@ def toml_line(text: str, parts) -> int | None:
     return found + 1 if found is not None else None
 
 
-def _unexpected(error) -> list[str]:
+def _unexpected(error: ValidationError) -> list[str]:
     """The first key a table may not have, for the line of an ``additionalProperties``
     error (else the table's own line; the top level has none)."""
     if error.validator != "additionalProperties" or not isinstance(error.instance, dict):
@@ -377,16 +382,17 @@ def _unexpected(error) -> list[str]:
     return [k for k in error.instance if k not in allowed][:1]
 
 
-def toml_schema_problems(value, text: str, path: Path, schema: str) -> list[Problem]:
+def toml_schema_problems(value: JsonValue, text: str, path: Path, schema: str) -> list[Problem]:
     """The schema problems of a TOML file's value, each located by line and TOML path.  A
     value a pattern refuses is said so in words, the pattern left out (the fix, the
     schema's ``x-fix``, says what is allowed)."""
-    def convert(error) -> Problem:
+    def convert(error: ValidationError) -> Problem:
         parts = list(error.absolute_path)
         fix = error.schema.get("x-fix", "") if isinstance(error.schema, dict) else ""
         message = (f"{excerpt(error.instance)} is not a value allowed here" if error.validator == "pattern"
                    else error.message)
-        return Problem(code=f"config-{error.validator}", file=str(path), line=toml_line(text, parts + _unexpected(error)),
+        return Problem(code=f"config-{error.validator}", file=str(path),
+                       line=toml_line(text, [*parts, *_unexpected(error)]),
                        pointer=toml_path(parts), message=f"{toml_path(parts) or 'the top level'}: {message}",
                        fix=fix)
     problems = schema_problems(schema, _as_json(value), convert)
@@ -456,7 +462,7 @@ def lookalike_problems(shown: list[ShownName]) -> list[Problem]:
     return problems
 
 
-def _linked(items: list, keys) -> list[list]:
+def _linked(items: list, keys: Callable[[Any], Iterable[Hashable]]) -> list[list]:
     """The groups of two or more ``items`` linked by sharing one of their ``keys(item)``,
     directly or through other items (union-find), in the items' order."""
     parent = list(range(len(items)))
@@ -655,7 +661,7 @@ def _window_problems(value: dict, text: str, path: Path) -> list[Problem]:
         task = spec.key
         seen = set()
         for i, batch in enumerate(value.get(task, {}).get(spec.batches, [])):
-            parts = [task, spec.batches, i]
+            parts: list[str | int] = [task, spec.batches, i]
             if batch["id"] in seen:
                 problems.append(Problem(code="duplicate-batch", file=str(path), line=toml_line(text, parts),
                                         pointer=toml_path(parts + ["id"]),

@@ -16,6 +16,7 @@ computed lazily and cached on the :class:`Hierarchy` object, so it is shared by 
 """
 from __future__ import annotations
 
+from collections.abc import Collection
 from functools import lru_cache
 from pathlib import Path
 
@@ -67,7 +68,7 @@ class PathTable:
     """
 
     def __init__(self, label_ids: np.ndarray, counts: np.ndarray, length: np.ndarray, nodes: np.ndarray,
-                 n_nodes: int):
+                 n_nodes: int) -> None:
         """The table of the labels ``label_ids`` from their paths as
         :meth:`Hierarchy.upward_path_arrays` gives them."""
         self.labels = frozenset(label_ids.tolist())
@@ -84,7 +85,8 @@ class PathTable:
         self.path_count[label_ids] = counts
         self._build_meetings(np.repeat(np.repeat(label_ids, counts), self.length), path_of_row, position, n_nodes)
 
-    def _build_meetings(self, label_of_row, path_of_row, position, n_nodes) -> None:
+    def _build_meetings(self, label_of_row: np.ndarray, path_of_row: np.ndarray, position: np.ndarray,
+                        n_nodes: int) -> None:
         width = n_nodes + 1
         group = label_of_row * width + self.nodes + 1                 # (label, node)
         # ties in row order, which is path order
@@ -112,7 +114,7 @@ def run_starts(sorted_keys: np.ndarray) -> np.ndarray:
         np.zeros(0, dtype=bool)
 
 
-def sorted_order(*columns) -> np.ndarray:
+def sorted_order(*columns: tuple[np.ndarray, int | None]) -> np.ndarray:
     """The permutation sorting rows by ``columns`` (``(values, bound)`` pairs, most
     significant first; values in ``[0, bound)``, a bound of None meaning any
     non-negative value: taken as max + 1), ties kept in row order.  The columns are
@@ -152,7 +154,7 @@ class Hierarchy:
     the parentless nodes of the file have the parent ``0``.  ``top``: those nodes.
     """
 
-    def __init__(self, labels: list[str], edges: np.ndarray, name: str = "<hierarchy>"):
+    def __init__(self, labels: list[str], edges: np.ndarray, name: str = "<hierarchy>") -> None:
         self.name = name
         self.labels = labels
         self.ids = {label: i for i, label in enumerate(labels) if i}
@@ -192,7 +194,7 @@ class Hierarchy:
             self._closures[key] = self._build_closure(limit, with_root)
         return self._closures[key]
 
-    def _build_closure(self, limit, with_root):
+    def _build_closure(self, limit: int | None, with_root: bool) -> tuple[np.ndarray, np.ndarray]:
         n = len(self)
         child_of_edge = np.repeat(np.arange(n, dtype=np.int64), np.diff(self.parent_ptr))
         parent_of_edge = self.parent_ids.astype(np.int64)
@@ -280,7 +282,7 @@ class Hierarchy:
             fix="check the hierarchy file: nodes with several parents, chained, multiply the paths to "
                 "the root at every level"))
 
-    def path_table(self, nodes, steps: int | None, *, dummy: bool) -> PathTable:
+    def path_table(self, nodes: Collection[int], steps: int | None, *, dummy: bool) -> PathTable:
         """The :class:`PathTable` of the :meth:`upward_paths` of ``nodes`` (at least; cached
         per ``(steps, dummy)`` and rebuilt for the union when a node is missing)."""
         table = self._tables.get((steps, dummy))
@@ -354,7 +356,7 @@ def _reject_cycles(edges: np.ndarray, labels: list[str], name: str) -> None:
             fix="remove the edge that makes a label its own ancestor"))
 
 
-def load_hierarchy(path) -> Hierarchy:
+def load_hierarchy(path: str | Path) -> Hierarchy:
     """The hierarchy of a ``PARENT CHILD`` file, read once per (path, mtime, size)."""
     resolved = Path(path).resolve()
     try:

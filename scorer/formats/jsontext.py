@@ -27,12 +27,18 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, NoReturn, TypeAlias
 
 import msgspec
 import numpy as np
 import orjson
 
 from scorer.errors import Problem, ScorerError, bounded, excerpt, json_pointer
+
+#: A parsed JSON value whose shape is not checked yet: a dict, list, str, int, float, bool
+#: or None, nested at will.  The readers and validators that take one test its shape
+#: before each use (a run is untrusted input), so it is typed as ``Any``.
+JsonValue: TypeAlias = Any
 
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 #: The longest integer literal accepted (20 digits hold every 64-bit integer); Python
@@ -68,7 +74,7 @@ def _unique_keys_object(pairs: list) -> dict:
     return obj
 
 
-def _reject_constant(name: str):
+def _reject_constant(name: str) -> NoReturn:
     raise _Flagged
 
 
@@ -325,7 +331,7 @@ def _decode(data: bytes, name: str) -> str:
     return text
 
 
-def load_input(source, *, name: str, max_bytes: int | None = DEFAULT_MAX_BYTES):
+def load_input(source: object, *, name: str, max_bytes: int | None = DEFAULT_MAX_BYTES) -> tuple[JsonValue, JsonText]:
     """``(value, JsonText)`` for a path, JSON bytes, or an already parsed dict/list.
 
     A parsed value has no text, so its problems carry JSON pointers but no line numbers.
@@ -343,8 +349,9 @@ def load_input(source, *, name: str, max_bytes: int | None = DEFAULT_MAX_BYTES):
                      max_bytes=max_bytes)
 
 
-def load_json(source, *, name: str | None = None, max_bytes: int | None = DEFAULT_MAX_BYTES,
-              max_depth: int | None = None):
+def load_json(source: str | bytes | bytearray | Path, *, name: str | None = None,
+              max_bytes: int | None = DEFAULT_MAX_BYTES,
+              max_depth: int | None = None) -> tuple[JsonValue, JsonText]:
     """Read a JSON file strictly; return ``(value, JsonText)``.
 
     ``source``: a path, or bytes/str content.  Raises :class:`ScorerError` listing every
@@ -377,7 +384,7 @@ _DECODER = msgspec.json.Decoder(float_hook=JsonFloat)
 _BOM = "\ufeff".encode()
 
 
-def _fast_parse(data: bytes):
+def _fast_parse(data: bytes) -> JsonValue:
     """The value of the JSON file ``data`` (valid UTF-8) exactly as :func:`_located_parse`
     gives it, or :data:`_UNSURE`.
 
@@ -418,7 +425,7 @@ def _escapes_u003(data: bytes) -> bool:
                  & (octets[at + 4] == ord("3"))).any())
 
 
-def _written(value) -> bytes | None:
+def _written(value: JsonValue) -> bytes | None:
     """``orjson.dumps`` of ``value``, or None for a value holding a lone surrogate, an
     integer beyond 64 bits or nesting beyond 255 levels."""
     try:
@@ -427,14 +434,14 @@ def _written(value) -> bytes | None:
         return None
 
 
-def _plain_float(value) -> float:
+def _plain_float(value: object) -> float:
     """For ``orjson.dumps``: a :class:`JsonFloat` as a plain float."""
     if isinstance(value, float):
         return float(value)
     raise TypeError
 
 
-def _located_parse(doc: JsonText, max_depth: int | None):
+def _located_parse(doc: JsonText, max_depth: int | None) -> JsonValue:
     """The value of ``doc``'s text, or a :class:`ScorerError` with every problem located
     (invalid JSON, duplicate keys, NaN/Infinity, lone surrogates, over-long integers,
     overflowing numbers, nesting too deep to parse, located past ``max_depth``)."""
@@ -468,7 +475,7 @@ def _located_parse(doc: JsonText, max_depth: int | None):
     return value
 
 
-def _read_bytes(source, name: str | None, max_bytes: int | None) -> tuple[bytes, str]:
+def _read_bytes(source: str | bytes | bytearray | Path, name: str | None, max_bytes: int | None) -> tuple[bytes, str]:
     """The bytes of ``source`` (a path, or str/bytes content) and the name problems use;
     a :class:`ScorerError` for a missing, unreadable, non-regular or too large file."""
     if isinstance(source, str) and not source.strip():
@@ -545,7 +552,7 @@ def _located_problems(doc: JsonText, max_depth: int | None) -> Iterator[Problem]
                           line=line, column=column)
 
 
-def nesting_exceeds(value, limit: int) -> bool:
+def nesting_exceeds(value: JsonValue, limit: int) -> bool:
     """True if ``value`` holds containers more than ``limit`` levels deep (iterative, one
     level at a time: a flat list of strings is one comprehension)."""
     level = [value] if isinstance(value, (list, dict)) else []

@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scorer.errors import Problem, json_pointer
+from scorer.formats.jsontext import JsonValue
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,7 @@ _PHASE_A = (("documents", "documents_per_question"), ("snippets", "snippets_per_
             ("concepts", "concepts_per_question"), ("triples", "triples_per_question"))
 
 
-def _over(items, cap: int, pointer: str, what: str, fix: str) -> list[Problem]:
+def _over(items: JsonValue, cap: int, pointer: str, what: str, fix: str) -> list[Problem]:
     if not isinstance(items, list) or len(items) <= cap:
         return []
     return [Problem(code="over-limit", pointer=pointer,
@@ -57,7 +58,7 @@ def _over(items, cap: int, pointer: str, what: str, fix: str) -> list[Problem]:
                     fix=fix)]
 
 
-def limit_problems(value, task: str, limits: QuestionLimits) -> list[Problem]:
+def limit_problems(value: JsonValue, task: str, limits: QuestionLimits) -> list[Problem]:
     """The lists of a run (``task``: phaseA, phaseB, synergy, taskA or mcqa) longer than their cap,
     one error each, located at the list; a value of the wrong shape has none (the schema
     reports it).  Linear in the number of questions: only lengths are read.  A task
@@ -66,7 +67,7 @@ def limit_problems(value, task: str, limits: QuestionLimits) -> list[Problem]:
     return check(value, limits) if check else []
 
 
-def _task_a_problems(value, limits: QuestionLimits) -> list[Problem]:
+def _task_a_problems(value: JsonValue, limits: QuestionLimits) -> list[Problem]:
     """Task A: the labels of each document."""
     entries = value.get("documents") if isinstance(value, dict) else None
     return [p for i, entry in enumerate(entries if isinstance(entries, list) else ())
@@ -76,13 +77,13 @@ def _task_a_problems(value, limits: QuestionLimits) -> list[Problem]:
                            f"keep at most {limits.labels_per_document} labels, the most confident ones")]
 
 
-def _questions(value) -> list[tuple[int, dict]]:
+def _questions(value: JsonValue) -> list[tuple[int, dict]]:
     """The (index, question) pairs of a Task B run that are objects."""
     questions = value.get("questions") if isinstance(value, dict) else None
     return [(i, q) for i, q in enumerate(questions if isinstance(questions, list) else ()) if isinstance(q, dict)]
 
 
-def _phase_a_problems(value, limits: QuestionLimits) -> list[Problem]:
+def _phase_a_problems(value: JsonValue, limits: QuestionLimits) -> list[Problem]:
     """Phase A: documents, snippets, concepts and triples of each question."""
     problems = []
     for i, question in _questions(value):
@@ -94,7 +95,7 @@ def _phase_a_problems(value, limits: QuestionLimits) -> list[Problem]:
     return problems
 
 
-def _phase_b_problems(value, limits: QuestionLimits) -> list[Problem]:
+def _phase_b_problems(value: JsonValue, limits: QuestionLimits) -> list[Problem]:
     """Phase B: the exact answers of each question and the names of each answer."""
     problems = []
     for i, question in _questions(value):
@@ -109,7 +110,7 @@ def _phase_b_problems(value, limits: QuestionLimits) -> list[Problem]:
     return problems
 
 
-def _synergy_problems(value, limits: QuestionLimits) -> list[Problem]:
+def _synergy_problems(value: JsonValue, limits: QuestionLimits) -> list[Problem]:
     """Synergy: a run carries Phase A's lists and Phase B's answers, both capped."""
     return _phase_a_problems(value, limits) + _phase_b_problems(value, limits)
 

@@ -26,10 +26,14 @@ with a gold file (unknown questions, answers that are not candidates, missing qu
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import cast
+
+from jsonschema import ValidationError
 
 from scorer.errors import Problem, ScorerError, bounded, excerpt, json_pointer, some_of
-from scorer.formats.jsontext import JsonText
+from scorer.formats.jsontext import JsonText, JsonValue
 from scorer.schemas import schema_problems
 
 SCHEMAS = {"gold": "mcqa-gold.schema.json", "run": "mcqa-run.schema.json"}
@@ -101,7 +105,8 @@ class McqaRun:
 
 # --- validation -------------------------------------------------------------------------
 
-def validate_mcqa(value, doc: JsonText | None = None, role: str = "run", gold_value=None) -> list[Problem]:
+def validate_mcqa(value: JsonValue, doc: JsonText | None = None, role: str = "run",
+                  gold_value: JsonValue = None) -> list[Problem]:
     """Every problem of a parsed MCQA gold (``role="gold"``) or run file, located.
 
     Errors: anything the schema rejects; gold: repeated topic, reading test, question or
@@ -130,7 +135,7 @@ def validate_mcqa(value, doc: JsonText | None = None, role: str = "run", gold_va
     return problems
 
 
-def _schema_problem(error) -> Problem:
+def _schema_problem(error: ValidationError) -> Problem:
     pointer = json_pointer(*error.absolute_path)
     fix = error.schema.get("x-fix", "") if isinstance(error.schema, dict) else ""
     last = error.absolute_path[-1] if error.absolute_path else None
@@ -161,7 +166,7 @@ def _schema_problem(error) -> Problem:
                        pointer=pointer)
     if error.validator == "minItems":
         return Problem(code="too-few-candidates", pointer=pointer,
-                       message=f"a question needs at least 2 candidates, this one has {len(error.instance)}",
+                       message=f"a question needs at least 2 candidates, this one has {len(cast(list, error.instance))}",
                        fix=fix)
     if error.validator == "minLength":
         return Problem(code="empty-id", message="this id is empty", fix=fix, pointer=pointer)
@@ -171,7 +176,7 @@ def _schema_problem(error) -> Problem:
 _QUESTION_AT = re.compile(r"^/topics/(\d+)/reading_tests/(\d+)/questions/(\d+)|^/answers/(\d+)")
 
 
-def _question_at(value, pointer: str | None) -> str | None:
+def _question_at(value: JsonValue, pointer: str | None) -> str | None:
     """The question id of the gold question or run answer a pointer is inside, if any."""
     match = _QUESTION_AT.match(pointer or "")
     if not match:
@@ -187,14 +192,14 @@ def _question_at(value, pointer: str | None) -> str | None:
     return qid if isinstance(qid, str) else None
 
 
-def _items(container, key: str) -> list[tuple[int, dict]]:
+def _items(container: JsonValue, key: str) -> list[tuple[int, dict]]:
     """``(index, item)`` of the objects in ``container[key]``; malformed parts (which the
     schema reports) are skipped, so the other checks still run on the rest."""
     items = container.get(key) if isinstance(container, dict) else None
     return [(i, x) for i, x in enumerate(items) if isinstance(x, dict)] if isinstance(items, list) else []
 
 
-def _walk_gold(value):
+def _walk_gold(value: JsonValue) -> Iterator[tuple[str, str, dict]]:
     """(kind, pointer, item) for every topic, reading test and question of a gold value
     that has a string id, in file order."""
     for t, topic in _items(value, "topics"):
@@ -210,7 +215,7 @@ def _walk_gold(value):
                     yield "question", f"{rp}/questions/{q}", question
 
 
-def _gold_problems(value) -> list[Problem]:
+def _gold_problems(value: JsonValue) -> list[Problem]:
     """Checks a schema cannot express (on the well-formed parts of a gold value)."""
     problems = []
     first: dict[str, dict[str, str]] = {"topic": {}, "reading test": {}, "question": {}}
@@ -277,7 +282,7 @@ def _question_problems(item: dict, pointer: str, ident: str) -> list[Problem]:
     return problems
 
 
-def _run_problems(value) -> list[Problem]:
+def _run_problems(value: JsonValue) -> list[Problem]:
     """Checks a schema cannot express (on the well-formed entries of a run value)."""
     problems = []
     first: dict[str, int] = {}
@@ -301,7 +306,7 @@ def _run_problems(value) -> list[Problem]:
     return problems
 
 
-def _against_gold_value(value, gold_value) -> list[Problem]:
+def _against_gold_value(value: JsonValue, gold_value: JsonValue) -> list[Problem]:
     try:
         gold = read_mcqa_gold(gold_value)
     except ScorerError as exc:
@@ -347,10 +352,10 @@ def run_problems_against_gold(answers: list[McqaAnswer], gold: McqaGold) -> list
 
 # --- reading ----------------------------------------------------------------------------
 
-def _answers_of(value) -> list[McqaAnswer]:
+def _answers_of(value: JsonValue) -> list[McqaAnswer]:
     """The run entries with a question id (an answer or candidate of a wrong type, which
     the schema reports, reads as None)."""
-    def chosen(v):
+    def chosen(v: JsonValue) -> str | None:
         return v if isinstance(v, str) else None
     return [McqaAnswer(e["question"], chosen(e.get("answer")), chosen(e.get("candidate")), f"/answers/{i}")
             for i, e in _items(value, "answers")
@@ -364,7 +369,7 @@ def _raise_errors(problems: list[Problem]) -> list[Problem]:
     return problems
 
 
-def read_mcqa_gold(value, doc: JsonText | None = None) -> McqaGold:
+def read_mcqa_gold(value: JsonValue, doc: JsonText | None = None) -> McqaGold:
     """The records of a gold file; :class:`ScorerError` listing every located error.
     Warnings (no question, empty reading tests) are kept in ``warnings``."""
     warnings = _raise_errors(validate_mcqa(value, doc, role="gold"))
@@ -389,7 +394,7 @@ def read_mcqa_gold(value, doc: JsonText | None = None) -> McqaGold:
                     warnings=warnings, doc=doc)
 
 
-def read_mcqa_run(value, doc: JsonText | None = None, gold: McqaGold | None = None) -> McqaRun:
+def read_mcqa_run(value: JsonValue, doc: JsonText | None = None, gold: McqaGold | None = None) -> McqaRun:
     """The records of a run; :class:`ScorerError` listing every located error.
 
     With ``gold`` the run is also compared with it (:func:`run_problems_against_gold`):

@@ -52,7 +52,7 @@ class SealingError(ValueError):
     """A key that cannot be read or used, or a file that cannot be opened: ``problem`` says
     which and how to fix it."""
 
-    def __init__(self, problem: Problem):
+    def __init__(self, problem: Problem) -> None:
         super().__init__(problem.message)
         self.problem = problem
 

@@ -33,6 +33,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import cast
 
+from scorer.formats.jsontext import JsonValue
+
 #: The members of a Phase A answer and of a Phase B answer.
 PHASE_A_MEMBERS = ("documents", "snippets", "concepts", "triples")
 PHASE_B_MEMBERS = ("exact_answer", "ideal_answer")
@@ -72,7 +74,7 @@ class Shape:
         return PHASES if self.both_phases else (self.task,) if self.task else ()
 
 
-def _dicts(value, member: str) -> list[dict]:
+def _dicts(value: JsonValue, member: str) -> list[dict]:
     """The objects of the list ``value[member]`` ([] when there is none)."""
     items = value.get(member) if isinstance(value, dict) else None
     return [item for item in items if isinstance(item, dict)] if isinstance(items, list) else []
@@ -119,7 +121,7 @@ def _topics_shape(topics: list[dict]) -> Shape | None:
     return Shape("mcqa", TEST_SET, "a multiple-choice test set", "its reading tests' questions have no correct answer")
 
 
-def file_shape(value) -> Shape | None:
+def file_shape(value: JsonValue) -> Shape | None:
     """What the parsed JSON ``value`` looks like (see the module docstring); None when its
     shape is none of the known ones (an empty or malformed file)."""
     if not isinstance(value, dict):
@@ -137,7 +139,7 @@ def file_shape(value) -> Shape | None:
     return None
 
 
-def answers_for(task: str, value) -> bool:
+def answers_for(task: str, value: JsonValue) -> bool:
     """Whether ``value`` holds anything a run of ``task`` is scored on: Phase A documents,
     snippets, concepts or triples; Phase B exact or ideal answers; Task A labels; mcqa
     answers.  (A Phase A run may carry answers too: the official tool ignores them.)"""
@@ -163,7 +165,7 @@ def gold_fits(task: str, gold_tasks: tuple[str, ...]) -> bool:
     return run_fits(task, gold_tasks) or (task == "phaseA" and "phaseB" in gold_tasks)
 
 
-def _id(value) -> str | None:
+def _id(value: JsonValue) -> str | None:
     """An id as text: strings as they are, integers (PMIDs) written out."""
     if isinstance(value, str):
         return value
@@ -178,25 +180,25 @@ def _ids(items: list[dict], member: str) -> list[str]:
     return [i for i in map(_id, values) if i is not None]
 
 
-def question_dicts(value) -> list[dict]:
+def question_dicts(value: JsonValue) -> list[dict]:
     """The question objects of a Task B file (``questions[]``; [] when there is none)."""
     return _dicts(value, "questions")
 
 
-def item_word(value) -> str:
+def item_word(value: JsonValue) -> str:
     """What the ids of a file name: "document" for a list of documents (Task A), else
     "question"."""
     return "document" if _dicts(value, "documents") and not _dicts(value, "questions") else "question"
 
 
-def answered_ids(value) -> list[str]:
+def answered_ids(value: JsonValue) -> list[str]:
     """The question (or document) ids a run answers, in file order: ``questions[].id``,
     ``documents[].pmid`` or ``answers[].question``."""
     return (_ids(_dicts(value, "questions"), "id") or _ids(_dicts(value, "documents"), "pmid")
             or _ids(_dicts(value, "answers"), "question"))
 
 
-def gold_ids(value) -> list[str]:
+def gold_ids(value: JsonValue) -> list[str]:
     """The question (or document) ids a gold file holds, in file order: ``questions[].id``,
     ``documents[].pmid`` or the questions of ``topics[].reading_tests[]``."""
     topics = [q for t in _dicts(value, "topics") for rt in _dicts(t, "reading_tests") for q in _dicts(rt, "questions")]

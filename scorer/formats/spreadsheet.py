@@ -11,6 +11,7 @@ and the carriage return, and rewriting every ``|``), so the rule is kept here, i
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 #: The first characters that make a spreadsheet evaluate a cell (OWASP, CSV injection).
 FORMULA_STARTS = frozenset("=+-@\t\r")
@@ -19,7 +20,7 @@ FORMULA_STARTS = frozenset("=+-@\t\r")
 _NEGATIVE_NUMBER = re.compile(r"-(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
 
 
-def spreadsheet_cell(value):
+def spreadsheet_cell(value: object) -> object:
     """``value`` as a CSV cell a spreadsheet shows as it is: a text starting with one of
     :data:`FORMULA_STARTS` gets a leading ``'``, except a negative number (``-0.25``,
     ``-1e-05``); any other value (numbers, None, ordinary text) is returned unchanged."""
@@ -28,6 +29,6 @@ def spreadsheet_cell(value):
     return value
 
 
-def spreadsheet_row(row) -> list:
+def spreadsheet_row(row: Iterable[object]) -> list:
     """:func:`spreadsheet_cell` of each value of a row."""
     return [spreadsheet_cell(value) for value in row]

@@ -10,11 +10,14 @@ problems, so scoring 50,000 documents does not pay for a schema walk.
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from dataclasses import dataclass
 from typing import TypeGuard
 
+from jsonschema import ValidationError
+
 from scorer.errors import Problem, ScorerError, bounded, json_pointer
-from scorer.formats.jsontext import JsonText
+from scorer.formats.jsontext import JsonText, JsonValue
 from scorer.formats.limits import QuestionLimits, limit_problems
 from scorer.schemas import schema_problems
 
@@ -32,11 +35,12 @@ class TaskADocument:
     pointer: str
 
 
-def _pmid_text(pmid) -> str:
+def _pmid_text(pmid: JsonValue) -> str:
     return str(pmid)
 
 
-def validate_taska(value, doc: JsonText | None = None, role: str = "run", *, labels=None,
+def validate_taska(value: JsonValue, doc: JsonText | None = None, role: str = "run", *,
+                   labels: Container[str] | None = None,
                    limits: QuestionLimits | None = None) -> list[Problem]:
     """Every problem of a Task A run (``role="run"``) or gold file, located.
 
@@ -58,7 +62,7 @@ def validate_taska(value, doc: JsonText | None = None, role: str = "run", *, lab
     return [doc.place(p) for p in problems] if doc is not None else problems
 
 
-def _schema_problem(error) -> Problem:
+def _schema_problem(error: ValidationError) -> Problem:
     pointer = json_pointer(*error.absolute_path)
     fix = error.schema.get("x-fix", "") if isinstance(error.schema, dict) else ""
     if error.validator == "required":
@@ -70,7 +74,7 @@ def _schema_problem(error) -> Problem:
     return Problem(code=f"schema-{error.validator}", message=error.message, fix=fix, pointer=pointer)
 
 
-def _with_pmid(problem: Problem, value) -> Problem:
+def _with_pmid(problem: Problem, value: JsonValue) -> Problem:
     """The problem with the PMID of the document it is in (``question_id``)."""
     match = _INDEX.match(problem.pointer or "")
     if problem.question_id is not None or not match:
@@ -83,7 +87,7 @@ def _with_pmid(problem: Problem, value) -> Problem:
     return problem.located(question_id=_pmid_text(pmid)) if valid else problem
 
 
-def _semantic_problems(value, role: str, known) -> list[Problem]:
+def _semantic_problems(value: JsonValue, role: str, known: Container[str] | None) -> list[Problem]:
     """Checks beyond the schema, on a schema-valid value (pointers are built only for
     the documents that have a problem)."""
     problems = []
@@ -116,7 +120,7 @@ def _semantic_problems(value, role: str, known) -> list[Problem]:
     return problems
 
 
-def _label_problems(labels: list[str], where: str, role: str, known) -> list[Problem]:
+def _label_problems(labels: list[str], where: str, role: str, known: Container[str] | None) -> list[Problem]:
     """The repeated labels of one document and, with ``known``, its unknown ones."""
     problems = []
     seen = set()
@@ -138,7 +142,8 @@ def _label_problems(labels: list[str], where: str, role: str, known) -> list[Pro
     return problems
 
 
-def read_taska(value, doc: JsonText | None = None, *, role: str = "run") -> tuple[list[TaskADocument], list[Problem]]:
+def read_taska(value: JsonValue, doc: JsonText | None = None, *,
+               role: str = "run") -> tuple[list[TaskADocument], list[Problem]]:
     """``(documents, warnings)`` of a Task A file; :class:`ScorerError` listing every
     located error if the file cannot be read (see :func:`validate_taska`)."""
     documents = _fast_read(value, needs_labels=role == "gold")
@@ -154,23 +159,23 @@ def read_taska(value, doc: JsonText | None = None, *, role: str = "run") -> tupl
     return documents, _placed(warnings, value, doc)
 
 
-def _placed(problems: list[Problem], value, doc: JsonText | None) -> list[Problem]:
+def _placed(problems: list[Problem], value: JsonValue, doc: JsonText | None) -> list[Problem]:
     problems = [_with_pmid(p, value) for p in problems]
     return [doc.place(p) for p in problems] if doc is not None else problems
 
 
-def _is_pmid(pmid) -> bool:
+def _is_pmid(pmid: JsonValue) -> bool:
     """A PMID as the schema allows it: a non-negative integer or a non-empty string."""
     return not isinstance(pmid, bool) and (isinstance(pmid, int) and pmid >= 0 or isinstance(pmid, str) and pmid != "")
 
 
-def _is_label_list(labels, needs_labels: bool) -> TypeGuard[list[str]]:
+def _is_label_list(labels: JsonValue, needs_labels: bool) -> TypeGuard[list[str]]:
     """A list of non-empty strings (non-empty itself when ``needs_labels``)."""
     return (isinstance(labels, list) and all(isinstance(x, str) and x for x in labels)
             and (bool(labels) or not needs_labels))
 
 
-def _fast_read(value, needs_labels: bool) -> list[TaskADocument] | None:
+def _fast_read(value: JsonValue, needs_labels: bool) -> list[TaskADocument] | None:
     """The documents if the structure is right (the schema's rules, checked directly),
     else None."""
     entries = value.get("documents") if isinstance(value, dict) else None

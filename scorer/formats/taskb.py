@@ -13,12 +13,13 @@ The stricter checks of a submission (JSON Schema, duplicate ids, offsets) live i
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import NamedTuple
 
 from scorer.errors import Problem, ScorerError, excerpt, json_pointer
-from scorer.formats.jsontext import JsonFloat, JsonText, nesting_exceeds
+from scorer.formats.jsontext import JsonFloat, JsonText, JsonValue, nesting_exceeds
 
 #: The deepest nesting a Task B file can need: root > questions > question >
 #: snippets > snippet > (list-valued section variant) plus two levels of slack for
@@ -115,7 +116,7 @@ SNIPPET_FIELDS = operator.itemgetter("document", "beginSection", "endSection",
                                       "offsetInBeginSection", "offsetInEndSection", "text")
 
 
-def _plain_snippet(value) -> Snippet | None:
+def _plain_snippet(value: JsonValue) -> Snippet | None:
     """The snippet of a well-formed snippet object (only BioASQ keys, strings, 32-bit
     integer offsets, a document with a PubMed id); None for anything else, which
     :meth:`_Reader._checked_snippet` reads or reports."""
@@ -141,7 +142,7 @@ def _plain_snippet(value) -> Snippet | None:
     return None
 
 
-def _plain_triple(value) -> Triple | None:
+def _plain_triple(value: JsonValue) -> Triple | None:
     """The triple of an object whose ``s``, ``p`` and ``o`` (each "" when absent) are
     strings; None for anything else, which :meth:`_Reader.triple` reads or reports."""
     if type(value) is not dict:
@@ -156,7 +157,7 @@ def _plain_triple(value) -> Triple | None:
 _STR = {str}
 
 
-def _all_plain(value, read) -> list | None:
+def _all_plain(value: JsonValue, read: Callable[[JsonValue], object]) -> list | None:
     """``read`` of each item of the list ``value``; None when ``value`` is not a list or
     ``read`` gives None for an item."""
     if type(value) is not list:
@@ -165,7 +166,7 @@ def _all_plain(value, read) -> list | None:
     return None if None in records else records
 
 
-def _plain_question(value, index: int) -> Question | None:
+def _plain_question(value: JsonValue, index: int) -> Question | None:
     """The question of a well-formed question object, read as :meth:`_Reader.question`
     reads it (the same :class:`Question`) without building a pointer: strings where
     strings belong, lists of strings, well-formed snippets (:func:`_plain_snippet`) and
@@ -206,7 +207,7 @@ def _plain_question(value, index: int) -> Question | None:
     return q
 
 
-def _kind(value) -> str:
+def _kind(value: JsonValue) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -223,7 +224,7 @@ def _kind(value) -> str:
 class _Reader:
     """Collects problems while reading; each problem gets the current question id."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str) -> None:
         self.name = name
         self.problems: list[Problem] = []
         self.question_id: str | None = None
@@ -232,7 +233,7 @@ class _Reader:
         self.problems.append(Problem(code=code, message=message, fix=fix, file=self.name,
                                      pointer=pointer, question_id=self.question_id))
 
-    def text(self, value, pointer: str, what: str) -> str | None:
+    def text(self, value: JsonValue, pointer: str, what: str) -> str | None:
         """A string member; numbers are taken as their literal text (as Gson does)."""
         if type(value) is str:
             return value
@@ -255,7 +256,7 @@ class _Reader:
                          f"write {what} as a JSON string")
         return None
 
-    def offset(self, value, pointer: str, what: str) -> int | None:
+    def offset(self, value: JsonValue, pointer: str, what: str) -> int | None:
         """An integral offset: 12, 12.0 and "12" are read as 12 (as the official reader does)."""
         if type(value) is int:
             if -INT32_MAX - 1 <= value <= INT32_MAX:
@@ -277,7 +278,7 @@ class _Reader:
                          f"write {what} as a whole number, e.g. 0")
         return None
 
-    def text_list(self, value, pointer: str, what: str) -> list[str]:
+    def text_list(self, value: JsonValue, pointer: str, what: str) -> list[str]:
         if type(value) is not list:
             if value is None:
                 self.problem("null-value", pointer, f'"{what}" is null', f'write "{what}": [] or leave it out')
@@ -293,7 +294,7 @@ class _Reader:
         return [t for i, v in enumerate(value)
                 if (t := self.text(v, f"{pointer}/{i}", f"{what}[{i}]")) is not None]
 
-    def snippets(self, value, pointer: str) -> list[Snippet]:
+    def snippets(self, value: JsonValue, pointer: str) -> list[Snippet]:
         """The snippets of a list (the well-formed ones read without building pointers);
         [] and a wrong-type problem for anything but a list."""
         if type(value) is not list:
@@ -305,7 +306,7 @@ class _Reader:
         return [snippet for i, (v, plain) in enumerate(zip(value, read))
                 if (snippet := plain or self._checked_snippet(v, f"{pointer}/{i}")) is not None]
 
-    def _checked_snippet(self, value, pointer: str) -> Snippet | None:
+    def _checked_snippet(self, value: JsonValue, pointer: str) -> Snippet | None:
         if type(value) is not dict:
             self.problem("wrong-type", pointer, f"a snippet must be an object, not {_kind(value)}",
                          'write {"document": ..., "offsetInBeginSection": ..., ...}')
@@ -348,7 +349,7 @@ class _Reader:
         return Snippet(texts["document"], texts["beginSection"], texts["endSection"],
                        offsets["offsetInBeginSection"], offsets["offsetInEndSection"], texts["text"])
 
-    def triple(self, value, pointer: str) -> Triple | None:
+    def triple(self, value: JsonValue, pointer: str) -> Triple | None:
         if type(value) is dict:  # the common case first: three strings
             get = value.get
             s, p, o = get("s", ""), get("p", ""), get("o", "")
@@ -370,7 +371,7 @@ class _Reader:
             parts.append(text)
         return Triple(*parts)
 
-    def question(self, value, index: int) -> Question | None:
+    def question(self, value: JsonValue, index: int) -> Question | None:
         pointer = f"/questions/{index}"
         if type(value) is not dict:
             self.question_id = None
@@ -386,7 +387,7 @@ class _Reader:
             self.member(q, key, item, where)
         return q
 
-    def member(self, q: Question, key: str, item, where: str) -> None:
+    def member(self, q: Question, key: str, item: JsonValue, where: str) -> None:
         """Read one member of a question into ``q``: the lists of Phase A, type and body,
         the answers (kept as they are, depth-checked); any other member is only
         depth-checked."""
@@ -407,7 +408,7 @@ class _Reader:
         elif key != "id":
             self.bounded(item, where, MAX_DEPTH - 3)
 
-    def records(self, value, pointer: str, key: str, read) -> list:
+    def records(self, value: JsonValue, pointer: str, key: str, read: Callable[[JsonValue, int], object]) -> list:
         """The records ``read(item, index)`` gives for a list (None for an unreadable item,
         which ``read`` reports); [] and a wrong-type problem for anything but a list."""
         if type(value) is not list:
@@ -415,13 +416,13 @@ class _Reader:
             return []
         return [r for i, v in enumerate(value) if (r := read(v, i)) is not None]
 
-    def bounded(self, value, pointer: str, limit: int) -> None:
+    def bounded(self, value: JsonValue, pointer: str, limit: int) -> None:
         if nesting_exceeds(value, limit):
             self.problem("too-deep", pointer, "this value is nested deeper than a Task B file needs",
                          "remove the extra nesting")
 
 
-def read_taskb(value, doc: JsonText | None = None, *, name: str | None = None) -> TaskBFile:
+def read_taskb(value: JsonValue, doc: JsonText | None = None, *, name: str | None = None) -> TaskBFile:
     """Read a parsed Task B JSON value (gold or run) into a :class:`TaskBFile`.
 
     Raises :class:`ScorerError` with every problem the official reader would abort on,

@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from dataclasses import replace
+
+from jsonschema import ValidationError
 
 from scorer.errors import Bounded, Problem, bounded, excerpt, json_pointer, some_of
 from scorer.formats.answers import fix_phase_b_question
 from scorer.formats.findings import Finding, QuestionFixer
-from scorer.formats.jsontext import JsonFloat, JsonText
+from scorer.formats.jsontext import JsonFloat, JsonText, JsonValue
 from scorer.formats.limits import QuestionLimits, limit_problems
 from scorer.formats.mcqa import validate_mcqa
 from scorer.formats.taska import validate_taska
@@ -44,7 +46,7 @@ _SNIPPET_KEYSET = frozenset(SNIPPET_KEYS)
 SCORE_CHANGING_FORMS = frozenset({"document-form"})
 
 
-def _is_canonical_document(value) -> bool:
+def _is_canonical_document(value: JsonValue) -> bool:
     """True for a string already in the gold's URL form (ASCII digits after the prefix),
     which :func:`_canonical_document` returns unchanged and unreported."""
     if type(value) is not str or not value.startswith(_PUBMED_PREFIX):
@@ -53,7 +55,7 @@ def _is_canonical_document(value) -> bool:
     return digits.isascii() and digits.isdigit()
 
 
-def _canonical_document(value, pointer: str, findings: Bounded):
+def _canonical_document(value: JsonValue, pointer: str, findings: Bounded) -> JsonValue:
     """A document id in the gold's URL form; bare ids and other URL forms are findings."""
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         return value
@@ -70,7 +72,7 @@ def _canonical_document(value, pointer: str, findings: Bounded):
     return canonical
 
 
-def _whole_number(value, pointer: str, what: str, findings: Bounded):
+def _whole_number(value: JsonValue, pointer: str, what: str, findings: Bounded) -> JsonValue:
     """12.0 and "12" -> 12, reported; anything else unchanged (the schema judges it)."""
     if isinstance(value, bool):
         return value
@@ -92,7 +94,7 @@ def _whole_number(value, pointer: str, what: str, findings: Bounded):
     return value
 
 
-def _is_plain_snippet(snippet) -> bool:
+def _is_plain_snippet(snippet: JsonValue) -> bool:
     """True for a snippet :func:`_fix_snippet` leaves as it is, without a finding: only
     BioASQ keys, integer offsets, no list-valued section, a document (if any) in URL
     form.  Checked first, so a well-formed run builds no pointers."""
@@ -110,7 +112,7 @@ def _is_plain_snippet(snippet) -> bool:
             and ("document" not in snippet or _is_canonical_document(snippet["document"])))
 
 
-def _fix_snippet(snippet, pointer: str, findings: Bounded):
+def _fix_snippet(snippet: JsonValue, pointer: str, findings: Bounded) -> JsonValue:
     """The snippet at ``pointer`` with its fixes (and their findings); for a snippet that is
     not plain (:func:`_is_plain_snippet`, which callers check first)."""
     if not isinstance(snippet, dict):
@@ -143,7 +145,7 @@ def _fix_snippet(snippet, pointer: str, findings: Bounded):
     return fixed
 
 
-def _fix_strings(values, pointer: str, what: str, findings: Bounded, documents: bool = False):
+def _fix_strings(values: JsonValue, pointer: str, what: str, findings: Bounded, documents: bool = False) -> JsonValue:
     """Numbers in a list of strings become their text; with ``documents``, documents get
     the URL form."""
     if not isinstance(values, list):
@@ -211,7 +213,7 @@ GOLD_SCHEMA = "taskb-gold.schema.json"
 GOLD_FIXERS: list[QuestionFixer] = [fix_phase_a_question]
 
 
-def normalize_taskb(value, phase: str = "phaseA", role: str = "run"
+def normalize_taskb(value: JsonValue, phase: str = "phaseA", role: str = "run"
                     ) -> tuple[object, list[tuple[str, Finding | Problem]]]:
     """Apply every documented fix; return (fixed value, [(question pointer, finding)])."""
     fixers = PHASES[phase][0] if role == "run" else GOLD_FIXERS
@@ -229,7 +231,7 @@ def normalize_taskb(value, phase: str = "phaseA", role: str = "run"
     return fixed, found
 
 
-def _question_id(value, pointer: str) -> str | None:
+def _question_id(value: JsonValue, pointer: str) -> str | None:
     match = re.match(r"/questions/(\d+)", pointer or "")
     if not match or not isinstance(value, dict):
         return None
@@ -240,7 +242,7 @@ def _question_id(value, pointer: str) -> str | None:
     return qid if isinstance(qid, str) else (str(qid) if isinstance(qid, int) else None)
 
 
-def _schema_problem(error) -> Problem:
+def _schema_problem(error: ValidationError) -> Problem:
     pointer = json_pointer(*error.absolute_path)
     fix = error.schema.get("x-fix", "") if isinstance(error.schema, dict) else ""
     if error.validator == "required":
@@ -259,7 +261,7 @@ def _schema_problem(error) -> Problem:
     return Problem(code=f"schema-{error.validator}", message=error.message, fix=fix, pointer=pointer)
 
 
-def _semantic_problems(value) -> list[Problem]:
+def _semantic_problems(value: JsonValue) -> list[Problem]:
     """Duplicate question ids and snippets that end before they begin."""
     problems: list[Problem] = []
     if not isinstance(value, dict) or not isinstance(value.get("questions"), list):
@@ -302,7 +304,7 @@ MISSING_QUESTION_FIX = {
 }
 
 
-def _synergy_problems(value) -> list[Problem]:
+def _synergy_problems(value: JsonValue) -> list[Problem]:
     """Concepts and triples in a Synergy run: not part of the task, ignored (one warning each kind)."""
     problems = []
     questions = value.get("questions") if isinstance(value, dict) else None
@@ -316,12 +318,12 @@ def _synergy_problems(value) -> list[Problem]:
     return problems
 
 
-def _coverage_problems(value, gold_value, phase: str) -> list[Problem]:
+def _coverage_problems(value: JsonValue, gold_value: JsonValue, phase: str) -> list[Problem]:
     """Gold questions the run does not answer, and run questions unknown to the gold."""
-    def ids(v):
+    def ids(v: JsonValue) -> list[str]:
         if not isinstance(v, dict) or not isinstance(v.get("questions"), list):
             return []
-        return [q.get("id") for q in v["questions"] if isinstance(q, dict) and isinstance(q.get("id"), str)]
+        return [q["id"] for q in v["questions"] if isinstance(q, dict) and isinstance(q.get("id"), str)]
     run_ids, gold_ids = ids(value), ids(gold_value)
     run_set, gold_set = set(run_ids), set(gold_ids)
     problems = []
@@ -340,8 +342,8 @@ def _coverage_problems(value, gold_value, phase: str) -> list[Problem]:
     return problems
 
 
-def validate_taskb(value, doc: JsonText, *, phase: str = "phaseA", role: str = "run",
-                   gold_value=None, limits: QuestionLimits | None = None) -> tuple[list[Problem], object]:
+def validate_taskb(value: JsonValue, doc: JsonText, *, phase: str = "phaseA", role: str = "run",
+                   gold_value: JsonValue = None, limits: QuestionLimits | None = None) -> tuple[list[Problem], object]:
     """Every problem of a parsed Task B file, located; and the normalized value.
 
     ``role`` is ``"run"`` or ``"gold"``; with ``gold_value`` the run's questions are
@@ -371,7 +373,8 @@ def validate_taskb(value, doc: JsonText, *, phase: str = "phaseA", role: str = "
     return placed, copy.deepcopy(fixed) if fixed is value else fixed
 
 
-def validate_run(task: str, value, doc: JsonText, *, role: str = "run", gold_value=None, labels=None,
+def validate_run(task: str, value: JsonValue, doc: JsonText, *, role: str = "run", gold_value: JsonValue = None,
+                 labels: Container[str] | None = None,
                  limits: QuestionLimits | None = None) -> tuple[list[Problem], object]:
     """Every problem of a parsed file of one task of :func:`scorer.evaluate` (``phaseA``,
     ``phaseB``, ``taskA``, ``mcqa``), located, and its normalized value (the value itself
@@ -383,11 +386,13 @@ def validate_run(task: str, value, doc: JsonText, *, role: str = "run", gold_val
     return _OTHER_VALIDATORS[task](value, doc, role=role, gold_value=gold_value, labels=labels, limits=limits), value
 
 
-def _taska_problems(value, doc, *, role, gold_value, labels, limits) -> list[Problem]:
+def _taska_problems(value: JsonValue, doc: JsonText | None, *, role: str, gold_value: JsonValue,
+                    labels: Container[str] | None, limits: QuestionLimits | None) -> list[Problem]:
     return validate_taska(value, doc, role=role, labels=labels, limits=limits)
 
 
-def _mcqa_problems(value, doc, *, role, gold_value, labels, limits) -> list[Problem]:
+def _mcqa_problems(value: JsonValue, doc: JsonText | None, *, role: str, gold_value: JsonValue,
+                   labels: Container[str] | None, limits: QuestionLimits | None) -> list[Problem]:
     return validate_mcqa(value, doc, role=role, gold_value=gold_value)
 
 
