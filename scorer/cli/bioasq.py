@@ -20,12 +20,15 @@ nothing or everything is written:
 """
 from __future__ import annotations
 
+import argparse
 import json
 import shlex
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, TypeAlias
 
 from scorer.cli.common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, PROBLEMS_PER_KIND, print_problems
 from scorer.errors import Problem, ScorerError
@@ -36,7 +39,7 @@ from scorer.formats.bioasq import (
     testsets_disagree,
 )
 from scorer.formats.challenge import SLUG, load_challenge, parse_utc, toml_line, utc_text
-from scorer.formats.jsontext import JsonText, load_json
+from scorer.formats.jsontext import JsonText, JsonValue, load_json
 from scorer.formats.validation import validate_run
 from scorer.tasks import TASKS, Task
 
@@ -76,7 +79,12 @@ def _keyed(values: list[str], spec: Task, option: str, keys: tuple[str, ...]) ->
     return found, problems
 
 
-def _window(key: str, text: str, spec: Task) -> tuple[object, list[Problem]]:
+#: A batch's window as ``challenge.toml`` holds it: its opening and closing times, or
+#: ``true`` for an optional phase that takes the window of the phase it follows.
+_Window: TypeAlias = "Literal[True] | dict[str, datetime]"
+
+
+def _window(key: str, text: str, spec: Task) -> tuple[_Window | None, list[Problem]]:
     """``OPENS/CLOSES`` (UTC times) as a window, or ``true`` for an optional phase."""
     phase = spec.phase(key)
     follows = spec.phase(phase.optional) if phase and phase.optional else None
@@ -96,7 +104,7 @@ def _window(key: str, text: str, spec: Task) -> tuple[object, list[Problem]]:
     return window, []
 
 
-def _toml_window(value) -> str:
+def _toml_window(value: _Window) -> str:
     return "true" if value is True else f"{{ opens = {utc_text(value['opens'])}, closes = {utc_text(value['closes'])} }}"
 
 
@@ -109,7 +117,7 @@ def _read(path: str, what: str) -> tuple[Any, JsonText | None, list[Problem]]:
     return value, doc, [doc.place(p.located(message=f"{what}: {p.message}")) for p in question_list_problems(value)]
 
 
-def _golden_problems(spec: Task, value, doc: JsonText) -> list[Problem]:
+def _golden_problems(spec: Task, value: JsonValue, doc: JsonText) -> list[Problem]:
     """The golden file checked as the gold of each phase it serves (errors only, each once)."""
     problems: list[Problem] = []
     for phase in spec.gold_phases():
@@ -118,7 +126,8 @@ def _golden_problems(spec: Task, value, doc: JsonText) -> list[Problem]:
     return problems
 
 
-def _windows_plan(args, spec: Task, repo: Path, windows: dict[str, object]) -> tuple[str, list[str], list[Problem]]:
+def _windows_plan(args: argparse.Namespace, spec: Task, repo: Path,
+                  windows: Mapping[str, _Window]) -> tuple[str, list[str], list[Problem]]:
     """The TOML text to append for the batch (or ""), what to say, and the problems."""
     path = repo / "challenge.toml"
     text = path.read_text(encoding="utf-8")
@@ -150,7 +159,7 @@ def _windows_plan(args, spec: Task, repo: Path, windows: dict[str, object]) -> t
     return "\n".join(lines) + "\n", [f"challenge.toml: added {spec.batch} {args.batch}"], []
 
 
-def plan_import(args, spec: Task, repo: Path) -> tuple[Plan, list[Problem]]:
+def plan_import(args: argparse.Namespace, spec: Task, repo: Path) -> tuple[Plan, list[Problem]]:
     """Read and check everything given; the files to write, or the problems (nothing written)."""
     phases = [phase for phase, _ in spec.testset_phases()]
     given, problems = _keyed(args.testset, spec, "--testset", tuple(phases))
@@ -160,10 +169,11 @@ def plan_import(args, spec: Task, repo: Path) -> tuple[Plan, list[Problem]]:
                                     "or '-', e.g. --batch batch1"))
     window_texts, more = _keyed(args.window, spec, "--window", tuple(p.id for p in spec.phases) or (WINDOW_KEY,))
     problems += more
-    windows = {}
+    windows: dict[str, _Window] = {}
     for key, text in window_texts.items():
         window, more = _window(key, text, spec)
-        windows[key] = window
+        if window is not None:  # else ``more`` says why, and nothing is planned
+            windows[key] = window
         problems += more
     if problems:
         return Plan(), problems
@@ -229,7 +239,7 @@ def write_plan(plan: Plan, repo: Path) -> None:
         (repo / relative).write_bytes(data)
 
 
-def cmd_import_bioasq(args) -> int:
+def cmd_import_bioasq(args: argparse.Namespace) -> int:
     repo = Path(args.repo)
     spec = TASKS[args.task]
     if not (repo / "challenge.toml").is_file():

@@ -1,11 +1,13 @@
 """The workflow commands: ``ci check``, ``ci report``, ``ci publish`` and ``ci copies`` (see docs/pull-requests.md)."""
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from scorer.cli.common import (
     EXIT_INVALID,
@@ -15,6 +17,10 @@ from scorer.cli.common import (
     print_problems,
 )
 from scorer.errors import Problem, ScorerError
+
+if TYPE_CHECKING:  # imported where used, so that other commands start without them
+    from scorer.pr.check import CheckReport
+    from scorer.pr.github import CheckTimes
 
 #: The environment variable ``ci publish`` reads the challenge's private sealing key from
 #: (the publish environment's secret, see docs/organizers.md, "Sealed runs").
@@ -30,12 +36,12 @@ def _tolerant_output() -> None:
             reconfigure(errors="backslashreplace")
 
 
-def _summary_path(args) -> str | None:
+def _summary_path(args: argparse.Namespace) -> str | None:
     """Where ``ci check`` writes the Markdown summary: --summary, else next to --report."""
     return args.summary or (str(Path(args.report).with_suffix(".md")) if args.report else None)
 
 
-def _write_error_report(args, what: str, problems: list[Problem]) -> None:
+def _write_error_report(args: argparse.Namespace, what: str, problems: list[Problem]) -> None:
     """The JSON report and summary of a ``ci check`` that could not decide (verdict error)."""
     from scorer.pr.check import error_json, error_markdown, write_json, write_text
     if args.report:
@@ -45,7 +51,7 @@ def _write_error_report(args, what: str, problems: list[Problem]) -> None:
         write_text(error_markdown(what, problems), summary)
 
 
-def cmd_ci_check(args) -> int:
+def cmd_ci_check(args: argparse.Namespace) -> int:
     """Decide on the changes of ``--base...--head`` and write the JSON report and the
     Markdown summary (:func:`scorer.pr.check.check_pull_request`).  Exit 0 when every
     change is accepted, 1 when one is rejected or nothing could be decided, 2 for an
@@ -58,9 +64,9 @@ def cmd_ci_check(args) -> int:
     except _UsageError as exc:
         print(f"ci check: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    report, code = _run_check(args, actor=actor, actor_source=actor_source, now=now, time_source=time_source)
-    if report is None:
-        return code
+    report = _run_check(args, actor=actor, actor_source=actor_source, now=now, time_source=time_source)
+    if isinstance(report, int):
+        return report
     body = report.to_json()
     for change in body["changes"]:
         print(f"{change['path']}: {change['reason']}")
@@ -99,7 +105,7 @@ def _check_actor(given: str | None, event: dict | None) -> tuple[str | None, str
     return None, None
 
 
-def _check_time(given: str | None, event: dict | None):
+def _check_time(given: str | None, event: dict | None) -> tuple[datetime, str]:
     """When the pull request counts as submitted, and where that comes from: ``--now``,
     else the event's ``pull_request.updated_at``, else the clock."""
     from datetime import datetime
@@ -111,14 +117,16 @@ def _check_time(given: str | None, event: dict | None):
             return parse_utc(given), "--now"
         except ValueError:
             raise _UsageError(f"--now {given!r} is not a UTC time such as 2026-03-02T10:00:00Z") from None
-    if event_time(event) is not None:
-        return event_time(event), "event"
+    submitted = event_time(event)
+    if submitted is not None:
+        return submitted, "event"
     return datetime.now(UTC), "clock"
 
 
-def _run_check(args, **who_and_when):
-    """(the check's report, None) with the JSON report and summary written; or (None, the
-    exit code) when nothing could be decided, with error reports written: 2 when git
+def _run_check(args: argparse.Namespace, *, actor: str | None, actor_source: str | None, now: datetime,
+               time_source: str) -> CheckReport | int:
+    """The check's report, with the JSON report and summary written; or the exit code
+    when nothing could be decided, with error reports written: 2 when git
     cannot read the revisions, 1 for a broken base configuration or a bug of the scorer."""
     from scorer.gitrepo import GitError
     from scorer.pr.check import (
@@ -128,30 +136,32 @@ def _run_check(args, **who_and_when):
         write_text,
     )
     try:
-        report = check_pull_request(args.repo, args.base, args.head, **who_and_when)
+        report = check_pull_request(args.repo, args.base, args.head, actor=actor, actor_source=actor_source,
+                                    now=now, time_source=time_source)
         if args.report:
             write_json(report.to_json(), args.report)
-        if _summary_path(args):
-            write_text(report.to_markdown(), _summary_path(args))
-        return report, None
+        summary = _summary_path(args)
+        if summary:
+            write_text(report.to_markdown(), summary)
+        return report
     except GitError as exc:  # a revision that does not resolve, or trees git cannot read
         _write_error_report(args, "git cannot read the commits", [Problem(
             code="git-error", message=str(exc), fix="check --base and --head; a tree git cannot read (a crafted "
                                                     "commit) is to be replaced by a plain commit")])
         print(f"ci check: {exc}", file=sys.stderr)
-        return None, EXIT_USAGE
+        return EXIT_USAGE
     except ScorerError as exc:  # the base branch's challenge.toml or teams/ is broken
         _write_error_report(args, "the base branch's configuration is invalid", list(exc.problems))
         print_problems(exc.problems, per_code=PROBLEMS_PER_KIND)
         print("ci check: the base branch's configuration is invalid; nothing decided", file=sys.stderr)
-        return None, EXIT_INVALID
+        return EXIT_INVALID
     except Exception as exc:  # a bug: the reports say so, the verdict is "error"
         _write_error_report(args, "the scorer failed", [internal_error(exc)])
         print(f"ci check: {internal_error(exc).message}; nothing decided", file=sys.stderr)
-        return None, EXIT_INVALID
+        return EXIT_INVALID
 
 
-def cmd_ci_report(args) -> int:
+def cmd_ci_report(args: argparse.Namespace) -> int:
     from github import GithubException
 
     from scorer.formats.challenge import parse_utc
@@ -187,7 +197,7 @@ def cmd_ci_report(args) -> int:
     return EXIT_INVALID if outcome.state == "error" else EXIT_OK
 
 
-def _check_times(args):
+def _check_times(args: argparse.Namespace) -> CheckTimes | None:
     """The GitHub API reader of check-run times for ``ci publish``, None without a repository or token."""
     from scorer.pr import github
     token = os.environ.get("API_TOKEN") or os.environ.get("GITHUB_TOKEN")
@@ -196,14 +206,14 @@ def _check_times(args):
     return github.CheckTimes(github.connect(token, args.api_url).get_repo(args.repository), args.branch)
 
 
-def _publish_time(checks) -> datetime | None:
+def _publish_time(checks: CheckTimes | None) -> datetime | None:
     """The time of this publish that decides which windows have closed: when GitHub created
     this workflow run ($GITHUB_RUN_ID, read through the API), None (the clock) without."""
     run_id = os.environ.get("GITHUB_RUN_ID", "")
     return checks.run_created(int(run_id)) if checks is not None and run_id.isdigit() else None
 
 
-def cmd_ci_publish(args) -> int:
+def cmd_ci_publish(args: argparse.Namespace) -> int:
     from github import GithubException
 
     from scorer.formats.sealed import SealingError
@@ -240,7 +250,7 @@ def cmd_ci_publish(args) -> int:
     return EXIT_OK
 
 
-def cmd_ci_copies(args) -> int:
+def cmd_ci_copies(args: argparse.Namespace) -> int:
     """The organizers' view of copied runs: every run identical or nearly identical to another
     team's earlier run (scorer.pr.copies), both named, with their arrival times."""
     from scorer.formats.challenge import read_received, utc_text

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from typing import TextIO
 
 from scorer.errors import Problem, grouped
 
@@ -12,7 +13,7 @@ EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 PROBLEMS_PER_KIND = 10
 
 
-def print_problems(problems: list[Problem], stream=None, per_code: int | None = None, more: str = "",
+def print_problems(problems: list[Problem], stream: TextIO | None=None, per_code: int | None = None, more: str = "",
                    group: bool = True) -> None:
     """Print problems; the warnings of one kind as one line with its count and three
     examples (:func:`scorer.errors.grouped`; ``group=False``: one by one, for ``--all``);

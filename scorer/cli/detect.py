@@ -15,6 +15,7 @@ from pathlib import Path
 
 from scorer.errors import Problem
 from scorer.evaluation import TASKS
+from scorer.formats.jsontext import JsonValue
 from scorer.formats.shapes import GOLD, file_shape, gold_fits, run_fits
 from scorer.tasks import SCORINGS
 
@@ -65,7 +66,7 @@ def path_task(path: str) -> str | None:
     return ref.scorer_task if ref is not None else None
 
 
-def resolve_task(path: str, value, given: str | None, role: str = "run") -> Resolved:
+def resolve_task(path: str, value: JsonValue, given: str | None, role: str = "run") -> Resolved:
     """The task of the file ``path`` holding the parsed ``value``, read as a ``role``
     ("run" or "gold"): see the module docstring; :data:`ASSUMED` when nothing tells."""
     shape = file_shape(value)
@@ -92,7 +93,7 @@ def resolve_task(path: str, value, given: str | None, role: str = "run") -> Reso
                                 "if it is not a Phase A run")
 
 
-def looks_like_gold(value) -> str | None:
+def looks_like_gold(value: JsonValue) -> str | None:
     """Why a file given as a run looks like a gold file, None when it does not."""
     shape = file_shape(value)
     return shape.reason if shape is not None and shape.kind == GOLD else None

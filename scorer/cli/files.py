@@ -5,6 +5,7 @@ Each file's task is ``--task`` when given, else inferred from its path or shape
 for the user to run is on a line of its own, ``run: python -m scorer ...``."""
 from __future__ import annotations
 
+import argparse
 import json
 import shlex
 import sys
@@ -21,12 +22,12 @@ from scorer.cli.common import (
 )
 from scorer.cli.detect import looks_like_gold, resolve_task
 from scorer.errors import Problem, ScorerError
-from scorer.formats.jsontext import JsonText, load_json
+from scorer.formats.jsontext import JsonText, JsonValue, load_json
 from scorer.formats.limits import QuestionLimits
 from scorer.tasks import SCORINGS
 
 
-def run_limits(args) -> tuple[QuestionLimits, list[Problem]]:
+def run_limits(args: argparse.Namespace) -> tuple[QuestionLimits, list[Problem]]:
     """The per-question caps runs are checked against, and problems finding them: the
     ``[limits]`` of ``--challenge DIR``, else of the challenge repository in the current
     folder (a warning if its configuration cannot be read), else BioASQ's defaults."""
@@ -88,7 +89,7 @@ def open_file(path: str, given: str | None, role: str, max_bytes: int | None) ->
 
 
 def file_problems(opened: Opened, role: str, gold: str | None = None, hierarchy: str | None = None,
-                  limits: QuestionLimits | None = None):
+                  limits: QuestionLimits | None = None) -> tuple[list[Problem], JsonValue]:
     """(problems, fixed value) of an opened file (see :func:`validate_run`), checked as each
     of its tasks in turn, each on the value the ones before fixed, with every problem
     reported once.  ``gold``: also compare its ids with this gold file's; ``hierarchy``
@@ -135,7 +136,7 @@ def normalize_hint(opened: Opened | None, problems: list[Problem]) -> str:
             f"   (it fixes {sum(p.count or 1 for p in fixable):,} of the problems above)")
 
 
-def _validate_config(args) -> int:
+def _validate_config(args: argparse.Namespace) -> int:
     """``validate challenge.toml`` or ``validate teams/<team>.toml``: every problem of the
     configuration file at once (:func:`scorer.formats.challenge.config_file_problems`)."""
     from scorer.formats.challenge import config_file_problems
@@ -151,7 +152,7 @@ def _validate_config(args) -> int:
     return EXIT_OK if ok else EXIT_INVALID
 
 
-def cmd_validate(args) -> int:
+def cmd_validate(args: argparse.Namespace) -> int:
     if args.file.endswith(".toml"):
         return _validate_config(args)
     limits, found = run_limits(args) if args.role == "run" else (None, [])
@@ -178,7 +179,7 @@ def cmd_validate(args) -> int:
     return EXIT_OK if ok else EXIT_INVALID
 
 
-def cmd_normalize(args) -> int:
+def cmd_normalize(args: argparse.Namespace) -> int:
     try:
         opened = open_file(args.input, args.task, "run", args.max_bytes)
     except ScorerError as exc:
@@ -218,7 +219,7 @@ def cmd_normalize(args) -> int:
     return EXIT_OK
 
 
-def _write_json(value, out: Path) -> None:
+def _write_json(value: JsonValue, out: Path) -> None:
     """Write ``value`` as indented ASCII JSON to ``out`` through a temporary file beside
     it, so a failed write leaves no half file."""
     tmp = out.with_name(out.name + ".tmp")

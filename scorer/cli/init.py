@@ -18,8 +18,10 @@ installed from a wheel has no workflows or lock files to copy, and ``init`` says
 """
 from __future__ import annotations
 
+import argparse
 import shlex
 import shutil
+from collections.abc import Iterable
 from pathlib import Path
 
 from scorer.cli.common import EXIT_INVALID, EXIT_OK, print_problems
@@ -71,7 +73,7 @@ def write_skeleton(target: Path, tree: Path = SOURCE_TREE) -> list[str]:
     return sorted(str(p.relative_to(target)) for p in target.rglob("*") if p.is_file())
 
 
-def write_templates(target: Path, names) -> list[str]:
+def write_templates(target: Path, names: Iterable[str]) -> list[str]:
     """Copy the template files ``names`` (of :data:`FROM_TEMPLATE`) into ``target``, each
     unless a file is there already; return the paths written, relative to ``target``."""
     written = []
@@ -84,7 +86,7 @@ def write_templates(target: Path, names) -> list[str]:
     return written
 
 
-def cmd_init(args) -> int:
+def cmd_init(args: argparse.Namespace) -> int:
     target = Path(args.dir)
     problems = source_problems()
     if target.exists() and (not target.is_dir() or any(target.iterdir())):

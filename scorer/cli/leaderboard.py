@@ -37,7 +37,7 @@ def shard_plan(missing: int, shard_runs: int, most: int = MAX_SHARDS) -> list[in
     return list(range(1, min(math.ceil(missing / shard_runs), most) + 1))
 
 
-def cmd_score_all(args) -> int:
+def cmd_score_all(args: argparse.Namespace) -> int:
     from scorer.formats.challenge import load_challenge
     from scorer.store import score_all
     shard, reuse_only, plan = args.shard, args.reuse_only, args.plan_shards
@@ -69,7 +69,7 @@ def cmd_score_all(args) -> int:
     return EXIT_OK if summary.ok else EXIT_INVALID
 
 
-def cmd_build(args) -> int:
+def cmd_build(args: argparse.Namespace) -> int:
     from scorer.site.build import build_site
     failed = False
     if not args.no_score:
@@ -84,7 +84,7 @@ def cmd_build(args) -> int:
     return EXIT_OK
 
 
-def cmd_serve(args) -> int:
+def cmd_serve(args: argparse.Namespace) -> int:
     import functools
     from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
     folder = Path(args.out) if args.out else Path(args.repo) / "_site"

@@ -6,6 +6,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 from scorer.cli.assess import add_commands as add_assessment_commands
 from scorer.cli.bioasq import IMPORT_TASKS, cmd_import_bioasq
@@ -65,7 +66,7 @@ class JsonUsageParser(argparse.ArgumentParser):
     still go to standard error, and the exit status is 2 as for every usage error.  Its
     subcommands' parsers are of this class too (argparse's default)."""
 
-    def error(self, message):
+    def error(self, message: str) -> NoReturn:
         problem = Problem(code="usage", message=message, fix=f"run: {self.prog} --help")
         print(json.dumps({"error": "usage", "problems": [problem.to_dict()]}, indent=2))
         super().error(message)
@@ -76,7 +77,7 @@ def asks_json(argv: list[str]) -> bool:
     return "--format=json" in argv or any(a == "--format" and b == "json" for a, b in zip(argv, argv[1:]))
 
 
-def add_setup_commands(sub) -> None:
+def add_setup_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """``init`` and ``import-bioasq``: a new challenge repository and its batches."""
     p = sub.add_parser("init", help="write a new challenge repository (no demo; participant docs only)",
                        description="Write a skeleton challenge repository into DIR: a commented challenge.toml "
@@ -114,7 +115,7 @@ def build_parser(json_errors: bool = False) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
-    def common(p, with_task=True):
+    def common(p: argparse.ArgumentParser, with_task: bool = True) -> None:
         if with_task:
             p.add_argument("--task", type=task_name, metavar="TASK", help=TASK_HELP)
         p.add_argument("--max-bytes", type=int, default=DEFAULT_MAX_BYTES,

@@ -16,6 +16,7 @@ a usage error (under ``--format json`` also a JSON object on standard output:
 """
 from __future__ import annotations
 
+import argparse
 import csv
 import json
 import math
@@ -36,6 +37,7 @@ from scorer.errors import Problem, ScorerError
 from scorer.evaluation import evaluate
 from scorer.evaluation.result import Result
 from scorer.formats.jsontext import load_json
+from scorer.formats.limits import QuestionLimits
 from scorer.formats.shapes import answers_for, file_shape, gold_fits
 from scorer.formats.spreadsheet import spreadsheet_row
 from scorer.measures.registry import MEASURES
@@ -54,7 +56,7 @@ class Scored:
     problems: list[Problem] = field(default_factory=list)
 
 
-def cmd_score(args) -> int:
+def cmd_score(args: argparse.Namespace) -> int:
     """Score what the official evaluator can read, as it would; say loudly when a run would
     be rejected as a submission (``--strict``: refuse it instead, as the pull-request check does)."""
     limits, found = run_limits(args)
@@ -74,11 +76,11 @@ def cmd_score(args) -> int:
     return EXIT_USAGE if EXIT_USAGE in codes else EXIT_INVALID if EXIT_INVALID in codes else EXIT_OK
 
 
-def _show(args, problems: list[Problem]) -> None:
+def _show(args: argparse.Namespace, problems: list[Problem]) -> None:
     print_problems(problems, per_code=None if args.all else PROBLEMS_PER_KIND, more=ALL_HINT, group=not args.all)
 
 
-def _score_run(args, run: str, limits) -> list[Scored]:
+def _score_run(args: argparse.Namespace, run: str, limits: QuestionLimits) -> list[Scored]:
     """Score one run as each of its tasks (one, or Phase A and Phase B for a run carrying
     both, as far as the gold has items for them), printing its problems to standard error."""
     try:
@@ -113,7 +115,7 @@ def _gold_tasks(gold: str, opened: Opened) -> tuple[str, ...]:
     return tasks
 
 
-def _score_one(args, opened: Opened, limits) -> Scored:
+def _score_one(args: argparse.Namespace, opened: Opened, limits: QuestionLimits) -> Scored:
     """Score one run as its one task, printing its problems to standard error."""
     run = opened.path
     usage = _usage_problem(args, opened.task)
@@ -150,7 +152,7 @@ def _print_hint(hint: str) -> None:
         print("  " + hint, file=sys.stderr)
 
 
-def _usage_problem(args, task: str) -> Problem | None:
+def _usage_problem(args: argparse.Namespace, task: str) -> Problem | None:
     """The usage error of scoring a ``task`` run with these options: ``--manual`` for a
     task without expert scores, no ``--hierarchy`` for Task A; None when there is none."""
     scoring = SCORINGS[task]
@@ -167,7 +169,7 @@ def _usage_problem(args, task: str) -> Problem | None:
     return None
 
 
-def _options(args, task: str) -> dict:
+def _options(args: argparse.Namespace, task: str) -> dict:
     """The evaluator options of a ``task`` run (hierarchy, expert scores, earlier rounds' gold)."""
     options = {"hierarchy": args.hierarchy} if SCORINGS[task].hierarchy else {}
     if args.manual:
@@ -177,7 +179,7 @@ def _options(args, task: str) -> dict:
     return options
 
 
-def _record(args, outcome: Scored) -> dict:
+def _record(args: argparse.Namespace, outcome: Scored) -> dict:
     """The JSON object of one run (see the module docstring); NaN is null."""
     record = {"run": outcome.run, "gold": args.gold, "task": outcome.opened and outcome.opened.task,
               "task_source": outcome.opened and outcome.opened.source, "edition": args.edition,
@@ -198,7 +200,7 @@ def _value_text(name: str, value: float, decimals: int | None) -> str:
     return repr(value) if decimals is None else f"{value:.{decimals}f}"
 
 
-def _print_result(args, outcome: Scored) -> None:
+def _print_result(args: argparse.Namespace, outcome: Scored) -> None:
     """One scored run in the table or CSV ``--format``."""
     result = outcome.result
     if result is None or outcome.opened is None:

@@ -8,6 +8,7 @@
 """
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from pathlib import Path
@@ -18,7 +19,7 @@ from scorer.formats.sealed import generate_key_pair, seal
 from scorer.tasks import TASKS, run_path_forms
 
 
-def cmd_keygen(args) -> int:
+def cmd_keygen(args: argparse.Namespace) -> int:
     """Write a new private key to ``args.identity`` (refusing to overwrite a file), mode
     0600, and print the ``[submissions]`` lines that publish its recipient."""
     pair = generate_key_pair(args.label)
@@ -40,7 +41,7 @@ def cmd_keygen(args) -> int:
     return EXIT_OK
 
 
-def cmd_seal(args) -> int:
+def cmd_seal(args: argparse.Namespace) -> int:
     """Validate run ``args.run`` of the challenge at ``args.repo`` (its path there says which
     task, batch and phase it answers), then write it sealed beside it (``<run>.age``)."""
     from scorer.pr.policy import content_problems, testset_path
