@@ -6,12 +6,12 @@ Each task has an evaluator module here that turns loaded gold and run into a
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 from scorer.errors import Problem, ScorerError, excerpt
 from scorer.evaluation.pairing import check_pairing
 from scorer.evaluation.result import Result, cyclic_gc_paused, without_empty_families
-from scorer.formats.jsontext import JsonText, load_input
+from scorer.formats.jsontext import JsonSource, JsonText, Loaded, load_input
 from scorer.tasks import SCORINGS
 
 #: The values of ``flavor``.  :func:`evaluate` takes any string for ``task`` and ``flavor``
@@ -27,27 +27,27 @@ EDITIONS = (2, 3, 5, 8, 9)
 # Each evaluator module is imported on first use (a command that scores Phase A does not
 # pay for ROUGE or the MeSH hierarchy): an import inside a function, which
 # tests/test_architecture.py reads like any other.
-def _phase_a(gold, run, **options) -> Result:
+def _phase_a(gold: Loaded, run: Loaded, **options: Any) -> Result:
     from scorer.evaluation.phase_a import evaluate_phase_a
     return evaluate_phase_a(gold, run, **options)
 
 
-def _phase_b(gold, run, **options) -> Result:
+def _phase_b(gold: Loaded, run: Loaded, **options: Any) -> Result:
     from scorer.evaluation.phase_b import evaluate_phase_b
     return evaluate_phase_b(gold, run, **options)
 
 
-def _task_a(gold, run, **options) -> Result:
+def _task_a(gold: Loaded, run: Loaded, **options: Any) -> Result:
     from scorer.evaluation.task_a import evaluate_task_a
     return evaluate_task_a(gold, run, **options)
 
 
-def _mcqa(gold, run, **options) -> Result:
+def _mcqa(gold: Loaded, run: Loaded, **options: Any) -> Result:
     from scorer.evaluation.mcqa import evaluate_mcqa
     return evaluate_mcqa(gold, run, **options)
 
 
-def _synergy(gold, run, **options) -> Result:
+def _synergy(gold: Loaded, run: Loaded, **options: Any) -> Result:
     from scorer.evaluation.synergy import evaluate_synergy
     return evaluate_synergy(gold, run, **options)
 
@@ -63,8 +63,8 @@ def _usage(message: str, fix: str) -> ScorerError:
     return ScorerError(Problem(code="bad-argument", message=message, fix=fix))
 
 
-def evaluate(gold, run, task: str = "phaseA", edition: int = 9, flavor: str = "official", *,
-             form_warnings: bool = True, **options) -> Result:
+def evaluate(gold: JsonSource, run: JsonSource, task: str = "phaseA", edition: int = 9, flavor: str = "official", *,
+             form_warnings: bool = True, **options: Any) -> Result:
     """Score ``run`` against ``gold``.
 
     ``gold``, ``run``: a path, JSON text/bytes, or an already parsed dict/list.
@@ -112,7 +112,8 @@ def evaluate(gold, run, task: str = "phaseA", edition: int = 9, flavor: str = "o
             fix="this is a bug in the scorer; please report it with the input files")) from exc
 
 
-def _dispatch(gold, run, task: str, edition: int, flavor: str, options: dict, form_warnings: bool) -> Result:
+def _dispatch(gold: JsonSource, run: JsonSource, task: str, edition: int, flavor: str, options: dict,
+              form_warnings: bool) -> Result:
     gold_loaded = load_input(gold, name="gold")
     run_loaded = load_input(run, name="run")
     warnings = check_pairing(task, gold_loaded, run_loaded)
@@ -122,7 +123,7 @@ def _dispatch(gold, run, task: str, edition: int, flavor: str, options: dict, fo
     return result
 
 
-def _validation_warnings(task: str, run_loaded) -> list[Problem]:
+def _validation_warnings(task: str, run_loaded: Loaded) -> list[Problem]:
     """The warnings ``validate`` gives for the run (its question ids against the gold are
     the pairing's partial-overlap warning)."""
     from scorer.formats.validation import validate_run

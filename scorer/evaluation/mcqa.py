@@ -23,7 +23,10 @@ that are not candidates are located errors.
 """
 from __future__ import annotations
 
-from scorer.evaluation.result import Result
+from collections.abc import Iterable
+
+from scorer.evaluation.result import Result, Scores
+from scorer.formats.jsontext import Loaded
 from scorer.formats.mcqa import McqaGold, McqaRun, read_mcqa_gold, read_mcqa_run
 from scorer.measures import mcqa as m
 from scorer.measures import registry
@@ -32,7 +35,7 @@ from scorer.measures import registry
 SUMMARY = registry.names("mcqa")
 
 
-def evaluate_mcqa(gold_loaded, run_loaded, *, edition: int = 9, flavor: str = "official") -> Result:
+def evaluate_mcqa(gold_loaded: Loaded, run_loaded: Loaded, *, edition: int = 9, flavor: str = "official") -> Result:
     """Score a run; see the module doc.  ``gold_loaded``/``run_loaded`` are
     ``(value, JsonText)`` pairs from :func:`scorer.formats.jsontext.load_input`."""
     gold = read_mcqa_gold(*gold_loaded)
@@ -49,7 +52,7 @@ def _rates(counts: m.OutcomeCounts) -> dict[str, float]:
             "accuracy_with_candidates": m.accuracy_with_candidates(counts)}
 
 
-def score_mcqa(gold: McqaGold, run: McqaRun):
+def score_mcqa(gold: McqaGold, run: McqaRun) -> Scores:
     """``(measures, per_question, counts)`` of a run already checked against the gold.
 
     Measures in this order: the overall rates, outcome counts and correctly discarded
@@ -95,7 +98,7 @@ def _outcomes(gold: McqaGold, run: McqaRun) -> tuple[dict[str, str], dict[str, d
     return outcomes, per_question
 
 
-def _c_at_1(outcomes: dict[str, str], questions) -> float:
+def _c_at_1(outcomes: dict[str, str], questions: Iterable[str]) -> float:
     """c@1 over the outcomes of ``questions``."""
     return m.c_at_1_of(m.count_outcomes(outcomes[q] for q in questions))
 

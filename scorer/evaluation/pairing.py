@@ -19,6 +19,7 @@ do, and the gold gives none, as a run may.
 from __future__ import annotations
 
 from scorer.errors import Problem, ScorerError, some_of
+from scorer.formats.jsontext import JsonValue, Loaded
 from scorer.formats.shapes import (
     GOLD,
     MANUAL,
@@ -47,7 +48,7 @@ _SIZE_DEPENDENT = ("run-is-test-set", "gold-is-test-set", "no-shared-ids")
 _SWAP_FIX = "pass the gold file as the gold (--gold) and your system's output as the run: they look swapped"
 
 
-def _run_problem(task: str, run: Shape, run_value, gold: Shape | None) -> Problem | None:
+def _run_problem(task: str, run: Shape, run_value: JsonValue, gold: Shape | None) -> Problem | None:
     if run.kind == TEST_SET:
         return Problem(code="run-is-test-set", message=f"the run looks like {run.what}: {run.reason}",
                        fix="pass your system's output as the run; the test set is what it answers")
@@ -61,7 +62,7 @@ def _run_problem(task: str, run: Shape, run_value, gold: Shape | None) -> Proble
     return None
 
 
-def _identity_problem(run_value, gold_value, size: int) -> Problem | None:
+def _identity_problem(run_value: JsonValue, gold_value: JsonValue, size: int) -> Problem | None:
     """An error when the run is the gold file itself (equal parsed content) and holds
     ``size`` >= :data:`DECISIVE` questions; a warning for fewer (a hand-made example may
     score itself on purpose)."""
@@ -74,7 +75,7 @@ def _identity_problem(run_value, gold_value, size: int) -> Problem | None:
                    fix="pass your system's output as the run and the gold file with --gold")
 
 
-def _texts_swapped(run_value, gold_value) -> Problem | None:
+def _texts_swapped(run_value: JsonValue, gold_value: JsonValue) -> Problem | None:
     """A warning when the run gives every question its text (``body``), as BioASQ's gold
     files do, and the gold gives none: two Task B files whose shapes are alike, swapped?"""
     run_questions, gold_questions = question_dicts(run_value), question_dicts(gold_value)
@@ -125,7 +126,7 @@ def _overlap(run_ids: set[str], gold_set: set[str], item: str) -> Problem | None
                    fix=f"check that the gold is of the run's batch; answer every {item} of the test set")
 
 
-def pairing_problems(task: str, gold_loaded, run_loaded) -> list[Problem]:
+def pairing_problems(task: str, gold_loaded: Loaded, run_loaded: Loaded) -> list[Problem]:
     """The problems of scoring the run ``run_loaded`` against ``gold_loaded`` (each a
     ``(value, JsonText)`` pair) as ``task``, located in their files: errors (see the module
     docstring) or warnings: a partial overlap, swapped files, and the errors that need
@@ -152,7 +153,7 @@ def pairing_problems(task: str, gold_loaded, run_loaded) -> list[Problem]:
     return problems
 
 
-def check_pairing(task: str, gold_loaded, run_loaded) -> list[Problem]:
+def check_pairing(task: str, gold_loaded: Loaded, run_loaded: Loaded) -> list[Problem]:
     """The warnings of :func:`pairing_problems`; a :class:`ScorerError` when it finds an error."""
     problems = pairing_problems(task, gold_loaded, run_loaded)
     if any(p.severity == "error" for p in problems):

@@ -8,12 +8,13 @@ are listed in ``docs/measures.md``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from functools import partial
 
 from scorer.errors import Problem, ScorerError, listing_warnings
-from scorer.evaluation.result import Result
+from scorer.evaluation.result import Result, Scores, ScoresAndWarnings
+from scorer.formats.jsontext import Loaded
 from scorer.formats.taskb import Question, TaskBFile, read_taskb
 from scorer.measures import registry, retrieval, snippets
 from scorer.measures.snippets import OfficialSnippet
@@ -26,7 +27,7 @@ _RECORDED = ("precision", "recall", "f1", "ap")  # per question and category
 OFFICIAL_LABELS = registry.official_labels("phaseA")
 
 
-def evaluate_phase_a(gold_loaded, run_loaded, *, edition: int, flavor: str) -> Result:
+def evaluate_phase_a(gold_loaded: Loaded, run_loaded: Loaded, *, edition: int, flavor: str) -> Result:
     gold = read_taskb(*gold_loaded)
     run = read_taskb(*run_loaded)
     return Result(task="phaseA", edition=edition, flavor=flavor, **phase_a_scores(gold, run, edition, flavor))
@@ -60,11 +61,11 @@ def _official_read(q: Question) -> _RunState:
                      list(q.triples), snippets.official_snippets(q.snippets))
 
 
-def _relevant_only(items: list, gold_set) -> list:
+def _relevant_only(items: list, gold_set: Container[object]) -> list:
     return [item for item in items if item in gold_set]
 
 
-def official_phase_a(gold: TaskBFile, run: TaskBFile, edition: int):
+def official_phase_a(gold: TaskBFile, run: TaskBFile, edition: int) -> Scores:
     """The 20 numbers of ``EvaluatorTask1b -phaseA -e edition`` plus per-question values.
 
     Pass 1 walks list D (gold questions answered by the run; with edition 9 only those
@@ -248,7 +249,7 @@ def _placed(file: TaskBFile, problems: list[Problem]) -> list[Problem]:
     return [file.doc.place(p) if file.doc else p for p in problems]
 
 
-def reference_phase_a(gold: TaskBFile, run: TaskBFile, edition: int):
+def reference_phase_a(gold: TaskBFile, run: TaskBFile, edition: int) -> ScoresAndWarnings:
     """Published definitions, see the module docstring and ``docs/measures.md``.
 
     For each category the questions scored are the gold questions with at least one
@@ -298,7 +299,8 @@ def _reference_means(values: dict) -> dict[str, float]:
     return measures
 
 
-def _reference_category(category: str, g: Question, r: Question | None, edition: int):
+def _reference_category(category: str, g: Question, r: Question | None, edition: int) -> tuple[float, float,
+                        float, float] | None:
     """(P, R, F1, AP) of one question and category, or None when the gold has no item."""
     if category == "snippets":
         if not g.snippets:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from scorer.errors import Problem, ScorerError, json_pointer, listing_warnings, some_of
 from scorer.evaluation.phase_a import _placed, _unique_ids
-from scorer.evaluation.result import Result
+from scorer.evaluation.result import Result, Scores, ScoresAndWarnings
 from scorer.formats import answers as ans
-from scorer.formats.jsontext import load_input
+from scorer.formats.jsontext import JsonSource, JsonValue, Loaded, load_input
 from scorer.formats.taskb import Question, TaskBFile, read_taskb
 from scorer.measures import abstention, adapted, exact, registry, rouge
 from scorer.measures.retrieval import NAN, mean
@@ -34,8 +34,8 @@ MANUAL_CRITERIA = ("recall", "precision", "repetition", "readability")
 MANUAL_SCHEMA = "taskb-manual-scores.schema.json"
 
 
-def evaluate_phase_b(gold_loaded, run_loaded, *, edition: int, flavor: str, ideal: bool = True,
-                     manual=None, system: str | None = None) -> Result:
+def evaluate_phase_b(gold_loaded: Loaded, run_loaded: Loaded, *, edition: int, flavor: str, ideal: bool = True,
+                     manual: JsonSource | None = None, system: str | None = None) -> Result:
     """Score a Phase B run.
 
     ``ideal=False`` skips the ideal-answer text metrics (exact answers only, fast);
@@ -49,7 +49,7 @@ def evaluate_phase_b(gold_loaded, run_loaded, *, edition: int, flavor: str, idea
 
 
 def phase_b_scores(gold: TaskBFile, run: TaskBFile, edition: int, flavor: str, *, ideal: bool = True,
-                   manual=None, system: str | None = None) -> dict:
+                   manual: JsonSource | None = None, system: str | None = None) -> dict:
     """The measures, per-question values, counts and warnings of read files (the fields of a :class:`Result`)."""
     if flavor == "official":
         measures, per_question, counts = official_exact(gold, run, edition)
@@ -151,7 +151,7 @@ class _OfficialBatch:
         self.tally = _ExactTally()
 
 
-def official_exact(gold: TaskBFile, run: TaskBFile, edition: int):
+def official_exact(gold: TaskBFile, run: TaskBFile, edition: int) -> Scores:
     """The 10 numbers of ``EvaluatorTask1b -phaseB -e edition``, c@1, per-question values.
 
     Gold questions are taken in file order and matched to the first run question with the
@@ -177,7 +177,7 @@ def official_exact(gold: TaskBFile, run: TaskBFile, edition: int):
     return tally.measures(exact.official_yesno(tally.yesno), empty=0.0), tally.per_question, tally.counts()
 
 
-def _skipped_by_edition_9(edition: int, ga, r: Question | None) -> bool:
+def _skipped_by_edition_9(edition: int, ga: ans.OfficialAnswer | None, r: Question | None) -> bool:
     """Edition 9's rule (section 4.2): skip a gold question without a run question, without a
     gold exact answer, or whose gold answer is an array without entries."""
     return edition == 9 and (ga is None or ga.is_empty or r is None)
@@ -199,7 +199,8 @@ def _abort_unmatched(batch: _OfficialBatch, g: Question) -> None:
             "or score with --edition 9, which skips it"))
 
 
-def _official_yesno(batch: _OfficialBatch, qid: str, g: Question, r: Question, ga, ra) -> None:
+def _official_yesno(batch: _OfficialBatch, qid: str, g: Question, r: Question, ga: ans.OfficialAnswer | None,
+                    ra: ans.OfficialAnswer | None) -> None:
     """Section 4.3: correct iff the normalised labels are equal; an array answer in the run
     aborts, and so does a gold question without a string answer (not scored then).  An
     absent or blank answer is an abstention for c@1."""
@@ -216,7 +217,8 @@ def _official_yesno(batch: _OfficialBatch, qid: str, g: Question, r: Question, g
     batch.tally.add_yesno(qid, (ga.label, correct), _unanswered_yesno(r), correct)
 
 
-def _official_factoid(batch: _OfficialBatch, qid: str, g: Question, r: Question, ga, ra) -> None:
+def _official_factoid(batch: _OfficialBatch, qid: str, g: Question, r: Question, ga: ans.OfficialAnswer | None,
+                      ra: ans.OfficialAnswer | None) -> None:
     """Section 4.4: (strict, lenient, RR) over the entries (editions 3-9) or the flat strings
     (edition 2, where any run answer counts as given); an answered question whose gold has
     no exact answer aborts.  No entry and no string is an abstention for c@1."""
@@ -225,7 +227,7 @@ def _official_factoid(batch: _OfficialBatch, qid: str, g: Question, r: Question,
         scores = exact.official_factoid_v2(ga.flat if ga else [], ra.flat if ra else [])
     else:
         answered = ra is not None and bool(ra.entries)
-        scores = exact.official_factoid(ga.entries if ga else [], ra.entries if answered else [])
+        scores = exact.official_factoid(ga.entries if ga else [], ra.entries if ra is not None and answered else [])
     if answered and ga is None:
         batch.gold_problems.append(_abort(batch.gold, g, "gold-answer-missing", "this gold factoid question has "
                                           "no exact answer, but the run answers it; the official evaluator aborts",
@@ -234,7 +236,8 @@ def _official_factoid(batch: _OfficialBatch, qid: str, g: Question, r: Question,
     batch.tally.add_factoid(qid, scores, not (ra is not None and (ra.entries or ra.flat)))
 
 
-def _official_list(batch: _OfficialBatch, qid: str, g: Question, r: Question, ga, ra) -> None:
+def _official_list(batch: _OfficialBatch, qid: str, g: Question, r: Question, ga: ans.OfficialAnswer | None,
+                   ra: ans.OfficialAnswer | None) -> None:
     """Section 4.5: (P, R, F1) by consuming matches; 0, 0, 0 without run entries; an
     answered question whose gold has no exact answer aborts.  The run's entries are shared
     by every gold question with this id (the tool's in-place removals); the gold's are copied."""
@@ -244,7 +247,8 @@ def _official_list(batch: _OfficialBatch, qid: str, g: Question, r: Question, ga
                                           "exact answer, but the run answers it; the official evaluator aborts",
                                           "add the gold exact_answer, or drop the run's answer"))
         return
-    batch.tally.add_list(qid, exact.official_list(list(ga.entries), ra.entries) if answered else (0.0, 0.0, 0.0))
+    batch.tally.add_list(qid, exact.official_list(list(ga.entries), ra.entries)
+                         if answered and ga is not None and ra is not None else (0.0, 0.0, 0.0))
 
 
 _OFFICIAL_BY_TYPE = {ans.YESNO: _official_yesno, ans.FACTOID: _official_factoid, ans.LIST: _official_list}
@@ -257,7 +261,7 @@ def _unanswered_yesno(r: Question) -> bool:
 
 # --- reference -----------------------------------------------------------------------
 
-def reference_exact(gold: TaskBFile, run: TaskBFile):
+def reference_exact(gold: TaskBFile, run: TaskBFile) -> ScoresAndWarnings:
     """Published definitions: every gold question with a usable gold answer is scored.
 
     A question missing from the run, or without an exact answer, is unanswered (wrong,
@@ -286,7 +290,7 @@ def reference_exact(gold: TaskBFile, run: TaskBFile):
     return measures, tally.per_question, tally.counts(), warnings
 
 
-def _reference_yesno(tally: _ExactTally, qid: str, g: Question, given) -> bool:
+def _reference_yesno(tally: _ExactTally, qid: str, g: Question, given: JsonValue) -> bool:
     """A yes/no question: correct iff the given label (yes/no after normalisation) equals the
     gold one; no label given is an abstention.  False (not scored) when the gold label is
     not yes or no."""
@@ -303,7 +307,7 @@ def _reference_gold_entries(g: Question) -> list:
     return ans.reference_entries(g.exact_answer) if g.has_exact_answer else []
 
 
-def _reference_factoid(tally: _ExactTally, qid: str, g: Question, given) -> bool:
+def _reference_factoid(tally: _ExactTally, qid: str, g: Question, given: JsonValue) -> bool:
     """A factoid question: :func:`exact.reference_factoid` of the given entities; none given
     is an abstention.  False (not scored) when the gold has no entity."""
     gold_entries = _reference_gold_entries(g)
@@ -314,7 +318,7 @@ def _reference_factoid(tally: _ExactTally, qid: str, g: Question, given) -> bool
     return True
 
 
-def _reference_list(tally: _ExactTally, qid: str, g: Question, given) -> bool:
+def _reference_list(tally: _ExactTally, qid: str, g: Question, given: JsonValue) -> bool:
     """A list question: :func:`exact.reference_list` of the given entities.  False (not
     scored) when the gold has no entity."""
     gold_entries = _reference_gold_entries(g)
@@ -408,7 +412,7 @@ def _ideal_bleu4(candidates: list[str], references_list: list[list[str]], bonus:
                                            reference_labels_list=reference_labels, entities_list=entities)
 
 
-def _bonus(g: Question, r: Question | None, n_references: int):
+def _bonus(g: Question, r: Question | None, n_references: int) -> tuple[str | None, list[str] | None, list[str] | None]:
     """(candidate label, reference labels, entities) of the adapted metrics for one question."""
     if g.type == ans.YESNO:
         gold_label = ans.reference_label(g.exact_answer) if g.has_exact_answer else None
@@ -423,7 +427,8 @@ def _bonus(g: Question, r: Question | None, n_references: int):
 
 # --- expert manual scores -----------------------------------------------------------------
 
-def manual_measures(manual, system: str | None, gold: TaskBFile):
+def manual_measures(manual: JsonSource, system: str | None,
+                    gold: TaskBFile) -> tuple[dict[str, float], int, list[Problem]]:
     """``ideal.manual.*``: the mean expert score of ``system`` per criterion.
 
     ``manual``: a path or parsed object in the format of ``taskb-manual-scores.schema.json``
@@ -447,7 +452,7 @@ def manual_measures(manual, system: str | None, gold: TaskBFile):
     return measures, len(scored), warnings
 
 
-def _manual_scores(manual):
+def _manual_scores(manual: JsonSource) -> Loaded:
     """The loaded manual scores and their text; a :class:`ScorerError` with every schema
     violation (located, with the schema's ``x-fix``) when they do not follow the schema."""
     value, doc = load_input(manual, name="manual")

@@ -3,10 +3,18 @@ from __future__ import annotations
 
 import gc
 import math
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TypeAlias
 
 from scorer.errors import Problem
+
+#: ``(measures, per_question, counts)``: the fields of a :class:`Result` that a scoring
+#: function computes (see :class:`Result` for each).
+Scores: TypeAlias = tuple[dict[str, float], dict[str, dict[str, float]], dict[str, int]]
+#: :data:`Scores` and the warnings of scoring.
+ScoresAndWarnings: TypeAlias = tuple[dict[str, float], dict[str, dict[str, float]], dict[str, int], list[Problem]]
 
 
 @dataclass
@@ -31,7 +39,7 @@ class Result:
 
     def to_json(self) -> dict:
         """A JSON-ready dict; NaN and infinities become ``null``."""
-        def clean(v):
+        def clean(v: object) -> object:
             return v if isinstance(v, float) and math.isfinite(v) or not isinstance(v, float) else None
         return {
             "task": self.task, "edition": self.edition, "flavor": self.flavor,
@@ -60,7 +68,7 @@ def without_empty_families(measures: dict[str, float], counts: dict[str, int]) -
 
 
 @contextmanager
-def cyclic_gc_paused():
+def cyclic_gc_paused() -> Iterator[None]:
     """Pause Python's cyclic garbage collector, restoring its previous state after.
 
     Reading a large batch allocates millions of containers, which makes the collector run

@@ -18,12 +18,13 @@ round's run and gold before scoring: only new evidence counts.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
 from scorer.evaluation.phase_a import phase_a_scores
 from scorer.evaluation.phase_b import phase_b_scores
 from scorer.evaluation.result import Result
-from scorer.formats.jsontext import load_input
+from scorer.formats.jsontext import JsonSource, JsonValue, Loaded, load_input
 from scorer.formats.taskb import Question, Snippet, TaskBFile, read_taskb
 
 #: The Phase A categories a Synergy run is scored on.
@@ -31,8 +32,9 @@ RETRIEVAL = ("documents", "snippets")
 _Judged = dict[str, tuple[set[str], set[Snippet]]]
 
 
-def evaluate_synergy(gold_loaded, run_loaded, *, edition: int, flavor: str, judged=(), ideal: bool = True,
-                     manual=None, system: str | None = None) -> Result:
+def evaluate_synergy(gold_loaded: Loaded, run_loaded: Loaded, *, edition: int, flavor: str,
+                     judged: Iterable[JsonSource] = (), ideal: bool = True,
+                     manual: JsonSource | None = None, system: str | None = None) -> Result:
     """Score a Synergy run of one round (see the module doc); ``judged``: paths (or
     parsed values) of the earlier rounds' gold; ``ideal``, ``manual``, ``system`` as for Phase B."""
     gold = read_taskb(*gold_loaded)
@@ -54,7 +56,7 @@ def evaluate_synergy(gold_loaded, run_loaded, *, edition: int, flavor: str, judg
                   counts=counts, warnings=retrieval["warnings"] + answers["warnings"])
 
 
-def judged_items(judged) -> _Judged:
+def judged_items(judged: Iterable[JsonSource]) -> _Judged:
     """Question id -> (documents, snippets) listed by the earlier rounds' gold files."""
     seen: _Judged = {}
     for source in judged:
@@ -80,7 +82,7 @@ def _retrieval_only(file: TaskBFile, seen: _Judged) -> TaskBFile:
     return TaskBFile(file.name, [strip(q) for q in file.questions], file.doc)
 
 
-def _ready(gold: TaskBFile, value) -> TaskBFile:
+def _ready(gold: TaskBFile, value: JsonValue) -> TaskBFile:
     """The gold questions scored on answers: ready to answer (``"answerReady"`` is not
     false in the gold file) with a gold answer (an exact answer, or a summary question)."""
     raw = value.get("questions") if isinstance(value, dict) else None

@@ -29,13 +29,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import chain
+from pathlib import Path
 
 import numpy as np
 
 from scorer.errors import Problem, ScorerError
 from scorer.evaluation.result import Result
 from scorer.formats.hierarchy import Hierarchy, load_hierarchy
-from scorer.formats.jsontext import JsonText
+from scorer.formats.jsontext import JsonText, Loaded
 from scorer.formats.taska import TaskADocument, read_taska
 from scorer.measures.flat import LabelLists, official_flat, reference_flat
 from scorer.measures.hierarchical import official_hierarchical, reference_hierarchical
@@ -72,7 +73,8 @@ _RULES = {
 }
 
 
-def evaluate_task_a(gold_loaded, run_loaded, *, edition, flavor, hierarchy=None, workers=1) -> Result:
+def evaluate_task_a(gold_loaded: Loaded, run_loaded: Loaded, *, edition: int, flavor: str,
+                    hierarchy: str | Path | Hierarchy | None = None, workers: int = 1) -> Result:
     """Score a Task A run; see the module doc for the treatment of irregular input.
 
     ``hierarchy``: path of a ``PARENT CHILD`` file or a loaded :class:`Hierarchy`.
@@ -80,7 +82,7 @@ def evaluate_task_a(gold_loaded, run_loaded, *, edition, flavor, hierarchy=None,
     :func:`scorer.measures.hierarchical.lca_sizes`).
     ``edition`` has no effect (Task A rules did not change between editions).
     """
-    _check_hierarchy(hierarchy)
+    hierarchy = _required_hierarchy(hierarchy)
     rules = _RULES[flavor]
     tree = hierarchy if isinstance(hierarchy, Hierarchy) else load_hierarchy(hierarchy)
     gold_docs, gold_warnings = read_taska(*gold_loaded, role="gold")
@@ -105,12 +107,13 @@ def evaluate_task_a(gold_loaded, run_loaded, *, edition, flavor, hierarchy=None,
     return Result("taskA", edition, flavor, measures, per_question, counts, warnings)
 
 
-def _check_hierarchy(hierarchy) -> None:
-    """A :class:`ScorerError` when the hierarchy is missing (options are checked by
-    :func:`scorer.evaluation.evaluate`)."""
+def _required_hierarchy(hierarchy: str | Path | Hierarchy | None) -> str | Path | Hierarchy:
+    """The hierarchy given; a :class:`ScorerError` when it is missing (options are checked
+    by :func:`scorer.evaluation.evaluate`)."""
     if hierarchy is None:
         raise ScorerError(Problem(code="bad-argument", message="Task A needs the MeSH hierarchy",
                                   fix="pass hierarchy=PATH (a PARENT CHILD file, e.g. gold/mesh/hierarchy.txt)"))
+    return hierarchy
 
 
 def _not_in_gold(gold_docs: list[TaskADocument], run_docs: list[TaskADocument], run_text: JsonText,
@@ -163,7 +166,7 @@ def _listing(items: list[str]) -> str:
 
 
 def _label_lists(documents: Sequence[TaskADocument | None], tree: Hierarchy, rules: _FlavorRules, unknown: dict,
-                 text, role: str, errors: list, warnings: list) -> LabelLists:
+                 text: JsonText, role: str, errors: list, warnings: list) -> LabelLists:
     """The label ids of each document as the flavor counts them (``None``: a gold document
     the run lacks, scored as empty); run labels, and gold labels when the flavor says so,
     without repeats (each document's ids then sorted).  The usual file, every label a node
@@ -180,7 +183,7 @@ def _label_lists(documents: Sequence[TaskADocument | None], tree: Hierarchy, rul
     return lists.distinct() if role == "run" or rules.dedupe_gold else lists
 
 
-def _label_ids(document: TaskADocument, tree: Hierarchy, rules: _FlavorRules, unknown: dict, text, role: str,
+def _label_ids(document: TaskADocument, tree: Hierarchy, rules: _FlavorRules, unknown: dict, text: JsonText, role: str,
                errors: list, warnings: list) -> list[int]:
     """The label ids of one document as the flavor counts them (see the module doc),
     repeats kept.
@@ -206,7 +209,8 @@ def _label_ids(document: TaskADocument, tree: Hierarchy, rules: _FlavorRules, un
     return ids
 
 
-def _unknown_id(label: str, tree: Hierarchy, rules: _FlavorRules, unknown: dict, text, document: TaskADocument,
+def _unknown_id(label: str, tree: Hierarchy, rules: _FlavorRules, unknown: dict, text: JsonText,
+                document: TaskADocument,
                 position: int, warnings: list) -> int:
     """The id of a label outside the hierarchy: the next free id past the tree the first
     time the label is seen (with a warning located at it), the same id after that."""

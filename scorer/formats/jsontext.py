@@ -39,6 +39,10 @@ from scorer.errors import Problem, ScorerError, bounded, excerpt, json_pointer
 #: or None, nested at will.  The readers and validators that take one test its shape
 #: before each use (a run is untrusted input), so it is typed as ``Any``.
 JsonValue: TypeAlias = Any
+#: What :func:`load_input` reads: a path, JSON text or bytes, or an already parsed dict or list.
+JsonSource: TypeAlias = "str | bytes | bytearray | Path | dict[str, Any] | list[Any]"
+#: What :func:`load_input` and :func:`load_json` return: the parsed value and its text.
+Loaded: TypeAlias = "tuple[JsonValue, JsonText]"
 
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 #: The longest integer literal accepted (20 digits hold every 64-bit integer); Python
@@ -331,7 +335,7 @@ def _decode(data: bytes, name: str) -> str:
     return text
 
 
-def load_input(source: object, *, name: str, max_bytes: int | None = DEFAULT_MAX_BYTES) -> tuple[JsonValue, JsonText]:
+def load_input(source: object, *, name: str, max_bytes: int | None = DEFAULT_MAX_BYTES) -> Loaded:
     """``(value, JsonText)`` for a path, JSON bytes, or an already parsed dict/list.
 
     A parsed value has no text, so its problems carry JSON pointers but no line numbers.
@@ -351,7 +355,7 @@ def load_input(source: object, *, name: str, max_bytes: int | None = DEFAULT_MAX
 
 def load_json(source: str | bytes | bytearray | Path, *, name: str | None = None,
               max_bytes: int | None = DEFAULT_MAX_BYTES,
-              max_depth: int | None = None) -> tuple[JsonValue, JsonText]:
+              max_depth: int | None = None) -> Loaded:
     """Read a JSON file strictly; return ``(value, JsonText)``.
 
     ``source``: a path, or bytes/str content.  Raises :class:`ScorerError` listing every
