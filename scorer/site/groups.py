@@ -65,8 +65,9 @@ def pairs_view(board_slug: str, ranking: Ranking, system_name) -> TableView:
     decision, the pairs of the best systems first (order of the test); the page shows the
     first :data:`PAIRS_SHOWN` rows, the CSV and JSON downloads all of them."""
     view = TableView(slug=board_slug + PAIRS_SUFFIX, caption="Every pair tested: raw and adjusted p-values",
-                     columns=[Column("measure", "Measure", row_header=True),
-                              Column("system_a", "System A"), Column("system_b", "System B"),
+                     columns=[Column("measure", "Measure", row_header=True, title="the measure the pair was tested on"),
+                              Column("system_a", "System A", title="the better system of the pair on the measure"),
+                              Column("system_b", "System B", title="the other system"),
                               Column("p", "p", numeric=True, title="paired randomisation test of the pair alone"),
                               Column("p_adjusted", "p (adjusted)", numeric=True,
                                      title="max-T step-down over all pairs of the batch and measure"),
