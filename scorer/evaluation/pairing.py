@@ -7,9 +7,8 @@ plausible number:
 - the run and the gold share no question (or document) id, or almost none
   (:data:`NEAR_ZERO`): the gold of another batch.
 
-- the run is the gold file itself (the same content: every measure perfect by construction).
-
-A partial overlap is scored, with a warning giving the counts; so is a run that looks like
+A run that is the gold file itself (the same content: every measure perfect by
+construction) is scored with a warning, as the official tool scores it.  A partial overlap is scored, with a warning giving the counts; so is a run that looks like
 a gold file with a gold that does not (swapped files?), with a warning: the official tool
 reads such runs (every ideal answer a list) too.  Files whose shapes are alike (two Phase A
 files, two Task A files) cannot be told apart by shape; a Task B pair is taken for swapped
@@ -63,15 +62,14 @@ def _run_problem(task: str, run: Shape, run_value: JsonValue, gold: Shape | None
 
 
 def _identity_problem(run_value: JsonValue, gold_value: JsonValue, size: int) -> Problem | None:
-    """An error when the run is the gold file itself (equal parsed content) and holds
-    ``size`` >= :data:`DECISIVE` questions; a warning for fewer (a hand-made example may
-    score itself on purpose)."""
+    """A warning when the run is the gold file itself (equal parsed content), whatever
+    its ``size``."""
     if run_value != gold_value:
         return None
-    few = size < DECISIVE
-    return Problem(code="run-is-gold", severity="warning" if few else "error",
-                   message="the run is the gold file itself (the same content): every measure would be perfect by "
-                           "construction" + (" (a warning only: a hand-made example of a few questions)" if few else ""),
+    del size  # a warning at every size: the official tool scores such a pair too (conformance case)
+    return Problem(code="run-is-gold", severity="warning",
+                   message="the run is the gold file itself (the same content): every measure is perfect by "
+                           "construction",
                    fix="pass your system's output as the run and the gold file with --gold")
 
 
