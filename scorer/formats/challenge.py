@@ -554,7 +554,9 @@ def config_file_problems(path: str | Path) -> tuple[str, list[Problem]]:
             return "challenge configuration", exc.problems
         return "challenge configuration", challenge_file_problems(value, text, path)
     try:
-        limits = _limits_or_default(_read_toml(path.resolve().parent.parent / "challenge.toml")[0])
+        above = path.resolve().parent.parent / "challenge.toml"
+        value, text = _read_toml(above)
+        limits = Limits() if challenge_file_problems(value, text, above) else _limits_or_default(value)
     except ScorerError:
         limits = Limits()
     problems: list[Problem] = []
@@ -573,7 +575,7 @@ def load_challenge(root: str | Path = ".") -> Challenge:
     path = root / "challenge.toml"
     value, text = _read_toml(path)
     problems = challenge_file_problems(value, text, path)
-    limits = _limits_or_default(value)
+    limits = Limits() if problems else _limits_or_default(value)  # an invalid file's limits are not read
     teams: dict[str, Team] = {}
     team_problems: list[Problem] = []
     names: list[ShownName] = []
