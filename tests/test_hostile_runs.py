@@ -13,12 +13,13 @@ from pathlib import Path
 import pytest
 
 import scorer.pr.publish as publish_module
+from scorer import parallel
 from scorer.errors import ScorerError
 from scorer.formats.challenge import load_challenge
 from scorer.pr.publish import publish
 from scorer.site import paths as site_paths
 from scorer.site.build import build_site
-from scorer.store import pipeline, runs, score_all
+from scorer.store import runs, score_all
 from tests.gitutil import git
 
 from test_score_all import gold_a, gold_taska, make_repo, run_a, run_taska, write
@@ -186,8 +187,8 @@ def test_a_failing_publish_leaves_the_clone_clean(origin, monkeypatch, error):
     land_gold(origin)
     real = publish_module.score_all
 
-    def crash(root, jobs=1):
-        real(root, jobs=jobs)  # results/ and the ledger written, then the failure
+    def crash(root, jobs=1, **options):
+        real(root, jobs=jobs, **options)  # results/ and the ledger written, then the failure
         raise error
 
     monkeypatch.setattr(publish_module, "score_all", crash)
@@ -213,7 +214,7 @@ def test_runs_are_scored_here_when_no_process_starts(tmp_path, monkeypatch):
             def start(self):
                 raise OSError("fork: Resource temporarily unavailable")
 
-    monkeypatch.setattr(pipeline, "fork_context", lambda: NoProcesses)
+    monkeypatch.setattr(parallel, "fork_context", lambda: NoProcesses)
     summary = score_all(repo, jobs=2)
     assert not summary.failed and len(summary.scored) > 10
 

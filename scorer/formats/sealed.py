@@ -122,8 +122,8 @@ def open_envelope(data: bytes, identity: str, name: str) -> bytes:
         key = pyrage.ssh.Identity.from_buffer(identity.encode("utf-8"))
     except (ValueError, pyrage.IdentityError) as exc:
         raise SealingError(Problem(code="bad-sealing-key", message=f"the sealing key cannot be read ({exc})",
-                                   fix="organizers: store the private key written by python -m scorer keygen, "
-                                       "whole, as the secret SEALING_KEY of the publish environment")) from None
+                                   fix="organizers: store the whole private key file (python -m scorer keygen wrote it) "
+                                       "as the secret SEALING_KEY of the publish environment")) from None
     try:
         return pyrage.decrypt(data, [key])
     except (ValueError, pyrage.DecryptError) as exc:
