@@ -475,7 +475,7 @@ def leaderboards(site) -> list[str]:
     found = [p for pattern in ("taskB/*/*.html", "taskA/*.html", "taskA/*/*.html", "mcqa/*/*.html",
                                "synergy/*/*.html", "overview/*.html")
              for p in sorted(x.relative_to(site).as_posix() for x in site.glob(pattern))]
-    return [p for p in found if not p.endswith("-rules.html")]
+    return [p for p in found if not p.endswith(("-rules.html", "-preliminary.html"))]
 
 
 MAIN_TABLES = """

@@ -57,10 +57,12 @@ def comparison_view(table: Table, ranking: Ranking, names, official: dict) -> Ta
     columns = [Column("system", "System", row_header=True), Column("preliminary_rank", "Preliminary rank", numeric=True),
                Column("final_rank", "Final rank", numeric=True),
                Column("change", "Change", numeric=True, title="places gained (▲) or lost (▼) since the preliminary results")]
-    for m in measures:
-        columns += [Column(f"{m}.preliminary", f"{measure_label(m)} (preliminary)", numeric=True),
-                    Column(f"{m}.final", f"{measure_label(m)} (final)", numeric=True),
-                    Column(f"{m}.change", f"{measure_label(m)} change", numeric=True)]
+    for m in measures:  # on the page one column "before → after"; the downloads keep three numbers
+        columns += [Column(m, f"{measure_label(m)}: preliminary → final", numeric=True,
+                           title="sorted by the change; the downloads have both values and the change"),
+                    Column(f"{m}.preliminary", f"{measure_label(m)} (preliminary)", numeric=True, page=False),
+                    Column(f"{m}.final", f"{measure_label(m)} (final)", numeric=True, page=False),
+                    Column(f"{m}.change", f"{measure_label(m)} change", numeric=True, page=False)]
     view = TableView(slug=f"assessment-{table.task}-{table.batch}-{table.phase}-{ranking.name.replace('.', '-')}",
                      caption=f"{labels.ranking_label(ranking.name)}: preliminary and final",
                      columns=columns, empty="No system is ranked.",
@@ -75,9 +77,10 @@ def comparison_view(table: Table, ranking: Ranking, names, official: dict) -> Ta
         row = table.rows.get(key)
         for m in measures:
             old, new = values.get(key, {}).get(m), row.measures.get(m) if row else None
-            cells += [score_cell(old), score_cell(new),
-                      score_cell(new - old if isinstance(old, float) and isinstance(new, float) else None,
-                                 missing="no value before or after")]
+            before, after = score_cell(old), score_cell(new)
+            delta = new - old if isinstance(old, float) and isinstance(new, float) else None
+            cells += [Cell(delta, f"{before.text} → {after.text}", css="changed" if delta else ""),
+                      before, after, score_cell(delta, missing="no value before or after")]
         view.add(cells, "changed" if change.css else "")
     return view
 
