@@ -44,11 +44,14 @@ def ranking_label(name: str) -> str:
 
 
 def variant_label(name: str) -> str:
-    """``flavor reference`` -> "Reference flavor"; ``edition 8`` -> "BioASQ 8 rules" (edition
+    """``flavor reference`` -> "Reference flavor"; ``gold preliminary`` -> "Preliminary gold";
+    ``edition 8`` -> "BioASQ 8 rules" (edition
     2: BioASQ 1-2, 3: 3-4, 5: 5-7, 8: 8, 9: 9 on)."""
     kind, _, value = name.partition(" ")
     if kind == "flavor":
         return f"{value.capitalize()} flavor"
+    if kind == "gold":  # the preliminary gold of a final board (docs/assessment.md)
+        return f"{value.capitalize()} gold"
     return {"2": "Edition 2 (BioASQ 1-2)", "3": "Edition 3 (BioASQ 3-4)", "5": "Edition 5 (BioASQ 5-7)",
             "8": "Edition 8 (BioASQ 8)", "9": "Edition 9 (BioASQ 9 on)"}.get(value, name)
 

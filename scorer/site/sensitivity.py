@@ -12,7 +12,8 @@ from scorer.site.tables import Cell, Column, TableView, rank_cell, text_cell
 #: What each kind of variant means, for the page's legend.
 VARIANT_TITLES = {"flavor reference": "the published definitions instead of the official tool's numbers "
                                       "(its quirks removed: AP above 1, snippets credited without overlap, ...)",
-                  "flavor official": "the official BioASQ tool's numbers, quirks included"}
+                  "flavor official": "the official BioASQ tool's numbers, quirks included",
+                  "gold preliminary": "the experts' gold before their assessment: the preliminary results"}
 
 
 def variant_title(name: str) -> str:
