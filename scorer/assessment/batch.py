@@ -27,7 +27,7 @@ from scorer.assessment.merge import agreement, decide, manual_scores, next_gold
 from scorer.assessment.pool import Pool, build_pool, pool_kinds
 from scorer.errors import Problem, ScorerError
 from scorer.formats.challenge import load_challenge, utc_text
-from scorer.formats.goldversions import PRELIMINARY_FOLDER, VERSIONS_FILE, preliminary_copy
+from scorer.formats.goldversions import PRELIMINARY_FOLDER, VERSIONS_FILE, preliminary_copy, read_versions
 from scorer.formats.jsontext import load_json
 from scorer.formats.taskb import read_taskb
 from scorer.store.files import canonical_json, sha256_file, write_atomic
@@ -93,13 +93,6 @@ def write_pool(pool: Pool, folder: Path) -> tuple[Path, Path]:
     write_atomic(folder / POOL_FILE, document)
     write_atomic(folder / KEY_FILE, key)
     return folder / POOL_FILE, folder / KEY_FILE
-
-
-def read_versions(gold: Path) -> dict:
-    """``versions.json`` beside a gold file (``{}`` when there is none: every gold is
-    preliminary, version 1, until a merge)."""
-    path = gold.parent / VERSIONS_FILE
-    return load_json(path)[0] if path.is_file() else {}
 
 
 def merge_batch(root: Path, pool_folder: Path, judgement_files: Sequence[Path]) -> dict:

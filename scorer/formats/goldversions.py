@@ -22,14 +22,21 @@ def preliminary_copy(gold: Path) -> Path:
     return gold.parent / PRELIMINARY_FOLDER / gold.name
 
 
+def read_versions(gold: Path) -> dict:
+    """``versions.json`` beside a gold file; ``{}`` when there is none (every gold is
+    preliminary, version 1, until a merge) or it cannot be read as a JSON object."""
+    try:
+        value = json.loads((gold.parent / VERSIONS_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
 def gold_version(gold: Path) -> dict:
     """``{"state": "preliminary" | "final", "version": N}`` of a gold file: final when its
     preliminary copy exists (the version from ``versions.json``, 2 when it does not say)."""
     if not preliminary_copy(gold).is_file():
         return {"state": "preliminary", "version": 1}
-    try:
-        record = json.loads((gold.parent / VERSIONS_FILE).read_text(encoding="utf-8")).get(gold.name, {})
-    except (OSError, ValueError, AttributeError):
-        record = {}
+    record = read_versions(gold).get(gold.name)
     version = record.get("version") if isinstance(record, dict) else None
     return {"state": "final", "version": version if isinstance(version, int) and version > 1 else 2}
