@@ -70,6 +70,15 @@ def test_stitched_text_says_when_it_cannot_know_every_character():
     assert stitched_text(0, 9, [(0, 5, "abcde"), (3, 9, "def")]) == ("abcde", False)
 
 
+def test_a_hostile_snippet_of_two_billion_characters_is_pooled_without_laying_it_out():
+    """A run's snippet [0, 2^31 - 1) (offsets the reader accepts) merges with a real one:
+    its hull is not covered by the texts, so no array of its width is built."""
+    run = {"questions": [{"id": "q1", "snippets": [snippet(3, 0, 2**31 - 1, "x"), snippet(3, 5, 10, "fghij")]}]}
+    pool = build_pool(read_taskb(GOLD_A), {"phaseA/evil/s1": read_taskb(run)}, kinds=RETRIEVAL, meta=META)
+    (item,) = pool.document["questions"][0]["snippets"]
+    assert (item["offsetInEndSection"], item["text"], item["text_complete"]) == (2**31 - 1, "fghij", False)
+
+
 GOLD_B = {"questions": [
     {"id": "q1", "type": "factoid", "body": "Gene?", "exact_answer": [["tp53", "p53"]], "ideal_answer": ["TP53."]},
     {"id": "q2", "type": "list", "body": "Genes?", "exact_answer": [["a"], ["b"]], "ideal_answer": ["A and b."]},

@@ -190,16 +190,21 @@ def merged_ranges(ranges: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
 def stitched_text(begin: int, end: int, members: list[tuple[int, int, str]]) -> tuple[str, bool]:
     """The text of ``[begin, end)`` put together from the members whose text has exactly
     the length of their range (a run's ``text`` is its characters); ``(text, True)`` when
-    every character is known, else the longest member text and False."""
+    every character is known, else the longest member text and False.  Memory is bounded
+    by the members' texts, not by their offsets: a hull wider than all the texts together
+    (a run's snippet [0, 2^31)) cannot be covered and is not laid out."""
+    longest = max((m[2] for m in members), key=lambda t: (len(t), t), default="")
+    exact = [(b, e, text) for b, e, text in members if len(text) == e - b]
+    if sum(len(text) for _, _, text in exact) < end - begin:  # cannot cover it: no array of its width
+        return longest, False
     chars: list[str | None] = [None] * (end - begin)
-    for b, e, text in sorted(members, key=lambda m: (m[0], -m[1], m[2])):
-        if len(text) == e - b:
-            for offset, char in enumerate(text):
-                if chars[b - begin + offset] is None:
-                    chars[b - begin + offset] = char
+    for b, _, text in sorted(exact, key=lambda m: (m[0], -m[1], m[2])):
+        for offset, char in enumerate(text):
+            if chars[b - begin + offset] is None:
+                chars[b - begin + offset] = char
     if all(c is not None for c in chars):
         return "".join(c for c in chars if c is not None), True
-    return max((m[2] for m in members), key=lambda t: (len(t), t), default=""), False
+    return longest, False
 
 
 def _answer_strings(question: Question) -> list[str]:
