@@ -111,7 +111,8 @@ def handler_for(assessment: Assessment) -> type[BaseHTTPRequestHandler]:
                 return self._json(403, {"error": "not this page's request"})
             if self.path != "/judge":
                 return self._json(404, {"error": "not found"})
-            length = int(self.headers.get("Content-Length") or 0)
+            declared = self.headers.get("Content-Length") or "0"
+            length = int(declared) if declared.isdigit() else 0
             if not 0 < length <= MAX_BODY:
                 return self._json(413, {"error": f"a judgement is at most {MAX_BODY} bytes"})
             try:
