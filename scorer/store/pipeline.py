@@ -241,6 +241,7 @@ class _State:
         self.tables: list[dict] = []
         self.overviews: dict[str, str] = {}
         self.gold_hashes: dict[str, str] = {}
+        self.gold_by_path: dict[Path, str] = {}
         self.manual_keys: dict[Path, set[str] | None] = {}
         self.keep: set[str] = {INDEX, SEALED_LEDGER}
         self.sealed_digests: dict[str, str] = {}  # run path -> SHA-256 of its sealed file (opened runs)
@@ -311,10 +312,13 @@ class _State:
                 "run_seconds": self.challenge.limits.run_seconds}
 
     def _gold_hash(self, path: Path) -> str:
-        relative = _rel(self.root, path)
-        if relative not in self.gold_hashes:
-            self.gold_hashes[relative] = sha256_file(path)
-        return self.gold_hashes[relative]
+        """The SHA-256 of a gold file, computed (and its path resolved) once per path."""
+        if path not in self.gold_by_path:
+            relative = _rel(self.root, path)
+            if relative not in self.gold_hashes:
+                self.gold_hashes[relative] = sha256_file(path)
+            self.gold_by_path[path] = self.gold_hashes[relative]
+        return self.gold_by_path[path]
 
     def _reuse(self, ref: RunRef, provenance: dict, timing: dict) -> bool:
         """Keep the stored result of a run whose provenance is unchanged (updating its late
@@ -484,9 +488,10 @@ class _State:
         return plan
 
     def _record_table(self, plan: _TablePlan) -> dict:
-        """Record a written table in the index (and, when it is an error, in the summary); the table."""
+        """Record a written table in the index (and, when it is an error, in the summary);
+        what the overview reads of it (:func:`_overview_part`)."""
         assert plan.data is not None, "every table is reused or computed before it is recorded"
-        table = parse_json(plan.data)
+        table = _overview_part(parse_json(plan.data))
         failed = table.get("status") == ERROR
         if failed:
             self.summary.tables_failed[plan.relative] = table["problems"]
@@ -521,6 +526,15 @@ class _State:
                  "batches": sorted(self.tables, key=lambda t: t["table"]), "overview": self.overviews,
                  "warnings": [w.to_dict() for w in self.summary.warnings]}
         write_atomic(self.root / INDEX, canonical_json(index))
+
+
+def _overview_part(table: dict) -> dict:
+    """What the index and the overview read of a parsed table: its identity, status and
+    problems, and each ranking's records.  The rest (the pairwise tests above all: 31,125
+    pairs per measure at 250 systems) is dropped at once, so that the tables of a task are
+    not all held in memory together (they took 1 GB at 250 systems per board)."""
+    part = {k: v for k, v in table.items() if k in ("task", "batch", "phase", "name", "status", "problems")}
+    return {**part, "rankings": {name: {"records": ranking["records"]} for name, ranking in table["rankings"].items()}}
 
 
 #: What a table's entry of ``index.json`` says of it besides its path, digests and runs.
