@@ -351,7 +351,8 @@ def toml_path(parts: Iterable[str | int]) -> str:
 
 def toml_line(text: str, parts: Sequence[str | int]) -> int | None:
     """The line that defines the value at ``parts`` (best effort: the key's assignment or
-    table header, searched in order; array-of-tables indices count ``[[...]]`` headers)."""
+    table header, searched in order, a table also by a header inside it such as
+    ``[[old.batches]]`` for ``old``; array-of-tables indices count ``[[...]]`` headers)."""
     lines = text.splitlines()
     start = 0
     table: list[str] = []
@@ -364,7 +365,7 @@ def toml_line(text: str, parts: Sequence[str | int]) -> int | None:
                 start = found = hits[part]
             continue
         table.append(part)
-        key = re.compile(r"^\s*(\[\[?\s*[\w.-]*\b" + re.escape(part) + r"\s*\]\]?|\"?" + re.escape(part)
+        key = re.compile(r"^\s*(\[\[?\s*[\w.-]*\b" + re.escape(part) + r"\s*[.\]]|\"?" + re.escape(part)
                          + r"\"?\s*=)|[{,]\s*" + re.escape(part) + r"\s*=")
         for i in range(start, len(lines)):
             if key.search(lines[i]):
@@ -524,12 +525,42 @@ def _read_team(path: Path, problems: list[Problem], systems_per_team: int,
 
 
 def challenge_file_problems(value: dict, text: str, path: Path) -> list[Problem]:
-    """Every problem of a read ``challenge.toml``: its schema's, then (when the schema
-    holds, as they read its values) its windows' and its ``[submissions]``'."""
+    """Every problem of a read ``challenge.toml`` at once: its schema's, and those of its
+    windows and its ``[submissions]`` that can be read.  A semantic check skips a value the
+    schema rejected (at its TOML path or inside it: one problem, not two) and anything not
+    of the type it reads, so a file is fixed in one pass, never in stages."""
     problems = toml_schema_problems(value, text, path, "challenge.schema.json")
-    if not problems:
-        problems += _window_problems(value, text, path) + _submissions_problems(value, text, path)
-    return problems
+    rejected = {p.pointer for p in problems if p.pointer}
+    problems += _window_problems(value, text, path, rejected) + _submissions_problems(value, text, path, rejected)
+    return sorted(problems, key=lambda p: (p.line or 0, p.pointer or ""))
+
+
+def _is_rejected(rejected: set[str], parts: Sequence[str | int]) -> bool:
+    """Whether the schema rejected the value at ``parts`` or something inside it (the TOML
+    paths of its problems, ``rejected``)."""
+    at = toml_path(parts)
+    return any(r == at or r.startswith((at + ".", at + "[")) for r in rejected)
+
+
+def _tables(value: object) -> list[tuple[int, dict]]:
+    """The (index, table) items of an array of tables, leaving out what is not a table;
+    [] for anything not an array."""
+    return [(i, item) for i, item in enumerate(value) if isinstance(item, dict)] if isinstance(value, list) else []
+
+
+def _table(value: dict, key: str) -> dict:
+    """``value[key]`` when it is a table, else an empty one (the schema reports it)."""
+    found = value.get(key)
+    return found if isinstance(found, dict) else {}
+
+
+def _readable_limits(value: dict, problems: list[Problem]) -> Limits:
+    """The ``[limits]`` of a read ``challenge.toml`` whose ``problems`` are known: BioASQ's
+    defaults when the schema rejected anything in the table (``systems_per_team = -3`` is
+    not used to check the teams), else :func:`_limits_or_default`."""
+    if _is_rejected({p.pointer or "" for p in problems}, ["limits"]):
+        return Limits()
+    return _limits_or_default(value)
 
 
 def _limits_or_default(value: dict) -> Limits:
@@ -538,7 +569,7 @@ def _limits_or_default(value: dict) -> Limits:
         limits = Limits(**value.get("limits", {}))
     except TypeError:
         return Limits()
-    return limits if type(limits.systems_per_team) is int else Limits()
+    return limits if type(limits.systems_per_team) is int and limits.systems_per_team >= 1 else Limits()
 
 
 def config_file_problems(path: str | Path) -> tuple[str, list[Problem]]:
@@ -556,7 +587,7 @@ def config_file_problems(path: str | Path) -> tuple[str, list[Problem]]:
     try:
         above = path.resolve().parent.parent / "challenge.toml"
         value, text = _read_toml(above)
-        limits = Limits() if challenge_file_problems(value, text, above) else _limits_or_default(value)
+        limits = _readable_limits(value, challenge_file_problems(value, text, above))
     except ScorerError:
         limits = Limits()
     problems: list[Problem] = []
@@ -575,7 +606,7 @@ def load_challenge(root: str | Path = ".") -> Challenge:
     path = root / "challenge.toml"
     value, text = _read_toml(path)
     problems = challenge_file_problems(value, text, path)
-    limits = Limits() if problems else _limits_or_default(value)  # an invalid file's limits are not read
+    limits = _readable_limits(value, problems)
     teams: dict[str, Team] = {}
     team_problems: list[Problem] = []
     names: list[ShownName] = []
@@ -584,9 +615,6 @@ def load_challenge(root: str | Path = ".") -> Challenge:
         if team:
             teams[team.id] = team
     team_problems += lookalike_problems(names)
-    if problems:  # the team files' own problems are reported with them; owners need valid teams
-        raise ScorerError(problems + team_problems)
-    rules = Rules(**value.get("rules", {}))
     owner: dict[str, str] = {}
     for team in teams.values():
         for login in team.members:
@@ -596,8 +624,9 @@ def load_challenge(root: str | Path = ".") -> Challenge:
                     message=f"GitHub login {login} is also a member of team {owner[login.lower()]}",
                     fix="a login may submit for one team only"))
             owner[login.lower()] = team.id
-    if team_problems:
-        raise ScorerError(team_problems)
+    if problems or team_problems:
+        raise ScorerError(problems + team_problems)
+    rules = Rules(**value.get("rules", {}))
     taskb = value.get("taskb", {}).get("batches", [])
     taska = value.get("taska", {})
     mcqa = value.get("mcqa", {}).get("batches", [])
@@ -621,14 +650,16 @@ def load_challenge(root: str | Path = ".") -> Challenge:
         sealed_tasks=frozenset(TASKS if sealed is True else sealed or ()), recipient=submissions.get("recipient"))
 
 
-def _submissions_problems(value: dict, text: str, path: Path) -> list[Problem]:
+def _submissions_problems(value: dict, text: str, path: Path, rejected: set[str]) -> list[Problem]:
     """``[submissions] recipient`` must be a valid ``ssh-ed25519`` public key
-    (:func:`scorer.formats.sealed.recipient_problem`).  Sealed tasks without a recipient
-    load (a new challenge's starter configuration seals before its key exists); the check
-    refuses their runs until there is one (``no-recipient``, :mod:`scorer.pr.policy`)."""
+    (:func:`scorer.formats.sealed.recipient_problem`); one the schema ``rejected`` (or not
+    a string) is not read again.  Sealed tasks without a recipient load (a new challenge's
+    starter configuration seals before its key exists); the check refuses their runs until
+    there is one (``no-recipient``, :mod:`scorer.pr.policy`)."""
     from scorer.formats.sealed import recipient_problem
-    recipient = value.get("submissions", {}).get("recipient")
-    problem = None if recipient is None else recipient_problem(recipient)
+    recipient = _table(value, "submissions").get("recipient")
+    problem = (recipient_problem(recipient) if isinstance(recipient, str)
+               and not _is_rejected(rejected, ["submissions", "recipient"]) else None)
     if problem:
         return [Problem(code="bad-recipient", file=str(path), line=toml_line(text, ["submissions", "recipient"]),
                         pointer="submissions.recipient", message=f"submissions.recipient {problem}",
@@ -649,44 +680,59 @@ def _phase_windows(task: str, batch: dict) -> dict[str, Window]:
     return windows
 
 
-def _window_problems(value: dict, text: str, path: Path) -> list[Problem]:
-    """Windows that close before they open, and repeated batch or test set ids."""
+def _window_problems(value: dict, text: str, path: Path, rejected: set[str]) -> list[Problem]:
+    """Windows that close before they open, and repeated batch or test set ids.  A window
+    or id the schema ``rejected``, or not of the type read here, is left to the schema's
+    problem (tables that are not tables are skipped, a window needs two UTC date-times)."""
     problems = []
 
-    def check(window: dict, parts: list) -> None:
-        if window["closes"] <= window["opens"]:
+    def check(window: object, parts: list) -> None:
+        if not isinstance(window, dict) or _is_rejected(rejected, parts):
+            return
+        opens, closes = window.get("opens"), window.get("closes")
+        if not (isinstance(opens, datetime) and isinstance(closes, datetime)):
+            return
+        if opens.utcoffset() is not None and closes.utcoffset() is not None and closes <= opens:
             problems.append(Problem(code="window-order", file=str(path), line=toml_line(text, parts),
-                                    pointer=toml_path(parts), message="the window closes before it opens",
-                                    fix="swap opens and closes"))
+                                    pointer=toml_path(parts), message=f"{toml_path(parts)}: the window closes "
+                                    "before it opens", fix="swap opens and closes"))
+
+    def repeated(seen: set[str], item: dict, parts: list) -> bool:
+        """Whether ``item``'s id (a string the schema accepted) was ``seen`` before; adds it."""
+        item_id = item.get("id")
+        if not isinstance(item_id, str) or _is_rejected(rejected, parts + ["id"]):
+            return False
+        again = item_id in seen
+        seen.add(item_id)
+        return again
 
     for spec in TASKS.values():
         task = spec.key
-        seen = set()
-        for i, batch in enumerate(value.get(task, {}).get(spec.batches, [])):
+        seen: set[str] = set()
+        for i, batch in _tables(_table(value, task).get(spec.batches)):
             parts: list[str | int] = [task, spec.batches, i]
-            if batch["id"] in seen:
+            if repeated(seen, batch, parts):
                 problems.append(Problem(code="duplicate-batch", file=str(path), line=toml_line(text, parts),
                                         pointer=toml_path(parts + ["id"]),
-                                        message=f"{spec.batch} id {batch['id']!r} appears twice",
-                                        fix=f"rename one {spec.batch}"))
-            seen.add(batch["id"])
+                                        message=f"{toml_path(parts + ['id'])}: {spec.batch} id {batch['id']!r} "
+                                                "appears twice", fix=f"rename one {spec.batch}"))
             if spec.phases:
                 for phase in spec.phases:
-                    if isinstance(batch.get(phase.id), dict):
-                        check(batch[phase.id], parts + [phase.id])
+                    check(batch.get(phase.id), parts + [phase.id])
             elif spec.unit is None:
-                check(batch["window"], parts + ["window"])
+                check(batch.get("window"), parts + ["window"])
             else:
-                ids = set()
-                for j, testset in enumerate(batch["testsets"]):
-                    if testset["id"] in ids:
+                ids: set[str] = set()
+                for j, testset in _tables(batch.get("testsets")):
+                    where = parts + ["testsets", j]
+                    if repeated(ids, testset, where):
                         problems.append(Problem(code="duplicate-testset", file=str(path),
                                                 line=toml_line(text, parts + ["testsets"]),
-                                                pointer=toml_path(parts + ["testsets", j, "id"]),
-                                                message=f"test set id {testset['id']!r} appears twice",
+                                                pointer=toml_path(where + ["id"]),
+                                                message=f"{toml_path(where + ['id'])}: test set id "
+                                                        f"{testset['id']!r} appears twice",
                                                 fix="rename one test set"))
-                    ids.add(testset["id"])
-                    check(testset, parts + ["testsets", j])
+                    check(testset, where)
     return problems
 
 
