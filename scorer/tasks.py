@@ -27,6 +27,9 @@ DEFAULT_HIERARCHY = "gold/mesh/hierarchy.txt"
 PHASE_A_CATEGORIES = ("concepts", "documents", "snippets", "triples")
 #: The members of a question of every BioASQ question file.
 QUESTION_FIELDS = ("id", "type", "body")
+#: The members of a Task B question that a Phase B run is scored on (a Phase A run: the
+#: :data:`PHASE_A_CATEGORIES`).
+PHASE_B_MEMBERS = ("exact_answer", "ideal_answer")
 
 
 @dataclass(frozen=True)
@@ -211,6 +214,19 @@ class Scoring:
     edition, so the leaderboards can show whether a ranking depends on them.  ``options``: the
     keyword options :func:`scorer.evaluate` accepts for it (its evaluator is
     :data:`scorer.evaluation.EVALUATORS`).
+
+    What its files are (read by :mod:`scorer.formats`): ``files``, the format of its runs
+    and gold files, named by the module of :mod:`scorer.formats` that reads them
+    (``taskb``: BioASQ question files, validated by :mod:`scorer.formats.validation`;
+    ``taska``; ``mcqa``).  ``answers``: (the list a run holds its items in, the members of
+    an item it is scored on; () when holding the list is enough), which tells a run of it
+    by its content.  ``parts``: the tasks whose members one run of it carries together
+    (Synergy: Phase A's and Phase B's), so a file of either fits it.  ``gold_within``: the
+    tasks whose gold files hold its gold too (Phase A: BioASQ's Phase B golden file).
+    ``run_schema``: the JSON Schema of its runs in ``scorer/schemas`` (a ``taskb`` format).
+    ``ignored``: (the members a run may carry that are not scored, why) -- a warning each.
+    ``missing_fix``: the fix told for gold questions a run leaves out (what its evaluator
+    does with them).
     """
 
     id: str
@@ -224,6 +240,13 @@ class Scoring:
     rankings: tuple[tuple[str, tuple[str, ...]], ...] = ()
     sensitivity: bool = False
     options: tuple[str, ...] = ()
+    files: str = "taskb"
+    answers: tuple[str, tuple[str, ...]] = ("questions", ())
+    parts: tuple[str, ...] = ()
+    gold_within: tuple[str, ...] = ()
+    run_schema: str = ""
+    ignored: tuple[tuple[str, ...], str] = ((), "")
+    missing_fix: str = ""
 
 
 
@@ -251,18 +274,32 @@ TASKS: dict[str, Task] = {t.id: t for t in (
 #: The tasks of :func:`scorer.evaluate`.
 SCORINGS: dict[str, Scoring] = {s.id: s for s in (
     Scoring("phaseA", "Phase A", normalizable=True, categories=PHASE_A_CATEGORIES, summary=PHASE_A_CATEGORIES,
-            rankings=(("phaseA", PHASE_A_CATEGORIES),), sensitivity=True),
+            rankings=(("phaseA", PHASE_A_CATEGORIES),), sensitivity=True,
+            answers=("questions", PHASE_A_CATEGORIES), gold_within=("phaseB",),
+            run_schema="taskb-phaseA-run.schema.json",
+            missing_fix="add every test question (an empty list is a valid answer); the official evaluator "
+                        "leaves them out of the means, the reference flavor scores them 0"),
     Scoring("phaseB", "Phase B", optional_gold=(("manual", "manual.json"),), normalizable=True,
             summary=("yesno", "factoid", "list", "ideal"),
             rankings=(("phaseB.exact", ("yesno", "factoid", "list")), ("phaseB.ideal", ("ideal",))), sensitivity=True,
-            options=("ideal", "manual", "system")),
-    Scoring("taskA", hierarchy=True, options=("hierarchy", "workers")),
+            options=("ideal", "manual", "system"), answers=("questions", PHASE_B_MEMBERS),
+            run_schema="taskb-phaseB-run.schema.json",
+            missing_fix="add every test question (leave out exact_answer to abstain); the official evaluator "
+                        "aborts on a missing yes/no, factoid or list question before edition 9"),
+    Scoring("taskA", hierarchy=True, options=("hierarchy", "workers"), files="taska",
+            answers=("documents", ("labels",))),
     Scoring("synergy", optional_gold=(("manual", "manual.json"),), normalizable=True,
             categories=("documents", "snippets"), summary=("documents", "snippets", "yesno", "factoid", "list", "ideal"),
             rankings=(("synergy.documents", ("documents",)), ("synergy.snippets", ("snippets",)),
                       ("synergy.exact", ("yesno", "factoid", "list")), ("synergy.ideal", ("ideal",))),
-            sensitivity=True, options=("judged", "ideal", "manual", "system")),
-    Scoring("mcqa", summary_extra=("mcqa.c_at_1", "mcqa.accuracy", "mcqa.random_baseline")),
+            sensitivity=True, options=("judged", "ideal", "manual", "system"),
+            answers=("questions", PHASE_A_CATEGORIES + PHASE_B_MEMBERS), parts=("phaseA", "phaseB"),
+            run_schema="taskb-phaseB-run.schema.json",  # documents, snippets and answers in one file
+            ignored=(("concepts", "triples"), "Synergy scores documents, snippets and answers"),
+            missing_fix="add every question of the round (empty lists and no answers are valid); a question left "
+                        "out is left out of the round's means"),
+    Scoring("mcqa", summary_extra=("mcqa.c_at_1", "mcqa.accuracy", "mcqa.random_baseline"), files="mcqa",
+            answers=("answers", ())),
 )}
 
 

@@ -47,6 +47,20 @@ def test_every_task_of_evaluate_is_registered_once():
     assert scored == set(SCORINGS)
 
 
+def test_every_task_of_evaluate_has_a_file_format_and_its_schemas():
+    """The file facts of the registry that :mod:`scorer.formats` reads: a validator for each
+    format, an existing run schema for each Task B task, parts and gold files that are tasks."""
+    from scorer.formats.validation import _VALIDATORS
+    for scoring in SCORINGS.values():
+        assert scoring.files in _VALIDATORS, scoring.id
+        assert (scoring.files == "taskb") == bool(scoring.run_schema), scoring.id
+        if scoring.run_schema:
+            assert load_schema(scoring.run_schema)["type"] == "object"
+        assert set(scoring.parts) | set(scoring.gold_within) <= set(SCORINGS), scoring.id
+        assert scoring.answers[0] in ("questions", "documents", "answers")
+    assert set(_VALIDATORS) == {s.files for s in SCORINGS.values()}
+
+
 def test_task_keys_are_the_challenge_tables():
     properties = load_schema("challenge.schema.json")["properties"]
     assert {t.key for t in TASKS.values()} <= set(properties)

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from scorer.errors import Problem, json_pointer
 from scorer.formats.jsontext import JsonValue
+from scorer.tasks import PHASE_A_CATEGORIES, PHASE_B_MEMBERS, SCORINGS
 
 
 @dataclass(frozen=True)
@@ -59,15 +60,19 @@ def _over(items: JsonValue, cap: int, pointer: str, what: str, fix: str) -> list
 
 
 def limit_problems(value: JsonValue, task: str, limits: QuestionLimits) -> list[Problem]:
-    """The lists of a run (``task``: phaseA, phaseB, synergy, taskA or mcqa) longer than their cap,
-    one error each, located at the list; a value of the wrong shape has none (the schema
-    reports it).  Linear in the number of questions: only lengths are read.  A task
-    without per-question caps (mcqa) has none."""
-    check = _CHECKS.get(task)
-    return check(value, limits) if check else []
+    """The lists of a Task B run (``task``: a task of :func:`scorer.evaluate` of the
+    ``taskb`` format: phaseA, phaseB, synergy) longer than their cap, one error each,
+    located at the list; a value of the wrong shape has none (the schema reports it).
+    Linear in the number of questions: only lengths are read.  The caps are those of the
+    members the task is scored on (the registry's :attr:`scorer.tasks.Scoring.answers`):
+    Phase A's lists, Phase B's answers, both for Synergy.  Task A's:
+    :func:`document_label_problems`."""
+    members = set(SCORINGS[task].answers[1])
+    return ((_phase_a_problems(value, limits) if not members.isdisjoint(PHASE_A_CATEGORIES) else [])
+            + (_phase_b_problems(value, limits) if not members.isdisjoint(PHASE_B_MEMBERS) else []))
 
 
-def _task_a_problems(value: JsonValue, limits: QuestionLimits) -> list[Problem]:
+def document_label_problems(value: JsonValue, limits: QuestionLimits) -> list[Problem]:
     """Task A: the labels of each document."""
     entries = value.get("documents") if isinstance(value, dict) else None
     return [p for i, entry in enumerate(entries if isinstance(entries, list) else ())
@@ -108,13 +113,3 @@ def _phase_b_problems(value: JsonValue, limits: QuestionLimits) -> list[Problem]
                               "names for this answer", f"keep at most {limits.synonyms_per_answer} names "
                               "(from BioASQ 5 on only the first is scored)")
     return problems
-
-
-def _synergy_problems(value: JsonValue, limits: QuestionLimits) -> list[Problem]:
-    """Synergy: a run carries Phase A's lists and Phase B's answers, both capped."""
-    return _phase_a_problems(value, limits) + _phase_b_problems(value, limits)
-
-
-#: The per-question caps of each task of :func:`scorer.evaluate` that has them.
-_CHECKS = {"taskA": _task_a_problems, "phaseA": _phase_a_problems, "phaseB": _phase_b_problems,
-           "synergy": _synergy_problems}

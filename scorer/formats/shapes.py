@@ -34,16 +34,12 @@ from dataclasses import dataclass
 from typing import cast
 
 from scorer.formats.jsontext import JsonValue
+from scorer.tasks import PHASE_A_CATEGORIES, PHASE_B_MEMBERS, SCORINGS
 
-#: The members of a Phase A answer and of a Phase B answer.
-PHASE_A_MEMBERS = ("documents", "snippets", "concepts", "triples")
-PHASE_B_MEMBERS = ("exact_answer", "ideal_answer")
+#: The members of a Phase A answer.
+PHASE_A_MEMBERS = PHASE_A_CATEGORIES
 #: The tasks of a file that carries both phases, in the order they are checked and scored.
 PHASES = ("phaseA", "phaseB")
-
-#: The tasks whose files hold both Phase A and Phase B members (Synergy: documents,
-#: snippets and answers per question, in one file per round).
-BOTH_PHASES = ("synergy",)
 
 #: What a file can be.
 RUN, GOLD, RUN_OR_GOLD, TEST_SET, MANUAL = "run", "gold file", "run or gold file", "test set", "expert scores"
@@ -140,29 +136,31 @@ def file_shape(value: JsonValue) -> Shape | None:
 
 
 def answers_for(task: str, value: JsonValue) -> bool:
-    """Whether ``value`` holds anything a run of ``task`` is scored on: Phase A documents,
-    snippets, concepts or triples; Phase B exact or ideal answers; Task A labels; mcqa
-    answers.  (A Phase A run may carry answers too: the official tool ignores them.)"""
-    if task in ("phaseA", "phaseB") or task in BOTH_PHASES:
-        members = {"phaseA": PHASE_A_MEMBERS, "phaseB": PHASE_B_MEMBERS}.get(task, PHASE_A_MEMBERS + PHASE_B_MEMBERS)
-        return any(m in q for q in _dicts(value, "questions") for m in members)
-    if task == "taskA":
-        return any("labels" in d for d in _dicts(value, "documents"))
-    return isinstance(value, dict) and isinstance(value.get("answers"), list)
+    """Whether ``value`` holds anything a run of ``task`` is scored on (the registry's
+    :attr:`scorer.tasks.Scoring.answers`): Phase A documents, snippets, concepts or
+    triples; Phase B exact or ideal answers; Task A labels; mcqa answers.  (A Phase A run
+    may carry answers too: the official tool ignores them.)  ``task``: a key of
+    :data:`scorer.tasks.SCORINGS` (KeyError for another), as for :func:`run_fits` and
+    :func:`gold_fits`."""
+    listed, members = SCORINGS[task].answers
+    if not members:
+        return isinstance(value, dict) and isinstance(value.get(listed), list)
+    return any(m in item for item in _dicts(value, listed) for m in members)
 
 
 def run_fits(task: str, run_tasks: tuple[str, ...]) -> bool:
     """Whether a run with items for ``run_tasks`` (:attr:`Shape.tasks`; (): the shape does
-    not say) can be a run of ``task``: one of them, or either phase for a task of
-    :data:`BOTH_PHASES`."""
-    return not run_tasks or task in run_tasks or (task in BOTH_PHASES and not set(run_tasks).isdisjoint(PHASES))
+    not say) can be a run of ``task``: one of them, or one of the tasks whose members a run
+    of ``task`` carries together (:attr:`scorer.tasks.Scoring.parts`: Synergy, either phase)."""
+    return not run_tasks or task in run_tasks or not set(run_tasks).isdisjoint(SCORINGS[task].parts)
 
 
 def gold_fits(task: str, gold_tasks: tuple[str, ...]) -> bool:
     """Whether a gold file with items for ``gold_tasks`` (:attr:`Shape.tasks`) can be the
-    gold of ``task``: as for a run (:func:`run_fits`), or a Phase B gold file for Phase A
-    (BioASQ's Phase B gold holds the Phase A gold too)."""
-    return run_fits(task, gold_tasks) or (task == "phaseA" and "phaseB" in gold_tasks)
+    gold of ``task``: as for a run (:func:`run_fits`), or a gold file that holds its gold
+    too (:attr:`scorer.tasks.Scoring.gold_within`: a Phase B gold file for Phase A, as
+    BioASQ's Phase B gold holds the Phase A gold)."""
+    return run_fits(task, gold_tasks) or not set(gold_tasks).isdisjoint(SCORINGS[task].gold_within)
 
 
 def _id(value: JsonValue) -> str | None:

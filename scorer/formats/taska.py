@@ -18,7 +18,7 @@ from jsonschema import ValidationError
 
 from scorer.errors import Problem, ScorerError, bounded, json_pointer
 from scorer.formats.jsontext import JsonText, JsonValue
-from scorer.formats.limits import QuestionLimits, limit_problems
+from scorer.formats.limits import QuestionLimits, document_label_problems
 from scorer.schemas import schema_problems
 
 SCHEMAS = {"run": "taska-run.schema.json", "gold": "taska-gold.schema.json"}
@@ -55,7 +55,7 @@ def validate_taska(value: JsonValue, doc: JsonText | None = None, role: str = "r
     """
     problems = schema_problems(SCHEMAS[role], value, _schema_problem)
     if limits is not None and role == "run":
-        problems += limit_problems(value, "taskA", limits)
+        problems += document_label_problems(value, limits)
     if not problems:
         problems = _semantic_problems(value, role, labels)
     problems = [_with_pmid(p, value) for p in bounded(problems)]

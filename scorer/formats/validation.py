@@ -29,6 +29,7 @@ from scorer.formats.mcqa import validate_mcqa
 from scorer.formats.taska import validate_taska
 from scorer.formats.taskb import SNIPPET_FIELDS, SNIPPET_KEY_VARIANTS, SNIPPET_KEYS
 from scorer.schemas import schema_problems
+from scorer.tasks import PHASE_B_MEMBERS, SCORINGS
 
 #: The document URL form of every BioASQ gold file; the official tool compares strings.
 PUBMED_URL = "http://www.ncbi.nlm.nih.gov/pubmed/{}"
@@ -200,23 +201,24 @@ def fix_phase_a_question(question: object) -> tuple[object, Iterable[Finding | P
     return fixed, findings
 
 
-#: Question fixers and the run schema of each Task B phase.
-PHASES: dict[str, tuple[list[QuestionFixer], str]] = {
-    "phaseA": ([fix_phase_a_question], "taskb-phaseA-run.schema.json"),
-    "phaseB": ([fix_phase_a_question, fix_phase_b_question], "taskb-phaseB-run.schema.json"),
-    # a Synergy run: Phase A's documents and snippets and Phase B's answers in one file
-    "synergy": ([fix_phase_a_question, fix_phase_b_question], "taskb-phaseB-run.schema.json"),
-}
 GOLD_SCHEMA = "taskb-gold.schema.json"
 #: Gold files of both phases: the answer fixers of runs do not apply (a gold ideal answer is
 #: a list, an edition-2 factoid gold a flat list).
 GOLD_FIXERS: list[QuestionFixer] = [fix_phase_a_question]
 
 
+def run_fixers(task: str) -> list[QuestionFixer]:
+    """The question fixers of a run of a Task B task of :func:`scorer.evaluate`: Phase A's
+    (every Task B file may carry documents and snippets), then Phase B's when the task is
+    scored on answers (its :attr:`scorer.tasks.Scoring.answers` hold Phase B's members)."""
+    answers = not set(SCORINGS[task].answers[1]).isdisjoint(PHASE_B_MEMBERS)
+    return [fix_phase_a_question, fix_phase_b_question] if answers else [fix_phase_a_question]
+
+
 def normalize_taskb(value: JsonValue, phase: str = "phaseA", role: str = "run"
                     ) -> tuple[object, list[tuple[str, Finding | Problem]]]:
     """Apply every documented fix; return (fixed value, [(question pointer, finding)])."""
-    fixers = PHASES[phase][0] if role == "run" else GOLD_FIXERS
+    fixers = run_fixers(phase) if role == "run" else GOLD_FIXERS
     if not isinstance(value, dict) or not isinstance(value.get("questions"), list):
         return value, []
     fixed = dict(value)
@@ -293,28 +295,18 @@ def _semantic_problems(value: JsonValue) -> list[Problem]:
     return problems
 
 
-#: What each phase's official evaluator does with a gold question the run leaves out.
-MISSING_QUESTION_FIX = {
-    "phaseA": "add every test question (an empty list is a valid answer); the official evaluator "
-              "leaves them out of the means, the reference flavor scores them 0",
-    "phaseB": "add every test question (leave out exact_answer to abstain); the official evaluator "
-              "aborts on a missing yes/no, factoid or list question before edition 9",
-    "synergy": "add every question of the round (empty lists and no answers are valid); a question left "
-               "out is left out of the round's means",
-}
-
-
-def _synergy_problems(value: JsonValue) -> list[Problem]:
-    """Concepts and triples in a Synergy run: not part of the task, ignored (one warning each kind)."""
+def _ignored_problems(value: JsonValue, task: str) -> list[Problem]:
+    """Members a run of ``task`` may carry that are not scored (the registry's
+    :attr:`scorer.tasks.Scoring.ignored`; Synergy: concepts and triples): one warning each kind."""
     problems = []
+    members, why = SCORINGS[task].ignored
     questions = value.get("questions") if isinstance(value, dict) else None
-    for member in ("concepts", "triples"):
+    for member in members:
         first = next((i for i, q in enumerate(questions if isinstance(questions, list) else ())
                       if isinstance(q, dict) and q.get(member)), None)
         if first is not None:
             problems.append(Problem(code="ignored-member", severity="warning", pointer=f"/questions/{first}/{member}",
-                                    message=f"Synergy scores documents, snippets and answers; {member} are ignored",
-                                    fix=f"leave out {member}"))
+                                    message=f"{why}; {member} are ignored", fix=f"leave out {member}"))
     return problems
 
 
@@ -333,7 +325,7 @@ def _coverage_problems(value: JsonValue, gold_value: JsonValue, phase: str) -> l
             code="missing-questions", pointer="/questions", severity="warning",
             message=f"{len(missing)} question(s) of the gold file are not answered: "
                     + some_of(missing),
-            fix=MISSING_QUESTION_FIX[phase]))
+            fix=SCORINGS[phase].missing_fix))
     for i, qid in enumerate(run_ids):
         if qid not in gold_set:
             problems.append(Problem(code="unknown-question", pointer=f"/questions/{i}/id", severity="warning",
@@ -356,11 +348,11 @@ def validate_taskb(value: JsonValue, doc: JsonText, *, phase: str = "phaseA", ro
                         fixed_by=f.fixed_by)
                 for f in bounded(f if isinstance(f, Problem) else replace(f, pointer=base + f.pointer)
                                  for base, f in found)]
-    schema = PHASES[phase][1] if role == "run" else GOLD_SCHEMA
+    schema = SCORINGS[phase].run_schema if role == "run" else GOLD_SCHEMA
     problems += schema_problems(schema, fixed, _schema_problem)
     problems += _semantic_problems(fixed)
-    if phase == "synergy" and role == "run":
-        problems += _synergy_problems(fixed)
+    if role == "run":
+        problems += _ignored_problems(fixed, phase)
     if limits is not None and role == "run":
         problems += limit_problems(fixed, phase, limits)
     if gold_value is not None:
@@ -377,24 +369,31 @@ def validate_run(task: str, value: JsonValue, doc: JsonText, *, role: str = "run
                  labels: Container[str] | None = None,
                  limits: QuestionLimits | None = None) -> tuple[list[Problem], object]:
     """Every problem of a parsed file of one task of :func:`scorer.evaluate` (``phaseA``,
-    ``phaseB``, ``taskA``, ``mcqa``), located, and its normalized value (the value itself
-    for the tasks ``normalize`` has no fixes for).  Each task's validator takes what it
-    uses: ``gold_value`` (Task B, mcqa: the run's ids against the gold's), ``labels``
-    (Task A: the hierarchy's ids), ``limits`` (per-question caps; not mcqa)."""
-    if task in PHASES:
-        return validate_taskb(value, doc, phase=task, role=role, gold_value=gold_value, limits=limits)
-    return _OTHER_VALIDATORS[task](value, doc, role=role, gold_value=gold_value, labels=labels, limits=limits), value
+    ``phaseB``, ``taskA``, ``mcqa``, ``synergy``), located, and its normalized value (the
+    value itself for the tasks ``normalize`` has no fixes for).  The validator is that of
+    the task's file format (the registry's :attr:`scorer.tasks.Scoring.files`).  Each
+    validator takes what it uses: ``gold_value`` (Task B, mcqa: the run's ids against the
+    gold's), ``labels`` (Task A: the hierarchy's ids), ``limits`` (per-question caps; not
+    mcqa)."""
+    return _VALIDATORS[SCORINGS[task].files](task, value, doc, role=role, gold_value=gold_value, labels=labels,
+                                             limits=limits)
 
 
-def _taska_problems(value: JsonValue, doc: JsonText | None, *, role: str, gold_value: JsonValue,
-                    labels: Container[str] | None, limits: QuestionLimits | None) -> list[Problem]:
-    return validate_taska(value, doc, role=role, labels=labels, limits=limits)
+def _taskb_problems(task: str, value: JsonValue, doc: JsonText, *, role: str, gold_value: JsonValue,
+                    labels: Container[str] | None, limits: QuestionLimits | None) -> tuple[list[Problem], object]:
+    return validate_taskb(value, doc, phase=task, role=role, gold_value=gold_value, limits=limits)
 
 
-def _mcqa_problems(value: JsonValue, doc: JsonText | None, *, role: str, gold_value: JsonValue,
-                   labels: Container[str] | None, limits: QuestionLimits | None) -> list[Problem]:
-    return validate_mcqa(value, doc, role=role, gold_value=gold_value)
+def _taska_problems(task: str, value: JsonValue, doc: JsonText, *, role: str, gold_value: JsonValue,
+                    labels: Container[str] | None, limits: QuestionLimits | None) -> tuple[list[Problem], object]:
+    return validate_taska(value, doc, role=role, labels=labels, limits=limits), value
 
 
-#: The validators of the tasks that are not Task B phases (:data:`PHASES`).
-_OTHER_VALIDATORS = {"taskA": _taska_problems, "mcqa": _mcqa_problems}
+def _mcqa_problems(task: str, value: JsonValue, doc: JsonText, *, role: str, gold_value: JsonValue,
+                   labels: Container[str] | None, limits: QuestionLimits | None) -> tuple[list[Problem], object]:
+    return validate_mcqa(value, doc, role=role, gold_value=gold_value), value
+
+
+#: The validator of each file format (:attr:`scorer.tasks.Scoring.files`, the module of
+#: :mod:`scorer.formats` that reads it); tests/test_registries.py checks every task's is here.
+_VALIDATORS = {"taskb": _taskb_problems, "taska": _taska_problems, "mcqa": _mcqa_problems}
