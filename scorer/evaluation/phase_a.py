@@ -1,4 +1,5 @@
-"""Task B Phase A: concepts, documents, snippets, triples -> P, R, F1, MAP, GMAP.
+"""Task B Phase A: concepts, documents, snippets, triples -> P, R, F1, MAP, GMAP, and the
+extra measures of the registry (:class:`scorer.measures.registry.PhaseAExtra`).
 
 ``official`` follows the evaluator's two passes over shared, mutated lists (section 3
 of ``docs/official-evaluator.md``); ``reference`` scores every gold question that has
@@ -8,7 +9,7 @@ are listed in ``docs/measures.md``.
 from __future__ import annotations
 
 import math
-from collections.abc import Container, Sequence
+from collections.abc import Collection, Container, Sequence
 from dataclasses import dataclass
 from functools import partial
 
@@ -23,6 +24,8 @@ from scorer.tasks import PHASE_A_CATEGORIES
 CATEGORIES = PHASE_A_CATEGORIES
 MEASURES = registry.names("phaseA")  # category by category, the statistics in the registry's order
 _RECORDED = ("precision", "recall", "f1", "ap")  # per question and category
+#: The extra statistics of each category (the registry's :data:`~scorer.measures.registry.PHASE_A_EXTRAS`).
+_EXTRAS = {c: registry.phase_a_extras(c) for c in CATEGORIES}
 #: The official tool's ``-verbose`` labels, in its output order, and our names (from the measure registry).
 OFFICIAL_LABELS = registry.official_labels("phaseA")
 
@@ -104,28 +107,43 @@ def _official_pairs(gold: TaskBFile, run: TaskBFile) -> list[tuple[Question, _Ru
     return pairs
 
 
-#: The per-question entry names of each category, in :data:`_RECORDED` order.
-_ENTRY_NAMES = {c: tuple(f"{c}.{stat}" for stat in _RECORDED) for c in CATEGORIES}
+#: The per-question entry names of each category, in :data:`_RECORDED` order, then its extras.
+_ENTRY_NAMES = {c: tuple(f"{c}.{stat}" for stat in _RECORDED + _EXTRAS[c]) for c in CATEGORIES}
 
 
 class _Tally:
-    """Per-question (P, R, F1, AP) of each category, as columns and as per-question entries."""
+    """Per-question (P, R, F1, AP, then the category's extras) of each category, as
+    columns and as per-question entries."""
 
     def __init__(self) -> None:
-        self.values: dict[str, dict[str, list[float]]] = {c: {s: [] for s in _RECORDED} for c in CATEGORIES}
+        self.values: dict[str, dict[str, list[float]]] = {
+            c: {s: [] for s in _RECORDED + _EXTRAS[c]} for c in CATEGORIES}
         self.per_question: dict[str, dict[str, float]] = {}
 
-    def record(self, category: str, qid: str, p: float, r: float, f: float, ap: float) -> None:
-        """Append one question's values to the columns of ``category`` and to its entry."""
-        columns = self.values[category]
-        columns["precision"].append(p)
-        columns["recall"].append(r)
-        columns["f1"].append(f)
-        columns["ap"].append(ap)
+    def record(self, category: str, qid: str, p: float, r: float, f: float, ap: float,
+               extras: Sequence[float] = ()) -> None:
+        """Append one question's values to the columns of ``category`` and to its entry
+        (``extras``: the values of the category's extra statistics, :func:`_extra_values`)."""
+        row = (p, r, f, ap, *extras)
+        for column, value in zip(self.values[category].values(), row, strict=True):
+            column.append(value)
         entry = self.per_question.get(qid)
         if entry is None:
             entry = self.per_question[qid] = {}
-        entry.update(zip(_ENTRY_NAMES[category], (p, r, f, ap)))
+        entry.update(zip(_ENTRY_NAMES[category], row))
+
+
+def _extra_values(category: str, returned: Sequence, gold_items: Collection[object]) -> tuple[float, ...]:
+    """One question's values of the category's extra statistics, from the run's items as
+    its AP sees them and the gold items (:data:`scorer.measures.retrieval.QUESTION_FORMULAS`)."""
+    return tuple(retrieval.QUESTION_FORMULAS[stat](returned, gold_items) for stat in _EXTRAS[category])
+
+
+def _extra_means(category: str, columns: dict[str, list[float]]) -> dict[str, float]:
+    """The extra measures of a category: arithmetic means of their per-question values over
+    the questions the category records, NaN over none, in both flavors (the official tool
+    has no such measure to follow)."""
+    return {f"{category}.{stat}": retrieval.mean(columns[stat]) for stat in _EXTRAS[category]}
 
 
 def _official_pass_d(d_list: list, edition: int, tally: _Tally) -> set[int]:
@@ -134,8 +152,9 @@ def _official_pass_d(d_list: list, edition: int, tally: _Tally) -> set[int]:
 
     Per question, in the tool's order: concept P/R/F1 only when gold and run both have
     concepts (the question then counts for concepts); document P/R/F1; snippets merged
-    in place (gold, then run); concept AP, then the run's concepts reduced to the gold
-    ones; the same for documents; the run's triples reduced when the gold has triples.
+    in place (gold, then run); concept AP and the extra measures (on the same list), then
+    the run's concepts reduced to the gold ones; the same for documents; the run's triples
+    reduced when the gold has triples.
     """
     merged_once: set[int] = set()
     for g, gs, rs in d_list:
@@ -150,15 +169,17 @@ def _official_pass_d(d_list: list, edition: int, tally: _Tally) -> set[int]:
                 merged_once.add(id(state))
         concept_ap = retrieval.official_average_precision(
             rs.concepts, concept_set, retrieval.ap_divisor(edition, len(gs.concepts)))
+        concept_extras = _extra_values("concepts", rs.concepts, concept_set)
         rs.concepts = _relevant_only(rs.concepts, concept_set)
         document_ap = retrieval.official_average_precision(
             rs.documents, document_set, retrieval.ap_divisor(edition, len(gs.documents)))
+        document_extras = _extra_values("documents", rs.documents, document_set)
         rs.documents = _relevant_only(rs.documents, document_set)
         if gs.triples:
             rs.triples = _relevant_only(rs.triples, set(gs.triples))
         if has_concepts:
-            tally.record("concepts", g.id, *concept_prf, concept_ap)
-        tally.record("documents", g.id, *document_prf, document_ap)
+            tally.record("concepts", g.id, *concept_prf, concept_ap, concept_extras)
+        tally.record("documents", g.id, *document_prf, document_ap, document_extras)
     return merged_once
 
 
@@ -179,11 +200,12 @@ def _official_pass_s(s_list: list, edition: int, tally: _Tally, merged_once: set
         if gs.triples:
             triple_ap = retrieval.official_average_precision(
                 rs.triples, triple_set, retrieval.ap_divisor(edition, len(gs.triples)))
+            triple_extras = _extra_values("triples", rs.triples, triple_set)
             rs.triples = _relevant_only(rs.triples, triple_set)
         tally.record("snippets", g.id, *snippets.official_snippet_measures(
             rs.snippets, gs.snippets, retrieval.ap_divisor(edition, len(gs.snippets))))
         if gs.triples:
-            tally.record("triples", g.id, *triple_prf, triple_ap)
+            tally.record("triples", g.id, *triple_prf, triple_ap, triple_extras)
 
 
 def _official_means(values: dict) -> dict[str, float]:
@@ -204,6 +226,7 @@ def _official_means(values: dict) -> dict[str, float]:
             else:
                 measures[name] = empty
         measures[f"{category}.gmap"] = _official_gmap(category, v["ap"])
+        measures.update(_extra_means(category, v))
     return measures
 
 
@@ -296,17 +319,19 @@ def _reference_means(values: dict) -> dict[str, float]:
         measures[f"{category}.f1"] = retrieval.mean(v["f1"])
         measures[f"{category}.map"] = retrieval.mean(v["ap"])
         measures[f"{category}.gmap"] = retrieval.geometric_map(v["ap"])
+        measures.update(_extra_means(category, v))
     return measures
 
 
 def _reference_category(category: str, g: Question, r: Question | None, edition: int) -> tuple[float, float,
-                        float, float] | None:
-    """(P, R, F1, AP) of one question and category, or None when the gold has no item."""
+                        float, float, tuple[float, ...]] | None:
+    """(P, R, F1, AP, the extra statistics' values) of one question and category, or None
+    when the gold has no item; the extras see the returned list AP sees."""
     if category == "snippets":
         if not g.snippets:
             return None
-        return snippets.snippet_measures(r.snippets if r else [], g.snippets,
-                                         partial(retrieval.ap_divisor, edition))
+        return (*snippets.snippet_measures(r.snippets if r else [], g.snippets,
+                                           partial(retrieval.ap_divisor, edition)), ())
     if category == "documents":
         gold_items = set(map(snippets.pubmed_id, g.documents))
         returned = retrieval.unique(map(snippets.pubmed_id, r.documents)) if r else []
@@ -317,4 +342,4 @@ def _reference_category(category: str, g: Question, r: Question | None, edition:
         return None
     divisor = retrieval.ap_divisor(edition, len(gold_items))
     return (*retrieval.set_prf(returned, gold_items),
-            retrieval.average_precision(returned, gold_items, divisor))
+            retrieval.average_precision(returned, gold_items, divisor), _extra_values(category, returned, gold_items))

@@ -5,7 +5,8 @@ its role in the rankings) reads it here; the evaluators only compute the numbers
 
 Pure data: this module imports nothing of the scorer but the task registry (pure data
 too), so every layer may read it.
-Adding a measure is one entry in :data:`MEASURES` (see ``docs/extending.md``).
+Adding a measure is one entry here (a Phase A measure: one :class:`PhaseAExtra`; see
+``docs/extending.md``).
 """
 from __future__ import annotations
 
@@ -77,12 +78,61 @@ def _family_measure(family: str, statistic: str, task: str, **more) -> Measure:
     return Measure(f"{family}.{statistic}", task, f"{FAMILY_LABELS[family]} {STATISTIC_LABELS[statistic]}", **more)
 
 
+#: The Phase A categories whose items are ids compared as sets (snippets are compared by
+#: character offsets): the categories an extra measure (:class:`PhaseAExtra`) may be for.
+LISTED_CATEGORIES = ("concepts", "documents", "triples")
+
+
+@dataclass(frozen=True)
+class PhaseAExtra:
+    """A Phase A measure beyond the official tool's P, R, F1, MAP and GMAP, declared as a
+    small named object in the spirit of ``ir_measures``: for each of its ``categories`` (of
+    :data:`LISTED_CATEGORIES`) a measure ``<category>.<statistic>`` labelled
+    "<Category> <label>".
+
+    Its value for a question is ``QUESTION_FORMULAS[statistic](returned, gold)`` of
+    :mod:`scorer.measures.retrieval` (``returned``: the run's items of the category, in
+    order, exactly as the category's AP sees them in that flavor; ``gold``: the gold items
+    as a set); it is recorded per question (what significance tests resample) and the
+    measure is the arithmetic mean over the questions the category scores in that flavor,
+    NaN over none.  The official tool does not print it, so it has no official label and
+    both flavors average it the same way.  Organizers may name it in
+    ``[official_measures]`` for its categories only.
+    """
+
+    statistic: str
+    label: str
+    categories: tuple[str, ...]
+    higher_is_better: bool = True
+
+
+#: The extra Phase A measures (``docs/extending.md``, "A new measure"); none yet: only the
+#: official tool's five per category.
+PHASE_A_EXTRAS: tuple[PhaseAExtra, ...] = ()
+
+
+def phase_a_extras(category: str) -> tuple[str, ...]:
+    """The statistics of the extra measures of one Phase A category, in registry order."""
+    return tuple(e.statistic for e in PHASE_A_EXTRAS if category in e.categories)
+
+
 def _phase_a() -> list[Measure]:
-    """Phase A: P, R, F1, MAP, GMAP per category; the official default is MAP, except for
-    snippets where it is F1 (the official measure since BioASQ 9, docs/ranking.md)."""
+    """Phase A, category by category: P, R, F1, MAP, GMAP (the official tool's labels), then
+    the category's extra measures (:data:`PHASE_A_EXTRAS`, no official label).  The official
+    default is MAP, except for snippets where it is F1 (the official measure since BioASQ 9,
+    docs/ranking.md)."""
+    for extra in PHASE_A_EXTRAS:
+        assert set(extra.categories) <= set(LISTED_CATEGORIES), f"{extra.statistic}: {LISTED_CATEGORIES} only"
     labels = dict(zip(("precision", "recall", "f1", "map", "gmap"), ("MPrec", "MRec", "MF1", "MAP", "GMAP")))
-    return [_family_measure(c, s, "phaseA", official_label=f"{label} {c}", official_for=c if s == ("f1" if c == "snippets" else "map") else None)
-            for c in PHASE_A_CATEGORIES for s, label in labels.items()]
+    out = []
+    for c in PHASE_A_CATEGORIES:
+        out += [_family_measure(c, s, "phaseA", official_label=f"{label} {c}",
+                                official_for=c if s == ("f1" if c == "snippets" else "map") else None)
+                for s, label in labels.items()]
+        out += [Measure(f"{c}.{e.statistic}", "phaseA", f"{FAMILY_LABELS[c]} {e.label}",
+                        higher_is_better=e.higher_is_better)
+                for e in PHASE_A_EXTRAS if c in e.categories]
+    return out
 
 
 def _phase_b() -> list[Measure]:

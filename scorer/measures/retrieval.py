@@ -17,7 +17,7 @@ log of a negative = NaN) where Python would raise.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 GMAP_EPSILON = 0.00001
 NAN = float("nan")
@@ -154,3 +154,9 @@ def unique(items: Iterable) -> list:
 def mean(values: Sequence[float]) -> float:
     """Arithmetic mean; NaN for no values."""
     return sum(values) / len(values) if values else NAN
+
+
+#: The per-question formula of each extra Phase A statistic of the measure registry
+#: (:class:`scorer.measures.registry.PhaseAExtra`): statistic -> f(returned items in
+#: order, gold items as a set) -> the question's value.  None yet (``docs/extending.md``).
+QUESTION_FORMULAS: dict[str, Callable[[Sequence, Collection], float]] = {}
