@@ -174,7 +174,7 @@ def close_race(rng: np.random.Generator, n: int = 20) -> list[ScoredRun]:
 
 
 def test_a_system_far_ahead_is_first_in_every_replicate_and_twins_share_an_interval():
-    table = taskb_table(challenge(), "b1", "phaseA", close_race(np.random.default_rng(2)))
+    table = taskb_table(challenge(), "taskB", "b1", "phaseA", close_race(np.random.default_rng(2)))
     rows = records(table, "phaseA")
     assert rows["ahead"]["rank_interval"] == [1.0, 1.0] and rows["ahead"]["average_rank_interval"] == [1.0, 1.0]
     assert rows["twin1"]["rank"] == rows["twin2"]["rank"]
@@ -192,7 +192,7 @@ def test_a_category_a_system_did_not_answer_stays_out_of_its_replicates():
     """docs/ranking.md's Phase A example: B answered documents only and is first on them."""
     runs = [phase_a_run("A", [0.5, 0.5], [0.2, 0.2]), phase_a_run("B", [0.6, 0.6]),
             phase_a_run("C", [0.5, 0.5], [0.3, 0.3])]
-    rows = records(taskb_table(challenge(), "b1", "phaseA", runs), "phaseA")
+    rows = records(taskb_table(challenge(), "taskB", "b1", "phaseA", runs), "phaseA")
     assert [rows[s]["rank"] for s in "BCA"] == [1, 2, 3]
     # constant per-question values: every replicate is the batch itself
     assert [rows[s]["rank_interval"] for s in "BCA"] == [[1, 1], [2, 2], [3, 3]]
@@ -201,30 +201,30 @@ def test_a_category_a_system_did_not_answer_stays_out_of_its_replicates():
 
 def test_same_seed_same_bytes_and_other_seeds_other_draws():
     runs = close_race(np.random.default_rng(4))
-    first = json.dumps(taskb_table(challenge(seed=9), "b1", "phaseA", runs), sort_keys=True)
-    again = json.dumps(taskb_table(challenge(seed=9), "b1", "phaseA", list(runs)), sort_keys=True)
+    first = json.dumps(taskb_table(challenge(seed=9), "taskB", "b1", "phaseA", runs), sort_keys=True)
+    again = json.dumps(taskb_table(challenge(seed=9), "taskB", "b1", "phaseA", list(runs)), sort_keys=True)
     assert first == again
     # one replicate: the interval is that replicate's rank, which depends on the draw
-    draws = {json.dumps(records(taskb_table(challenge(seed=s, bootstrap=1), "b1", "phaseA", runs), "phaseA")
+    draws = {json.dumps(records(taskb_table(challenge(seed=s, bootstrap=1), "taskB", "b1", "phaseA", runs), "phaseA")
                         ["other"]["rank_interval"]) for s in range(1, 9)}
     assert len(draws) > 1
 
 
 def test_a_ranking_of_one_system():
-    table = taskb_table(challenge(), "b1", "phaseA", [phase_a_run("only", [0.3, 0.1, 0.7], [0.2, 0.4, 0.1])])
+    table = taskb_table(challenge(), "taskB", "b1", "phaseA", [phase_a_run("only", [0.3, 0.1, 0.7], [0.2, 0.4, 0.1])])
     only = records(table, "phaseA")["only"]
     assert only["rank_interval"] == [1, 1] and only["average_rank_interval"] == [1, 1]
 
 
 def test_no_intervals_when_switched_off_or_without_per_question_values():
-    table = taskb_table(challenge(bootstrap=0), "b1", "phaseA", close_race(np.random.default_rng(1)))
+    table = taskb_table(challenge(bootstrap=0), "taskB", "b1", "phaseA", close_race(np.random.default_rng(1)))
     assert "rank_interval" not in records(table, "phaseA")["ahead"]
     assert table["rankings"]["phaseA"]["bootstrap"]["reason"] == "rules.bootstrap = 0: no rank intervals"
     manual = {"ideal.manual.recall": 4.0, "ideal.manual.precision": 4.0, "ideal.manual.repetition": 4.0,
               "ideal.manual.readability": 4.0}
     runs = [run("taskB", "phaseB", s, {"q1": {"ideal.rougesu4.f1": 0.3}}, {**manual, "ideal.rougesu4.f1": 0.3})
             for s in ("x", "y")]
-    ideal = taskb_table(challenge(), "b1", "phaseB", runs)["rankings"]["phaseB.ideal"]
+    ideal = taskb_table(challenge(), "taskB", "b1", "phaseB", runs)["rankings"]["phaseB.ideal"]
     assert ideal["bootstrap"]["reason"] == "no per-question values for ideal.manual.recall"
     assert all("rank_interval" not in r for r in ideal["records"])
 
@@ -240,7 +240,7 @@ def test_task_a_resamples_the_documents_of_each_test_set():
     runs = ([taska_run("best", t, [0.9] * 15) for t in ("w1", "w2")]
             + [taska_run(s, t, noisy[t]) for s in ("same1", "same2") for t in ("w1", "w2")]
             + [taska_run("once", "w1", [0.95] * 15)])
-    table = taska_table(challenge(best_k=2), "a1", runs)
+    table = taska_table(challenge(best_k=2), "taskA", "a1", runs)
     for measure, stand_ins in (("flat.micro_f1", {"flat.micro_f1": "flat.example_f1"}), ("lca.f1", {})):
         ranking = table["rankings"][measure]
         rows = records(table, measure)
@@ -263,14 +263,14 @@ def test_mcqa_recomputes_c_at_1_from_the_resampled_counts():
     # "answers" and "abstains" have the same c@1 (2/3), and so on every draw that keeps the
     # proportions; a per-question stand-in (answered right) would rank "answers" above "abstains"
     runs = [mcqa_run("perfect", "R" * 30), mcqa_run("answers", "RRW" * 10), mcqa_run("abstains", "RRRWUU" * 5)]
-    table = mcqa_table(challenge(), "m1", runs)
+    table = mcqa_table(challenge(), "mcqa", "m1", "run", runs)
     ranking, rows = table["rankings"]["mcqa"], records(table, "mcqa")
     assert ranking["bootstrap"]["stand_ins"] == {}
     assert rows["perfect"]["rank_interval"] == [1, 1]
     assert rows["answers"]["rank"] == rows["abstains"]["rank"] == 2.5
     assert rows["answers"]["rank_interval"] == rows["abstains"]["rank_interval"] == [2, 3]
     # a run scored on other questions (cannot happen within one batch's gold) gets no interval
-    odd = mcqa_table(challenge(), "m1", runs + [mcqa_run("short", "R" * 29)])["rankings"]["mcqa"]
+    odd = mcqa_table(challenge(), "mcqa", "m1", "run", runs + [mcqa_run("short", "R" * 29)])["rankings"]["mcqa"]
     assert odd["bootstrap"]["reason"] == "the systems were scored on different questions (mcqa.c_at_1)"
 
 
@@ -303,7 +303,7 @@ def test_the_rank_cell_reads_rank_and_interval_with_a_plot():
 
 def test_the_leaderboard_shows_intervals_and_the_downloads_have_their_ends():
     runs = close_race(np.random.default_rng(2))
-    raw = taskb_table(challenge(), "b1", "phaseA", runs)
+    raw = taskb_table(challenge(), "taskB", "b1", "phaseA", runs)
     rows = {r.key: Row(key=r.key, team=r.ref.team, system=r.ref.system, baseline=False, late=False, received=None,
                        result="",
                        measures=r.doc["measures"], counts={}, answered=tuple(r.doc["answered"])) for r in runs}

@@ -53,13 +53,13 @@ def clean(tmp_path_factory) -> dict[str, bytes]:
 def fail_one_table(monkeypatch, failure) -> None:
     """The Task B table of :data:`FAILING` runs ``failure()`` instead of being computed
     (the patch is inherited by the forked processes that compute tables)."""
-    real = pipeline.taskb_table
+    real = pipeline.PHASE_TABLES["taskB"]
 
-    def taskb_table(challenge, batch, phase, runs, task="taskB"):
+    def taskb_table(challenge, task, batch, phase, runs):
         if (task, batch, phase) == FAILING:
             failure()
-        return real(challenge, batch, phase, runs, task=task)
-    monkeypatch.setattr(pipeline, "taskb_table", taskb_table)
+        return real(challenge, task, batch, phase, runs)
+    monkeypatch.setitem(pipeline.PHASE_TABLES, "taskB", taskb_table)
 
 
 def raise_value_error():

@@ -68,7 +68,7 @@ from scorer.pr.policy import (
     testset_path,
     verdict,
 )
-from scorer.tasks import SCORINGS
+from scorer.tasks import SCORINGS, TASKS
 
 REPORT_VERSION = 1
 #: A team file larger than this is not read for its problems (one is a few hundred bytes).
@@ -423,6 +423,7 @@ def markdown_templates() -> Environment:
                       lstrip_blocks=True, undefined=StrictUndefined)
     env.filters.update(md_code=md_code, md_block=md_block, utc_text=utc_text, time_words=_time_words,
                        problem_lines=_problem_lines, measure_value=_value, summary_measures=_check_measures)
+    env.globals.update(tasks=TASKS)
     return env
 
 

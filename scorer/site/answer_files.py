@@ -22,13 +22,14 @@ from scorer.formats.jsontext import load_input
 from scorer.formats.mcqa import McqaGold, read_mcqa_gold, read_mcqa_run
 from scorer.formats.taskb import read_taskb
 from scorer.site import explain
-from scorer.tasks import SCORINGS, TASKS
+from scorer.tasks import SCORINGS, TASKS, Scoring
 
 
 @dataclass
 class Basis:
     """What the runs of one table are shown against.
 
+    ``kind``: the task's :attr:`~scorer.tasks.Task.view_kind` (how its runs are read and shown).
     ``gold``: Task B: id -> gold question (first of each id); Task A: PMID -> labels;
     mcqa: the :class:`McqaGold`.  ``shown``: Task B: id -> test-set question (body, type),
     in test-set order; mcqa: id -> (question text, ((candidate id, text), ...)).
@@ -54,23 +55,27 @@ def load_basis(challenge: Challenge, task: str, batch: str, phase: str) -> Basis
         return None
     testset = challenge.root / spec.testset(batch, phase)
     try:
-        if spec.view_kind == "taskB":
-            return _taskb_basis(paths["gold"], testset, SCORINGS[spec.scorer_task(phase)])
-        if spec.view_kind == "taskA":
-            hierarchy = load_hierarchy(paths["hierarchy"]) if "hierarchy" in paths else None
-            return Basis("taskA", taska_labels(load_input(paths["gold"], name="gold")[0]), hierarchy=hierarchy)
-        return Basis("mcqa", read_mcqa_gold(*load_input(paths["gold"], name="gold")),
-                     shown=_mcqa_texts(load_input(testset, name="testset")[0]) if testset.is_file() else {})
+        return _BASES[spec.view_kind](spec.view_kind, paths, testset, SCORINGS[spec.scorer_task(phase)])
     except (ScorerError, OSError):
         return None
 
 
-def _taskb_basis(gold_path: Path, testset: Path, scoring) -> Basis:
-    gold = read_taskb(*load_input(gold_path, name="gold")).first_by_id()
+def _taskb_basis(kind: str, paths: dict[str, Path], testset: Path, scoring: Scoring) -> Basis:
+    gold = read_taskb(*load_input(paths["gold"], name="gold")).first_by_id()
     shown = read_taskb(*load_input(testset, name="testset")).first_by_id() if testset.is_file() else {}
     retrieval = "documents" in scoring.categories
-    return Basis("taskB", gold, shown, retrieval=retrieval, answers="ideal" in (scoring.summary or ()),
+    return Basis(kind, gold, shown, retrieval=retrieval, answers="ideal" in (scoring.summary or ()),
                  gold_snippets={q: explain.gold_documents(g.snippets) for q, g in gold.items()} if retrieval else {})
+
+
+def _taska_basis(kind: str, paths: dict[str, Path], testset: Path, scoring: Scoring) -> Basis:
+    hierarchy = load_hierarchy(paths["hierarchy"]) if "hierarchy" in paths else None
+    return Basis(kind, taska_labels(load_input(paths["gold"], name="gold")[0]), hierarchy=hierarchy)
+
+
+def _mcqa_basis(kind: str, paths: dict[str, Path], testset: Path, scoring: Scoring) -> Basis:
+    return Basis(kind, read_mcqa_gold(*load_input(paths["gold"], name="gold")),
+                 shown=_mcqa_texts(load_input(testset, name="testset")[0]) if testset.is_file() else {})
 
 
 def _mcqa_texts(value) -> dict:
@@ -113,16 +118,13 @@ def explain_run(basis: Basis, run_path: Path, result: dict, only: list[str] | No
     values = result.get("per_question", {})
     try:
         value = load_input(run_path, name="run", max_bytes=None)[0]
-        if basis.kind == "taskB":
-            return _taskb_views(basis, read_taskb(value, name="run").first_by_id(), values, result, only)
-        if basis.kind == "taskA":
-            return _taska_views(basis, taska_labels(value, set(only) if only is not None else None), values, only)
-        return _mcqa_views(basis, read_mcqa_run(value).answers, values, only)
+        return _VIEWS[basis.kind](basis, value, values, result, only)
     except (ScorerError, OSError):
         return None
 
 
-def _taskb_views(basis: Basis, run: dict, values: dict, result: dict, only) -> list:
+def _taskb_views(basis: Basis, value: Any, values: dict, result: dict, only) -> list:
+    run = read_taskb(value, name="run").first_by_id()
     order = only if only is not None else [q for q in (*basis.shown, *basis.gold) if q in basis.gold]
     flavor, edition = result.get("flavor") or "official", result.get("edition") or 9
     return [explain.taskb_question(q, basis.shown.get(q), basis.gold.get(q), run.get(q), values.get(q),
@@ -131,7 +133,8 @@ def _taskb_views(basis: Basis, run: dict, values: dict, result: dict, only) -> l
             for q in dict.fromkeys(order)]
 
 
-def _taska_views(basis: Basis, run: dict, values: dict, only) -> list:
+def _taska_views(basis: Basis, value: Any, values: dict, result: dict, only) -> list:
+    run = taska_labels(value, set(only) if only is not None else None)
     order = only if only is not None else list(basis.gold)
     return [explain.QuestionView(pmid, values=values.get(pmid),
                                  labels=explain.labels(pmid, run.get(pmid, ()), basis.gold.get(pmid, ()),
@@ -139,7 +142,8 @@ def _taska_views(basis: Basis, run: dict, values: dict, only) -> list:
             for pmid in order]
 
 
-def _mcqa_views(basis: Basis, answers: dict, values: dict, only) -> list:
+def _mcqa_views(basis: Basis, value: Any, values: dict, result: dict, only) -> list:
+    answers = read_mcqa_run(value).answers
     gold: McqaGold = basis.gold
     out = []
     for qid in (only if only is not None else list(gold.questions)):
@@ -153,3 +157,9 @@ def _mcqa_views(basis: Basis, answers: dict, values: dict, only) -> list:
             text, [(c, texts.get(c, "")) for c in question.candidates], question.correct,
             answer.answer if answer else None, answer.candidate if answer else None)))
     return out
+
+
+#: How the gold and test set of a table are read, and how a run is shown against them, for
+#: each kind of task (:attr:`scorer.tasks.Task.view_kind`).
+_BASES = {"taskB": _taskb_basis, "taskA": _taska_basis, "mcqa": _mcqa_basis}
+_VIEWS = {"taskB": _taskb_views, "taskA": _taska_views, "mcqa": _mcqa_views}

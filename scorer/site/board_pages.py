@@ -21,7 +21,7 @@ def write_boards(site: Site) -> None:
     a batch board above one board per test set for a task ranked per batch (Task A)."""
     for task in TASK_ORDER:
         if TASKS[task].batch_ranking:
-            _batch_boards(site)
+            _batch_boards(site, task)
         else:
             _phase_boards(site, task)
 
@@ -85,27 +85,28 @@ def _phase_boards(site: Site, task: str) -> None:
                         gold=write_preliminary(site, table))
 
 
-def _batch_boards(site: Site) -> None:
-    """Task A: the batch board (rankings on the best k test sets) and each test set's board."""
-    for batch in site.challenge.taska_batches.values():
-        batch_table = site.results.tables.get(("taskA", batch.id, None))
-        disclosure = site.disclosure("taskA", batch.id, None)
+def _batch_boards(site: Site, task: str) -> None:
+    """A task ranked per batch (Task A): the batch board (rankings on the best k test sets)
+    and each test set's board."""
+    for batch in site.challenge.batches(task).values():
+        batch_table = site.results.tables.get((task, batch.id, None))
+        disclosure = site.disclosure(task, batch.id, None)
         views = [_with_significance(boards.taska_ranking_view(batch_table, r, site.names, disclosure), r, site)
                  for r in batch_table.rankings.values()] if batch_table else []
-        windows = [{"testset": t, "path": paths.board("taskA", batch.id, t), **site.window_context("taskA", batch.id, t)}
+        windows = [{"testset": t, "path": paths.board(task, batch.id, t), **site.window_context(task, batch.id, t)}
                    for t in batch.testsets]
         has_runs = bool(batch_table and any(r.records for r in batch_table.rankings.values()))
-        _board_page(site, paths.board("taskA", batch.id, None), labels.where_label("taskA", batch.name, None),
-                    batch_table, views, site.table_runs("taskA", batch.id, None), None, disclosure, testsets=windows,
-                    compare=paths.compare_index("taskA", batch.id, None) if has_runs else None)
+        _board_page(site, paths.board(task, batch.id, None), labels.where_label(task, batch.name, None),
+                    batch_table, views, site.table_runs(task, batch.id, None), None, disclosure, testsets=windows,
+                    compare=paths.compare_index(task, batch.id, None) if has_runs else None)
         for testset in batch.testsets:
-            table = site.results.tables.get(("taskA", batch.id, testset))
-            disclosure = site.disclosure("taskA", batch.id, testset)
+            table = site.results.tables.get((task, batch.id, testset))
+            disclosure = site.disclosure(task, batch.id, testset)
             views = [boards.taska_testset_view(table, batch_table, site.names, disclosure)] if table else []
-            _board_page(site, paths.board("taskA", batch.id, testset), labels.where_label("taskA", batch.name, testset),
-                        table, views, site.table_runs("taskA", batch.id, testset),
-                        site.window_context("taskA", batch.id, testset), disclosure,
-                        up=paths.board("taskA", batch.id, None))
+            _board_page(site, paths.board(task, batch.id, testset), labels.where_label(task, batch.name, testset),
+                        table, views, site.table_runs(task, batch.id, testset),
+                        site.window_context(task, batch.id, testset), disclosure,
+                        up=paths.board(task, batch.id, None))
 
 
 def write_overviews(site: Site) -> None:

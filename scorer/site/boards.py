@@ -366,8 +366,9 @@ def overview_view(overview: Overview, name: str, names: Names) -> TableView:
     return view
 
 
-#: mcqa leaderboard columns after the official measure: rates, counts, reading perspective.
-MCQA_COLUMNS = tuple(m.name for m in MEASURES.values() if m.task == "mcqa" and m.column)
+#: mcqa leaderboard columns after the official measure: rates, counts, reading perspective
+#: (the measures of the registry shown as columns, :attr:`~scorer.measures.registry.Measure.column`).
+MCQA_COLUMNS = tuple(m.name for m in MEASURES.values() if m.column)
 #: The hover text of a multiple-choice "-" (the legend and the table note say the same).
 MCQA_MISSING = "no value: n = 0 or nothing to measure"
 MCQA_COUNTS = {m.name for m in MEASURES.values() if m.count}

@@ -10,9 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scorer.formats.challenge import MCQA_PHASE
 from scorer.store.files import read_json
-from scorer.tasks import SCORINGS, TASKS
+from scorer.tasks import SCORINGS, SINGLE_PHASE, TASKS
 
 RESULTS = "results"
 
@@ -202,23 +201,25 @@ def _taskb_tables(raw: dict) -> dict:
 
 
 def _mcqa_tables(raw: dict) -> dict:
-    """An mcqa batch: one table (phase :data:`MCQA_PHASE`, as its runs) with the random baseline."""
+    """A batch of a multiple-choice task (mcqa): one table (phase :data:`~scorer.tasks.SINGLE_PHASE`,
+    as its runs) with the random baseline."""
     rows = {key: _row(key, s, s) for key, s in sorted(raw["systems"].items())}
-    table = Table(task="mcqa", batch=raw["batch"], phase=MCQA_PHASE, name=raw.get("name", raw["batch"]), rows=rows,
+    table = Table(task=raw["task"], batch=raw["batch"], phase=SINGLE_PHASE, name=raw.get("name", raw["batch"]), rows=rows,
                   rankings=_rankings(raw), random_baseline=raw.get("random_baseline"))
     return {(table.task, table.batch, table.phase): table}
 
 
 def _taska_tables(raw: dict) -> dict:
-    """The batch table (rankings) and one table of rows per test set."""
-    batch, testsets = raw["batch"], tuple(raw["testsets"])
-    out = {("taskA", batch, None): Table(task="taskA", batch=batch, phase=None, name=raw.get("name", batch), rows={},
-                                         rankings=_rankings(raw), testsets=testsets, best_k=raw.get("best_k"))}
+    """A batch of a task ranked per batch (Task A): the batch table (rankings) and one
+    table of rows per test set."""
+    task, batch, testsets = raw["task"], raw["batch"], tuple(raw["testsets"])
+    out = {(task, batch, None): Table(task=task, batch=batch, phase=None, name=raw.get("name", batch), rows={},
+                                      rankings=_rankings(raw), testsets=testsets, best_k=raw.get("best_k"))}
     for testset in testsets:
         rows = {key: _row(key, s, s["testsets"][testset]) for key, s in sorted(raw["systems"].items())
                 if testset in s["testsets"]}
-        out[("taskA", batch, testset)] = Table(task="taskA", batch=batch, phase=testset,
-                                               name=raw.get("name", batch), rows=rows, rankings={})
+        out[(task, batch, testset)] = Table(task=task, batch=batch, phase=testset,
+                                            name=raw.get("name", batch), rows=rows, rankings={})
     return out
 
 

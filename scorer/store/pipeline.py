@@ -54,7 +54,7 @@ from scorer.store.runs import RunJob, discover_runs, failure, identity_problems,
 from scorer.store.sealed import LEDGER as SEALED_LEDGER
 from scorer.store.sealed import OPENED, OpenedCheck, discover_sealed, open_sealed_runs, read_ledger, sealed_state
 from scorer.store.sealed import SEALED as STILL_SEALED
-from scorer.store.tables import ScoredRun, mcqa_table, overview, taska_table, taskb_table
+from scorer.store.tables import PHASE_TABLES, ScoredRun, overview, taska_table
 from scorer.tasks import SCORINGS, TASKS
 
 RESULTS = "results"
@@ -438,20 +438,20 @@ class _State:
             if spec.batch_ranking:
                 runs = self._runs_in(task, batch)
                 yield (f"{RESULTS}/batches/{task}/{batch}.json", {**identity, "testsets": list(windows.phase_windows())},
-                       runs, partial(self._batch_table, batch, runs))
+                       runs, partial(self._batch_table, task, batch, runs))
                 continue
             for phase in windows.phase_windows():
                 runs = self._runs_in(task, batch, phase)
                 yield (_table_path(task, batch, phase), {**identity, "phase": phase}, runs,
                        partial(self._phase_table, task, batch, phase, runs))
 
-    def _batch_table(self, batch: str, runs: list[tuple[RunRef, dict]]) -> dict:
-        return taska_table(self.challenge, batch, self._loaded(runs))
+    def _batch_table(self, task: str, batch: str, runs: list[tuple[RunRef, dict]]) -> dict:
+        return taska_table(self.challenge, task, batch, self._loaded(runs))
 
     def _phase_table(self, task: str, batch: str, phase: str, runs: list[tuple[RunRef, dict]]) -> dict:
-        if task == "mcqa":
-            return mcqa_table(self.challenge, batch, self._loaded(runs))
-        return taskb_table(self.challenge, batch, phase, self._loaded(runs), task=task)
+        """The table of a batch and phase, made by the table function of the task's view
+        kind (:data:`scorer.store.tables.PHASE_TABLES`)."""
+        return PHASE_TABLES[TASKS[task].view_kind](self.challenge, task, batch, phase, self._loaded(runs))
 
     def _runs_in(self, task: str, batch: str, phase: str | None = None) -> list[tuple[RunRef, dict]]:
         """(ref, index entry) of the scored runs of a batch (and phase), by path."""

@@ -101,7 +101,7 @@ def per_question_measure(measure: str, available: set[str]) -> str | None:
 
 # --- Task B and Synergy ---------------------------------------------------------------------
 
-def taskb_table(challenge: Challenge, batch: str, phase: str, runs: Sequence[ScoredRun], task: str = "taskB") -> dict:
+def taskb_table(challenge: Challenge, task: str, batch: str, phase: str, runs: Sequence[ScoredRun]) -> dict:
     """The table of one batch and phase of a task ranked per phase on its official
     measures (Task B; Synergy, whose rounds have one phase): every system's measures,
     the rankings of :meth:`scorer.tasks.Task.rankings`."""
@@ -201,9 +201,11 @@ def _system_row(run: ScoredRun) -> dict:
 
 # --- Task A ------------------------------------------------------------------------------
 
-def taska_table(challenge: Challenge, batch: str, runs: Sequence[ScoredRun]) -> dict:
-    """The table of one Task A batch: per system its test sets, rankings on best k of n."""
-    testsets = list(challenge.taska_batches[batch].testsets)
+def taska_table(challenge: Challenge, task: str, batch: str, runs: Sequence[ScoredRun]) -> dict:
+    """The table of one batch of a task ranked per batch (Task A): per system its test
+    sets, rankings on best k of n of each official measure of its scoring's key."""
+    testsets = list(challenge.batches(task)[batch].testsets)
+    scoring = TASKS[task].scorer_task(testsets[0] if testsets else "")
     eligible = [r for r in runs if r.ranked_by_rules(challenge)]
     baselines = {r.key for r in runs if r.baseline}
     per_testset = {t: {r.key: r.doc["measures"] for r in eligible if r.ref.phase == t} for t in testsets}
@@ -214,35 +216,42 @@ def taska_table(challenge: Challenge, batch: str, runs: Sequence[ScoredRun]) -> 
     k = challenge.rules.best_k
     rankings = {m: _ranking_json(challenge, task_a_ranking(per_testset, m, k, baselines),
                                  TASK_A_RULE.format(measure=m, k=k), runs, per_question, components=[m])
-                for m in challenge.official_measures["taskA"]}
+                for m in challenge.official_measures[scoring]}
     systems: dict[str, dict] = {}
     for r in runs:
         row = systems.setdefault(r.key, {"team": r.ref.team, "system": r.ref.system, "baseline": r.baseline,
                                          "testsets": {}})
         row["testsets"][r.ref.phase] = {"late": r.late, "received": r.received, "result": r.result_path,
                                         "measures": r.doc["measures"], "counts": r.doc.get("counts", {})}
-    return {"task": "taskA", "batch": batch, "name": challenge.taska_batches[batch].name, "testsets": testsets,
+    return {"task": task, "batch": batch, "name": challenge.batches(task)[batch].name, "testsets": testsets,
             "best_k": k, "systems": systems, "rankings": rankings}
 
 
 # --- mcqa --------------------------------------------------------------------------------
 
-def mcqa_table(challenge: Challenge, batch: str, runs: Sequence[ScoredRun]) -> dict:
-    """The table of one mcqa batch: every system's measures, one ranking on the official
-    measure (c@1 by default; ties share the average rank), its significance tests, and the
+def mcqa_table(challenge: Challenge, task: str, batch: str, phase: str, runs: Sequence[ScoredRun]) -> dict:
+    """The table of one batch of a multiple-choice task (mcqa): every system's measures, one
+    ranking (named as its scoring) on the official measure of its scoring's key (c@1 by
+    default; ties share the average rank), its significance tests, and the
     expected c@1 of a uniform random guesser (``random_baseline``, the same for every run:
     it depends on the gold only; None without scored runs or questions)."""
     eligible = [r for r in runs if r.ranked_by_rules(challenge)]
     baselines = {r.key for r in runs if r.baseline}
-    measure = challenge.official_measures["mcqa"]
+    scoring = TASKS[task].scorer_task(phase)
+    measure = challenge.official_measures[scoring]
     records = rank_on_components({r.key: r.doc["measures"] for r in eligible}, [measure], baselines)
     per_question = {r.key: r.doc.get("per_question", {}) for r in eligible}
     random_baseline = next((r.doc["measures"].get("mcqa.random_baseline") for r in runs), None)
-    return {"task": "mcqa", "batch": batch, "name": challenge.mcqa_batches[batch].name,
+    return {"task": task, "batch": batch, "name": challenge.batches(task)[batch].name,
             "random_baseline": random_baseline,
             "systems": {r.key: _system_row(r) for r in runs},
-            "rankings": {"mcqa": _ranking_json(challenge, records, MCQA_RULE.format(measure=measure), runs,
+            "rankings": {scoring: _ranking_json(challenge, records, MCQA_RULE.format(measure=measure), runs,
                                                per_question)}}
+
+
+#: The table function of a batch and phase of each kind of task (:attr:`scorer.tasks.Task.view_kind`;
+#: a task ranked per batch, :attr:`scorer.tasks.Task.batch_ranking`, has :func:`taska_table`).
+PHASE_TABLES = {"taskB": taskb_table, "mcqa": mcqa_table}
 
 
 # --- rankings and significance -------------------------------------------------------------
