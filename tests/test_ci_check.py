@@ -606,8 +606,9 @@ def test_a_bad_run_card_is_rejected_with_located_problems(repo):
     code, body, markdown, _ = check(repo)
     assert code == 1 and codes(only(body)) == ["invalid-card"]
     located = {(p.get("line"), p.get("pointer", "")) for p in only(body)["problems"]}
-    # the schema's problems: weights on line 2, size on line 3, the unknown key on line 5
-    assert located == {(2, "weights"), (3, "size"), (5, "")}, located
+    # at once: the schema's problems (weights on line 2, size on line 3, the unknown key on
+    # line 5) and the batch challenge.toml lacks (line 4)
+    assert located == {(2, "weights"), (3, "size"), (4, "primary[0]"), (5, "")}, located
     assert "invalid-card" in markdown and "opne" in markdown
     commit(repo, {"submissions/cards/alpha/a1.toml": b'primary = ["taskB/batch9", "taskB/batch1"]\n'})
     code, body, _, _ = check(repo)

@@ -174,3 +174,15 @@ def test_a_team_file_s_schema_and_system_problems_in_one_run(challenge):
     assert code == 1 and set(found) == {"config-type", "duplicate-system", "too-many-systems"}
     assert (found["config-type"]["line"], found["duplicate-system"]["line"], found["too-many-systems"]["line"]) \
         == (2, 11, 11)
+
+
+def test_a_run_card_s_schema_and_batch_problems_in_one_run(challenge):
+    """A run card's unknown primary batch is checked even when the schema refuses another
+    key of the card (before, only once the schema held)."""
+    from scorer.formats.cards import parse_card
+    with pytest.raises(ScorerError) as caught:
+        parse_card(b'size = "8 billion"\nprimary = ["taskB/batch9"]\n', "submissions/cards/alpha/a1.toml",
+                   load_challenge(challenge))
+    found = {p.code: p for p in caught.value.problems}
+    assert set(found) == {"config-pattern", "unknown-batch"}
+    assert (found["config-pattern"].line, found["unknown-batch"].line) == (1, 2)

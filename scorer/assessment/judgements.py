@@ -25,7 +25,7 @@ from jsonschema import ValidationError
 
 from scorer.errors import Problem, ScorerError, json_pointer
 from scorer.formats.jsontext import load_json
-from scorer.schemas import schema_problems
+from scorer.schemas import schema_fix, schema_problems
 from scorer.store.files import sha256_bytes, write_atomic
 
 SCHEMA = "assessment-judgements.schema.json"
@@ -100,7 +100,7 @@ def judgement_problems(key: str, judgement: Mapping, items: Mapping[str, tuple[s
 
 def _schema_problem(error: ValidationError) -> Problem:
     return Problem(code="judgements", message=error.message, pointer=json_pointer(*error.absolute_path),
-                   fix=error.schema.get("x-fix", "") if isinstance(error.schema, dict) else "")
+                   fix=schema_fix(error))
 
 
 def check_judgements(value: object, pool: Mapping, digest: str, name: str) -> list[Problem]:

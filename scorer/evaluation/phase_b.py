@@ -17,7 +17,7 @@ from scorer.formats.jsontext import JsonSource, JsonValue, Loaded, load_input
 from scorer.formats.taskb import Question, TaskBFile, read_taskb
 from scorer.measures import abstention, adapted, exact, registry, rouge
 from scorer.measures.retrieval import NAN, mean
-from scorer.schemas import schema_problems
+from scorer.schemas import schema_fix, schema_problems
 
 #: The official tool's ``-verbose`` labels, in its output order, and our names (from the measure registry).
 OFFICIAL_LABELS = registry.official_labels("phaseB")
@@ -458,7 +458,7 @@ def _manual_scores(manual: JsonSource) -> Loaded:
     value, doc = load_input(manual, name="manual")
     problems = [doc.place(p) for p in schema_problems(MANUAL_SCHEMA, value, lambda e: Problem(
         code="manual-scores", message=e.message, pointer=json_pointer(*e.absolute_path),
-        fix=e.schema.get("x-fix", "") if isinstance(e.schema, dict) else ""))]
+        fix=schema_fix(e)))]
     if problems:
         raise ScorerError(problems)
     return value, doc

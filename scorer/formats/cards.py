@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from scorer.errors import Problem, ScorerError
-from scorer.formats.challenge import Challenge, toml_line, toml_schema_problems, toml_value
+from scorer.formats.challenge import Challenge, rejected_at, toml_line, toml_schema_problems, toml_value
 
 CARDS = "submissions/cards"
 #: A card is a few lines; the pull-request check refuses a larger file before reading it.
@@ -72,8 +72,9 @@ def card_ref(path: str) -> tuple[str, str] | None:
 def parse_card(data: bytes, path: str, challenge: Challenge) -> Card:
     """A card's bytes at ``path`` (:func:`card_ref` must accept it) -> :class:`Card`.
 
-    Raises :class:`ScorerError` with every problem: not UTF-8, not TOML, the schema, a
-    ``primary`` batch that ``challenge.toml`` lacks.  The team and system are the path's
+    Raises :class:`ScorerError` with every problem at once: not UTF-8, not TOML, the
+    schema, a ``primary`` batch that ``challenge.toml`` lacks (when the schema accepted
+    ``primary``, whatever it refused elsewhere).  The team and system are the path's
     (:func:`card_problems` checks that they are registered).
     """
     ref = card_ref(path)
@@ -85,8 +86,8 @@ def parse_card(data: bytes, path: str, challenge: Challenge) -> Card:
                                   fix="save the file as UTF-8")) from None
     value = toml_value(text, path)
     problems = toml_schema_problems(value, text, Path(path), "run-card.schema.json")
-    if not problems and isinstance(value.get("primary"), list):
-        problems = [Problem(code="unknown-batch", file=path, line=toml_line(text, ["primary"]), pointer=f"primary[{i}]",
+    if isinstance(value.get("primary"), list) and not rejected_at({p.pointer or "" for p in problems}, ["primary"]):
+        problems += [Problem(code="unknown-batch", file=path, line=toml_line(text, ["primary"]), pointer=f"primary[{i}]",
                             message=f"primary[{i}]: {entry!r} is not a batch of challenge.toml",
                             fix='write "<task>/<batch>" with the ids of challenge.toml, e.g. "taskB/batch1"')
                     for i, entry in enumerate(value["primary"]) if not _is_batch(challenge, entry)]

@@ -18,14 +18,14 @@ from typing import Any
 
 from jsonschema import ValidationError
 
-from scorer.errors import Problem, ScorerError, excerpt, json_pointer
+from scorer.errors import Problem, ScorerError, json_pointer
 from scorer.formats.goldversions import preliminary_copy
 from scorer.formats.jsontext import JsonValue, regular_file
 from scorer.formats.limits import QuestionLimits
 from scorer.formats.names import bad_characters, code_point, has_visible, lookalike_keys
 from scorer.formats.sealed import SEALED_SUFFIX
 from scorer.measures.registry import default_official_measures
-from scorer.schemas import schema_problems
+from scorer.schemas import schema_fix, schema_problems
 from scorer.tasks import DEFAULT_HIERARCHY, SCORINGS, SINGLE_PHASE, TASKS
 
 #: ``[official_measures]`` when ``challenge.toml`` names none (from the measure registry).
@@ -384,18 +384,14 @@ def _unexpected(error: ValidationError) -> list[str]:
 
 
 def toml_schema_problems(value: JsonValue, text: str, path: Path, schema: str) -> list[Problem]:
-    """The schema problems of a TOML file's value, each located by line and TOML path.  A
-    value a pattern refuses is said so in words, the pattern left out (the fix, the
-    schema's ``x-fix``, says what is allowed)."""
+    """The schema problems of a TOML file's value, each located by line and TOML path, with
+    the schema's fix (``x-fix``: what is allowed, in words; a refused pattern is never shown)."""
     def convert(error: ValidationError) -> Problem:
         parts = list(error.absolute_path)
-        fix = error.schema.get("x-fix", "") if isinstance(error.schema, dict) else ""
-        message = (f"{excerpt(error.instance)} is not a value allowed here" if error.validator == "pattern"
-                   else error.message)
         return Problem(code=f"config-{error.validator}", file=str(path),
                        line=toml_line(text, [*parts, *_unexpected(error)]),
-                       pointer=toml_path(parts), message=f"{toml_path(parts) or 'the top level'}: {message}",
-                       fix=fix)
+                       pointer=toml_path(parts), message=f"{toml_path(parts) or 'the top level'}: {error.message}",
+                       fix=schema_fix(error))
     problems = schema_problems(schema, _as_json(value), convert)
     return sorted(problems, key=lambda p: (p.line or 0, p.pointer or ""))
 
@@ -535,7 +531,7 @@ def challenge_file_problems(value: dict, text: str, path: Path) -> list[Problem]
     return sorted(problems, key=lambda p: (p.line or 0, p.pointer or ""))
 
 
-def _is_rejected(rejected: set[str], parts: Sequence[str | int]) -> bool:
+def rejected_at(rejected: set[str], parts: Sequence[str | int]) -> bool:
     """Whether the schema rejected the value at ``parts`` or something inside it (the TOML
     paths of its problems, ``rejected``)."""
     at = toml_path(parts)
@@ -558,7 +554,7 @@ def _readable_limits(value: dict, problems: list[Problem]) -> Limits:
     """The ``[limits]`` of a read ``challenge.toml`` whose ``problems`` are known: BioASQ's
     defaults when the schema rejected anything in the table (``systems_per_team = -3`` is
     not used to check the teams), else :func:`_limits_or_default`."""
-    if _is_rejected({p.pointer or "" for p in problems}, ["limits"]):
+    if rejected_at({p.pointer or "" for p in problems}, ["limits"]):
         return Limits()
     return _limits_or_default(value)
 
@@ -659,7 +655,7 @@ def _submissions_problems(value: dict, text: str, path: Path, rejected: set[str]
     from scorer.formats.sealed import recipient_problem
     recipient = _table(value, "submissions").get("recipient")
     problem = (recipient_problem(recipient) if isinstance(recipient, str)
-               and not _is_rejected(rejected, ["submissions", "recipient"]) else None)
+               and not rejected_at(rejected, ["submissions", "recipient"]) else None)
     if problem:
         return [Problem(code="bad-recipient", file=str(path), line=toml_line(text, ["submissions", "recipient"]),
                         pointer="submissions.recipient", message=f"submissions.recipient {problem}",
@@ -687,7 +683,7 @@ def _window_problems(value: dict, text: str, path: Path, rejected: set[str]) -> 
     problems = []
 
     def check(window: object, parts: list) -> None:
-        if not isinstance(window, dict) or _is_rejected(rejected, parts):
+        if not isinstance(window, dict) or rejected_at(rejected, parts):
             return
         opens, closes = window.get("opens"), window.get("closes")
         if not (isinstance(opens, datetime) and isinstance(closes, datetime)):
@@ -700,7 +696,7 @@ def _window_problems(value: dict, text: str, path: Path, rejected: set[str]) -> 
     def repeated(seen: set[str], item: dict, parts: list) -> bool:
         """Whether ``item``'s id (a string the schema accepted) was ``seen`` before; adds it."""
         item_id = item.get("id")
-        if not isinstance(item_id, str) or _is_rejected(rejected, parts + ["id"]):
+        if not isinstance(item_id, str) or rejected_at(rejected, parts + ["id"]):
             return False
         again = item_id in seen
         seen.add(item_id)

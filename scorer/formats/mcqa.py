@@ -34,7 +34,7 @@ from jsonschema import ValidationError
 
 from scorer.errors import Problem, ScorerError, bounded, excerpt, json_pointer, some_of
 from scorer.formats.jsontext import JsonText, JsonValue
-from scorer.schemas import schema_problems
+from scorer.schemas import schema_fix, schema_problems
 
 SCHEMAS = {"gold": "mcqa-gold.schema.json", "run": "mcqa-run.schema.json"}
 MISSING_FIX = ('answer every question of the test set: {"question": ID, "answer": null} leaves one '
@@ -137,7 +137,7 @@ def validate_mcqa(value: JsonValue, doc: JsonText | None = None, role: str = "ru
 
 def _schema_problem(error: ValidationError) -> Problem:
     pointer = json_pointer(*error.absolute_path)
-    fix = error.schema.get("x-fix", "") if isinstance(error.schema, dict) else ""
+    fix = schema_fix(error)
     last = error.absolute_path[-1] if error.absolute_path else None
     if error.validator == "required":
         match = re.search(r"'([^']+)' is a required property", error.message)

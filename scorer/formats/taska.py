@@ -19,7 +19,7 @@ from jsonschema import ValidationError
 from scorer.errors import Problem, ScorerError, bounded, json_pointer
 from scorer.formats.jsontext import JsonText, JsonValue
 from scorer.formats.limits import QuestionLimits, document_label_problems
-from scorer.schemas import schema_problems
+from scorer.schemas import schema_fix, schema_problems
 
 SCHEMAS = {"run": "taska-run.schema.json", "gold": "taska-gold.schema.json"}
 _INDEX = re.compile(r"^/documents/(\d+)")
@@ -64,7 +64,7 @@ def validate_taska(value: JsonValue, doc: JsonText | None = None, role: str = "r
 
 def _schema_problem(error: ValidationError) -> Problem:
     pointer = json_pointer(*error.absolute_path)
-    fix = error.schema.get("x-fix", "") if isinstance(error.schema, dict) else ""
+    fix = schema_fix(error)
     if error.validator == "required":
         return Problem(code="missing-member", message=error.message.replace("'", '"'), fix=fix, pointer=pointer)
     if error.validator == "type":

@@ -28,7 +28,7 @@ from scorer.formats.limits import QuestionLimits, limit_problems
 from scorer.formats.mcqa import validate_mcqa
 from scorer.formats.taska import validate_taska
 from scorer.formats.taskb import SNIPPET_FIELDS, SNIPPET_KEY_VARIANTS, SNIPPET_KEYS
-from scorer.schemas import schema_problems
+from scorer.schemas import schema_fix, schema_problems
 from scorer.tasks import PHASE_B_MEMBERS, SCORINGS
 
 #: The document URL form of every BioASQ gold file; the official tool compares strings.
@@ -246,7 +246,7 @@ def _question_id(value: JsonValue, pointer: str) -> str | None:
 
 def _schema_problem(error: ValidationError) -> Problem:
     pointer = json_pointer(*error.absolute_path)
-    fix = error.schema.get("x-fix", "") if isinstance(error.schema, dict) else ""
+    fix = schema_fix(error)
     if error.validator == "required":
         missing = re.search(r"'([^']+)' is a required property", error.message)
         name = missing.group(1) if missing else "a member"

@@ -108,9 +108,16 @@ def _size(kind: str, at_least: bool):
     return keyword
 
 
+def _not_allowed(instance) -> str:
+    """The message of a value a ``pattern`` refuses.  The pattern itself is never shown: what
+    the value may be is said in words by the schema's ``x-fix`` (:func:`schema_fix`), which
+    every ``pattern`` of these schemas has (``tests/test_schema_patterns.py``)."""
+    return f"{excerpt(instance)} is not a value allowed here"
+
+
 def _pattern(validator, pattern, instance, schema):
     if validator.is_type(instance, "string") and not re.search(pattern, instance):
-        yield ValidationError(f"{excerpt(instance)} does not match {pattern!r}")
+        yield ValidationError(_not_allowed(instance))
 
 
 def _bound(outside, text: str):
@@ -239,10 +246,21 @@ def _compiled_errors(name: str, instance, limit: int) -> list[ValidationError]:
     for error in itertools.islice(_compiled(name).iter_errors(plain), limit + 1):
         path = list(error.instance_path)
         kind = type(error.kind).__name__.lower()
+        value = _at(plain, path)
         errors.append(ValidationError(
-            f"{excerpt(_at(plain, path))} does not follow the format (its {kind} rule)",
-            validator=kind, path=path, instance=_at(plain, path), schema={}))
+            _not_allowed(value) if kind == "pattern" else f"{excerpt(value)} does not follow the format (its {kind} rule)",
+            validator=kind, path=path, instance=value, schema=_subschema(name, list(error.schema_path)[:-1])))
     return errors
+
+
+def _subschema(name: str, path: list) -> dict:
+    """The part of schema ``name`` at ``path`` (a compiled error's schema path, its ``$ref``s
+    already followed within the file), {} when the path does not lead to an object there."""
+    try:
+        part = _at(load_schema(name), path)
+    except (KeyError, IndexError, TypeError):
+        return {}
+    return part if isinstance(part, dict) else {}
 
 
 def _at(value, path: list):
@@ -252,11 +270,20 @@ def _at(value, path: list):
     return value
 
 
+def schema_fix(error: ValidationError) -> str:
+    """The fix the schema gives for ``error``: the ``x-fix`` of the (sub)schema it is about,
+    "" when that has none."""
+    return error.schema.get("x-fix", "") if isinstance(error.schema, dict) else ""
+
+
 def _with_fix(problem: Problem, error) -> Problem:
-    """The problem, with a fix from the kind of error when the schema gives none (``x-fix``)."""
+    """The problem, with a fix when its converter gave none: the schema's (``x-fix``), else
+    one from the kind of error."""
     if problem.fix:
         return problem
-    if error.validator == "type":
+    if schema_fix(error):
+        fix = schema_fix(error)
+    elif error.validator == "type":
         types = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
         fix = f"write {' or '.join(f'a JSON {t}' for t in types)} here"
     elif error.validator == "enum":
