@@ -538,6 +538,25 @@ def test_the_other_measures_unfold_with_and_without_javascript(page, driver):
             driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
 
 
+#: A run of the demo's assessed batch (batch 2 Phase A, docs/assessment.md).
+ASSESSED_RUN = "runs/taskB/batch2/phaseA/quokka/quokka-1.html"
+
+
+def test_an_assessed_run_lists_what_the_assessment_added_within_1280px(page, driver):
+    """The run page of a final board lists the run's items the experts accepted and the
+    values they changed, and nothing of it is wider than the page."""
+    page(ASSESSED_RUN)
+    section = by_css(driver, "section.assessed")
+    captions = [c.text for c in all_by_css(section, "caption")]
+    assert captions[0].startswith("This run's items the assessment made relevant or correct"), captions
+    kinds = {row.find_elements("css selector", "td")[0].text for row in all_by_css(section, "table")[0]
+             .find_elements("css selector", "tbody tr")}
+    assert kinds <= {"document", "snippet"} and kinds, kinds
+    facts = driver.execute_script(MAIN_TABLES)
+    assert facts["page"][0] <= facts["page"][1], facts["page"]
+    assert all(w["scroll"] <= w["client"] + 1 for w in facts["wraps"]), facts["wraps"]
+
+
 # --- narrow viewport ------------------------------------------------------------------------
 
 NARROW = """
@@ -899,6 +918,7 @@ PAGE_KINDS = {
     "system": "teams/helix/helix-dense.html",
     "run-phaseA": PHASE_A_RUN,
     "run-phaseB": PHASE_B_RUN,
+    "run-assessed": ASSESSED_RUN,
     "run-taskA": "runs/taskA/batch1/week1/northbridge/nb-hier.html",
     "run-mcqa": "runs/mcqa/batch1/run/helix/helix-dense.html",
     "run-synergy": "runs/synergy/round1/run/helix/helix-dense.html",

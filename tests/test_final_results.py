@@ -21,7 +21,9 @@ from scorer.assessment.batch import batch_pool, merge_batch, write_pool
 from scorer.assessment.judgements import new_judgements, pool_digest, pool_items, save_judgements, with_judgement
 from scorer.cli import main
 from scorer.formats.challenge import parse_utc
+from scorer.formats.taskb import read_taskb
 from scorer.store import score_all
+from scorer.store.assessed import assessment_added
 
 from test_score_all import DOC, QUESTIONS, load, make_repo, write
 
@@ -54,6 +56,12 @@ def final_repo(tmp_path_factory):
     assert report["added"] == {"documents": 6}  # 9100 in each of the 6 questions
     assert score_all(repo).ok
     return repo
+
+
+@pytest.fixture(scope="module")
+def final_site(final_repo):
+    assert main(["build", "--repo", str(final_repo), "--no-score", "--jobs", "1"]) == 0
+    return final_repo / "_site"
 
 
 def test_the_documents_map_before_and_after_by_hand(final_repo):
@@ -101,9 +109,8 @@ def test_the_preliminary_ranks_are_those_of_the_preliminary_gold_scored_alone(fi
     assert preliminary["gold"] == {"state": "preliminary", "version": 1}
 
 
-def test_the_site_shows_final_and_preliminary(final_repo):
-    assert main(["build", "--repo", str(final_repo), "--no-score", "--jobs", "1"]) == 0
-    site = final_repo / "_site"
+def test_the_site_shows_final_and_preliminary(final_repo, final_site):
+    site = final_site
     board = (site / "taskB/b2/phaseA.html").read_text(encoding="utf-8")
     assert "<strong>Final results</strong>" in board and 'href="../../taskB/b2/phaseA-preliminary.html"' in board
     page = (site / "taskB/b2/phaseA-preliminary.html").read_text(encoding="utf-8")
@@ -134,3 +141,84 @@ def test_a_second_merge_keeps_the_first_preliminary_copy(tmp_path):
     assess(repo)  # a new pool of the final gold, judged again: version 3, same preliminary copy
     assert (repo / "gold/taskb/b2/preliminary/phaseA.json").read_bytes() == first
     assert json.loads((repo / "gold/taskb/b2/versions.json").read_text())["phaseA.json"]["version"] == 3
+
+
+# --- what the assessment added, run by run ------------------------------------------------
+
+def test_the_run_that_returned_the_accepted_document_lists_it_with_its_values(final_repo):
+    """alpha/a2 returned 9100 in every question; its values per question, by hand (gold of
+    3, then of 4; a2 returns [g0, 9100, g1]): precision 2/3 -> 3/3; recall 2/3 -> 3/4;
+    F1 2/3 -> 2 x 1 x 3/4 / (7/4) = 6/7; AP (1 + 2/3) / 3 = 5/9 -> (1 + 1 + 1) / 4 = 3/4."""
+    result = load(final_repo, "results/runs/taskB/b2/phaseA/alpha/a2.json")
+    listed = result["assessment"]["questions"]
+    assert [q["id"] for q in listed] == QUESTIONS
+    for question in listed:
+        assert question["documents"] == [DOC.format(9100)]
+        assert "snippets" not in question and "exact_answers" not in question
+        assert set(question["values"]) == {"documents.precision", "documents.recall", "documents.f1", "documents.ap"}
+        for measure, (before, after) in {"documents.precision": (2 / 3, 1.0), "documents.recall": (2 / 3, 3 / 4),
+                                         "documents.f1": (2 / 3, 6 / 7), "documents.ap": (5 / 9, 3 / 4)}.items():
+            assert question["values"][measure] == [pytest.approx(before), pytest.approx(after)]
+    assert result["assessment"]["others_changed"] == 0
+
+
+def test_a_run_that_did_not_return_it_lists_nothing(final_repo):
+    """alpha/a1 returned [g0, g1, g2]: nothing the assessment added, so no question is
+    listed; its 6 questions changed all the same (recall 1 -> 3/4: the gold grew)."""
+    result = load(final_repo, "results/runs/taskB/b2/phaseA/alpha/a1.json")
+    assert result["assessment"] == {"questions": [], "others_changed": 6}
+    assert "assessment" not in load(final_repo, "results/runs/taskB/b1/phaseA/alpha/a1.json")  # b1: not assessed
+
+
+def test_assessment_added_by_hand():
+    """One factoid question: the assessment added document 2, the snippet 2 abstract
+    [5, 15) and the synonym "breast cancer 1".  The run's snippet [12, 20) overlaps it
+    (listed), [15, 30) only touches it and [0, 10) of document 1 was in the gold already
+    (neither listed); its answer "Breast Cancer 1" matches the new synonym whatever the
+    case; "BRCA1" was in the gold before.  A second question changed values with nothing
+    of the run's added (counted); a third changed nothing."""
+    def snippet(pmid, begin, end, text="t"):
+        return {"document": f"http://www.ncbi.nlm.nih.gov/pubmed/{pmid}", "beginSection": "abstract",
+                "endSection": "abstract", "offsetInBeginSection": begin, "offsetInEndSection": end, "text": text}
+
+    def question(qid, documents, snippets, exact):
+        return {"id": qid, "type": "factoid", "body": "?", "documents": documents, "snippets": snippets,
+                "exact_answer": exact, "ideal_answer": "x"}
+    url = "http://www.ncbi.nlm.nih.gov/pubmed/{}".format
+    preliminary = read_taskb({"questions": [question("q1", [url(1)], [snippet(1, 0, 10)], [["BRCA1", "brca-1"]]),
+                                            question("q2", [url(1)], [], [["x"]]),
+                                            question("q3", [url(1)], [], [["x"]])]})
+    final = read_taskb({"questions": [
+        question("q1", [url(1), url(2)], [snippet(1, 0, 10), snippet(2, 5, 15)], [["BRCA1", "brca-1", "breast cancer 1"]]),
+        question("q2", [url(1), url(9)], [], [["x"]]), question("q3", [url(1)], [], [["x"]])]})
+    run = read_taskb({"questions": [
+        question("q1", ["PMID:2", url(1), "https://pubmed.ncbi.nlm.nih.gov/2/"],
+                 [snippet(2, 12, 20, "kept"), snippet(2, 15, 30), snippet(1, 0, 10)], [["Breast Cancer 1"], ["BRCA1"]]),
+        question("q2", [url(1)], [], [["x"]]), question("q3", [url(1)], [], [["x"]])]})
+    nan = float("nan")
+    before = {"q1": {"documents.ap": 0.5, "snippets.f1": nan, "factoid.strict": 1.0},
+              "q2": {"documents.recall": 1.0}, "q3": {"documents.recall": 1.0}}
+    after = {"q1": {"documents.ap": 1.0, "snippets.f1": nan, "factoid.strict": 1.0},
+             "q2": {"documents.recall": 0.5}, "q3": {"documents.recall": 1.0}}
+    assert assessment_added(preliminary, final, run, before, after) == {
+        "questions": [{"id": "q1", "documents": ["PMID:2"], "snippets": [snippet(2, 12, 20, "kept")],
+                       "exact_answers": ["Breast Cancer 1"], "values": {"documents.ap": [0.5, 1.0]}}],
+        "others_changed": 1}
+
+
+def test_the_run_pages_and_downloads_list_what_the_assessment_added(final_site):
+    """alpha/a2's page lists 9100 in each of the 6 questions, and its AP 5/9 -> 3/4; alpha/a1's
+    lists nothing and says its 6 questions changed because the gold grew."""
+    page = (final_site / "runs/taskB/b2/phaseA/alpha/a2.html").read_text(encoding="utf-8")
+    assert "What the experts' assessment added" in page and page.count(DOC.format(9100)) >= 6
+    items = json.loads((final_site / "downloads/run-taskB-b2-phaseA-alpha-a2-assessment-items.json").read_text())
+    assert [(r["question"], r["kind"], r["item"]) for r in items["rows"]] == [
+        (q, "document", DOC.format(9100)) for q in QUESTIONS]
+    values = json.loads((final_site / "downloads/run-taskB-b2-phaseA-alpha-a2-assessment-values.json").read_text())
+    ap = [r for r in values["rows"] if r["measure"] == "documents.ap"]
+    assert len(ap) == 6 and all(r["preliminary"] == pytest.approx(5 / 9) and r["final"] == pytest.approx(3 / 4)
+                                and r["change"] == pytest.approx(3 / 4 - 5 / 9) for r in ap)
+    other = (final_site / "runs/taskB/b2/phaseA/alpha/a1.html").read_text(encoding="utf-8")
+    assert "this run returned nothing that the assessment added" in other
+    assert "6 other questions of this run changed value" in other
+    assert "assessment added" not in (final_site / "runs/taskB/b1/phaseA/alpha/a1.html").read_text(encoding="utf-8")

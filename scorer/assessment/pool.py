@@ -28,9 +28,9 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from scorer.formats.answers import gold_ideal_texts, ideal_text
-from scorer.formats.taskb import Question, Snippet, TaskBFile
-from scorer.measures.snippets import pubmed_id, reference_section
+from scorer.formats.answers import answer_strings, gold_entries, gold_ideal_texts, ideal_text
+from scorer.formats.taskb import Question, TaskBFile
+from scorer.measures.snippets import pubmed_id, snippet_place
 from scorer.tasks import Scoring
 
 POOL_VERSION = 1
@@ -89,7 +89,7 @@ def build_pool(gold: TaskBFile, runs: Mapping[str, TaskBFile], *, kinds: tuple[s
         returned = {system: questions_[qid] for system, questions_ in by_system.items() if qid in questions_}
         entry: dict = {"id": qid, "type": gold_question.type, "body": gold_question.body}
         if answers:  # what the assessors compare with: "synonym of" names a gold entry
-            entry["gold_exact_answer"] = gold_entries(gold_question)
+            entry["gold_exact_answer"] = gold_entries(gold_question.exact_answer)
             entry["gold_ideal_answer"] = gold_ideal_texts(gold_question.ideal_answer)
         for kind, prefix in RETRIEVAL_KINDS + ANSWER_KINDS:
             if kind not in kinds:
@@ -129,21 +129,17 @@ def _natural(text: str) -> tuple:
     return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.findall(r"\d+|\D+", text))
 
 
-def _place(snippet: Snippet) -> tuple[str, str, str]:
-    return pubmed_id(snippet.document), reference_section(snippet.begin_section), reference_section(snippet.end_section)
-
-
 def _pooled_snippets(gold: Question, returned: Mapping[str, Question]) -> list[tuple[dict, set[str]]]:
     """Returned snippets grouped by place and merged into hulls where their ranges overlap
     or touch; a hull covered by the gold's ranges of its place is held."""
     covered: dict[tuple[str, str, str], list[tuple[int, int]]] = {}
     for snippet in gold.snippets:
-        covered.setdefault(_place(snippet), []).append((snippet.begin, snippet.end))
+        covered.setdefault(snippet_place(snippet), []).append((snippet.begin, snippet.end))
     members: dict[tuple[str, str, str], list[tuple[int, int, str, str]]] = {}
     for system, question in returned.items():
         for snippet in question.snippets:
             if snippet.end > snippet.begin:
-                members.setdefault(_place(snippet), []).append((snippet.begin, snippet.end, snippet.text, system))
+                members.setdefault(snippet_place(snippet), []).append((snippet.begin, snippet.end, snippet.text, system))
     pooled = []
     for place in sorted(members, key=lambda p: (_natural(p[0]), p[1], p[2])):
         gold_ranges = merged_ranges(covered.get(place, []))
@@ -207,32 +203,8 @@ def stitched_text(begin: int, end: int, members: list[tuple[int, int, str]]) -> 
     return longest, False
 
 
-def _answer_strings(question: Question) -> list[str]:
-    """The first string of each entry of a factoid or list answer (what the official
-    evaluator scores from edition 5 on); other shapes give nothing."""
-    value = question.exact_answer
-    if type(value) is not list:
-        return []
-    out = []
-    for entry in value:
-        first = entry[0] if type(entry) is list and entry else entry
-        if type(first) is str and first.strip():
-            out.append(first)
-    return out
-
-
-def gold_entries(question: Question) -> list[list[str]]:
-    """A gold factoid or list answer as its entries (lists of synonyms); a flat list's
-    strings are one entry each; other shapes (yes/no, none) give no entry."""
-    value = question.exact_answer
-    if type(value) is not list:
-        return []
-    entries = [[t for t in (entry if type(entry) is list else [entry]) if type(t) is str] for entry in value]
-    return [entry for entry in entries if entry]
-
-
 def _gold_synonyms(question: Question) -> set[str]:
-    return {text.lower() for entry in gold_entries(question) for text in entry}
+    return {text.lower() for entry in gold_entries(question.exact_answer) for text in entry}
 
 
 def _pooled_exact(gold: Question, returned: Mapping[str, Question]) -> list[tuple[dict, set[str]]]:
@@ -242,7 +214,7 @@ def _pooled_exact(gold: Question, returned: Mapping[str, Question]) -> list[tupl
     forms: dict[str, set[str]] = {}
     systems: dict[str, set[str]] = {}
     for system, question in returned.items():
-        for text in _answer_strings(question):
+        for text in answer_strings(question.exact_answer):
             folded = text.lower()
             if folded not in held:
                 forms.setdefault(folded, set()).add(text)

@@ -255,6 +255,29 @@ def gold_ideal_texts(value: JsonValue) -> list[str]:
     return []
 
 
+def answer_strings(value: JsonValue) -> list[str]:
+    """The first string of each entry of a factoid or list ``exact_answer`` (what the
+    official evaluator scores from edition 5 on; blank strings dropped); other shapes give
+    nothing."""
+    if type(value) is not list:
+        return []
+    out = []
+    for entry in value:
+        first = entry[0] if type(entry) is list and entry else entry
+        if type(first) is str and first.strip():
+            out.append(first)
+    return out
+
+
+def gold_entries(value: JsonValue) -> list[list[str]]:
+    """A gold factoid or list ``exact_answer`` as its entries (lists of synonyms); a flat
+    list's strings are one entry each; other shapes (yes/no, none) give no entry."""
+    if type(value) is not list:
+        return []
+    entries = [[t for t in (entry if type(entry) is list else [entry]) if type(t) is str] for entry in value]
+    return [entry for entry in entries if entry]
+
+
 # --- validate / normalize -----------------------------------------------------------
 
 def fix_phase_b_question(question: object) -> tuple[object, Iterable[Finding | Problem]]:

@@ -666,7 +666,9 @@ Key = tuple[str, str, str]
 Intervals = dict[Key, list[tuple[int, int]]]
 
 
-def _key(s: Snippet) -> Key:
+def snippet_place(s: Snippet) -> Key:
+    """Where a snippet lies: (PubMed id, begin section, end section), sections as
+    :func:`reference_section` names them."""
     return pubmed_id(s.document), reference_section(s.begin_section), reference_section(s.end_section)
 
 
@@ -690,7 +692,7 @@ def _union(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 def keyed(snippets: Sequence[Snippet]) -> list[Keyed]:
     """Each snippet as (PubMed id and reference sections, begin, end)."""
-    return [(_key(s), s.begin, s.end) for s in snippets]
+    return [(snippet_place(s), s.begin, s.end) for s in snippets]
 
 
 def positions(snippets: Sequence[Keyed]) -> Intervals:

@@ -6,11 +6,14 @@ assessment, with its version).  A final board links its preliminary results, kep
 page of their own: per ranking, each system's preliminary and final rank, the change,
 and the values of the official measures before and after (the runs were scored against
 both gold versions: the ``gold preliminary`` variant of the table's ``sensitivity``).
+A run page of a final board lists what the assessment added among the run's items
+(:func:`added_views`, from the run result's ``assessment``).
 """
 from __future__ import annotations
 
 from scorer.assessment.pool import pool_kinds
 from scorer.measures.registry import measure_label
+from scorer.measures.snippets import pubmed_id
 from scorer.site import labels, paths
 from scorer.site.results import Ranking, Table
 from scorer.site.tables import Cell, Column, TableView, rank_cell, score_cell, text_cell
@@ -104,3 +107,62 @@ def write_preliminary(site, table: Table | None) -> dict | None:
                 views=views, moved=moved, where=where, gold=state,
                 board=paths.board(table.task, table.batch, table.phase))
     return state
+
+
+#: The kinds of items of a run result's ``assessment`` and how the site names one item.
+ADDED_KINDS = (("documents", "document"), ("snippets", "snippet"), ("exact_answers", "exact answer"))
+
+
+def added_views(slug: str, assessment: dict) -> tuple[TableView, TableView]:
+    """A run's items that the experts' assessment made relevant or correct (a row per item:
+    question, kind, the item as the run wrote it, and where a snippet lies) and the values
+    of those questions before and after it (a row per changed measure), from the
+    ``assessment`` of its result (:func:`scorer.store.assessed.assessment_added`);
+    ``slug``: the run's (:func:`scorer.site.drilldown.run_slug`)."""
+    others, questions = assessment.get("others_changed", 0), assessment.get("questions", ())
+    others_text = (f"{others} other question{'s' if others != 1 else ''} of this run changed value without an item "
+                   "of this run added: the gold grew with items other systems returned." if others else "")
+    items = TableView(slug=f"{slug}-assessment-items", caption="This run's items the assessment made relevant or correct",
+                      columns=[Column("question", "Question", row_header=True), Column("kind", "Kind"),
+                               Column("item", "Item", title="as the run wrote it"),
+                               Column("place", "Where", title="a snippet's document, sections and offsets")],
+                      empty="None: this run returned nothing that the assessment added to the gold.",
+                      note="Items in the final gold that were not in the preliminary gold, and that this run returned "
+                           "(a snippet counts when it overlaps one the experts accepted).")
+    values = TableView(slug=f"{slug}-assessment-values", caption="Their questions' values before and after",
+                       columns=[Column("question", "Question", row_header=True), Column("measure", "Measure", title="the measure's id in the downloads"),
+                                Column("preliminary", "Preliminary", numeric=True, title="against the gold before the assessment"),
+                                Column("final", "Final", numeric=True, title="against the gold after the assessment"),
+                                Column("change", "Change", numeric=True, title="final minus preliminary")],
+                       empty=(f"No value of the questions above changed. {others_text}".strip() if questions
+                              else others_text or "No value of this run changed with the assessment."),
+                       note=others_text)
+    for question in questions:
+        qid = text_cell(question["id"])
+        for kind, name in ADDED_KINDS:
+            for item in question.get(kind, ()):
+                text, place = _item_texts(item)
+                items.add([qid, text_cell(name), Cell(text, text, css="item"), _place_cell(place, item)])
+        for measure, (before, after) in question.get("values", {}).items():
+            delta = after - before if isinstance(before, float) and isinstance(after, float) else None
+            values.add([qid, Cell(measure, measure_label(measure), title=measure), score_cell(before), score_cell(after),
+                        score_cell(delta, missing="no value before or after")])
+    return items, values
+
+
+def _item_texts(item) -> tuple[str, str | None]:
+    """(the item as the run wrote it, where a snippet lies or None)."""
+    if not isinstance(item, dict):
+        return str(item), None
+    begin, end = item["beginSection"], item["endSection"]
+    span = (f"{begin} {item['offsetInBeginSection']}-{item['offsetInEndSection']}" if begin == end
+            else f"{begin} {item['offsetInBeginSection']} to {end} {item['offsetInEndSection']}")
+    return item["text"], f"{item['document']}, {span}"
+
+
+def _place_cell(place: str | None, item) -> Cell:
+    """Where a snippet lies: the document as the run wrote it in the downloads, its PubMed
+    id on the page (a URL would take a third of the table's width)."""
+    if place is None:
+        return Cell(None, "")
+    return Cell(place, place.replace(item["document"], pubmed_id(item["document"]), 1), css="item")

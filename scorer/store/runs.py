@@ -16,8 +16,10 @@ from scorer.evaluation import EDITIONS, evaluate
 from scorer.formats.cards import card_ref
 from scorer.formats.challenge import Challenge, RunRef, run_ref, sealed_ref
 from scorer.formats.jsontext import load_json
+from scorer.formats.taskb import read_taskb
 from scorer.formats.validation import validate_run
 from scorer.ranking.ranks import PHASE_A_CATEGORIES
+from scorer.store.assessed import assessment_added
 from scorer.tasks import SCORINGS, TASKS, run_path_forms
 
 LEDGER = "submissions/received.json"
@@ -110,6 +112,9 @@ def score_run(job: RunJob) -> dict:
         body["answered"] = answered
     if SCORINGS[job.ref.scorer_task].sensitivity:
         body["variants"] = rule_variants(job, run_value)
+        added = run_assessment(job, run_value, body)
+        if added is not None:
+            body["assessment"] = added
     return {"status": "scored", **body}
 
 
@@ -131,7 +136,8 @@ def variant_rules(task: str, flavor: str, edition: int) -> list[tuple[str, str, 
 def rule_variants(job: RunJob, run) -> dict[str, dict]:
     """The run's measures under each of :func:`variant_rules` and, when its gold is final,
     against the preliminary gold (:data:`PRELIMINARY_VARIANT`; ideal answers, which no
-    flavor, edition or assessment changes, are not recomputed): name -> ``{"measures": ...}``, or
+    flavor, edition or assessment changes, are not recomputed): name -> ``{"measures": ...}``
+    (the preliminary gold's also with its ``per_question`` values), or
     ``{"error": code, "message": ...}`` where those rules cannot score it (an older
     edition's evaluator aborts on a question the run leaves out, for example).  ``run``:
     the run as parsed by the validation.  Never raises: a variant that cannot be computed
@@ -155,11 +161,31 @@ def rule_variants(job: RunJob, run) -> dict[str, dict]:
             out[PRELIMINARY_VARIANT] = _variant_error(exc.problems[0])
     for name, flavor, edition in rules:
         try:  # evaluate raises only ScorerError (any other exception becomes its internal-error)
-            out[name] = {"measures": evaluate(golds[name], run, task=task, edition=edition, flavor=flavor,
-                                              form_warnings=False, **options).measures}
+            result = evaluate(golds[name], run, task=task, edition=edition, flavor=flavor, form_warnings=False,
+                              **options)
+            out[name] = {"measures": result.measures}
+            if name == PRELIMINARY_VARIANT:  # the preliminary board ranks on them (intervals, groups)
+                out[name]["per_question"] = result.per_question
         except ScorerError as exc:
             out[name] = _variant_error(exc.problems[0])
     return out
+
+
+def run_assessment(job: RunJob, run, body: dict) -> dict | None:
+    """What the experts' assessment added among the run's items, question by question, and
+    the effect on its values (:func:`scorer.store.assessed.assessment_added`), when its
+    gold is final and the run was scored against the preliminary gold too (``body``: the
+    run's result with its ``variants``); None otherwise, or when the golds or the run cannot
+    be read as Task B files (the result then simply has no ``assessment``)."""
+    before = body.get("variants", {}).get(PRELIMINARY_VARIANT, {}).get("per_question")
+    if before is None:
+        return None
+    try:
+        preliminary = read_taskb(load_json(job.gold["preliminary"], name="preliminary gold")[0])
+        final = read_taskb(load_json(job.gold["gold"], name="gold")[0])
+        return assessment_added(preliminary, final, read_taskb(run), before, body.get("per_question", {}))
+    except ScorerError:
+        return None
 
 
 def _variant_error(problem: Problem) -> dict:
