@@ -75,7 +75,7 @@ class Task:
     """A task of a challenge.
 
     ``key``: its table in ``challenge.toml``, its folder in ``gold/`` and ``testsets/`` and
-    the ``Challenge`` field ``<key>_batches``.  ``unit``: what the path segment between
+    its batches' entry in the ``Challenge`` field ``task_batches``.  ``unit``: what the path segment between
     batch and team is ("phase", "test set"), None when the path has none (one window per
     batch, phase :data:`SINGLE_PHASE`).  ``phases``: the fixed phases (:class:`Phase`, Task
     B); empty when the phases are the batch's test sets from ``challenge.toml``, all scored
@@ -98,6 +98,9 @@ class Task:
     ``bioasq_files``: ``import-bioasq`` turns BioASQ's official files of a batch (test sets,
     golden file) into its ``testsets/`` and ``gold/``; ``testset_fields``: the members of a
     question of its test set, for a task without fixed phases (else each :class:`Phase`'s).
+    ``judged``: a run of a batch is scored without what the gold of the earlier batches
+    judged, unless its table in ``challenge.toml`` says ``exclude_judged = false``
+    (Synergy: feedback of earlier rounds is not new evidence).
     """
 
     id: str
@@ -123,6 +126,13 @@ class Task:
     answers: int | None = None
     bioasq_files: bool = False
     testset_fields: tuple[str, ...] = ()
+    judged: bool = False
+
+    @property
+    def hierarchy(self) -> bool:
+        """Whether its runs are scored with the challenge's label hierarchy (its table in
+        ``challenge.toml`` names it: ``hierarchy = "gold/mesh/hierarchy.txt"``)."""
+        return self.scoring is not None and SCORINGS[self.scoring].hierarchy
 
     @property
     def view_kind(self) -> str:
@@ -267,6 +277,7 @@ TASKS: dict[str, Task] = {t.id: t for t in (
          candidates=True),
     Task("synergy", "synergy", "Synergy (question answering on developing topics)", None, "gold.json",
          "questions.json", scoring="synergy", batches="rounds", batch="round", edition=9, views="taskB", answers=20,
+         judged=True,
          unknown_id_fix="answer the questions of this round's question file only", bioasq_files=True,
          testset_fields=(*QUESTION_FIELDS, "answerReady")),
 )}

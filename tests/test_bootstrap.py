@@ -139,9 +139,9 @@ def test_an_unresampled_replicate_ranks_as_task_a_ranking():
 
 def challenge(**rules) -> Challenge:
     return Challenge(root=Path("."), name="t", rules=Rules(**rules),
-                     taskb_batches={"b1": TaskBBatch("b1", "Batch 1", {"phaseA": WINDOW, "phaseB": WINDOW})},
-                     taska_batches={"a1": TaskABatch("a1", "A 1", {"w1": WINDOW, "w2": WINDOW})},
-                     mcqa_batches={"m1": WindowBatch("m1", "M 1", WINDOW)})
+                     task_batches={"taskB": {"b1": TaskBBatch("b1", "Batch 1", {"phaseA": WINDOW, "phaseB": WINDOW})},
+                                   "taskA": {"a1": TaskABatch("a1", "A 1", {"w1": WINDOW, "w2": WINDOW})},
+                                   "mcqa": {"m1": WindowBatch("m1", "M 1", WINDOW)}})
 
 
 def run(task: str, phase: str, system: str, per_question: dict, measures: dict, **doc) -> ScoredRun:

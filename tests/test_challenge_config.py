@@ -60,9 +60,9 @@ def test_a_valid_challenge(tmp_path):
     assert c.name == "Demo" and c.rules.best_k == 3 and c.rules.flavor == "official"
     assert c.limits.systems_per_team == 5
     assert c.official_measures["documents"] == "documents.map"
-    window = c.taskb_batches["batch1"].windows["phaseA"]
+    window = c.batches("taskB")["batch1"].windows["phaseA"]
     assert window.closes == datetime(2026, 3, 2, 10, tzinfo=UTC)
-    assert list(c.taska_batches["batch1"].testsets) == ["week1", "week2"]
+    assert list(c.batches("taskA")["batch1"].testsets) == ["week1", "week2"]
     team = c.teams["alpha"]
     assert team.name == "Team <b>Alpha</b>" and team.members == ("alice", "bob-2")
     assert team.systems["base"].baseline and not team.systems["a1"].baseline
@@ -168,8 +168,8 @@ window = { opens = 2026-04-10T10:00:00Z, closes = 2026-04-12T10:00:00Z }
 
 def test_an_mcqa_table(tmp_path):
     c = load_challenge(repo(tmp_path, CHALLENGE + MCQA))
-    assert list(c.mcqa_batches) == ["batch1", "batch2"]
-    assert c.mcqa_batches["batch1"].name == "Reading tests 1" and c.mcqa_batches["batch2"].name == "batch2"
+    assert list(c.batches("mcqa")) == ["batch1", "batch2"]
+    assert c.batches("mcqa")["batch1"].name == "Reading tests 1" and c.batches("mcqa")["batch2"].name == "batch2"
     assert c.official_measures["mcqa"] == "mcqa.c_at_1"
     ref = run_ref("submissions/mcqa/batch1/alpha/a1.json")
     assert (ref.task, ref.batch, ref.phase, ref.team, ref.system) == ("mcqa", "batch1", MCQA_PHASE, "alpha", "a1")
@@ -178,12 +178,12 @@ def test_an_mcqa_table(tmp_path):
     assert c.gold_paths(ref) == {"gold": tmp_path / "gold/mcqa/batch1/gold.json"}
     assert c.window(run_ref("submissions/mcqa/batch9/alpha/a1.json")) is None
     assert c.rules_digest(ref) != c.rules_digest(run_ref("submissions/taskA/batch1/week1/alpha/a1.json"))
-    assert c.to_json()["mcqa"][1] == {"id": "batch2", "name": "batch2", "opens": "2026-04-10T10:00:00Z",
-                                      "closes": "2026-04-12T10:00:00Z"}
+    assert c.to_json()["mcqa"]["batches"][1] == {"id": "batch2", "name": "batch2", "opens": "2026-04-10T10:00:00Z",
+                                                 "closes": "2026-04-12T10:00:00Z"}
     # without the table: no mcqa batches, the default official measure
     (tmp_path / "plain").mkdir()
     plain = load_challenge(repo(tmp_path / "plain"))
-    assert plain.mcqa_batches == {} and plain.official_measures["mcqa"] == "mcqa.c_at_1"
+    assert plain.batches("mcqa") == {} and plain.official_measures["mcqa"] == "mcqa.c_at_1"
 
 
 @pytest.mark.parametrize("change, code, pointer", [

@@ -82,17 +82,17 @@ def test_demo_is_small_and_synthetic(generated):
 
 def test_challenge_and_teams_load(challenge):
     assert challenge.demo and "synthetic" in challenge.description
-    assert list(challenge.taskb_batches) == ["batch1", "batch2", "batch3"]
-    assert [len(b.testsets) for b in challenge.taska_batches.values()] == [5, 5]
+    assert list(challenge.batches("taskB")) == ["batch1", "batch2", "batch3"]
+    assert [len(b.testsets) for b in challenge.batches("taskA").values()] == [5, 5]
     assert challenge.rules.best_k == 4 and challenge.hierarchy == "gold/mesh/hierarchy.txt"
-    for batch in challenge.taskb_batches.values():
+    for batch in challenge.batches("taskB").values():
         for window in batch.windows.values():
             assert window.opens.year == 2026 and window.opens.utcoffset().total_seconds() == 0
     assert len(challenge.teams) == 5
     assert all(1 <= len(t.systems) <= 3 for t in challenge.teams.values())
     baselines = [(t.id, s.id) for t in challenge.teams.values() for s in t.systems.values() if s.baseline]
     assert len(baselines) == 3 and {team for team, _ in baselines} == {"organizers"}
-    assert list(challenge.mcqa_batches) == ["batch1", "batch2"] and challenge.official_measures["mcqa"] == "mcqa.c_at_1"
+    assert list(challenge.batches("mcqa")) == ["batch1", "batch2"] and challenge.official_measures["mcqa"] == "mcqa.c_at_1"
     assert any("<" in t.name and "&" in t.name for t in challenge.teams.values())
 
 
@@ -143,7 +143,7 @@ def test_gold_files_validate_as_gold(challenge):
 
 def test_gold_is_realistic(challenge):
     types = set()
-    for batch in challenge.taskb_batches:
+    for batch in challenge.batches("taskB"):
         questions = json.loads((ROOT / f"gold/taskb/{batch}/phaseB.json").read_text())["questions"]
         assert 18 <= len(questions) <= 22
         types |= {q["type"] for q in questions}
@@ -166,21 +166,21 @@ def test_gold_is_realistic(challenge):
 def test_test_sets_match_the_gold_without_answers(challenge):
     """testsets/: what participants receive; the pull-request check compares run ids with it."""
     from scorer.pr.policy import testset_ids, testset_path
-    for batch in challenge.taskb_batches:
+    for batch in challenge.batches("taskB"):
         for phase in ("phaseA", "phaseB"):
             gold = json.loads((ROOT / f"gold/taskb/{batch}/{phase}.json").read_text())["questions"]
             given = json.loads((ROOT / f"testsets/taskb/{batch}/{phase}.json").read_text())["questions"]
             keys = ["id", "type", "body"] + (["documents", "snippets"] if phase == "phaseB" else [])
             assert [list(q) for q in given] == [keys] * len(gold)
             assert given == [{k: q[k] for k in keys} for q in gold]
-    for batch, spec in challenge.taska_batches.items():
+    for batch, spec in challenge.batches("taskA").items():
         for testset in spec.testsets:
             gold = json.loads((ROOT / f"gold/taska/{batch}/{testset}.json").read_text())["documents"]
             given = json.loads((ROOT / f"testsets/taska/{batch}/{testset}.json").read_text())["documents"]
             assert [d["pmid"] for d in given] == [d["pmid"] for d in gold]
             assert all(sorted(d) == ["abstractText", "journal", "pmid", "title", "year"] and d["title"]
                        and d["abstractText"] for d in given)
-    for batch in challenge.mcqa_batches:
+    for batch in challenge.batches("mcqa"):
         gold = json.loads((ROOT / f"gold/mcqa/{batch}/gold.json").read_text())
         given = json.loads((ROOT / f"testsets/mcqa/{batch}/testset.json").read_text())
         for topic in gold["topics"]:
@@ -267,7 +267,7 @@ def test_mcqa_reading_tests_and_runs(challenge):
     """Two batches of 3 topics x 2 reading tests x 5 questions with 5 candidates; a random
     baseline that answers everything, a system that abstains a lot and answers nothing in one
     topic (its c@1 there is 0), answers as candidate ids."""
-    for batch in challenge.mcqa_batches:
+    for batch in challenge.batches("mcqa"):
         gold = json.loads((ROOT / f"gold/mcqa/{batch}/gold.json").read_text())
         assert [t["id"] for t in gold["topics"]] == ["genes", "drugs", "diseases"]
         tests = [r for t in gold["topics"] for r in t["reading_tests"]]

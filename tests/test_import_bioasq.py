@@ -87,7 +87,7 @@ def test_official_testsets_are_copied_and_the_batch_added(repo, capsys):
     capsys.readouterr()
     assert (repo / "testsets/taskb/batch1/phaseA.json").read_bytes() == testset_a.read_bytes()
     assert (repo / "testsets/taskb/batch1/phaseB.json").read_bytes() == testset_b.read_bytes()
-    batch = load_challenge(repo).taskb_batches["batch1"]
+    batch = load_challenge(repo).batches("taskB")["batch1"]
     assert batch.name == "Batch 1"
     assert {k: (w.opens.isoformat(), w.closes.isoformat()) for k, w in batch.windows.items()} == {
         "phaseA": ("2023-03-29T10:00:00+00:00", "2023-03-30T10:00:00+00:00"),
@@ -166,7 +166,7 @@ def test_usage_mistakes_exit_2_with_a_fix(repo, capsys, args, message):
 def test_phase_a_plus_window_and_a_repository_without_challenge(repo, tmp_path, capsys):
     assert main(["import-bioasq", "--repo", str(repo), "--batch", "batch1", "--window", PHASE_A,
                  "--window", PHASE_B, "--window", "phaseAplus=true"]) == 0
-    assert set(load_challenge(repo).taskb_batches["batch1"].windows) == {"phaseA", "phaseAplus", "phaseB"}
+    assert set(load_challenge(repo).batches("taskB")["batch1"].windows) == {"phaseA", "phaseAplus", "phaseB"}
     assert main(["import-bioasq", "--repo", str(tmp_path / "nowhere"), "--batch", "b", "--window", PHASE_A]) == 1
     assert "fix: start a challenge first: python -m scorer init" in capsys.readouterr().err
 

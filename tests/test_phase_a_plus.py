@@ -38,7 +38,7 @@ def aplus_repo(repo):
 
 
 def test_the_window_written_true_is_the_phase_a_window(aplus_repo):
-    batches = load_challenge(aplus_repo).taskb_batches
+    batches = load_challenge(aplus_repo).batches("taskB")
     assert batches["batch1"].windows["phaseAplus"] == batches["batch1"].windows["phaseA"]
     assert "phaseAplus" not in batches["batch2"].windows
 

@@ -66,6 +66,42 @@ def test_task_keys_are_the_challenge_tables():
     assert {t.key for t in TASKS.values()} <= set(properties)
 
 
+def _resolved(schema: dict, node: dict) -> dict:
+    ref = node.get("$ref", "")
+    return schema["$defs"][ref.rpartition("/")[2]] if ref else node
+
+
+@pytest.mark.parametrize("spec", TASKS.values(), ids=list(TASKS))
+def test_each_task_table_of_the_schema_follows_the_registry(spec):
+    """A task's table in challenge.schema.json holds its batches under the registry's key,
+    each in the form of its path grammar (phases, one window, test sets), and
+    ``exclude_judged`` exactly when the task excludes judged material."""
+    schema = load_schema("challenge.schema.json")
+    table = schema["properties"][spec.key]
+    assert spec.batches in table["required"]
+    batch = _resolved(schema, table["properties"][spec.batches]["items"])["properties"]
+    if spec.phases:
+        assert set(spec.phase_ids) <= set(batch)
+    elif spec.unit is None:
+        assert "window" in batch
+    else:
+        assert "testsets" in batch
+    assert ("exclude_judged" in table["properties"]) == spec.judged
+    assert ("hierarchy" in table["properties"]) == spec.hierarchy
+
+
+def test_challenge_json_has_each_task_table_of_the_registry():
+    """``Challenge.to_json`` writes each task's table as challenge.toml has it: its batches
+    under the registry's key (all tasks, also those without batches), its own settings."""
+    challenge = load_challenge(ROOT)
+    written = challenge.to_json()
+    for spec in TASKS.values():
+        assert [b["id"] for b in written[spec.key][spec.batches]] == list(challenge.batches(spec.id)), spec.id
+    assert written["synergy"]["exclude_judged"] is True and "exclude_judged" not in written["taskb"]
+    assert written["mcqa"]["batches"][0] == {"id": "batch1", "name": "Reading tests 1",
+                                             "opens": "2026-04-13T10:00:00Z", "closes": "2026-04-15T10:00:00Z"}
+
+
 def test_default_official_measures_are_registered_and_allowed_by_the_schema():
     defaults = registry.default_official_measures()
     allowed = set(load_schema("challenge.schema.json")["properties"]["official_measures"]["properties"])

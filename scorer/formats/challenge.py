@@ -26,7 +26,7 @@ from scorer.formats.names import bad_characters, code_point, has_visible, lookal
 from scorer.formats.sealed import SEALED_SUFFIX
 from scorer.measures.registry import default_official_measures
 from scorer.schemas import schema_fix, schema_problems
-from scorer.tasks import DEFAULT_HIERARCHY, SCORINGS, SINGLE_PHASE, TASKS
+from scorer.tasks import DEFAULT_HIERARCHY, SCORINGS, SINGLE_PHASE, TASKS, Task
 
 #: ``[official_measures]`` when ``challenge.toml`` names none (from the measure registry).
 DEFAULT_MEASURES = default_official_measures()
@@ -49,8 +49,14 @@ class Window:
         return received is not None and received > self.closes
 
 
+def _window_json(window: Window) -> dict[str, str]:
+    return {"opens": utc_text(window.opens), "closes": utc_text(window.closes)}
+
+
 @dataclass(frozen=True)
 class TaskBBatch:
+    """A batch of a task with fixed phases (:attr:`scorer.tasks.Task.phases`; Task B)."""
+
     id: str
     name: str
     windows: dict[str, Window]  # "phaseA" / "phaseAplus" (when the batch has one) / "phaseB" -> window
@@ -59,9 +65,15 @@ class TaskBBatch:
         """Phase -> its submission window."""
         return self.windows
 
+    def to_json(self) -> dict:
+        return {"id": self.id, "name": self.name, **{p: _window_json(w) for p, w in self.windows.items()}}
+
 
 @dataclass(frozen=True)
 class TaskABatch:
+    """A batch of test sets, each with its window (a task whose :attr:`scorer.tasks.Task.unit`
+    is "test set"; Task A)."""
+
     id: str
     name: str
     testsets: dict[str, Window]  # test set id -> window, in file order
@@ -70,10 +82,14 @@ class TaskABatch:
         """Test set id (the ``phase`` of its runs) -> its submission window."""
         return self.testsets
 
+    def to_json(self) -> dict:
+        return {"id": self.id, "name": self.name, "testsets": [{"id": t, **_window_json(w)} for t, w in self.testsets.items()]}
+
 
 @dataclass(frozen=True)
 class WindowBatch:
-    """A batch with one test set and one window: multiple-choice reading tests, a Synergy round."""
+    """A batch with one test set and one window (a task without a path segment for its
+    phase: multiple-choice reading tests, a Synergy round)."""
 
     id: str
     name: str
@@ -82,6 +98,13 @@ class WindowBatch:
     def phase_windows(self) -> dict[str, Window]:
         """The one window, under the phase of every run of the batch (:data:`SINGLE_PHASE`)."""
         return {SINGLE_PHASE: self.window}
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "name": self.name, **_window_json(self.window)}
+
+
+#: A batch of any task: its form follows the task's path grammar (:func:`read_batch`).
+Batch = TaskBBatch | TaskABatch | WindowBatch
 
 
 
@@ -169,11 +192,11 @@ class Challenge:
     rules: Rules = field(default_factory=Rules)
     limits: Limits = field(default_factory=Limits)
     official_measures: dict = field(default_factory=lambda: dict(DEFAULT_MEASURES))
-    taskb_batches: dict[str, TaskBBatch] = field(default_factory=dict)
-    taska_batches: dict[str, TaskABatch] = field(default_factory=dict)
-    mcqa_batches: dict[str, WindowBatch] = field(default_factory=dict)
-    synergy_batches: dict[str, WindowBatch] = field(default_factory=dict)  # its rounds
-    synergy_exclude_judged: bool = True
+    # task id (a key of scorer.tasks.TASKS) -> batch id -> its batch, in challenge.toml
+    # order; a task left out has none (read it with batches())
+    task_batches: dict[str, dict[str, Batch]] = field(default_factory=dict)
+    # task id -> exclude_judged of its table, for the tasks that have it (Task.judged; default true)
+    exclude_judged: dict[str, bool] = field(default_factory=dict)
     hierarchy: str | None = None
     teams: dict[str, Team] = field(default_factory=dict)
     sealed_tasks: frozenset[str] = frozenset()  # [submissions] sealed: the tasks whose runs are sealed
@@ -185,8 +208,16 @@ class Challenge:
         return task in self.sealed_tasks
 
     def batches(self, task: str) -> dict:
-        """The batches of a task (``taskB``, ``taskA``, ``mcqa``; Synergy's rounds) in ``challenge.toml`` order."""
-        return getattr(self, f"{TASKS[task].key}_batches")
+        """The batches of a task (``taskB``, ``taskA``, ``mcqa``; Synergy's rounds) in
+        ``challenge.toml`` order, {} when it has none (KeyError for a task not in
+        :data:`scorer.tasks.TASKS`)."""
+        return self.task_batches.get(TASKS[task].id, {})
+
+    def excludes_judged(self, task: str) -> bool:
+        """Whether a run of ``task`` is scored without what the gold of its earlier batches
+        judged: a task with :attr:`scorer.tasks.Task.judged` whose ``exclude_judged`` is
+        not false."""
+        return TASKS[task].judged and self.exclude_judged.get(task, True)
 
     def window(self, ref: RunRef) -> Window | None:
         """The submission window of a run, None if its batch/phase is not in the rules."""
@@ -207,22 +238,23 @@ class Challenge:
             paths["preliminary"] = preliminary_copy(gold)
         if scoring.hierarchy:
             paths["hierarchy"] = self.root / (self.hierarchy or DEFAULT_HIERARCHY)
-        if ref.task == "synergy" and self.synergy_exclude_judged:
+        if self.excludes_judged(ref.task):
             paths.update(self.judged_paths(ref))
         return paths
 
     def judged_paths(self, ref: RunRef) -> dict[str, Path]:
-        """``judged/<round>`` -> the gold (feedback) of each earlier Synergy round that is
-        out: what the experts judged before this round, left out of its scores."""
-        rounds = list(self.synergy_batches)
+        """``judged/<round>`` -> the gold (feedback) of each earlier batch of the run's task
+        (Synergy's rounds) that is out: what the experts judged before this one, left out
+        of its scores."""
+        rounds = list(self.batches(ref.task))
         earlier = rounds[:rounds.index(ref.batch)] if ref.batch in rounds else []
         return {f"judged/{r}": path for r in earlier
-                if (path := self.root / TASKS["synergy"].gold(r, ref.phase)).is_file()}
+                if (path := self.root / TASKS[ref.task].gold(r, ref.phase)).is_file()}
 
     def rules_digest(self, ref: RunRef) -> str:
         """SHA-256 of the rules that decide a run's numbers (flavor, edition, measures)."""
         relevant = {"flavor": self.rules.flavor, "task": ref.scorer_task, "edition": self.edition(ref),
-                    **({"exclude_judged": self.synergy_exclude_judged} if ref.task == "synergy" else {})}
+                    **({"exclude_judged": self.excludes_judged(ref.task)} if TASKS[ref.task].judged else {})}
         return hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest()
 
     def edition(self, ref: RunRef) -> int | None:
@@ -239,23 +271,13 @@ class Challenge:
             # how results are computed (shard_runs) is not part of them: their bytes do not depend on it
             "limits": {k: v for k, v in asdict(self.limits).items() if k != "shard_runs"},
             "official_measures": self.official_measures,
-            "taskb": [{"id": b.id, "name": b.name,
-                       **{p: {"opens": utc_text(w.opens), "closes": utc_text(w.closes)} for p, w in b.windows.items()}}
-                      for b in self.taskb_batches.values()],
-            "taska": [{"id": b.id, "name": b.name,
-                       "testsets": [{"id": t, "opens": utc_text(w.opens), "closes": utc_text(w.closes)}
-                                    for t, w in b.testsets.items()]}
-                      for b in self.taska_batches.values()],
-            "mcqa": [{"id": b.id, "name": b.name, "opens": utc_text(b.window.opens), "closes": utc_text(b.window.closes)}
-                     for b in self.mcqa_batches.values()],
             **({"submissions": {"sealed": sorted(self.sealed_tasks), "recipient": self.recipient}}
                if self.sealed_tasks else {}),
-            **({"synergy": {"exclude_judged": self.synergy_exclude_judged,
-                            "rounds": [{"id": b.id, "name": b.name, "opens": utc_text(b.window.opens),
-                                        "closes": utc_text(b.window.closes)} for b in self.synergy_batches.values()]}}
-               if self.synergy_batches else {}),
+            # each task's table of challenge.toml: its batches and its own settings
+            **{spec.key: {spec.batches: [b.to_json() for b in self.batches(spec.id).values()],
+                          **({"exclude_judged": self.excludes_judged(spec.id)} if spec.judged else {})}
+               for spec in TASKS.values()},
         }
-
 
 def utc_text(moment: datetime) -> str:
     """A time as UTC text, ``2026-03-02T10:00:00Z`` (seconds; the form of every file here)."""
@@ -623,26 +645,18 @@ def load_challenge(root: str | Path = ".") -> Challenge:
     if problems or team_problems:
         raise ScorerError(problems + team_problems)
     rules = Rules(**value.get("rules", {}))
-    taskb = value.get("taskb", {}).get("batches", [])
-    taska = value.get("taska", {})
-    mcqa = value.get("mcqa", {}).get("batches", [])
-    synergy = value.get("synergy", {})
     submissions = value.get("submissions", {})
     sealed = submissions.get("sealed", False)
     return Challenge(
         root=root, name=value["challenge"]["name"], description=value["challenge"].get("description", ""),
         demo=value["challenge"].get("demo", False), rules=rules, limits=limits,
         official_measures={**DEFAULT_MEASURES, **value.get("official_measures", {})},
-        taskb_batches={b["id"]: TaskBBatch(b["id"], b.get("name", b["id"]), _phase_windows("taskB", b))
-                       for b in taskb},
-        taska_batches={b["id"]: TaskABatch(b["id"], b.get("name", b["id"]),
-                                           {t["id"]: _window(t) for t in b["testsets"]})
-                       for b in taska.get("batches", [])},
-        mcqa_batches={b["id"]: WindowBatch(b["id"], b.get("name", b["id"]), _window(b["window"])) for b in mcqa},
-        synergy_batches={b["id"]: WindowBatch(b["id"], b.get("name", b["id"]), _window(b["window"]))
-                         for b in synergy.get("rounds", [])},
-        synergy_exclude_judged=synergy.get("exclude_judged", True),
-        hierarchy=taska.get("hierarchy"), teams=teams,
+        task_batches={spec.id: {b["id"]: read_batch(spec, b) for b in value.get(spec.key, {}).get(spec.batches, [])}
+                      for spec in TASKS.values()},
+        exclude_judged={spec.id: value.get(spec.key, {}).get("exclude_judged", True)
+                        for spec in TASKS.values() if spec.judged},
+        hierarchy=next((value.get(spec.key, {}).get("hierarchy") for spec in TASKS.values() if spec.hierarchy), None),
+        teams=teams,
         sealed_tasks=frozenset(TASKS if sealed is True else sealed or ()), recipient=submissions.get("recipient"))
 
 
@@ -663,11 +677,24 @@ def _submissions_problems(value: dict, text: str, path: Path, rejected: set[str]
     return []
 
 
-def _phase_windows(task: str, batch: dict) -> dict[str, Window]:
+def read_batch(spec: Task, batch: dict) -> Batch:
+    """A batch of a task from its (schema-valid) table in ``challenge.toml``, in the form of
+    the task's path grammar: phase windows for a task with fixed phases
+    (:class:`TaskBBatch`), one window when its path has no phase (:class:`WindowBatch`),
+    else its test sets' windows (:class:`TaskABatch`); its name defaults to its id."""
+    name = batch.get("name", batch["id"])
+    if spec.phases:
+        return TaskBBatch(batch["id"], name, _phase_windows(spec, batch))
+    if spec.unit is None:
+        return WindowBatch(batch["id"], name, _window(batch["window"]))
+    return TaskABatch(batch["id"], name, {t["id"]: _window(t) for t in batch["testsets"]})
+
+
+def _phase_windows(spec: Task, batch: dict) -> dict[str, Window]:
     """Phase -> window of a batch of a task with fixed phases; an optional phase written
     ``true`` has the window of the phase it follows, one left out has none."""
     windows = {}
-    for phase in TASKS[task].phases:
+    for phase in spec.phases:
         value = batch.get(phase.id)
         if value is True:
             value = batch[phase.optional]

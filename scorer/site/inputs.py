@@ -16,6 +16,7 @@ from pathlib import Path
 from scorer.fingerprint import SHORT
 from scorer.formats.challenge import Challenge, RunRef, Window, utc_text
 from scorer.gitrepo import GitError, GitRepo
+from scorer.tasks import TASKS
 
 #: Inputs whose uncommitted changes make the footer say so.
 TRACKED_INPUTS = ("challenge.toml", "teams", "gold", "submissions", "docs", "site_templates")
@@ -86,8 +87,8 @@ def _head(root: Path) -> tuple[str, datetime, bool] | None:
 
 
 def _windows(challenge: Challenge) -> list[Window]:
-    return ([w for b in challenge.taskb_batches.values() for w in b.windows.values()]
-            + [w for b in challenge.taska_batches.values() for w in b.testsets.values()])
+    """Every submission window of every task's batches."""
+    return [w for task in TASKS for b in challenge.batches(task).values() for w in b.phase_windows().values()]
 
 
 def has_gold(challenge: Challenge, task: str, batch: str, phase: str) -> bool:
