@@ -218,7 +218,7 @@ def taska_testset_view(table: Table, batch_table: Table | None, names: Names,
         rank = component_ranks[first].get(row.key) if first else None
         return (rank is None, rank or 0, row.key)
 
-    slug = f"taskA-{table.batch}-{table.phase}"
+    slug = f"{table.task}-{table.batch}-{table.phase}"
     view = TableView(slug=slug, columns=columns, caption=f"{table.name}, test set {table.phase}",
                      note="Ranks are per test set; the batch ranking averages each system's best test sets.",
                      empty="No run was scored for this test set.")
@@ -262,7 +262,7 @@ def taska_ranking_view(table: Table, ranking: Ranking, names: Names, disclosure:
                                "- for a system not ranked"),
                   Column("testsets", "Test sets", numeric=True, title="test sets the system took part in", secondary=True),
                   groups.group_column(ranking, ranking.name, "Group")])
-    slug = f"taskA-{table.batch}-{ranking.name.replace('.', '-')}"
+    slug = f"{table.task}-{table.batch}-{ranking.name.replace('.', '-')}"
     view = TableView(slug=slug, columns=columns,
                      caption=f"{table.name}: ranking on {labels.ranking_label(ranking.name)}",
                      note=f"Ranking rule: {ranking.rule}.", empty="No run was scored in this batch.")
@@ -400,7 +400,7 @@ def mcqa_ranking_view(table: Table, ranking: Ranking, names: Names, disclosure: 
                                 if m.startswith("mcqa.topic.") and m.endswith(".c_at_1")))
     measures = list(dict.fromkeys([*ranking.components, *MCQA_MAIN]))
     tested = groups.tested(ranking)
-    slug = f"mcqa-{table.batch}-{ranking.name.replace('.', '-')}"
+    slug = f"{table.task}-{table.batch}-{ranking.name.replace('.', '-')}"
     view = TableView(slug=slug, caption=f"{table.name}: reading tests ranked by {labels.measure_label(ranking.components[0])}"
                      if ranking.components else f"{table.name}: reading tests",
                      columns=_mcqa_columns(ranking, measures, tested, _card_columns(disclosure)),
