@@ -475,7 +475,7 @@ def leaderboards(site) -> list[str]:
     found = [p for pattern in ("taskB/*/*.html", "taskA/*.html", "taskA/*/*.html", "mcqa/*/*.html",
                                "synergy/*/*.html", "overview/*.html")
              for p in sorted(x.relative_to(site).as_posix() for x in site.glob(pattern))]
-    return [p for p in found if not p.endswith(("-rules.html", "-preliminary.html"))]
+    return [p for p in found if not p.endswith("-rules.html")]  # -preliminary.html: a board too (kept results)
 
 
 MAIN_TABLES = """
@@ -911,6 +911,7 @@ PAGE_KINDS = {
     "board-filtered-open": "taskB/batch1/phaseB.open.html",
     "board-filtered-primary": "taskA/batch1.primary.html",
     "rules": "taskB/batch2/phaseB-rules.html",
+    "board-preliminary": "taskB/batch2/phaseA-preliminary.html",
     "overview-taskB": "overview/taskB.html",
     "overview-taskA": "overview/taskA.html",
     "teams": "teams.html",

@@ -70,7 +70,7 @@ def test_the_documents_map_before_and_after_by_hand(final_repo):
     (1 + 2/2 + 3/3) / 4 = 3/4.  org/base [g0, g1, 9000]: 2/3, then 2/4.  beta/b1 [g0, 9000,
     9001]: 1/3, then 1/4.  alpha/a1 [g0, g1, g2]: 1, then 3/4."""
     table = load(final_repo, "results/batches/taskB/b2/phaseA.json")
-    before = table["sensitivity"]["values"]["gold preliminary"]
+    before = {key: row["measures"] for key, row in table["preliminary"]["systems"].items()}
     expected = {"alpha/a2": (5 / 9, 3 / 4), "org/base": (2 / 3, 2 / 4), "beta/b1": (1 / 3, 1 / 4),
                 "alpha/a1": (1.0, 3 / 4)}
     for system, (preliminary, final) in expected.items():
@@ -106,6 +106,10 @@ def test_the_preliminary_ranks_are_those_of_the_preliminary_gold_scored_alone(fi
     final = load(final_repo, "results/batches/taskB/b2/phaseA.json")
     variant = final["sensitivity"]["rankings"]["phaseA"]["gold preliminary"]
     assert variant == {r["system"]: r["rank"] for r in preliminary["rankings"]["phaseA"]["records"] if r["ranked"]}
+    # the kept preliminary board: the same rankings, intervals, groups and tests, the same measures
+    assert final["preliminary"]["rankings"] == preliminary["rankings"]
+    assert {k: s["measures"] for k, s in final["preliminary"]["systems"].items()} == {
+        k: s["measures"] for k, s in preliminary["systems"].items()}
     assert preliminary["gold"] == {"state": "preliminary", "version": 1}
 
 
@@ -119,6 +123,11 @@ def test_the_site_shows_final_and_preliminary(final_repo, final_site):
     moved = [r["system"] for r in final["rankings"]["phaseA"]["records"]
              if r["ranked"] and before.get(r["system"]) != r["rank"]]
     assert sorted(moved) == ["alpha/a2", "org/base"] and "Systems whose rank changed" in page
+    assert "<strong>Preliminary results</strong>, kept as they were published" in page
+    assert 'href="../../taskB/b2/phaseA.html">final results</a>' in page
+    kept = json.loads((site / "downloads" / "taskB-b2-phaseA-preliminary-phaseA.json").read_text())
+    assert [(r["system"], r["rank"]) for r in kept["rows"]] == [
+        ("a1", 1), ("base", 2), ("a2", 3), ("b1", 4)]  # test_the_ranks_before_and_after_by_hand
     rows = json.loads((site / "downloads" / "assessment-taskB-b2-phaseA-phaseA.json").read_text())
     for row in rows["rows"] if isinstance(rows, dict) else rows:
         change = row["change"]

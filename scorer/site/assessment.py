@@ -2,10 +2,11 @@
 
 A board of a task whose runs the experts assess (Task B, Synergy) says whether its numbers
 are preliminary (the experts' gold as the window closed) or final (the gold after their
-assessment, with its version).  A final board links its preliminary results, kept on a
-page of their own: per ranking, each system's preliminary and final rank, the change,
-and the values of the official measures before and after (the runs were scored against
-both gold versions: the ``gold preliminary`` variant of the table's ``sensitivity``).
+assessment, with its version).  A final board links its preliminary results, kept as a
+board of the same form (the same views of :mod:`scorer.site.boards`, on the table's
+``preliminary`` results: ranks, intervals, groups against the preliminary gold), with
+below it the comparison (:func:`comparison_views`): per ranking, each system's
+preliminary and final rank, the change, and the official measures before and after.
 A run page of a final board lists what the assessment added among the run's items
 (:func:`added_views`, from the run result's ``assessment``).
 """
@@ -15,9 +16,8 @@ from scorer.assessment.pool import pool_kinds
 from scorer.measures.registry import measure_label
 from scorer.measures.snippets import pubmed_id
 from scorer.site import labels, paths
-from scorer.site.results import Ranking, Table
+from scorer.site.results import PRELIMINARY_GOLD, Ranking, Row, Table, has_value
 from scorer.site.tables import Cell, Column, TableView, rank_cell, score_cell, text_cell
-from scorer.store.runs import PRELIMINARY_VARIANT
 from scorer.tasks import SCORINGS, TASKS
 
 
@@ -27,13 +27,16 @@ def is_assessed(table: Table) -> bool:
 
 
 def gold_state(table: Table | None) -> dict | None:
-    """``{"state", "version", "preliminary": page or None}`` for a board, None when the
-    task is not assessed by experts."""
+    """``{"state", "version", "preliminary": page or None, "final": page or None}`` for a
+    board: a final board links its preliminary results (``preliminary``), the kept
+    preliminary results link the final board (``final``); None when the task is not
+    assessed by experts."""
     if table is None or table.phase is None or not is_assessed(table):
         return None
-    gold = dict(table.gold or {"state": "preliminary", "version": 1})
-    final = gold["state"] == "final" and PRELIMINARY_VARIANT in (table.sensitivity or {}).get("variants", ())
-    gold["preliminary"] = paths.preliminary(table.task, table.batch, table.phase) if final else None
+    gold = dict(table.gold or PRELIMINARY_GOLD)
+    gold["preliminary"] = (paths.preliminary(table.task, table.batch, table.phase)
+                           if table.preliminary is not None else None)
+    gold["final"] = paths.board(table.task, table.batch, table.phase) if table.superseded else None
     return gold
 
 
@@ -51,10 +54,11 @@ def _change_cell(preliminary, final) -> Cell:
 
 def comparison_view(table: Table, ranking: Ranking, names, official: dict) -> TableView:
     """One ranking: preliminary and final rank, the change, and each official measure
-    of its families before and after the assessment."""
-    raw = table.sensitivity or {}
-    ranks = raw.get("rankings", {}).get(ranking.name, {}).get(PRELIMINARY_VARIANT, {})
-    values = raw.get("values", {}).get(PRELIMINARY_VARIANT, {})
+    of its families before and after the assessment (``table``: a final table, with its
+    ``preliminary`` one)."""
+    earlier = table.preliminary.rankings.get(ranking.name) if table.preliminary else None
+    ranks = {r["system"]: r["rank"] for r in (earlier.records if earlier else ()) if r["ranked"]}
+    earlier_rows = table.preliminary.rows if table.preliminary else {}
     families = next((f for name, _, f in TASKS[table.task].rankings(table.phase or "") if name == ranking.name), ())
     measures = [m for family in families for m in _as_list(official.get(family))]
     columns = [Column("system", "System", row_header=True), Column("preliminary_rank", "Preliminary rank", numeric=True),
@@ -79,7 +83,7 @@ def comparison_view(table: Table, ranking: Ranking, names, official: dict) -> Ta
         cells: list = [text_cell(names.system(key)), rank_cell(before), rank_cell(final), change]
         row = table.rows.get(key)
         for m in measures:
-            old, new = values.get(key, {}).get(m), row.measures.get(m) if row else None
+            old, new = _shown(earlier_rows.get(key), m), _shown(row, m)
             before, after = score_cell(old), score_cell(new)
             delta = new - old if isinstance(old, float) and isinstance(new, float) else None
             cells += [Cell(delta, f"{before.text} → {after.text}", css="changed" if delta else ""),
@@ -88,25 +92,23 @@ def comparison_view(table: Table, ranking: Ranking, names, official: dict) -> Ta
     return view
 
 
+def _shown(row: Row | None, measure: str):
+    """A row's value of ``measure`` as its board shows it (None: "-", a category it did not answer)."""
+    return row.measures.get(measure) if row and has_value(measure, row.counts, row.answered) else None
+
+
 def _as_list(value) -> list[str]:
     return [] if value is None else [value] if isinstance(value, str) else list(value)
 
 
-def write_preliminary(site, table: Table | None) -> dict | None:
-    """The board's gold state (:func:`gold_state`), writing the page of the preliminary
-    results when the board is final (``site``: a :class:`scorer.site.context.Site`)."""
-    state = gold_state(table)
-    if table is None or state is None or state["preliminary"] is None:
-        return state
+def comparison_views(site, table: Table) -> tuple[list[TableView], list[str]]:
+    """The comparison of a final board with its preliminary results, a view per ranking
+    (:func:`comparison_view`, downloads written), and the names of the systems whose rank
+    changed (``site``: a :class:`scorer.site.context.Site`)."""
     views = [comparison_view(table, r, site.names, site.challenge.official_measures) for r in table.rankings.values()]
     site.w.downloads(*views)
     moved = sorted({row[0].text for v in views for row, css in zip(v.rows, v.row_css) if css})
-    batch = site.challenge.batches(table.task)[table.batch]
-    where = labels.where_label(table.task, batch.name, table.phase)
-    site.w.page(state["preliminary"], "preliminary.html", f"{where}: preliminary and final results",
-                views=views, moved=moved, where=where, gold=state,
-                board=paths.board(table.task, table.batch, table.phase))
-    return state
+    return views, moved
 
 
 #: The kinds of items of a run result's ``assessment`` and how the site names one item.

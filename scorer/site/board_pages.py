@@ -3,7 +3,7 @@ the batch board and one board per test set) and each task's overview."""
 from __future__ import annotations
 
 from scorer.site import boards, groups, labels, paths
-from scorer.site.assessment import write_preliminary
+from scorer.site.assessment import comparison_views, gold_state
 from scorer.site.cards import FILTERS, Disclosure, filtered_view
 from scorer.site.charts import cd_diagram
 from scorer.site.context import TASK_ORDER, Site
@@ -31,16 +31,16 @@ BOARD_FORMATS = ("csv", "json", "tex")
 
 
 def _board_page(site: Site, path: str, title: str, table: Table | None, views: list[TableView], runs: list,
-                window: dict | None, disclosure: Disclosure | None = None, **extra) -> None:
+                window: dict | None, disclosure: Disclosure | None = None, filtered: bool = True, **extra) -> None:
     """A board, its downloads, and its filtered views (:data:`scorer.site.cards.FILTERS`,
-    pre-built pages linked from it) when it has rows."""
+    pre-built pages linked from it) when it has rows and ``filtered``."""
     every = [v for view in views for v in (view, *view.details)]
     for view in every:
         view.formats = groups.PAIRS_FORMATS if view.slug.endswith(groups.PAIRS_SUFFIX) else BOARD_FORMATS
         site.views.append((path, view))
     site.w.downloads(*every)
     filters = ([(None, "all runs", path)] + [(f, f.label, paths.filtered(path, f.name)) for f in FILTERS]
-               if disclosure and any(view.rows for view in views) else [])
+               if disclosure and filtered and any(view.rows for view in views) else [])
     for card_filter, _, shown in filters:
         def keep(key, card_filter=card_filter):
             return card_filter is None or disclosure.keeps(card_filter, key)
@@ -76,13 +76,30 @@ def _phase_boards(site: Site, task: str) -> None:
             views = ([_with_significance(RANKING_VIEWS[TASKS[task].view_kind](table, r, site.names, disclosure), r,
                                          site)
                       for r in table.rankings.values()] if table else [])
-            _board_page(site, paths.board(task, batch.id, phase),
-                        labels.where_label(task, batch.name, phase), table, views,
-                        site.table_runs(task, batch.id, phase),
-                        site.window_context(task, batch.id, phase), disclosure,
+            where = labels.where_label(task, batch.name, phase)
+            runs, window = site.table_runs(task, batch.id, phase), site.window_context(task, batch.id, phase)
+            _board_page(site, paths.board(task, batch.id, phase), where, table, views, runs, window, disclosure,
                         compare=paths.compare_index(task, batch.id, phase) if table and table.rows else None,
-                        rules=write_sensitivity(site, table) if table else None,
-                        gold=write_preliminary(site, table))
+                        rules=write_sensitivity(site, table) if table else None, gold=gold_state(table))
+            if table is not None and table.preliminary is not None:
+                _preliminary_board(site, table, where, runs, window, disclosure)
+
+
+def _preliminary_board(site: Site, table: Table, where: str, runs: list, window: dict | None,
+                       disclosure: Disclosure | None) -> None:
+    """The preliminary results of a final board, kept as a board of the same form (its
+    views built by the same functions from the table's ``preliminary`` results), with the
+    comparison with the final results under it (:func:`scorer.site.assessment.comparison_views`).
+    No filtered copies: the final board has them."""
+    preliminary = table.preliminary
+    assert preliminary is not None
+    views = [_with_significance(RANKING_VIEWS[TASKS[table.task].view_kind](preliminary, r, site.names, disclosure), r,
+                                site)
+             for r in preliminary.rankings.values()]
+    comparison, moved = comparison_views(site, table)
+    _board_page(site, paths.preliminary(table.task, table.batch, table.phase or ""), f"{where}: preliminary results",
+                preliminary, views, runs, window, disclosure, filtered=False, gold=gold_state(preliminary),
+                comparison=comparison, moved=moved)
 
 
 def _batch_boards(site: Site, task: str) -> None:

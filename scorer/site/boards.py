@@ -146,9 +146,11 @@ def taskb_ranking_view(table: Table, ranking: Ranking, names: Names, disclosure:
                + [groups.group_column(ranking, m, f"Group {labels.measure_label(m)}") for m in tested]
                + [Column("scored", "Questions scored", numeric=True, secondary=True,
                          title="questions each category's mean is over")])
-    slug = f"{table.task}-{table.batch}-{table.phase}-{ranking.name.replace('.', '-')}"
+    kept = "-preliminary" if table.superseded else ""  # the preliminary results of a final board
+    slug = f"{table.task}-{table.batch}-{table.phase}{kept}-{ranking.name.replace('.', '-')}"
     phase = labels.phase_label(table.task, table.phase)
     what = labels.ranking_label(ranking.name).removeprefix(f"{phase}: ") if phase else labels.ranking_label(ranking.name)
+    what += " (preliminary results)" if table.superseded else ""
     view = TableView(slug=slug, caption=f"{table.name}, {phase}: {what}" if phase else f"{table.name}: {what}",
                      columns=columns, note=f"Ranking rule: {ranking.rule}.", empty="No run was scored.")
     records = [(record, table.rows[record["system"]]) for record in _ordered_records(ranking, table.rows)

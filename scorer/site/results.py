@@ -90,6 +90,8 @@ class Table:
     random_baseline: float | None = None  # mcqa: expected c@1 of a uniform random guesser
     sensitivity: dict | None = None  # the rankings under other rules (variants -> ranks), when computed
     gold: dict | None = None  # the gold's state and version (scorer.formats.goldversions), Task B and Synergy
+    preliminary: Table | None = None  # a final table: its results against the preliminary gold, kept
+    superseded: bool = False  # this is such a preliminary table (its downloads are named apart)
     problems: tuple = ()  # why the table could not be computed (problem dicts; then no rows, no rankings)
 
 
@@ -194,10 +196,21 @@ def _row(key: str, s: dict, result: dict) -> Row:
 
 def _taskb_tables(raw: dict) -> dict:
     """A Task B batch and phase (a Synergy round): one table."""
-    rows = {key: _row(key, s, s) for key, s in sorted(raw["systems"].items())}
+    def rows(systems: dict) -> dict:
+        return {key: _row(key, s, s) for key, s in sorted(systems.items())}
+    earlier = raw.get("preliminary")
+    preliminary = None if earlier is None else Table(
+        task=raw["task"], batch=raw["batch"], phase=raw["phase"], name=raw.get("name", raw["batch"]),
+        rows=rows(earlier["systems"]), rankings=_rankings(earlier), gold=PRELIMINARY_GOLD, superseded=True)
     table = Table(task=raw["task"], batch=raw["batch"], phase=raw["phase"], name=raw.get("name", raw["batch"]),
-                  rows=rows, rankings=_rankings(raw), sensitivity=raw.get("sensitivity"), gold=raw.get("gold"))
+                  rows=rows(raw["systems"]), rankings=_rankings(raw), sensitivity=raw.get("sensitivity"),
+                  gold=raw.get("gold"), preliminary=preliminary)
     return {(table.task, table.batch, table.phase): table}
+
+
+#: The gold of the preliminary results of a final table: the copy ``assess merge`` kept,
+#: version 1 (``scorer.formats.goldversions``).
+PRELIMINARY_GOLD = {"state": "preliminary", "version": 1}
 
 
 def _mcqa_tables(raw: dict) -> dict:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -104,23 +104,50 @@ def per_question_measure(measure: str, available: set[str]) -> str | None:
 def taskb_table(challenge: Challenge, task: str, batch: str, phase: str, runs: Sequence[ScoredRun]) -> dict:
     """The table of one batch and phase of a task ranked per phase on its official
     measures (Task B; Synergy, whose rounds have one phase): every system's measures,
-    the rankings of :meth:`scorer.tasks.Task.rankings`."""
+    the rankings of :meth:`scorer.tasks.Task.rankings`.  When the gold is final, also
+    ``preliminary``: the same systems and rankings (intervals, groups) against the
+    preliminary gold (:func:`preliminary_runs`), the board BioASQ published first."""
+    table = {"task": task, "batch": batch, "phase": phase, "name": challenge.batches(task)[batch].name,
+             **_ranked_table(challenge, task, phase, runs)}
+    if SCORINGS[TASKS[task].scorer_task(phase)].sensitivity:
+        eligible = [r for r in runs if r.ranked_by_rules(challenge)]
+        table["sensitivity"] = _sensitivity(challenge, task, phase, eligible, {r.key for r in runs if r.baseline})
+    table["gold"] = gold_version(challenge.root / TASKS[task].gold(batch, phase))
+    preliminary = preliminary_runs(runs)
+    if table["gold"]["state"] == "final" and preliminary:
+        table["preliminary"] = _ranked_table(challenge, task, phase, preliminary)
+    return table
+
+
+def _ranked_table(challenge: Challenge, task: str, phase: str, runs: Sequence[ScoredRun]) -> dict:
+    """``systems`` (every run's row) and ``rankings`` (with their tests and intervals) of a table."""
     eligible = [r for r in runs if r.ranked_by_rules(challenge)]
     baselines = {r.key for r in runs if r.baseline}
     measures = {r.key: _ranked_measures(r) for r in eligible}
     per_question = {r.key: r.doc.get("per_question", {}) for r in eligible}
     rankings = {name: _rank(base, families, measures, baselines, challenge.official_measures)
                 for name, base, families in TASKS[task].rankings(phase)}
-    table = {
-        "task": task, "batch": batch, "phase": phase, "name": challenge.batches(task)[batch].name,
-        "systems": {r.key: _system_row(r) for r in runs},
-        "rankings": {name: _ranking_json(challenge, records, rule, runs, per_question)
-                     for name, (records, rule) in rankings.items()},
-    }
-    if SCORINGS[TASKS[task].scorer_task(phase)].sensitivity:
-        table["sensitivity"] = _sensitivity(challenge, task, phase, eligible, baselines)
-    table["gold"] = gold_version(challenge.root / TASKS[task].gold(batch, phase))
-    return table
+    return {"systems": {r.key: _system_row(r) for r in runs},
+            "rankings": {name: _ranking_json(challenge, records, rule, runs, per_question)
+                         for name, (records, rule) in rankings.items()}}
+
+
+def preliminary_runs(runs: Sequence[ScoredRun]) -> list[ScoredRun]:
+    """The runs as scored against the preliminary gold (their :data:`PRELIMINARY_VARIANT`):
+    its measures over the result's (the measures it does not recompute kept, expert scores
+    dropped: :func:`_kept_measures`), its per-question values over the result's, question
+    by question.  A run that the preliminary gold could not score is left out; none when
+    the gold is not final."""
+    out = []
+    for run in runs:
+        variant = run.doc.get("variants", {}).get(PRELIMINARY_VARIANT, {})
+        if "measures" not in variant:
+            continue
+        before = variant.get("per_question", {})
+        per_question = {q: {**values, **before.get(q, {})} for q, values in run.doc.get("per_question", {}).items()}
+        measures = {**_kept_measures(run.doc["measures"], PRELIMINARY_VARIANT), **variant["measures"]}
+        out.append(replace(run, doc={**run.doc, "measures": measures, "per_question": per_question}))
+    return out
 
 
 def _sensitivity(challenge: Challenge, task: str, phase: str, runs: Sequence[ScoredRun], baselines: set) -> dict:
@@ -132,7 +159,6 @@ def _sensitivity(challenge: Challenge, task: str, phase: str, runs: Sequence[Sco
     names = sorted({v for r in runs for v in r.doc.get("variants", {})}, key=_variant_order)
     ranks: dict[str, dict[str, dict]] = {}
     errors: dict[str, dict[str, str]] = {}
-    values: dict[str, dict[str, dict]] = {}
     for variant in names:
         measures = {}
         for r in runs:
@@ -142,12 +168,10 @@ def _sensitivity(challenge: Challenge, task: str, phase: str, runs: Sequence[Sco
                                                        **result["measures"]})
             else:
                 errors.setdefault(variant, {})[r.key] = result.get("message", "not scored under these rules")
-        if variant == PRELIMINARY_VARIANT:
-            values[variant] = measures
         for name, base, families in TASKS[task].rankings(phase):
             records, _ = _rank(base, families, measures, baselines, challenge.official_measures)
             ranks.setdefault(name, {})[variant] = {rec.system: rec.rank if rec.ranked else None for rec in records}
-    return {"variants": names, "rankings": ranks, "errors": errors, "values": values}
+    return {"variants": names, "rankings": ranks, "errors": errors}
 
 
 def _kept_measures(measures: Mapping[str, float], variant: str) -> dict:
