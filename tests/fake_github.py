@@ -64,13 +64,17 @@ class FakeGitHub:
         created = self.pulls[number]["created_at"] if number in self.pulls else at
         self.pulls[number] = {
             "number": number, "state": "open", "user": {"login": author, "type": "User"}, "created_at": created,
-            "merged_at": None,
+            "updated_at": max(created, self.pulls[number].get("updated_at", created)) if number in self.pulls
+            else created, "merged_at": None,
             "head": {"sha": head, "ref": branch, "label": f"{author}:{branch}", "repo": self.fork(author)},
             "base": {"sha": self.git("rev-parse", base).strip(), "ref": base, "label": f"{OWNER}:{base}"},
             "url": self.api(f"pulls/{number}"), "issue_url": self.api(f"issues/{number}")}
 
     def pull_event(self, number: int, event: str, at: str) -> None:
-        """Issue event ``event`` of pull request #``number`` at ``at`` (``GET issues/{n}/events``)."""
+        """Issue event ``event`` of pull request #``number`` at ``at`` (``GET issues/{n}/events``;
+        the pull request's ``updated_at`` moves to ``at``)."""
+        if number in self.pulls:
+            self.pulls[number]["updated_at"] = max(at, self.pulls[number].get("updated_at") or at)
         self.events.setdefault(number, []).append({"id": 900 + sum(map(len, self.events.values())), "event": event,
                                                    "created_at": at, "commit_id": None,
                                                    "url": self.api(f"issues/events/{number}")})
@@ -111,7 +115,7 @@ class FakeGitHub:
         stand-in, that one is merged (its creation time and events kept)."""
         known = self.pulls.get(number)
         if known is not None:
-            known.update(state="closed", merged_at=merged_at)
+            known.update(state="closed", merged_at=merged_at, updated_at=max(merged_at, known["updated_at"]))
             self.merged[commit] = self.merged[head] = known
             return
         self.merged[commit] = self.merged[head] = {
@@ -133,6 +137,9 @@ class FakeGitHub:
         """A workflow run of ``path`` for ``head`` from branch ``branch`` of ``fork``'s fork,
         created at ``created_at``."""
         run_id = 500 + len(self.runs)
+        for pull in self.pulls.values():  # a push updates the pull requests of its branch
+            if pull["head"]["ref"] == branch and pull["user"]["login"] == fork and pull["state"] == "open":
+                pull["updated_at"] = max(created_at, pull["updated_at"])
         self.runs.append({"id": run_id, "head_sha": head, "event": event, "path": path, "created_at": created_at,
                           "head_branch": branch, "head_repository": self.fork(fork),
                           "url": self.api(f"actions/runs/{run_id}")})
@@ -203,7 +210,14 @@ class FakeGitHub:
         return 200, [self.merged[sha]] if sha in self.merged else []
 
     def list_runs(self, query, body):
-        runs = [r for r in self.runs if [r["head_sha"]] == query.get("head_sha") and [r["event"]] == query.get("event")]
+        """The runs of an event, filtered by ``head_sha``, ``branch`` (the head branch) and
+        ``created`` (``FROM..TO``, both ends included), as GitHub filters them."""
+        runs = [r for r in self.runs if [r["event"]] == query.get("event")
+                and query.get("head_sha", [r["head_sha"]]) == [r["head_sha"]]
+                and query.get("branch", [r["head_branch"]]) == [r["head_branch"]]]
+        if "created" in query:
+            start, end = query["created"][0].split("..")
+            runs = [r for r in runs if start <= r["created_at"] <= end]
         return 200, {"total_count": len(runs), "workflow_runs": runs}
 
     def get_run(self, run_id, query, body):
@@ -211,7 +225,15 @@ class FakeGitHub:
         return (200, found[0]) if found else (404, {"message": "Not Found"})
 
     def list_pulls(self, query, body):
-        assert query.get("state") == ["open"] and "head" not in query
+        """Open pull requests by number (``state=open``), or every pull request, closed ones
+        too, most recently updated first (``state=all&sort=updated&direction=desc``)."""
+        assert "head" not in query
+        if query.get("state") == ["all"]:
+            assert query.get("sort") == ["updated"] and query.get("direction") == ["desc"], query
+            everyone = {**{p["number"]: p for p in self.merged.values()}, **self.pulls}
+            return 200, sorted(everyone.values(), key=lambda p: (p.get("updated_at") or p["created_at"], p["number"]),
+                               reverse=True)
+        assert query.get("state") == ["open"]
         return 200, [p for _, p in sorted(self.pulls.items()) if p["state"] == "open"]
 
     def compare(self, base, head, query, body):

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from scorer.formats.challenge import parse_utc
+from scorer.formats.challenge import Window, parse_utc
 from scorer.pr.github import CheckTimes, arrival_time, connect, resubmitted_at
+from scorer.pr.policy import Push, latest_variant
 from tests.gitutil import commit, git
 from tests.pr_challenge import AFTER, BEFORE, NEW_RUN, OPEN, phase_a_run
 
@@ -160,6 +161,142 @@ def test_a_strangers_later_copy_leaves_the_owners_time(github):
     assert github.statuses[-1]["state"] == "success"
     assert "window-closed" in github.comments_on(STRANGER)[0] and "not a member" in github.comments_on(STRANGER)[0]
     assert ledger_time(github, head) == OPEN
+
+
+# --- only a team's latest on-time version of a run counts ---------------------------------
+
+TEAMMATE = "Al-Two"  # alpha's other member (tests/pr_challenge.py)
+
+
+def status_of(app, sha: str) -> str:
+    return [s["state"] for s in app.statuses if s["sha"] == sha][-1]
+
+
+def two_pull_requests(app) -> tuple[str, str]:
+    """Alice's #7 carries version A of NEW_RUN from 12:00 (OPEN); her teammate's #8, from
+    another fork and branch, carries version B from 15:00 (LATER): both in the window."""
+    a = commit(app.repo, {NEW_RUN: phase_a_run("q1")}, "A")
+    app.open_pull(a, at=OPEN)
+    app.add_run(a, OPEN)
+    b = commit(app.repo, {NEW_RUN: phase_a_run("q1", "q2")}, "B")
+    app.open_pull(b, author=TEAMMATE, number=SECOND, at=LATER, branch="other")
+    app.add_run(b, LATER, fork=TEAMMATE, branch="other")
+    return a, b
+
+
+def test_the_earlier_version_is_refused_once_a_later_one_is_submitted(github):
+    """The attack: both versions on time; after the deadline (when Phase B's test set shows
+    the gold documents) #8 is closed and #7, the better-scoring one, is to be merged.  The
+    reporter of #8's push already turned #7 red, and #7 stays refused after #8 is closed."""
+    a, b = two_pull_requests(github)
+    code, out, body = report(github, b, "--time", LATER)
+    assert code == 0 and body["verdict"] == "accepted", out          # #8 holds the latest version
+    assert status_of(github, a) == "failure"                          # #7 judged again at once
+    assert "superseded-run" in github.comments_on(NUMBER)[-1] and "#8" in github.comments_on(NUMBER)[-1]
+    github.close(SECOND, AFTER)
+    code, out, body = report(github, a, "--time", AFTER)
+    assert code == 0 and body["time"] == OPEN and codes(body) == ["superseded-run"], out
+    reason = body["changes"][0]["reasons"][0]
+    assert body["changes"][0]["path"] == NEW_RUN
+    assert (f"pull request #{SECOND} (commit {b[:12]}" in reason["message"] and f"at {LATER}, after this version "
+            f"({OPEN})" in reason["message"]), reason
+    assert reason["fix"] == f"merge pull request #{SECOND}, the latest version, or ask the organizers"
+    assert status_of(github, a) == "failure"
+
+
+def test_a_later_version_hidden_after_the_deadline_still_counts(github):
+    """#8 is force-pushed after the deadline to a commit that leaves NEW_RUN alone (its pull
+    request no longer lists the file), then closed: its on-time push of B is in GitHub's
+    record of check runs all the same."""
+    a, b = two_pull_requests(github)
+    elsewhere = commit(github.repo, {NEW_RUN: None, "notes.txt": b"nothing"}, "B withdrawn")
+    github.force_push(SECOND, elsewhere, AFTER)
+    github.close(SECOND, AFTER)
+    code, out, body = report(github, a, "--time", AFTER)
+    assert code == 0 and codes(body) == ["superseded-run"], out
+
+
+def test_the_latest_version_is_accepted_and_the_ledger_agrees(github):
+    """The honest case: #7 is closed and #8, the latest version, merged after the deadline."""
+    a, b = two_pull_requests(github)
+    github.close(NUMBER, "2026-03-01T16:00:00Z")
+    code, out, body = report(github, b, "--time", AFTER)
+    assert code == 0 and body["time"] == LATER and body["verdict"] == "accepted", out
+    assert status_of(github, b) == "success"
+    assert ledger_time(github, b, number=SECOND) == LATER
+
+
+def test_a_version_pushed_after_the_deadline_leaves_the_on_time_one_counted(github):
+    """A late version (#8 opened after the deadline) is late itself and never supersedes the
+    team's on-time version: #7 stays the one that counts (docs: which time counts)."""
+    a = commit(github.repo, {NEW_RUN: phase_a_run("q1")}, "A")
+    github.open_pull(a, at=OPEN)
+    github.add_run(a, OPEN)
+    b = commit(github.repo, {NEW_RUN: phase_a_run("q1", "q2")}, "B")
+    github.open_pull(b, number=SECOND, at=AFTER, branch="other")
+    github.add_run(b, AFTER, branch="other")
+    code, out, body = report(github, b, "--time", AFTER)
+    assert code == 0 and codes(body) == ["window-closed"], out
+    code, out, body = report(github, a, "--time", AFTER)
+    assert code == 0 and body["verdict"] == "accepted" and body["time"] == OPEN, out
+
+
+def test_a_strangers_version_at_the_teams_path_does_not_count(github):
+    """Mallory (no member of alpha) opens a pull request with another version at alpha's
+    path, later in the window: refused as hers, and alpha's own version still counts."""
+    a = commit(github.repo, {NEW_RUN: phase_a_run("q1")}, "A")
+    github.open_pull(a, at=OPEN)
+    github.add_run(a, OPEN)
+    b = commit(github.repo, {NEW_RUN: phase_a_run("q1", "q2")}, "B")
+    github.open_pull(b, author="mallory", number=STRANGER, at=LATER, branch="my-run")
+    github.add_run(b, LATER, fork="mallory", branch="my-run")
+    code, out, body = report(github, b, "--time", LATER)
+    assert code == 0 and codes(body) == ["not-a-member"], out
+    code, out, body = report(github, a, "--time", AFTER)
+    assert code == 0 and body["verdict"] == "accepted", out
+
+
+def test_the_same_version_submitted_again_later_stays_the_latest(github):
+    """A at 12:00 (#7), B at 15:00 (#8), A again at 16:00 (#9): A is the latest version."""
+    a, b = two_pull_requests(github)
+    github.open_pull(a, number=STRANGER, at="2026-03-01T16:00:00Z", branch="again")
+    github.add_run(a, "2026-03-01T16:00:00Z", branch="again")
+    code, out, body = report(github, a, "--time", AFTER)
+    assert code == 0 and body["verdict"] == "accepted", out
+    assert "superseded-run" in github.comments_on(SECOND)[-1]  # #8 judged again: no longer the latest
+
+
+def push(time: str, commit_id: str, pull: int = NUMBER) -> Push:
+    return Push(parse_utc(time), pull, commit_id)
+
+
+def test_latest_variant_reads_only_later_pushes_in_the_window_latest_first():
+    window = Window(parse_utc("2026-03-01T10:00:00Z"), parse_utc("2026-03-02T10:00:00Z"))
+    blobs = {"c-a": "blob-a", "c-b": "blob-b", "c-base": "blob-base", "c-none": None}
+    asked: list[str] = []
+
+    def blob_at(commit_id):
+        asked.append(commit_id)
+        return blobs[commit_id]
+
+    def latest(pushes, limit=50):
+        asked.clear()
+        return latest_variant(NEW_RUN, "blob-a", parse_utc(OPEN), window, pushes, blob_at, "blob-base", limit)
+
+    assert latest([]) is None
+    assert latest([push(LATER, "c-b", SECOND)]).code == "superseded-run"
+    assert latest([push(OPEN, "c-b"), push("2026-03-01T11:00:00Z", "c-b")]) is None  # not after this version
+    assert latest([push(AFTER, "c-b"), push(BEFORE, "c-b")]) is None and asked == []  # outside the window
+    assert latest([push("2026-03-02T10:00:00Z", "c-b")]).code == "superseded-run"  # the window's last second counts
+    # latest first: A again at 16:00 decides before B at 15:00 is read
+    assert latest([push(LATER, "c-b"), push("2026-03-01T16:00:00Z", "c-a")]) is None and asked == ["c-a"]
+    # commits leaving the path absent or as on the base submit nothing: B behind them decides
+    found = latest([push(LATER, "c-b", SECOND), push("2026-03-01T16:00:00Z", "c-none"),
+                    push("2026-03-01T17:00:00Z", "c-base"), push("2026-03-01T18:00:00Z", "c-base")])
+    assert found.code == "superseded-run" and "#8" in found.message and asked == ["c-base", "c-none", "c-b"]
+    many = [push(f"2026-03-01T15:{m:02d}:00Z", "c-none" if m else "c-b") for m in range(3)]
+    assert latest(many, limit=1).code == "too-many-variants"  # c-none read, c-b would be the second commit
+    assert latest(many, limit=2).code == "superseded-run"
 
 
 class Run:

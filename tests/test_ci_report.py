@@ -89,7 +89,8 @@ def test_every_open_pull_request_is_listed(github):
     code, out, body = report(github, head)
     assert code == 0 and body["verdict"] == "accepted", out
     asked = [parse_qs(urlsplit(t).query) for m, t in github.requests if urlsplit(t).path.endswith("/pulls")]
-    assert asked == [{"state": ["open"]}]
+    assert asked[0] == {"state": ["open"]}  # then every pull request, for the team's other versions of the run
+    assert asked[1:] == [{"state": ["all"], "sort": ["updated"], "direction": ["desc"]}]
     assert len(github.comments) == 1 and len(github.statuses) == 1
 
 

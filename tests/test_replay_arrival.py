@@ -1,6 +1,7 @@
 """Arrival times that only move forward, through the workflows as written
 (``tests/workflow_replay``): a run pushed again after the deadline as an older commit is
-judged late by ``report.yml`` and recorded late by ``publish.yml``, at the same time."""
+judged late by ``report.yml`` and recorded late by ``publish.yml``, at the same time; of
+two versions of a run in two pull requests, the earlier one cannot be merged."""
 from __future__ import annotations
 
 import shutil
@@ -36,3 +37,22 @@ def test_a_force_push_back_after_the_deadline_is_late_in_the_status_and_the_ledg
         platform.at("2026-03-03T12:00:00Z").merge(alpha, by_hand=True)  # an organizer overrides the ruleset
         publish(platform)
     assert main_json(platform, "submissions/received.json") == {path: PUSHED_BACK}
+
+
+def test_of_two_versions_in_two_pull_requests_only_the_later_can_be_merged(tmp_path):
+    """Alice submits version A (#1) and then version B (#2) of one run, both on time.
+    After the deadline she closes #2: #1 cannot be merged, as the report of #2's opening
+    turned it red and closing runs no check."""
+    platform = new_platform(tmp_path)
+    path = f"{BATCH}/alpha/a1.json"
+    with platform.online():
+        first = platform.at("2026-03-02T11:00:00Z").open_pull("alice", {path: run(11, 12)}, "a1")
+        check_and_report(platform, "success")
+        second = platform.at("2026-03-02T12:00:00Z").open_pull("alice", {path: run(13, 14)}, "a1-b")
+        check_and_report(platform, "success")
+        assert platform.status(second.head) == "success" and platform.status(first.head) == "failure"
+        assert "superseded-run" in comment(platform, first) and f"#{second.number}" in comment(platform, first)
+        platform.at(PUSHED_BACK).close(second)
+        assert platform.drain() == []  # closing runs no check: nothing can turn #1 green again
+        with pytest.raises(ReplayError, match="ruleset refuses"):
+            platform.merge(first)

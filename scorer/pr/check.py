@@ -9,9 +9,12 @@
    are then validated and their ids compared with the test set
    (:func:`scorer.pr.policy.judge_content`); a sealed run's envelope is checked without
    any key (:func:`scorer.pr.policy.judge_envelope`), its content is not read.
-4. A valid run whose gold is on the base branch is scored (a dry run, with the rules'
+4. Given the reporter's view of the team's other pull requests (``variants``, from the
+   API), an accepted run that is not its team's latest on-time version of that path is
+   refused (``superseded-run``, :func:`scorer.pr.policy.latest_variant`).
+5. A valid run whose gold is on the base branch is scored (a dry run, with the rules'
    flavor and edition); otherwise the check is validation only.
-5. A team file the pull request adds or changes is refused (``teams/`` is protected: the
+6. A team file the pull request adds or changes is refused (``teams/`` is protected: the
    organizers merge it by hand), and read as the base's teams with it in place: its
    problems (a look-alike of another team's name, an invisible character, a login of
    another team; :func:`scorer.formats.challenge.load_challenge`) are listed for the
@@ -35,6 +38,7 @@ import tempfile
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Protocol
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
@@ -45,6 +49,7 @@ from scorer.formats.challenge import (
     DEFAULT_MEASURES,
     Challenge,
     RunRef,
+    Window,
     load_challenge,
     parse_utc,
     run_ref,
@@ -58,6 +63,7 @@ from scorer.pr.policy import (
     LEDGER,
     Context,
     Decision,
+    Reason,
     copied_reason,
     judge_card_content,
     judge_changes,
@@ -104,6 +110,8 @@ class CheckReport:
     checks: list[RunCheck] = field(default_factory=list)
     official_measures: dict = field(default_factory=dict)
     rules: dict = field(default_factory=dict)
+    #: team -> its members (lower case), for each team whose runs the pull request changes
+    members: dict[str, frozenset[str]] = field(default_factory=dict)
 
     @property
     def accepted(self) -> bool:
@@ -178,10 +186,23 @@ def event_time(event: dict | None) -> datetime | None:
 
 # --- the check -------------------------------------------------------------------------
 
+class Variants(Protocol):
+    """The team's later versions of a run (the reporter's, from the API:
+    :class:`scorer.pr.github.TeamPushes`): the reason against the version ``blob`` of
+    ``path`` submitted at ``since`` in ``window`` by a team of ``members``, on base commit
+    ``base`` (:func:`scorer.pr.policy.latest_variant`), None when it is the latest."""
+
+    def __call__(self, path: str, blob: str, since: datetime, window: Window, members: frozenset[str],
+                 base: str) -> Reason | None: ...
+
+
 def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, actor: str | None,
-                       actor_source: str | None, now: datetime, time_source: str) -> CheckReport:
+                       actor_source: str | None, now: datetime, time_source: str,
+                       variants: Variants | None = None) -> CheckReport:
     """Decide on every change of ``base...head`` (see the module doc), read from ``repo``:
-    a local repository's folder, or any :class:`scorer.gitrepo.RepoReader`.
+    a local repository's folder, or any :class:`scorer.gitrepo.RepoReader`.  ``variants``:
+    the team's other versions of each run (the reporter's); None: not compared (``ci
+    check`` has no API).
 
     Raises :class:`scorer.gitrepo.GitError` for revisions that do not resolve and
     :class:`ScorerError` when the base branch's ``challenge.toml`` or ``teams/`` is broken.
@@ -216,6 +237,7 @@ def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, a
                 data = git.blob(decision.change.blob)
                 if decision.sealed:  # no key here: the envelope only (the publisher opens it after the window)
                     check.decision = judge_envelope(decision, data, challenge)
+                    _latest(check, variants, challenge, base_commit, context.now)
                     report.checks.append(check)
                     continue
                 testset = git.read(base_commit, testset_path(decision.ref))
@@ -226,10 +248,29 @@ def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, a
                                                   context.now)
                     refused = tuple(copied_reason(c) for c in check.copies if c.identical and c.earlier)
                     check.decision = replace(check.decision, reasons=check.decision.reasons + refused)
+                    _latest(check, variants, challenge, base_commit, context.now)
                     _dry_run(check, value, challenge, git, base_commit, trusted)
             report.checks.append(check)
         _team_file_problems(report.checks, git, base_commit, head_commit, team_files)
+        report.members = {c.decision.ref.team: frozenset(m.lower() for m in challenge.teams[c.decision.ref.team].members)
+                          for c in report.checks
+                          if c.decision.ref is not None and c.decision.ref.team in challenge.teams}
     return report
+
+
+def _latest(check: RunCheck, variants: Variants | None, challenge: Challenge, base: str, now: datetime) -> None:
+    """Refuse an accepted, on-time run that is not its team's latest on-time version
+    (``superseded-run``, from ``variants``); nothing without ``variants``."""
+    decision = check.decision
+    ref, blob = decision.ref, decision.change.blob
+    if variants is None or not decision.accepted or decision.late or ref is None or blob is None:
+        return
+    window, team = challenge.window(ref), challenge.teams.get(ref.team)
+    if window is None or team is None:
+        return
+    reason = variants(decision.change.path, blob, now, window, frozenset(m.lower() for m in team.members), base)
+    if reason is not None:
+        check.decision = replace(decision, reasons=decision.reasons + (reason,))
 
 
 _TEAM_FILE = re.compile(r"teams/[^/]+\.toml")

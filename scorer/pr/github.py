@@ -40,16 +40,18 @@ head commit, the check that branch protection requires.
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from itertools import islice
 
 from github import Auth, Github, GithubException
 
 from scorer.errors import Problem, ScorerError
+from scorer.formats.challenge import Window
 from scorer.gitrepo import ABSENT_MODE, REGULAR_MODES, Change, GitError, slashed
 from scorer.pr.check import CheckReport, check_pull_request, error_markdown, internal_error, markdown_templates
-from scorer.pr.policy import shown
+from scorer.pr.policy import Push, Reason, latest_variant, shown
 
 #: The hidden line that marks the reporter's comment (kept as the comment's first line).
 MARKER = "<!-- bioasq-leaderboard-report -->"
@@ -129,6 +131,12 @@ class ApiRepo:
         prefix = folder.rstrip("/") + "/"
         return sorted(p for p, e in self._tree(commit).items() if p.startswith(prefix) and e["type"] != "tree")
 
+    def blob_id(self, commit: str, path: str) -> str | None:
+        """The object id of the regular file at ``path`` in ``commit``; None when there is none."""
+        entry = self._tree(commit).get(path)
+        return entry["sha"] if entry is not None and entry["type"] == "blob" and entry["mode"] in REGULAR_MODES \
+            else None
+
     def tree_entries(self, tree: str) -> list[tuple[str, str, str]]:
         found = self._call(lambda: self.repo.get_git_tree(tree), f"no tree {tree!r}")
         return [(e["path"], e["type"], e["sha"]) for e in found.raw_data["tree"]]
@@ -167,15 +175,16 @@ def _listed(request: Callable[[], Iterable]) -> list:
         return []
 
 
-def open_pulls_with_head(repo, sha: str) -> list:
+def open_pulls_with_head(repo, sha: str, listed: list | None = None) -> list:
     """Every open pull request whose head is commit ``sha``, by number.
 
     All open pull requests are listed (``GET pulls?state=open``) and filtered on their
     head: ``GET commits/{sha}/pulls`` lists nothing for a commit only forks have, and the
     head label of the triggering event names one fork only, so either would miss the
     pull request of the commit's owner when a stranger opened one with a copy of it.
+    ``listed``: the open pull requests, when already listed.
     """
-    pulls = {p.number: p for p in repo.get_pulls(state="open") if p.head.sha == sha}
+    pulls = {p.number: p for p in (repo.get_pulls(state="open") if listed is None else listed) if p.head.sha == sha}
     return [pulls[n] for n in sorted(pulls)]
 
 
@@ -231,6 +240,102 @@ def _from(run, source: tuple[str | None, str]) -> bool:
     repository, branch = source
     came = run.head_repository.full_name if run.head_repository is not None else None
     return run.head_branch == branch and (repository is None or (came or "").lower() == repository.lower())
+
+
+#: Bounds of :class:`TeamPushes`: the pull requests of the repository it lists (most
+#: recently updated first), those of one team it reads the runs of, and the check runs of
+#: one head branch in one window.
+MAX_PULLS_LISTED = 1000
+MAX_TEAM_PULLS = 30
+MAX_BRANCH_RUNS = 300
+
+
+class TeamPushes:
+    """The later versions of a run that its team submitted, from the REST API: the
+    :class:`scorer.pr.check.Variants` of the reporter.
+
+    A team's submissions are the ``pull_request`` runs of the check workflow from the head
+    branches of its pull requests (opened by a member of the team, the path's owner; open
+    or closed, merged or not, into any branch): every push, opening, reopen and retarget
+    makes one, and GitHub keeps them when the branch is force-pushed or the pull request
+    closed, so a version a team submitted and then hid is still seen.  A stranger's pull
+    request never counts.  Calls: the pull requests (``GET pulls?state=all``, most
+    recently updated first, until one was last updated before the window opened; at most
+    :data:`MAX_PULLS_LISTED`), the runs of each of the team's head branches created in the
+    window (``GET actions/runs?branch=..&created=..``; at most :data:`MAX_TEAM_PULLS`
+    pull requests and :data:`MAX_BRANCH_RUNS` runs each), and one tree per commit read
+    (:func:`scorer.pr.policy.latest_variant`, at most
+    :data:`scorer.pr.policy.MAX_VARIANT_COMMITS`); all are cached for the reporter's run.
+    A commit whose tree GitHub no longer gives counts as not submitting the path.
+    """
+
+    def __init__(self, repo, api: ApiRepo, workflow: str = CHECK_WORKFLOW):
+        self.repo, self.api, self.workflow = repo, api, workflow
+        self._pulls: list = []  # listed so far, most recently updated first
+        self._listing: Iterator | None = None
+        self._runs: dict[tuple, list] = {}
+
+    def __call__(self, path: str, blob: str, since: datetime, window: Window, members: frozenset[str],
+                 base: str) -> Reason | None:
+        return latest_variant(path, blob, since, window, self.pushes(members, window),
+                              lambda commit: self._blob_at(commit, path), self.api.blob_id(base, path))
+
+    def pushes(self, members: frozenset[str], window: Window) -> list[Push]:
+        """Every check run in ``window`` from the head branch of a pull request opened by one
+        of ``members`` (logins in lower case), as a :class:`Push` naming the latest of those
+        pull requests opened by then (several may share a branch)."""
+        team = sorted((p for p in self._recent(window) if p.user is not None and p.user.login.lower() in members),
+                      key=lambda p: p.updated_at, reverse=True)[:MAX_TEAM_PULLS]
+        found: dict[int, Push] = {}
+        for pull in sorted(team, key=lambda p: (p.created_at, p.number)):
+            for run in self._branch_runs(head_of(pull), window):
+                if run.id not in found or pull.created_at <= run.created_at:
+                    found[run.id] = Push(run.created_at, pull.number, run.head_sha)
+        return list(found.values())
+
+    def _recent(self, window: Window) -> list:
+        """The pull requests updated since ``window`` opened (a run in the window updates its pull request)."""
+        if self._listing is None:
+            self._listing = iter(self.repo.get_pulls(state="all", sort="updated", direction="desc"))
+        while len(self._pulls) < MAX_PULLS_LISTED and (not self._pulls or _updated(self._pulls[-1]) >= window.opens):
+            pull = next(self._listing, None)
+            if pull is None:
+                break
+            self._pulls.append(pull)
+        return [p for p in self._pulls if _updated(p) >= window.opens]
+
+    def _branch_runs(self, source: tuple[str | None, str], window: Window) -> list:
+        """The check workflow's ``pull_request`` runs from head branch ``source`` created in ``window``."""
+        key = (source, window)
+        if key not in self._runs:
+            span = f"{_iso(window.opens)}..{_iso(window.closes)}"
+            listed = _listed(lambda: islice(self.repo.get_workflow_runs(event="pull_request", branch=source[1],
+                                                                        created=span), MAX_BRANCH_RUNS))
+            self._runs[key] = [r for r in listed if r.path.split("@", 1)[0] == self.workflow and _same_branch(r, source)]
+        return self._runs[key]
+
+    def _blob_at(self, commit: str, path: str) -> str | None:
+        try:
+            return self.api.blob_id(commit, path)
+        except GitError:
+            return None
+
+
+def _updated(pull) -> datetime:
+    """When ``pull`` was last updated (its creation time when GitHub gives none)."""
+    return pull.updated_at or pull.created_at
+
+
+def _iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _same_branch(run, source: tuple[str | None, str]) -> bool:
+    """Whether workflow run ``run`` ran on head branch ``source`` exactly (a deleted fork:
+    a run without a head repository)."""
+    repository, branch = source
+    came = run.head_repository.full_name.lower() if run.head_repository is not None else None
+    return run.head_branch == branch and came == repository
 
 
 class CheckTimes:
@@ -325,11 +430,13 @@ class Judged:
 @dataclass
 class Outcome:
     """What :func:`report` did: each open pull request with the commit as head (none: nothing
-    was written), and the commit status set (state, description)."""
+    was written), the commit status set (state, description), and the outcomes of the
+    heads of the same teams' other open pull requests judged again (``others``)."""
 
     pulls: list[Judged]
     state: str | None = None
     description: str | None = None
+    others: dict[str, Outcome] = field(default_factory=dict)
 
     @property
     def check(self) -> CheckReport | None:
@@ -356,11 +463,12 @@ SUBMITTED_SOURCE = ("when this pull request's head last became this commit: its 
 
 
 def judge(api: ApiRepo, pull, sha: str, branch: str, checks: CheckTimes, event_time: datetime, time_source: str,
-          verdicts: dict | None = None) -> tuple[CheckReport | None, str, str | None]:
+          verdicts: dict | None = None, variants: TeamPushes | None = None) -> tuple[CheckReport | None, str, str | None]:
     """Judge pull request ``pull`` (head ``sha``) against the rules of ``branch``, at the
     time its head became ``sha`` (:meth:`CheckTimes.submitted`; ``event_time``, from
     ``time_source``, stands for its creation time if GitHub gives none): (the report or
-    None, the comment, what went wrong or None).  ``verdicts`` keeps the reports by
+    None, the comment, what went wrong or None).  ``variants``: the team's other versions
+    of each run (a superseded one is refused).  ``verdicts`` keeps the reports by
     (author, time), the only inputs besides the commits, so several pull requests with the
     same head are checked once.  Never raises for the check itself: a broken base
     configuration, an API or Git failure and a bug of the scorer each give an error comment."""
@@ -372,7 +480,7 @@ def judge(api: ApiRepo, pull, sha: str, branch: str, checks: CheckTimes, event_t
         if key not in verdicts:
             verdicts[key] = check_pull_request(api, branch, sha, actor=author,
                                                actor_source="pull request author (REST API)", now=now,
-                                               time_source=source)
+                                               time_source=source, variants=variants)
         check = verdicts[key]
         return check, check.to_markdown(), None
     except ScorerError as exc:
@@ -385,8 +493,12 @@ def judge(api: ApiRepo, pull, sha: str, branch: str, checks: CheckTimes, event_t
     return None, error_markdown(what, problems), f"{what}: {problems[0].message}"
 
 
+#: The most heads of a team's other open pull requests one report judges again.
+MAX_OTHER_HEADS = 20
+
+
 def report(repo, sha: str, *, branch: str, now: datetime, time_source: str, run_url: str | None = None,
-           bot_login: str = DEFAULT_BOT) -> Outcome:
+           bot_login: str = DEFAULT_BOT, others: bool = True) -> Outcome:
     """Judge every open pull request whose head is ``sha`` again from the API, comment on
     each, and set the commit status of ``sha`` (see ``docs/pull-requests.md``).
 
@@ -398,18 +510,26 @@ def report(repo, sha: str, *, branch: str, now: datetime, time_source: str, run_
     and one could not be judged, ``failure`` otherwise (also when no pull request into
     ``branch`` has this head).  Nothing is written when no open pull request has this
     head (a stale commit: the run of the newer head reports).
+
+    A run is refused when its team submitted a later on-time version of it in any pull
+    request (:class:`TeamPushes`).  So with ``others``, the heads of the other open pull
+    requests into ``branch`` by members of the teams whose runs this head changes (at most
+    :data:`MAX_OTHER_HEADS`) are judged again the same way: a new version turns the older
+    one red at once, before anyone can close the new one and merge the old.
     """
-    pulls = open_pulls_with_head(repo, sha)
+    everyone = list(repo.get_pulls(state="open"))
+    pulls = open_pulls_with_head(repo, sha, everyone)
     if not pulls:
         return Outcome(pulls=[])
     api, checks, judged, errors = ApiRepo(repo), CheckTimes(repo, branch), [], []
+    variants = TeamPushes(repo, api)
     verdicts: dict[tuple, CheckReport] = {}
     for pull in pulls:
         if pull.base.ref != branch:
             action, _ = upsert_comment(pull, other_branch_markdown(pull.base.ref, branch), bot_login)
             judged.append(Judged(pull.number, pull.base.ref, action, note=f"targets {pull.base.ref}, not {branch}"))
             continue
-        check, body, error = judge(api, pull, sha, branch, checks, now, time_source, verdicts)
+        check, body, error = judge(api, pull, sha, branch, checks, now, time_source, verdicts, variants)
         action, _ = upsert_comment(pull, body, bot_login)
         judged.append(Judged(pull.number, pull.base.ref, action, check=check, note=error))
         errors += [error] if error else []
@@ -425,4 +545,18 @@ def report(repo, sha: str, *, branch: str, now: datetime, time_source: str, run_
     else:
         outcome.state, outcome.description = "failure", f"no open pull request into {branch} has this head"
     set_status(repo, sha, outcome.state, outcome.description, run_url)
+    if others:
+        for head in teammates_heads(everyone, sha, branch, [j.check for j in judged if j.check is not None]):
+            outcome.others[head] = report(repo, head, branch=branch, now=now, time_source=time_source,
+                                          run_url=run_url, bot_login=bot_login, others=False)
     return outcome
+
+
+def teammates_heads(pulls: list, sha: str, branch: str, checks: list[CheckReport]) -> list[str]:
+    """The heads (other than ``sha``) of the open pull requests of ``pulls`` into ``branch``
+    opened by a member of a team whose runs ``checks`` change, in order of pull request
+    number, at most :data:`MAX_OTHER_HEADS`."""
+    members = frozenset().union(*(m for c in checks for m in c.members.values()))
+    heads = [p.head.sha for p in sorted(pulls, key=lambda p: p.number) if p.base.ref == branch
+             and p.head.sha != sha and p.user is not None and p.user.login.lower() in members]
+    return list(dict.fromkeys(heads))[:MAX_OTHER_HEADS]

@@ -56,6 +56,12 @@ code                         when
 ``not-sealed``               a sealed run that is not an age file (or is ASCII-armored)
 ``bad-envelope``             a sealed run whose age header or payload is not well formed
 ``wrong-recipient``          a sealed run not sealed to the challenge's key
+``superseded-run``           the team submitted another version of the run at the same path
+                             later and still in the window, in any of its pull requests
+                             (open or closed): only a team's latest on-time version counts
+                             (:func:`latest_variant`; the reporter only, it needs the API)
+``too-many-variants``        the reporter could not read every later version (the limit
+                             :data:`MAX_VARIANT_COMMITS`)
 ===========================  ==============================================================
 
 A sealed run is judged by the same path, team, membership, system, window and size rules
@@ -65,6 +71,7 @@ key is at hand, so what is inside is validated when the publisher opens it.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -727,6 +734,61 @@ def testset_ids(ref: RunRef, value) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+#: The most commits :func:`latest_variant` reads a run's blob from (one API call each).
+MAX_VARIANT_COMMITS = 50
+
+
+@dataclass(frozen=True)
+class Push:
+    """Evidence that a team submitted commit ``commit`` at ``time``: a run of the check
+    workflow for it from the head branch of the team's pull request #``pull``."""
+
+    time: datetime
+    pull: int
+    commit: str
+
+
+def latest_variant(path: str, blob: str, since: datetime, window: Window, pushes: list[Push],
+                   blob_at: Callable[[str], str | None], base_blob: str | None,
+                   limit: int = MAX_VARIANT_COMMITS) -> Reason | None:
+    """``superseded-run`` when the team's latest on-time version of the run at ``path`` is
+    not ``blob`` (the version submitted at ``since``); None when it is.
+
+    A version is the blob at ``path`` of a commit of ``pushes`` (the team's submissions in
+    all its pull requests, open or closed, into any branch), read by ``blob_at`` (None: no
+    file there); a commit whose blob is absent or ``base_blob`` (the base branch's) does
+    not submit ``path``.  Only pushes inside ``window`` (both ends included) and strictly
+    after ``since`` are read, latest first; the first that submits ``path`` decides:
+    another blob supersedes this run, the same blob (submitted again) leaves it the latest.
+    A push after the window closed never counts (it is late: the run submitted on time
+    stays the team's).  More than ``limit`` distinct commits to read gives
+    ``too-many-variants`` (the check cannot tell; one API call per commit).
+    """
+    later = sorted((p for p in pushes if since < p.time and window.opens <= p.time <= window.closes),
+                   key=lambda p: (p.time, p.pull), reverse=True)
+    read: dict[str, str | None] = {}
+    for push in later:
+        if push.commit not in read:
+            if len(read) >= limit:
+                return Reason("too-many-variants",
+                              f"{path}: the team pushed more than {limit} commits after this version "
+                              f"({utc_text(since)}) while the window was open; the check reads at most {limit}",
+                              "push this run again (a new commit) so that it is the latest, or ask the organizers")
+            read[push.commit] = blob_at(push.commit)
+        found = read[push.commit]
+        if found is None or found == base_blob:
+            continue
+        if found == blob:
+            return None
+        return Reason("superseded-run",
+                      f"{path}: your team submitted another version of this run later, still in the window: "
+                      f"pull request #{push.pull} (commit {push.commit[:12]}, blob {found[:12]}) at "
+                      f"{utc_text(push.time)}, after this version ({utc_text(since)}); only a team's latest "
+                      "on-time version of a run counts, in whichever pull request (open or closed) it was",
+                      f"merge pull request #{push.pull}, the latest version, or ask the organizers")
+    return None
+
+
 def verdict(decisions: list[Decision]) -> bool:
     """True when every change is accepted (an empty pull request is accepted)."""
     return all(d.accepted for d in decisions)
@@ -734,4 +796,4 @@ def verdict(decisions: list[Decision]) -> bool:
 
 __all__ = ["Change", "Reason", "Decision", "Context", "path_problem", "shown", "judge_changes", "judge_change",
            "judge_content", "judge_envelope", "content_problems", "normalized_run", "copied_reason", "testset_path",
-           "testset_ids", "testset_candidates", "verdict", "RUN_FORM"]
+           "testset_ids", "testset_candidates", "verdict", "RUN_FORM", "Push", "latest_variant"]

@@ -322,6 +322,13 @@ class Platform:
         self._pull_refs(pull, work)
         self._pull_event(pull, "synchronize")
 
+    def close(self, pull: Pull) -> None:
+        """The author closes ``pull`` without merging it (the ``closed`` event; GitHub records
+        the issue event ``closed``)."""
+        pull.api.update(state="closed", updated_at=self.clock)
+        self.api.pull_event(pull.number, "closed", self.clock)
+        self._pull_event(pull, "closed")
+
     def _commit(self, work: Path, files: dict[str, bytes | None], message: str) -> str:
         for rel, data in files.items():
             if data is None:
