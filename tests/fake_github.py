@@ -1,7 +1,8 @@
 """A local stand-in for the GitHub REST API (the endpoints PyGithub calls for ``ci report``
 and ``ci publish``), served from a real Git repository by ``http.server`` on 127.0.0.1.
 
-It answers commits, the pull requests of a commit, open pull requests, compare, trees,
+It answers commits, the pull requests of a commit, pull requests (open, or all) and their
+files, compare, trees,
 blobs, issue events (reopened, base changed, force-pushed), issue comments, statuses and
 workflow runs, and records every request.  With
 ``tokens`` set it also plays GitHub's token permissions: each route needs a permission
@@ -236,6 +237,18 @@ class FakeGitHub:
         assert query.get("state") == ["open"]
         return 200, [p for _, p in sorted(self.pulls.items()) if p["state"] == "open"]
 
+    def pull_files(self, number, query, body):
+        """The files pull request #``number`` changes (``base...head``), each with its blob id
+        (``sha``; a removed file has none), as GitHub lists them for open and closed ones."""
+        from scorer.gitrepo import GitRepo
+        pull = {**{p["number"]: p for p in self.merged.values()}, **self.pulls}.get(int(number))
+        if pull is None:
+            return 404, {"message": "Not Found"}
+        git = GitRepo(self.repo)
+        changes = git.changes(git.commit(pull["base"]["ref"]), pull["head"]["sha"])
+        return 200, [{"filename": c.path, "status": LETTERS[c.status], "sha": c.blob or "0" * 40,
+                      "additions": 0, "deletions": 0, "changes": 0} for c in changes]
+
     def compare(self, base, head, query, body):
         from scorer.gitrepo import GitRepo
         git = GitRepo(self.repo)
@@ -293,6 +306,7 @@ class FakeGitHub:
         (r"/commits/([^/]+)/pulls", "GET", commit_pulls, (PULLS, "read")),
         (r"/commits/([^/]+)", "GET", get_commit, (CONTENTS, "read")),
         (r"/pulls", "GET", list_pulls, (PULLS, "read")),
+        (r"/pulls/(\d+)/files", "GET", pull_files, (PULLS, "read")),
         (r"/actions/runs", "GET", list_runs, (ACTIONS, "read")),
         (r"/actions/runs/(\d+)", "GET", get_run, (ACTIONS, "read")),
         (r"/compare/(.+)\.\.\.(.+)", "GET", compare, (CONTENTS, "read")),

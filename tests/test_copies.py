@@ -1,6 +1,8 @@
 """Copied runs (docs/pull-requests.md, "Copied runs"): the similarity measure by hand, and
 the pull-request check refusing identical copies of another team's run on the base branch
-and flagging near copies, with both runs named."""
+and flagging near copies, with both runs named; and the reporter doing the same with the
+runs of other teams' pull requests, open or closed (the GitHub stand-in of
+``tests/fake_github.py``)."""
 from __future__ import annotations
 
 import contextlib
@@ -11,6 +13,8 @@ from scorer.cli import main as cli_main
 from scorer.pr.copies import canonical, profile, similarity, values_of_testset
 from tests.gitutil import commit, git
 from tests.pr_challenge import BETA_RUN, GOLD_RUN, NEW_RUN, PUBMED, check, codes, dumps, only, phase_a_run
+
+from test_ci_report import github, report  # noqa: F401
 
 TESTSET = {"questions": [{"id": "q1", "type": "yesno", "body": "Is it?"}, {"id": "q2", "type": "list", "body": "Which?"}]}
 
@@ -151,3 +155,89 @@ def test_the_organizers_view_of_runs_without_copies_is_empty(repo):
     with contextlib.redirect_stdout(out):
         assert cli_main(["ci", "copies", "--repo", str(repo)]) == 0
     assert "0 run(s) flagged" in out.getvalue()
+
+
+# --- runs still in pull requests (the reporter, with the GitHub stand-in) -------------------
+
+BETA_OPEN = "submissions/taskB/batch2/phaseA/beta/b1.json"  # beta's batch2 run, only in its pull request
+BETA_PULL, ALICE_PULL = 9, 7
+EARLY, LATE_IN_WINDOW = "2026-03-01T12:00:00Z", "2026-03-01T15:00:00Z"  # both in batch2 Phase A's window
+
+
+def beta_pull(app, data: bytes, author: str = "bob", at: str = EARLY, path: str = BETA_OPEN) -> str:
+    """Beta (``author``) opens pull request #9 from main with ``data`` at ``path`` at ``at``."""
+    git(app.repo, "checkout", "-q", "-B", "beta-branch", "main")
+    head = commit(app.repo, {path: data}, "beta's run")
+    app.open_pull(head, author=author, number=BETA_PULL, at=at, branch="b")
+    app.add_run(head, at, fork=author, branch="b")
+    git(app.repo, "checkout", "-q", "-B", "alice-branch", "main")
+    return head
+
+
+def alice_pull(app, data: bytes, at: str = LATE_IN_WINDOW) -> str:
+    head = commit(app.repo, {NEW_RUN: data}, "alice's run")
+    app.open_pull(head, number=ALICE_PULL, at=at)
+    app.add_run(head, at)
+    return head
+
+
+def test_a_copy_of_a_run_in_an_open_pull_request_is_refused(github):
+    beta_pull(github, beta_run())
+    value = json.loads(beta_run())
+    value["questions"].reverse()  # reordered: still identical after canonical JSON
+    head = alice_pull(github, json.dumps(value).encode())
+    code, out, body = report(github, head, "--time", LATE_IN_WINDOW)
+    assert code == 0 and body["verdict"] == "rejected", out
+    (change,) = body["changes"]
+    assert codes(change) == ["copied-run"]
+    original = f"{BETA_OPEN} (pull request #{BETA_PULL})"
+    assert change["copies"] == [{"copy": NEW_RUN, "original": original, "similarity": 1.0, "identical": True,
+                                 "earlier": True}]
+    assert change["reasons"][0]["message"] == (f"{NEW_RUN} is identical (after canonical JSON) to {original}, "
+                                               "another team's run submitted before yours")
+
+
+def test_a_copy_of_a_run_in_a_closed_pull_request_is_refused(github):
+    beta_pull(github, beta_run())
+    github.close(BETA_PULL, "2026-03-01T13:00:00Z")
+    head = alice_pull(github, beta_run())
+    code, out, body = report(github, head, "--time", LATE_IN_WINDOW)
+    assert code == 0 and codes(only(body)) == ["copied-run"], out
+
+
+def test_a_near_copy_of_a_run_in_a_pull_request_is_flagged(github):
+    ten = tuple(str(d) for d in range(21, 31))
+    beta_pull(github, phase_a_run("q1", "q2", documents=ten))
+    near = dumps({"questions": [{"id": "q1", "documents": [PUBMED + d for d in (*ten[:9], "99")], "snippets": []},
+                                {"id": "q2", "documents": [PUBMED + d for d in ten], "snippets": []}]})
+    head = alice_pull(github, near)
+    code, out, body = report(github, head, "--time", LATE_IN_WINDOW)
+    assert code == 0 and body["verdict"] == "accepted", out
+    # q1: 9 shared of 11 documents; q2: the same 10: (9/11 + 1) / 2 = 0.90909
+    assert only(body)["copies"] == [{"copy": NEW_RUN, "original": f"{BETA_OPEN} (pull request #{BETA_PULL})",
+                                     "similarity": 0.9091, "identical": False, "earlier": True}]
+
+
+def test_a_pull_request_that_arrived_later_or_a_strangers_is_not_an_original(github):
+    """Beta's pull request opened after alice's: alice's run cannot be its copy.  A stranger's
+    pull request at beta's path (mallory is no member of beta) is not beta's run."""
+    beta_pull(github, beta_run(), at="2026-03-01T16:00:00Z")
+    head = alice_pull(github, beta_run())
+    code, out, body = report(github, head, "--time", LATE_IN_WINDOW)
+    assert code == 0 and body["verdict"] == "accepted" and only(body)["copies"] == [], out
+    github.pulls.clear()
+    beta_pull(github, beta_run(), author="mallory")
+    head = alice_pull(github, beta_run())
+    code, out, body = report(github, head, "--time", LATE_IN_WINDOW)
+    assert code == 0 and body["verdict"] == "accepted" and only(body)["copies"] == [], out
+
+
+def test_a_sealed_run_in_a_pull_request_is_not_read(github):
+    """Nobody can read a sealed run (``.json.age``) before its window closes, so nobody can
+    copy it: the reporter does not download it."""
+    sealed = beta_pull(github, b"age-encryption.org/v1\n(beta's run, sealed)\n", path=BETA_OPEN + ".age")
+    head = alice_pull(github, beta_run())
+    code, out, body = report(github, head, "--time", LATE_IN_WINDOW)
+    assert code == 0 and only(body)["copies"] == [], out
+    blob = git(github.repo, "rev-parse", f"{sealed}:{BETA_OPEN}.age")
+    assert not [t for _, t in github.requests if blob in t]

@@ -196,13 +196,36 @@ class Variants(Protocol):
                  base: str) -> Reason | None: ...
 
 
+@dataclass(frozen=True)
+class PublicRun:
+    """A run visible in a pull request that is not merged (open, or closed unmerged): where
+    it is (``label``: its path and pull request), its identity, its bytes, the pull
+    request's author, and when that pull request's head became its head
+    (:func:`scorer.pr.github.arrival_time`)."""
+
+    label: str
+    ref: RunRef
+    data: bytes
+    author: str
+    arrived: datetime
+
+
+class PublicRuns(Protocol):
+    """The other teams' runs of ``ref``'s batch phase in pull requests not merged that
+    arrived before ``now`` (in ``window``), each at most ``limit`` bytes, sealed runs left
+    out (the reporter's, from the API: :class:`scorer.pr.github.OpenRuns`)."""
+
+    def __call__(self, ref: RunRef, window: Window, now: datetime, limit: int) -> list[PublicRun]: ...
+
+
 def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, actor: str | None,
                        actor_source: str | None, now: datetime, time_source: str,
-                       variants: Variants | None = None) -> CheckReport:
+                       variants: Variants | None = None, public: PublicRuns | None = None) -> CheckReport:
     """Decide on every change of ``base...head`` (see the module doc), read from ``repo``:
     a local repository's folder, or any :class:`scorer.gitrepo.RepoReader`.  ``variants``:
-    the team's other versions of each run (the reporter's); None: not compared (``ci
-    check`` has no API).
+    the team's other versions of each run; ``public``: the other teams' runs in pull
+    requests not merged, compared for copies like the base branch's (both the
+    reporter's; None: not compared, ``ci check`` has no API).
 
     Raises :class:`scorer.gitrepo.GitError` for revisions that do not resolve and
     :class:`ScorerError` when the base branch's ``challenge.toml`` or ``teams/`` is broken.
@@ -244,8 +267,11 @@ def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, a
                 check.decision, value = judge_content(decision, data, testset, challenge.limits.max_run_bytes,
                                                             limits=challenge.limits)
                 if value is not None:
+                    window = challenge.window(decision.ref)
+                    visible = (public(decision.ref, window, context.now, challenge.limits.max_run_bytes)
+                               if public is not None and window is not None else [])
                     check.copies = earlier_copies(decision.ref, value, testset, git, base_commit, existing, challenge,
-                                                  context.now)
+                                                  context.now, visible)
                     refused = tuple(copied_reason(c) for c in check.copies if c.identical and c.earlier)
                     check.decision = replace(check.decision, reasons=check.decision.reasons + refused)
                     _latest(check, variants, challenge, base_commit, context.now)
@@ -300,12 +326,15 @@ def _team_file_problems(checks: list[RunCheck], git: RepoReader, base: str, head
 
 
 def earlier_copies(ref: RunRef, value, testset: bytes | None, git: RepoReader, base: str, existing: tuple[str, ...],
-                   challenge: Challenge, now: datetime) -> list[Copy]:
+                   challenge: Challenge, now: datetime, public: list[PublicRun] | None = None) -> list[Copy]:
     """The other teams' runs of ``ref``'s batch phase on the base branch (``existing``: its
     run paths) that run ``value``, submitted at ``now``, is identical to or at least
     ``[rules] copy_similarity`` similar to (:mod:`scorer.pr.copies`; values the test set
     holds are not compared), each ``earlier`` when the base branch's ledger says it arrived
-    before ``now``.  A base run that cannot be read or does not validate is skipped."""
+    before ``now``; then those of ``public`` (runs in pull requests not merged that arrived
+    before ``now``, so ``earlier``) whose author is a member of the run's team (a
+    stranger's pull request at a team's path is not that team's run).  A run that cannot
+    be read or does not validate is skipped."""
     limit, arrived = challenge.limits.max_run_bytes, ledger_times(git.read(base, LEDGER))
     common: frozenset[str] = frozenset()
     if testset is not None:
@@ -324,6 +353,15 @@ def earlier_copies(ref: RunRef, value, testset: bytes | None, git: RepoReader, b
         if theirs is not None:
             hit = compare(ref.path, mine, path, Fingerprint.of(other.task, theirs, common),
                           challenge.rules.copy_similarity, path in arrived and arrived[path] < now)
+            found += [hit] if hit is not None else []
+    for run in public or ():
+        team = challenge.teams.get(run.ref.team)
+        if run.ref.team == ref.team or team is None or run.author.lower() not in {m.lower() for m in team.members}:
+            continue
+        theirs = normalized_run(run.ref, run.data, limit, challenge.limits)
+        if theirs is not None and run.arrived < now:
+            hit = compare(ref.path, mine, run.label, Fingerprint.of(run.ref.task, theirs, common),
+                          challenge.rules.copy_similarity)
             found += [hit] if hit is not None else []
     return found
 

@@ -2,7 +2,8 @@
 
 Pure functions over parsed (validated, normalized) runs, and one reader at the end: the
 pull-request check (:mod:`scorer.pr.check`) compares each run of a pull request with the
-other teams' runs of the same batch phase on the base branch (:func:`compare`), and the
+other teams' runs of the same batch phase on the base branch and (the reporter, with the
+API: :class:`scorer.pr.github.OpenRuns`) in pull requests not merged (:func:`compare`), and the
 organizers' view, ``python -m scorer ci copies`` (:func:`repository_copies`), compares all
 the runs of each batch phase of a repository with each other (:func:`copies_among`).  See
 ``docs/pull-requests.md`` ("Copied runs").

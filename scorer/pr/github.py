@@ -48,9 +48,16 @@ from itertools import islice
 from github import Auth, Github, GithubException
 
 from scorer.errors import Problem, ScorerError
-from scorer.formats.challenge import Window
+from scorer.formats.challenge import RunRef, Window, run_ref
 from scorer.gitrepo import ABSENT_MODE, REGULAR_MODES, Change, GitError, slashed
-from scorer.pr.check import CheckReport, check_pull_request, error_markdown, internal_error, markdown_templates
+from scorer.pr.check import (
+    CheckReport,
+    PublicRun,
+    check_pull_request,
+    error_markdown,
+    internal_error,
+    markdown_templates,
+)
 from scorer.pr.policy import Push, Reason, latest_variant, shown
 
 #: The hidden line that marks the reporter's comment (kept as the comment's first line).
@@ -131,11 +138,16 @@ class ApiRepo:
         prefix = folder.rstrip("/") + "/"
         return sorted(p for p, e in self._tree(commit).items() if p.startswith(prefix) and e["type"] != "tree")
 
+    def entry(self, commit: str, path: str) -> dict | None:
+        """The tree entry (``sha``, ``size``, ...) of the regular file at ``path`` in
+        ``commit``; None when there is none."""
+        entry = self._tree(commit).get(path)
+        return entry if entry is not None and entry["type"] == "blob" and entry["mode"] in REGULAR_MODES else None
+
     def blob_id(self, commit: str, path: str) -> str | None:
         """The object id of the regular file at ``path`` in ``commit``; None when there is none."""
-        entry = self._tree(commit).get(path)
-        return entry["sha"] if entry is not None and entry["type"] == "blob" and entry["mode"] in REGULAR_MODES \
-            else None
+        entry = self.entry(commit, path)
+        return entry["sha"] if entry is not None else None
 
     def tree_entries(self, tree: str) -> list[tuple[str, str, str]]:
         found = self._call(lambda: self.repo.get_git_tree(tree), f"no tree {tree!r}")
@@ -250,6 +262,29 @@ MAX_TEAM_PULLS = 30
 MAX_BRANCH_RUNS = 300
 
 
+class RecentPulls:
+    """The repository's pull requests, open or closed (``GET pulls?state=all``), most
+    recently updated first, listed as far as needed and at most :data:`MAX_PULLS_LISTED`;
+    shared by the reporter's readers of one run."""
+
+    def __init__(self, repo) -> None:
+        self.repo = repo
+        self._pulls: list = []  # listed so far
+        self._listing: Iterator | None = None
+
+    def since(self, moment: datetime) -> list:
+        """The pull requests last updated at or after ``moment`` (a push, a check run, a
+        close or a merge after it updates a pull request)."""
+        if self._listing is None:
+            self._listing = iter(self.repo.get_pulls(state="all", sort="updated", direction="desc"))
+        while len(self._pulls) < MAX_PULLS_LISTED and (not self._pulls or _updated(self._pulls[-1]) >= moment):
+            pull = next(self._listing, None)
+            if pull is None:
+                break
+            self._pulls.append(pull)
+        return [p for p in self._pulls if _updated(p) >= moment]
+
+
 class TeamPushes:
     """The later versions of a run that its team submitted, from the REST API: the
     :class:`scorer.pr.check.Variants` of the reporter.
@@ -269,10 +304,8 @@ class TeamPushes:
     A commit whose tree GitHub no longer gives counts as not submitting the path.
     """
 
-    def __init__(self, repo, api: ApiRepo, workflow: str = CHECK_WORKFLOW):
-        self.repo, self.api, self.workflow = repo, api, workflow
-        self._pulls: list = []  # listed so far, most recently updated first
-        self._listing: Iterator | None = None
+    def __init__(self, repo, api: ApiRepo, pulls: RecentPulls, workflow: str = CHECK_WORKFLOW):
+        self.repo, self.api, self.pulls, self.workflow = repo, api, pulls, workflow
         self._runs: dict[tuple, list] = {}
 
     def __call__(self, path: str, blob: str, since: datetime, window: Window, members: frozenset[str],
@@ -284,7 +317,7 @@ class TeamPushes:
         """Every check run in ``window`` from the head branch of a pull request opened by one
         of ``members`` (logins in lower case), as a :class:`Push` naming the latest of those
         pull requests opened by then (several may share a branch)."""
-        team = sorted((p for p in self._recent(window) if p.user is not None and p.user.login.lower() in members),
+        team = sorted((p for p in self.pulls.since(window.opens) if p.user is not None and p.user.login.lower() in members),
                       key=lambda p: p.updated_at, reverse=True)[:MAX_TEAM_PULLS]
         found: dict[int, Push] = {}
         for pull in sorted(team, key=lambda p: (p.created_at, p.number)):
@@ -292,17 +325,6 @@ class TeamPushes:
                 if run.id not in found or pull.created_at <= run.created_at:
                     found[run.id] = Push(run.created_at, pull.number, run.head_sha)
         return list(found.values())
-
-    def _recent(self, window: Window) -> list:
-        """The pull requests updated since ``window`` opened (a run in the window updates its pull request)."""
-        if self._listing is None:
-            self._listing = iter(self.repo.get_pulls(state="all", sort="updated", direction="desc"))
-        while len(self._pulls) < MAX_PULLS_LISTED and (not self._pulls or _updated(self._pulls[-1]) >= window.opens):
-            pull = next(self._listing, None)
-            if pull is None:
-                break
-            self._pulls.append(pull)
-        return [p for p in self._pulls if _updated(p) >= window.opens]
 
     def _branch_runs(self, source: tuple[str | None, str], window: Window) -> list:
         """The check workflow's ``pull_request`` runs from head branch ``source`` created in ``window``."""
@@ -391,6 +413,64 @@ class CheckTimes:
         return self.submitted(merged[-1], head) if merged else None
 
 
+#: Bounds of :class:`OpenRuns`: the pull requests whose files it lists for one run, the
+#: files listed per pull request, and the other teams' runs it downloads for one run.
+MAX_PUBLIC_PULLS = 100
+MAX_PULL_FILES = 300
+MAX_PUBLIC_RUNS = 30
+
+
+class OpenRuns:
+    """The other teams' runs in pull requests not merged (open, or closed unmerged: they
+    were public too), from the REST API: the :class:`scorer.pr.check.PublicRuns` of the
+    reporter, so a copy of a run still in a pull request is refused like a copy of one on
+    the base branch.
+
+    For a run of batch phase *B* submitted at *now*: of the pull requests updated since
+    *B*'s window opened (:class:`RecentPulls`), those not merged and opened before *now*
+    (at most :data:`MAX_PUBLIC_PULLS`) have their files listed (``GET pulls/{n}/files``, at
+    most :data:`MAX_PULL_FILES` each); each file at a plain run path of *B* of another team
+    whose pull request arrived before *now* (:meth:`CheckTimes.submitted`) and is at most
+    ``limit`` bytes (its tree entry) is downloaded by blob id (at most
+    :data:`MAX_PUBLIC_RUNS`, the most recently updated pull requests first).  A sealed run
+    (``.json.age``) is left out: nobody can read it, so nobody can copy it.
+    """
+
+    def __init__(self, api: ApiRepo, pulls: RecentPulls, checks: CheckTimes):
+        self.api, self.pulls, self.checks = api, pulls, checks
+        self._files: dict[int, list] = {}
+        self._arrived: dict[tuple[int, str], datetime] = {}
+
+    def __call__(self, ref: RunRef, window: Window, now: datetime, limit: int) -> list[PublicRun]:
+        unit = (ref.task, ref.batch, ref.phase)
+        candidates = [p for p in self.pulls.since(window.opens) if p.merged_at is None and p.created_at is not None
+                      and p.created_at < now][:MAX_PUBLIC_PULLS]
+        found: list[PublicRun] = []
+        for pull in candidates:
+            for f in self._pull_files(pull):
+                other = run_ref(f.filename)
+                if (other is None or f.status == "removed" or (other.task, other.batch, other.phase) != unit
+                        or other.team == ref.team or len(found) >= MAX_PUBLIC_RUNS):
+                    continue
+                arrived = self._arrival(pull)
+                entry = self.api.entry(pull.head.sha, f.filename)
+                if arrived < now and entry is not None and entry.get("size", limit + 1) <= limit:
+                    found.append(PublicRun(f"{f.filename} (pull request #{pull.number})", other,
+                                           self.api.blob(entry["sha"]), pull.user.login, arrived))
+        return found
+
+    def _pull_files(self, pull) -> list:
+        if pull.number not in self._files:
+            self._files[pull.number] = _listed(lambda: islice(pull.get_files(), MAX_PULL_FILES))
+        return self._files[pull.number]
+
+    def _arrival(self, pull) -> datetime:
+        key = (pull.number, pull.head.sha)
+        if key not in self._arrived:
+            self._arrived[key] = self.checks.submitted(pull, pull.head.sha)
+        return self._arrived[key]
+
+
 def upsert_comment(pull, body: str, bot_login: str = DEFAULT_BOT):
     """Update the reporter's comment on ``pull`` in place, or create it: (``"updated"`` or
     ``"created"``, the comment).  The comment is the bot's comment that starts with
@@ -463,12 +543,14 @@ SUBMITTED_SOURCE = ("when this pull request's head last became this commit: its 
 
 
 def judge(api: ApiRepo, pull, sha: str, branch: str, checks: CheckTimes, event_time: datetime, time_source: str,
-          verdicts: dict | None = None, variants: TeamPushes | None = None) -> tuple[CheckReport | None, str, str | None]:
+          verdicts: dict | None = None, variants: TeamPushes | None = None,
+          public: OpenRuns | None = None) -> tuple[CheckReport | None, str, str | None]:
     """Judge pull request ``pull`` (head ``sha``) against the rules of ``branch``, at the
     time its head became ``sha`` (:meth:`CheckTimes.submitted`; ``event_time``, from
     ``time_source``, stands for its creation time if GitHub gives none): (the report or
     None, the comment, what went wrong or None).  ``variants``: the team's other versions
-    of each run (a superseded one is refused).  ``verdicts`` keeps the reports by
+    of each run (a superseded one is refused); ``public``: the other teams' runs in pull
+    requests not merged (compared for copies).  ``verdicts`` keeps the reports by
     (author, time), the only inputs besides the commits, so several pull requests with the
     same head are checked once.  Never raises for the check itself: a broken base
     configuration, an API or Git failure and a bug of the scorer each give an error comment."""
@@ -480,7 +562,7 @@ def judge(api: ApiRepo, pull, sha: str, branch: str, checks: CheckTimes, event_t
         if key not in verdicts:
             verdicts[key] = check_pull_request(api, branch, sha, actor=author,
                                                actor_source="pull request author (REST API)", now=now,
-                                               time_source=source, variants=variants)
+                                               time_source=source, variants=variants, public=public)
         check = verdicts[key]
         return check, check.to_markdown(), None
     except ScorerError as exc:
@@ -522,14 +604,15 @@ def report(repo, sha: str, *, branch: str, now: datetime, time_source: str, run_
     if not pulls:
         return Outcome(pulls=[])
     api, checks, judged, errors = ApiRepo(repo), CheckTimes(repo, branch), [], []
-    variants = TeamPushes(repo, api)
+    recent = RecentPulls(repo)
+    variants, public = TeamPushes(repo, api, recent), OpenRuns(api, recent, checks)
     verdicts: dict[tuple, CheckReport] = {}
     for pull in pulls:
         if pull.base.ref != branch:
             action, _ = upsert_comment(pull, other_branch_markdown(pull.base.ref, branch), bot_login)
             judged.append(Judged(pull.number, pull.base.ref, action, note=f"targets {pull.base.ref}, not {branch}"))
             continue
-        check, body, error = judge(api, pull, sha, branch, checks, now, time_source, verdicts, variants)
+        check, body, error = judge(api, pull, sha, branch, checks, now, time_source, verdicts, variants, public)
         action, _ = upsert_comment(pull, body, bot_login)
         judged.append(Judged(pull.number, pull.base.ref, action, check=check, note=error))
         errors += [error] if error else []

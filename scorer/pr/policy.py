@@ -51,8 +51,9 @@ code                         when
                              rules of a run (its size limit: ``MAX_CARD_BYTES``), not the
                              window rules
 ``copied-run``               the run is identical (after canonical JSON) to another team's
-                             run of the same batch phase on the base branch that arrived
-                             before it (:mod:`scorer.pr.copies`; a near copy is only flagged)
+                             run of the same batch phase that arrived before it, on the
+                             base branch or (the reporter only) in a pull request not
+                             merged (:mod:`scorer.pr.copies`; a near copy is only flagged)
 ``not-sealed``               a sealed run that is not an age file (or is ASCII-armored)
 ``bad-envelope``             a sealed run whose age header or payload is not well formed
 ``wrong-recipient``          a sealed run not sealed to the challenge's key
@@ -542,7 +543,7 @@ def normalized_run(ref: RunRef, data: bytes, max_bytes: int, limits=None):
 def copied_reason(copy) -> Reason:
     """``copied-run``: the run is identical to another team's earlier run (a
     :class:`scorer.pr.copies.Copy`)."""
-    return Reason("copied-run", f"{copy.describe()}, another team's run already on the base branch",
+    return Reason("copied-run", f"{copy.describe()}, another team's run submitted before yours",
                   "submit your own system's run; a copy of another team's run is not accepted")
 
 
