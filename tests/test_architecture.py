@@ -10,6 +10,7 @@ half-initialized package).  ``import scorer.x.y`` depends on ``scorer.x.y``.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -208,3 +209,91 @@ def test_imports_are_read_at_every_level(tmp_path, source, expected):
     path = tmp_path / "probe.py"
     path.write_text(source, encoding="utf-8")
     assert expected in {target for target, _, _ in imported_names("scorer.measures.probe", path)}
+
+
+# --- task ids: compared only in the registries ------------------------------------------------
+
+#: The registries, where task ids are defined (scorer/tasks.py) and measures are attached to
+#: them (scorer/measures/registry.py); everywhere else what differs between tasks is an
+#: attribute of a registry entry or a table keyed by it (docs/extending.md).
+REGISTRIES = ("scorer/tasks.py", "scorer/measures/registry.py")
+#: The templates of the site and of the pull-request and assessment pages.
+TEMPLATE_SUFFIXES = (".html", ".j2")
+
+
+def task_ids() -> frozenset[str]:
+    """Every id of the task registry: tasks of a challenge, tasks of ``scorer.evaluate``, phases."""
+    from scorer.tasks import SCORINGS, TASKS
+    return frozenset({*TASKS, *SCORINGS, *(p.id for t in TASKS.values() for p in t.phases)})
+
+
+def _strings(node: ast.expr) -> list[str]:
+    """The string constants of a comparison operand (a constant, or a tuple, list or set of them)."""
+    items = node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else [node]
+    return [i.value for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)]
+
+
+def python_comparisons(source: str, name: str, ids: frozenset[str]) -> list[str]:
+    """``name:line: code`` of every comparison (``==``, ``!=``, ``in``, ``not in``, ``is``, a
+    ``match`` case) of a value with a task id written as a string."""
+    found = []
+    for node in ast.walk(ast.parse(source, name)):
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+        elif isinstance(node, ast.MatchValue):
+            operands = [node.value]
+        else:
+            continue
+        if any(s in ids for operand in operands for s in _strings(operand)):
+            found.append(f"{name}:{node.lineno}: {ast.unparse(node)[:120]}")
+    return found
+
+
+def template_comparisons(text: str, name: str, ids: frozenset[str]) -> list[str]:
+    """``name:line: text`` of every Jinja comparison (``==``, ``!=``, ``in``) with a quoted task id."""
+    quoted = "|".join(sorted(ids))
+    pattern = re.compile(rf"""(==|!=|\bin\b)\s*[(\[]?\s*(["'])({quoted})\2|(["'])({quoted})\4\s*(==|!=)""")
+    return [f"{name}:{number}: {line.strip()[:120]}" for number, line in enumerate(text.splitlines(), 1)
+            if pattern.search(line)]
+
+
+def task_id_comparisons(root: Path) -> list[str]:
+    """The task-id comparisons outside :data:`REGISTRIES` in ``scorer/`` (Python and
+    templates) and ``site_templates/``."""
+    ids = task_ids()
+    found = []
+    for path in sorted((root / "scorer").rglob("*.py")):
+        name = path.relative_to(root).as_posix()
+        if name not in REGISTRIES:
+            found += python_comparisons(path.read_text(encoding="utf-8"), name, ids)
+    templates = [p for folder in ("scorer", "site_templates") for p in sorted((root / folder).rglob("*"))
+                 if p.suffix in TEMPLATE_SUFFIXES]
+    for path in templates:
+        found += template_comparisons(path.read_text(encoding="utf-8"), path.relative_to(root).as_posix(), ids)
+    return found
+
+
+def test_no_task_id_is_compared_outside_the_registries():
+    found = task_id_comparisons(PACKAGE.parent)
+    assert not found, ("compare registry attributes or key a table by Task.view_kind instead "
+                       "(docs/extending.md):\n" + "\n".join(found))
+
+
+@pytest.mark.parametrize("source", [
+    'if task == "mcqa":\n    pass\n', 'ok = "taskB" != ref.task\n', 'ok = phase in ("phaseA", "phaseB")\n',
+    'ok = task not in ["synergy"]\n', 'match task:\n    case "taskA":\n        pass\n'])
+def test_a_task_id_comparison_in_python_is_found(tmp_path, source):
+    (tmp_path / "scorer").mkdir()
+    (tmp_path / "scorer" / "probe.py").write_text(source, encoding="utf-8")
+    assert len(task_id_comparisons(tmp_path)) == 1
+    (tmp_path / "scorer" / "probe.py").write_text('TABLES = {"mcqa": 1}\nname = "mcqa" + x\n', encoding="utf-8")
+    assert task_id_comparisons(tmp_path) == []  # a table keyed by a task id is no comparison
+
+
+@pytest.mark.parametrize("line", [
+    '{% if task == "mcqa" %}x{% endif %}', "{{ 'a' if board_table.task == 'taskB' }}",
+    '{% if e.task in ("taskA", "mcqa") %}x{% endif %}', '{% if "phaseAplus" != phase %}x{% endif %}'])
+def test_a_task_id_comparison_in_a_template_is_found(tmp_path, line):
+    (tmp_path / "site_templates").mkdir()
+    (tmp_path / "site_templates" / "probe.html").write_text(f"<p>\n{line}\n</p>\n", encoding="utf-8")
+    assert task_id_comparisons(tmp_path) == [f"site_templates/probe.html:2: {line}"]
