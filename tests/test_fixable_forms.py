@@ -17,6 +17,7 @@ from pathlib import Path
 import scorer
 from scorer.cli import main
 from scorer.errors import Problem, grouped
+from scorer.site import paths
 from scorer.site.build import build_site
 from scorer.store import score_all
 from tests.conftest import ROOT
@@ -140,5 +141,78 @@ def test_a_run_page_shows_the_numbers_first_and_the_warnings_folded_and_grouped(
     page = (build_site(repo).out / "runs" / Path(run_path[len("submissions/"):]).with_suffix(".html")).read_text()
     assert page.index("<table") < page.index('<details class="warnings">')
     folded = page[page.index('<details class="warnings">'):page.index("</details>")]
-    assert folded.count("x document-form") == 1 and "200 in all" in folded
+    # 200 document-form warnings (one line) and the note that they zero the documents
+    assert folded.count("x document-form") == 1 and "201 in all" in folded
+    assert "documents scores 0 only because its items are written in another URL form" in folded
     assert len(re.findall(r"question [0-9a-f]{24} \(line \d+\)", folded)) == 3
+
+
+def _form_zero_repo(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """The demo's challenge and teams, a hand-made Phase A gold of batch 1 (two questions,
+    two gold documents each) and three runs: helix-dense names the gold documents in the
+    other URL form (documents MAP 0 as written, 1 once normalized: each question's two
+    returned documents are its two gold documents, AP = (1/1 + 2/2) / 2 = 1), helix-hybrid
+    names other documents in that form (0 either way), helix-small the gold's in its form (1)."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    shutil.copy(ROOT / "challenge.toml", repo / "challenge.toml")
+    shutil.copytree(ROOT / "teams", repo / "teams")
+    pmids = {"q1": ["11", "12"], "q2": ["21", "22"]}
+    gold = {"questions": [{"id": q, "type": "summary", "body": f"Question {q}?", "ideal_answer": ["x"],
+                           "documents": [PUBMED + p for p in ids], "snippets": []} for q, ids in pmids.items()]}
+    (repo / "gold/taskb/batch1").mkdir(parents=True)
+    (repo / "gold/taskb/batch1/phaseA.json").write_text(json.dumps(gold))
+    written = {"helix-dense": {q: [OTHER_FORM.format(p) for p in ids] for q, ids in pmids.items()},
+               "helix-hybrid": {q: [OTHER_FORM.format(p + "9") for p in ids] for q, ids in pmids.items()},
+               "helix-small": {q: [PUBMED + p for p in ids] for q, ids in pmids.items()}}
+    paths = {}
+    for system, documents in written.items():
+        paths[system] = f"submissions/taskB/batch1/phaseA/helix/{system}.json"
+        (repo / paths[system]).parent.mkdir(parents=True, exist_ok=True)
+        (repo / paths[system]).write_text(json.dumps({"questions": [
+            {"id": q, "documents": docs, "snippets": []} for q, docs in documents.items()]}))
+    return repo, paths
+
+
+def test_a_merged_url_form_run_is_published_with_its_zero_marked(tmp_path, monkeypatch):
+    """A run the check would refuse, already on main: scored as the official tool scores it
+    (0), and its zero is marked in its result, the table, the board (cell and notes), its
+    page and the downloads, with the normalize command; the command, run, gives the 1."""
+    repo, runs = _form_zero_repo(tmp_path)
+    dense = runs["helix-dense"]
+    command = f"python -m scorer normalize {dense} {dense}"
+    note = f"documents in another URL form; {command} fixes it"
+    score_all(repo)
+    results = repo / "results/runs/taskB/batch1/phaseA/helix"
+    marked = json.loads((results / "helix-dense.json").read_text())
+    assert marked["measures"]["documents.map"] == 0.0 and marked["form_zero"] == {"documents": note}
+    assert marked["warnings"][0]["code"] == "form-zero" and command in marked["warnings"][0]["fix"]
+    for other, value in (("helix-hybrid", 0.0), ("helix-small", 1.0)):  # a zero of its own; no zero
+        result = json.loads((results / f"{other}.json").read_text())
+        assert result["measures"]["documents.map"] == value and "form_zero" not in result, other
+    table = json.loads((repo / "results/batches/taskB/batch1/phaseA.json").read_text())
+    assert table["systems"]["helix/helix-dense"]["form_zero"] == {"documents": note}
+    assert "form_zero" not in table["systems"]["helix/helix-hybrid"]
+
+    site = build_site(repo).out
+    board = (site / paths.board("taskB", "batch1", "phaseA")).read_text()
+    dense_row = next(r for r in board.split("<tr") if 'title="helix/helix-dense"' in r)
+    hybrid_row = next(r for r in board.split("<tr") if 'title="helix/helix-hybrid"' in r)
+    # the ranked cell and the folded MAP cell: the value, the mark, the note on hover; the Notes column
+    assert dense_row.count(f'title="{note}">0.0000 \u26a0') == 1 and f">{note}; not disclosed</td>" in dense_row
+    # and the folded table of every documents measure: precision, recall, F1, MAP, GMAP
+    assert board.count(f'title="{note}">0.0000 \u26a0') == 1 + 5 and "\u26a0" not in hybrid_row
+    download = (site / "downloads" / "taskB-batch1-phaseA-phaseA.csv").read_text().splitlines()
+    assert [line.count(note) for line in download[1:]] == [0, 1, 0]  # ranked: helix-small, helix-dense, hybrid
+    assert ",0.0," in download[2]  # the value stays the official tool's
+    page = (site / "runs" / Path(dense[len("submissions/"):]).with_suffix(".html")).read_text()
+    assert "<strong>Documents: 0.0000</strong> &mdash; " + note in page
+    assert page.index("0.0000</strong> &mdash;") < page.index("<table")
+    measures_csv = next(site.rglob("*helix-dense*measures.csv")).read_text()
+    assert f"documents.map,Documents MAP,0.0,official,{note}" in measures_csv.replace('"', ""), measures_csv
+
+    monkeypatch.chdir(repo)  # the advice, executed: normalize in place, score again
+    assert main(normalize_command(f"run: {command}")) == 0
+    score_all(repo)
+    fixed = json.loads((results / "helix-dense.json").read_text())
+    assert fixed["measures"]["documents.map"] == 1.0 and "form_zero" not in fixed

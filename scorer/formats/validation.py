@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import re
+import shlex
 from collections.abc import Container, Iterable
 from dataclasses import replace
 
@@ -42,9 +43,43 @@ _SNIPPET_KEYSET = frozenset(SNIPPET_KEYS)
 
 #: The warnings of forms the official evaluator reads but compares as written, so that
 #: every item written so scores 0 (a run of them only: its category scores 0) although
-#: ``normalize`` writes the gold's form.  A challenge refuses a run with any of them
-#: (:mod:`scorer.pr.policy`) rather than publish the zero.
-SCORE_CHANGING_FORMS = frozenset({"document-form"})
+#: ``normalize`` writes the gold's form: code -> the form in words.  A challenge refuses a
+#: run with any of them (:mod:`scorer.pr.policy`) rather than publish the zero; a run
+#: scored all the same (merged before, or by an organizer) has each category they zero
+#: marked (:func:`form_zero_note`, :mod:`scorer.store.runs`).
+SCORE_CHANGING_FORMS = {"document-form": "another URL form"}
+_CATEGORY_AT = re.compile(r"^/questions/\d+/([^/]+)")
+
+
+def score_changing_forms(problems: Iterable[Problem]) -> list[Problem]:
+    """The warnings among ``problems`` of a form of :data:`SCORE_CHANGING_FORMS` (summaries
+    of them included)."""
+    return [p for p in problems if p.severity == "warning" and p.code in SCORE_CHANGING_FORMS]
+
+
+def form_categories(problems: Iterable[Problem]) -> dict[str, str]:
+    """Category (``documents``, ``snippets``: the member of a question a warning's JSON
+    pointer is in) -> the form in words, for the :func:`score_changing_forms` of
+    ``problems``; a snippet whose ``document`` is in another form counts for snippets."""
+    found: dict[str, str] = {}
+    for problem in score_changing_forms(problems):
+        where = _CATEGORY_AT.match(problem.pointer or "")
+        if where:
+            found.setdefault(where.group(1), SCORE_CHANGING_FORMS[problem.code])
+    return found
+
+
+def normalize_in_place(path: str) -> str:
+    """``python -m scorer normalize PATH PATH``: the command that fixes the run at
+    ``path`` in place (in a challenge repository its path gives its task)."""
+    quoted = shlex.quote(path)
+    return f"python -m scorer normalize {quoted} {quoted}"
+
+
+def form_zero_note(category: str, form: str, path: str) -> str:
+    """What a score of 0 in ``category`` owed to items in another ``form`` says, wherever
+    it is shown (run result, board notes and cells, run page, downloads)."""
+    return f"{category} in {form}; {normalize_in_place(path)} fixes it"
 
 
 def _is_canonical_document(value: JsonValue) -> bool:

@@ -561,11 +561,11 @@ def _content_reasons(ref: RunRef, problems: list[Problem]) -> list[Reason]:
     fixes (:data:`scorer.formats.validation.SCORE_CHANGING_FORMS`: never published as a
     silent zero), and ``unknown-questions`` when it answers ids (Task A: PMIDs) the test
     set lacks (listed)."""
-    from scorer.formats.validation import SCORE_CHANGING_FORMS
+    from scorer.formats.validation import score_changing_forms
     errors = [p for p in problems if p.severity == "error"]
     invalid = [p for p in errors if p.code != "unknown-question"]
     unknown = [p for p in errors if p.code == "unknown-question"]
-    forms = [p for p in problems if p.severity == "warning" and p.code in SCORE_CHANGING_FORMS]
+    forms = score_changing_forms(problems)
     normalizable = SCORINGS[ref.scorer_task].normalizable
     reasons = []
     if invalid:
@@ -593,9 +593,10 @@ def _content_reasons(ref: RunRef, problems: list[Problem]) -> list[Reason]:
 
 
 def _normalize_command(ref: RunRef) -> str:
-    """``run: python -m scorer normalize PATH PATH``: the run fixed in place (its path
-    gives its task)."""
-    return f"run: python -m scorer normalize {ref.path} {ref.path}"
+    """``run: python -m scorer normalize PATH PATH``: the run fixed in place
+    (:func:`scorer.formats.validation.normalize_in_place`)."""
+    from scorer.formats.validation import normalize_in_place
+    return f"run: {normalize_in_place(ref.path)}"
 
 
 def _how_many(problems: list[Problem]) -> str:

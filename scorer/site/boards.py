@@ -11,7 +11,7 @@ from scorer.site import groups, labels, paths
 from scorer.site.cards import Disclosure
 from scorer.site.intervals import average_shown, rank_cells, rank_columns, ranked_count
 from scorer.site.results import Overview, Ranking, Row, Table, has_value
-from scorer.site.tables import Cell, Column, TableView, count_cell, rank_cell, score_cell, text_cell, with_bars
+from scorer.site.tables import Cell, Column, TableView, count_cell, noted, rank_cell, score_cell, text_cell, with_bars
 from scorer.store.tables import LATE_REASON
 
 STAT_ORDER = list(STATISTIC_LABELS)
@@ -106,14 +106,26 @@ def _card_columns(disclosure: Disclosure | None) -> list[Column]:
     return disclosure.columns() if disclosure else []
 
 
-def _notes_cell(record: dict, late: bool, disclosure: Disclosure | None, key: str) -> Cell:
-    """:func:`notes`, then the run card's markers ("open · 8B · primary", "not disclosed";
-    the whole card on hover) when the board has a ``disclosure``."""
+def _notes_cell(record: dict, late: bool, disclosure: Disclosure | None, key: str,
+                form_zero: dict | None = None) -> Cell:
+    """:func:`notes`, the notes of the categories that score 0 only because of a form
+    ``normalize`` fixes (``form_zero``, :attr:`Row.form_zero`: "documents in another URL
+    form; python -m scorer normalize ... fixes it"), then the run card's markers ("open ·
+    8B · primary", "not disclosed"; the whole card on hover) when the board has a
+    ``disclosure``."""
     href = LATE_RULE if late_unranked(record, late) else None
+    said = [notes(record, late), *(form_zero or {}).values()]
     if disclosure is None:
-        return text_cell(notes(record, late), href=href)
+        return text_cell("; ".join(p for p in said if p), href=href)
     card, title = disclosure.note(key)
-    return text_cell("; ".join(p for p in (notes(record, late), card) if p), href=href, title=title)
+    return text_cell("; ".join(p for p in (*said, card) if p), href=href, title=title)
+
+
+def _score_cell(row: Row, measure: str, css: str = "") -> Cell:
+    """A row's value of ``measure`` ("-" for a category it did not answer), marked when its
+    category scores 0 only because of a form ``normalize`` fixes (:func:`noted`)."""
+    cell = score_cell(row.measures.get(measure) if _answered(row, measure) else None, css=css)
+    return noted(cell, row.form_zero.get(measure.partition(".")[0]))
 
 
 def _card_cells(disclosure: Disclosure | None, key: str) -> list[Cell]:
@@ -158,9 +170,9 @@ def taskb_ranking_view(table: Table, ranking: Ranking, names: Names, disclosure:
     for record, row in records:
         total, scored = _scored_text(row, families)
         cells = (_rank_cells(ranking, record) + _identity_cells(names, row.key, row.team)
-                 + [_notes_cell(record, row.late, disclosure, row.key)] + _card_cells(disclosure, row.key)
-                 + [score_cell(row.measures.get(m) if _answered(row, m) else None, css=used_css(record, m))
-                    for m in ranked]
+                 + [_notes_cell(record, row.late, disclosure, row.key, row.form_zero)]
+                 + _card_cells(disclosure, row.key)
+                 + [_score_cell(row, m, css=used_css(record, m)) for m in ranked]
                  + [text_cell(record.get("significance", {}).get(m, "")) for m in tested]
                  + [Cell(total, scored or "0")])
         view.add(cells, row_css(record, row.late), key=row.key)
@@ -192,7 +204,7 @@ def _family_view(slug: str, caption: str, records: list[tuple[dict, Row]], measu
                      empty="No run was scored.")
     for record, row in records:
         view.add([rank_cell(record["rank"]), text_cell(names.system(row.key), href=paths.system(row.key), title=row.key)]
-                 + [score_cell(row.measures.get(m) if _answered(row, m) else None) for m in measures],
+                 + [_score_cell(row, m) for m in measures],
                  row_css(record, row.late), key=row.key)
     return view
 
@@ -231,7 +243,8 @@ def taska_testset_view(table: Table, batch_table: Table | None, names: Names,
                     if gold_docs else None)
         record = {"baseline": row.baseline}
         cells = ([rank_cell(component_ranks[r.name].get(row.key)) for r in rankings]
-                 + _identity_cells(names, row.key, row.team) + [_notes_cell(record, row.late, disclosure, row.key)]
+                 + _identity_cells(names, row.key, row.team)
+                 + [_notes_cell(record, row.late, disclosure, row.key, row.form_zero)]
                  + _card_cells(disclosure, row.key)
                  + [score_cell(row.measures.get(m), css="official") for m in ranked]
                  + [count_cell(row.counts.get("documents")),
@@ -411,7 +424,8 @@ def mcqa_ranking_view(table: Table, ranking: Ranking, names: Names, disclosure: 
                if record["system"] in table.rows]
     for record, row in records:
         cells = (_rank_cells(ranking, record)
-                 + _identity_cells(names, row.key, row.team) + [_notes_cell(record, row.late, disclosure, row.key)]
+                 + _identity_cells(names, row.key, row.team)
+                 + [_notes_cell(record, row.late, disclosure, row.key, row.form_zero)]
                  + _card_cells(disclosure, row.key)
                  + [mcqa_cell(m, row.measures.get(m), css=used_css(record, m)) for m in measures]
                  + [text_cell(record.get("significance", {}).get(m, "")) for m in tested]

@@ -20,7 +20,7 @@ from scorer.site.boards import MCQA_COLUMNS, mcqa_cell
 from scorer.site.explain import most_different
 from scorer.site.groups import p_cell
 from scorer.site.results import RunEntry, Table, has_value
-from scorer.site.tables import Cell, Column, TableView, count_cell, is_number, rank_cell, score_cell, text_cell
+from scorer.site.tables import Cell, Column, TableView, count_cell, is_number, noted, rank_cell, score_cell, text_cell
 from scorer.tasks import TASKS
 
 #: How many top systems of each ranking every system is compared with on pre-rendered pages.
@@ -38,12 +38,15 @@ def run_views(entry: RunEntry, doc: dict, official: set, order: list[str] | None
     when known."""
     measures = TableView(slug=f"{run_slug(entry)}-measures", caption="Measures of this run",
                          columns=[Column("measure", "Measure", row_header=True), Column("label", "Name"),
-                                  Column("value", "Value", numeric=True), Column("official", "Official")])
-    counts, answered = doc.get("counts", {}), doc.get("answered")
+                                  Column("value", "Value", numeric=True), Column("official", "Official"),
+                                  Column("note", "Note", page=False)])  # the page says it above the table
+    counts, answered, form_zero = doc.get("counts", {}), doc.get("answered"), doc.get("form_zero", {})
     for name, value in sorted(doc.get("measures", {}).items()):
         shown = value if has_value(name, counts, answered) else None  # "-" as on the leaderboard
-        measures.add([text_cell(name), text_cell(labels.measure_label(name)), score_cell(shown),
-                      text_cell("official" if name in official else "")], "official" if name in official else "")
+        note = form_zero.get(name.partition(".")[0]) if is_number(shown) else None
+        measures.add([text_cell(name), text_cell(labels.measure_label(name)), noted(score_cell(shown), note),
+                      text_cell("official" if name in official else ""), text_cell(note or "")],
+                     "official" if name in official else "")
     per_question = doc.get("per_question", {})
     names = sorted(set().union(*per_question.values()))
     spec = TASKS[entry.task]

@@ -59,6 +59,7 @@ class Row:
     measures: dict        # measure -> float or None
     counts: dict
     answered: tuple | None  # Phase A: the categories the run answered; None elsewhere
+    form_zero: dict = field(default_factory=dict)  # category -> why it scores 0 (a form normalize fixes)
 
 
 @dataclass(frozen=True)
@@ -191,7 +192,7 @@ def _row(key: str, s: dict, result: dict) -> Row:
     return Row(key=key, team=s["team"], system=s["system"], baseline=bool(s.get("baseline")),
                late=bool(result.get("late")), received=result.get("received"), result=result["result"],
                measures=result["measures"], counts=result.get("counts", {}),
-               answered=tuple(answered) if answered is not None else None)
+               answered=tuple(answered) if answered is not None else None, form_zero=dict(result.get("form_zero") or {}))
 
 
 def _taskb_tables(raw: dict) -> dict:

@@ -13,7 +13,7 @@ import io
 import json
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import chain
 
 from markupsafe import Markup
@@ -196,6 +196,19 @@ def score_cell(value, digits: int = 4, css: str = "", missing: str = "no score")
     if not is_number(value):
         return Cell(None, MISSING, css=css, title=missing)
     return Cell(value, f"{value:.{digits}f}", css=css)
+
+
+#: The mark of a score with a note on it (:func:`noted`).
+NOTE_MARK = "\u26a0"
+
+
+def noted(cell: Cell, note: str | None) -> Cell:
+    """A score cell with ``note`` on it (a score of 0 owed to a form ``normalize`` fixes):
+    "0.0000 \u26a0", the note on hover; the downloads keep the value, and a Notes column or
+    the page says the note in full.  The cell unchanged without a note or a value."""
+    if not note or cell.value is None:
+        return cell
+    return replace(cell, text=f"{cell.text} {NOTE_MARK}", title=note, css=f"{cell.css} noted".strip())
 
 
 def rank_text(value) -> str:

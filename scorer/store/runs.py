@@ -17,7 +17,7 @@ from scorer.formats.cards import card_ref
 from scorer.formats.challenge import Challenge, RunRef, run_ref, sealed_ref
 from scorer.formats.jsontext import load_json
 from scorer.formats.taskb import read_taskb
-from scorer.formats.validation import validate_run
+from scorer.formats.validation import form_categories, form_zero_note, normalize_in_place, validate_run
 from scorer.ranking.ranks import PHASE_A_CATEGORIES
 from scorer.store.assessed import assessment_added
 from scorer.tasks import SCORINGS, TASKS, run_path_forms
@@ -95,19 +95,26 @@ def score_run(job: RunJob) -> dict:
     ``{"status": "error", "problems": [...]}``.  Never raises (an unexpected exception is
     the run's ``internal-error``)."""
     try:
-        problems, answered, run_value = _validate(job)
+        problems, answered, run_value, normalized = _validate(job)
         if any(p.severity == "error" for p in problems):
             return {"status": "error", "problems": _relative(problems, job.root)}
         result = evaluate(job.gold["gold"], str(Path(job.root) / job.ref.path), task=job.ref.scorer_task,
                           edition=job.edition, flavor=job.flavor, form_warnings=False,  # problems has them
                           **_options(job))
+        zeroed = form_zeroed(job, result.measures, problems, normalized)
     except ScorerError as exc:
         return {"status": "error", "problems": _relative(exc.problems, job.root)}
     except Exception as exc:  # noqa: BLE001 - one run's bug must not stop the others
         return failure(job, "internal-error", f"internal error while scoring the run: {type(exc).__name__}: "
                        f"{_excerpt(str(exc))}", "report this to the organizers with the run")
     body = result.to_json()
-    body["warnings"] = _relative(problems + job.notes + result.warnings, job.root)
+    notes = [Problem(code="form-zero", severity="warning", file=job.ref.path,
+                     message=f"{category} scores 0 only because its items are written in {form}",
+                     fix=f"run: {normalize_in_place(job.ref.path)} (then commit the fixed file)")
+             for category, form in zeroed.items()]
+    body["warnings"] = _relative(notes + problems + job.notes + result.warnings, job.root)
+    if zeroed:
+        body["form_zero"] = {category: form_zero_note(category, form, job.ref.path) for category, form in zeroed.items()}
     if answered is not None:
         body["answered"] = answered
     if SCORINGS[job.ref.scorer_task].sensitivity:
@@ -201,14 +208,43 @@ def _excerpt(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def _validate(job: RunJob) -> tuple[list[Problem], list[str] | None, object]:
+def _validate(job: RunJob) -> tuple[list[Problem], list[str] | None, object, object]:
     """The validator's problems, the categories the run answered (Phase A, Synergy; else
-    None) and the run as parsed (before any normalization)."""
+    None), the run as parsed and as ``normalize`` would write it."""
     value, doc = load_json(Path(job.root) / job.ref.path, name=job.ref.path, max_bytes=job.max_bytes)
     # mcqa: the ids are compared with the gold by the evaluation (located errors)
     problems, fixed = validate_run(job.ref.scorer_task, value, doc, role="run")
     categories = SCORINGS[job.ref.scorer_task].categories
-    return problems, answered_categories(fixed, categories) if categories else None, value
+    return problems, answered_categories(fixed, categories) if categories else None, value, fixed
+
+
+def form_zeroed(job: RunJob, measures: dict, problems: list[Problem], normalized: object) -> dict[str, str]:
+    """Category -> form in words, for each category that scores 0 only because of a form
+    ``normalize`` fixes (:func:`scorer.formats.validation.form_categories` of the run's
+    ``problems``, the detection the pull-request check refuses such a run by): every
+    measure of the category shows as 0.0000 as the run is written (below
+    :data:`SHOWN_ZERO`: GMAP's epsilon keeps it just above 0), and one does not once
+    ``normalized`` (the run as ``normalize`` writes it, scored again under the same rules;
+    only then, so a category that would score 0 anyway is not marked).  {} for a run
+    without such forms."""
+    scored = {m.partition(".")[0] for m in measures}
+    zero = {c: form for c, form in form_categories(problems).items() if c in scored and not _any_positive(measures, c)}
+    if not zero or not isinstance(normalized, dict):
+        return {}
+    fixed = evaluate(job.gold["gold"], normalized, task=job.ref.scorer_task, edition=job.edition,
+                     flavor=job.flavor, form_warnings=False, **_options(job)).measures
+    return {c: form for c, form in zero.items() if _any_positive(fixed, c)}
+
+
+#: A score below this shows as 0.0000 (the site shows four decimals).
+SHOWN_ZERO = 0.00005
+
+
+def _any_positive(measures: dict, category: str) -> bool:
+    """Whether a measure of ``category`` (``<category>.<statistic>``) is a number that does
+    not show as 0.0000 (at least :data:`SHOWN_ZERO`)."""
+    return any(type(v) in (int, float) and v >= SHOWN_ZERO for m, v in measures.items()
+               if m.partition(".")[0] == category)
 
 
 def answered_categories(run_value, categories: tuple[str, ...] = PHASE_A_CATEGORIES) -> list[str]:

@@ -220,7 +220,8 @@ def _ranked_measures(run: ScoredRun, measures: dict | None = None) -> dict:
 def _system_row(run: ScoredRun) -> dict:
     return {"team": run.ref.team, "system": run.ref.system, "baseline": run.baseline, "late": run.late,
             "received": run.received, "result": run.result_path, "measures": run.doc["measures"],
-            "counts": run.doc.get("counts", {}), **({"answered": run.doc["answered"]} if "answered" in run.doc else {})}
+            "counts": run.doc.get("counts", {}),
+            **{k: run.doc[k] for k in ("answered", "form_zero") if k in run.doc}}
 
 
 # --- Task A ------------------------------------------------------------------------------
