@@ -106,6 +106,82 @@ def test_envelopes_that_are_not_for_this_challenge_or_not_well_formed_are_named(
     assert envelope_codes(seal(b"x" * MAX_BYTES, KEY.recipient)) == []
 
 
+GOOD = seal(phase_a_run("q1"), KEY.recipient)
+GOOD_LINES = GOOD[:GOOD.index(b"\n--- ") + 1].split(b"\n")[:-1]  # version line, stanzas (the MAC line apart)
+SSH = next(i for i, line in enumerate(GOOD_LINES) if line.startswith(b"-> ssh-ed25519 "))  # 0-based
+MAC_LINE = len(GOOD_LINES) + 1  # 1-based, as problems are located
+LOW_ORDER = bytes.fromhex("e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b800")  # order 8 (RFC 7748 list)
+
+
+def b64(data: bytes) -> bytes:
+    return base64.b64encode(data).rstrip(b"=")
+
+
+def crafted(stanza_args: list[bytes] | None = None, body: bytes | None = None, mac: bytes | None = None,
+            payload: bytes | None = None) -> bytes:
+    """GOOD with the challenge key's ssh-ed25519 stanza's arguments (after the type), its
+    body, the MAC (after '--- ') or the payload replaced."""
+    lines = list(GOOD_LINES)
+    if stanza_args is not None:
+        lines[SSH] = b" ".join([b"->", b"ssh-ed25519", *stanza_args])
+    if body is not None:
+        lines[SSH + 1] = body
+    mac_start = GOOD.index(b"\n--- ") + 5
+    mac_end = GOOD.index(b"\n", mac_start)
+    return (b"\n".join(lines) + b"\n--- " + (GOOD[mac_start:mac_end] if mac is None else mac) + b"\n"
+            + (GOOD[mac_end + 1:] if payload is None else payload))
+
+
+TAG, SHARE = GOOD_LINES[SSH].split(b" ")[2:4]
+
+
+@pytest.mark.parametrize(("envelope", "line", "says"), [
+    (crafted([b64(b"\1\2\3"), SHARE]), SSH + 1, "the tag is not 4 bytes"),
+    (crafted([TAG + b"==", SHARE]), SSH + 1, "the tag is not 4 bytes in canonical unpadded base64"),
+    (crafted([TAG]), SSH + 1, "has 1 argument(s); age writes 2"),
+    (crafted([TAG, SHARE, b"extra"]), SSH + 1, "has 3 argument(s)"),
+    (crafted([TAG, b64(bytes(31))]), SSH + 1, "the ephemeral share is not 32 bytes"),
+    (crafted([TAG, SHARE[:-1] + (b"B" if SHARE[-1:] != b"B" else b"C")]), SSH + 1,
+     "the ephemeral share is not 32 bytes in canonical"),  # 2 unused bits set: not canonical
+    (crafted([TAG, b64(bytes(32))]), SSH + 1, "low-order X25519 point"),
+    (crafted([TAG, b64(LOW_ORDER)]), SSH + 1, "low-order X25519 point"),
+    (crafted(body=b64(bytes(31))), SSH + 2, "the body (the wrapped file key) is not 32 bytes"),
+    (crafted(body=b64(bytes(33))), SSH + 2, "the body (the wrapped file key) is not 32 bytes"),
+    (crafted(body=b""), SSH + 2, "the body (the wrapped file key) is not 32 bytes"),
+    (crafted(body=b64(bytes(31)) + b"B"), SSH + 2, "is not canonical unpadded base64"),
+    (crafted(mac=b64(bytes(31))), MAC_LINE, "the MAC line of the age header does not hold 32 bytes"),
+    (crafted(mac=b""), MAC_LINE, "the MAC line of the age header does not hold 32 bytes"),
+    (crafted(mac=b"A" * 70), MAC_LINE, "does not end within 64 characters"),
+    (crafted(payload=bytes(10)), None, "the age payload (the 10 bytes after the MAC line) is shorter than the "
+                                       "16-byte nonce"),
+    (crafted(payload=bytes(16)), None, "holds no chunk: after the 16-byte nonce, at least one chunk's 16-byte tag"),
+    (crafted(payload=bytes(31)), None, "holds no chunk"),
+    (crafted(payload=bytes(16 + 65_552 + 16)), None, "is cut or padded"),
+])
+def test_each_malformation_of_the_envelope_is_a_located_bad_envelope(envelope, line, says):
+    problems, size = envelope_problems(envelope, KEY.recipient, "x.json.age", MAX_BYTES)
+    assert [(p.code, p.file, p.line) for p in problems] == [("bad-envelope", "x.json.age", line)], problems
+    assert says in problems[0].message and problems[0].fix and size is None
+
+
+def test_the_crafted_envelopes_differ_from_a_good_one_only_where_said():
+    """The helper rebuilds the good envelope byte for byte when nothing is replaced, and the
+    good one has a tag of 6 characters and a share and a body of 43 (4, 32, 32 bytes)."""
+    assert crafted() == GOOD and envelope_problems(GOOD, KEY.recipient, "x", MAX_BYTES)[0] == []
+    assert (len(TAG), len(SHARE), len(GOOD_LINES[SSH + 1])) == (6, 43, 43)
+
+
+def test_a_well_formed_envelope_with_a_wrong_body_is_found_only_by_opening_it():
+    """A body of 32 random-looking bytes is well formed in every way the check can see
+    without the key; only opening tells, and it is then that run's own error
+    (``cannot-open``; see the publisher's test of each run alone below)."""
+    forged = crafted(body=b64(hashlib.sha256(b"not the file key").digest()))
+    assert envelope_problems(forged, KEY.recipient, "x.json.age", MAX_BYTES)[0] == []
+    with pytest.raises(SealingError) as caught:
+        open_envelope(forged, KEY.identity, "x.json.age")
+    assert caught.value.problem.code == "cannot-open" and caught.value.problem.file == "x.json.age"
+
+
 def test_a_run_sealed_to_another_key_cannot_be_opened_and_says_so():
     with pytest.raises(SealingError) as caught:
         open_envelope(seal(b"{}", OTHER.recipient), KEY.identity, "x.json.age")

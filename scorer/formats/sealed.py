@@ -14,11 +14,14 @@ out after the window closed.  X25519 stanzas hide their recipient by design.
 
 What can be checked without the key (:func:`envelope_problems`), all bounded by the
 header's size: the age header is well formed (version line, stanzas, canonical base64,
-the MAC line), one ``ssh-ed25519`` stanza carries the challenge key's tag (other stanzas,
-such as rage's random "grease" ones or a participant's own copy, are allowed), and the
-payload's length is one age's STREAM can produce, which gives the exact size of the sealed
-run (:func:`opened_size`).  Whether the run inside is valid is known only when it is
-opened (:func:`open_envelope`).
+the MAC line: 32 bytes), every ``ssh-ed25519`` stanza is as age writes it (a 4-byte tag,
+a 32-byte ephemeral share that is not a low-order point, a 32-byte body), one of them
+carries the challenge key's tag (other stanzas, such as rage's random "grease" ones or a
+participant's own copy, are allowed), and the payload's length is one age's STREAM can
+produce (a 16-byte nonce, then chunks each with a 16-byte tag), which gives the exact
+size of the sealed run (:func:`opened_size`).  Whether the wrapped file key unwraps, the
+header MAC matches and the run inside is valid is known only when it is opened
+(:func:`open_envelope`): an envelope wrong only there harms its sender alone.
 """
 from __future__ import annotations
 
@@ -164,12 +167,18 @@ def envelope_problems(data: bytes, recipient: str, name: str, max_run_bytes: int
     the key (see the module doc), and the size of the run inside (None when unknown).
 
     Problems: ``not-sealed`` (not an age file: no version line, or ASCII armor),
-    ``bad-envelope`` (a header or payload that is not well formed), ``wrong-recipient``
-    (no ``ssh-ed25519`` stanza with the tag of ``recipient``), ``too-large`` (the run
-    inside is larger than ``max_run_bytes``).
+    ``bad-envelope`` (a header or payload that is not well formed, located at its header
+    line: :func:`_stanzas`; the MAC line; :func:`_payload_problem`),
+    ``wrong-recipient`` (no ``ssh-ed25519`` stanza with the tag of ``recipient``),
+    ``too-large`` (the run inside is larger than ``max_run_bytes``).
+
+    What remains unchecked needs the key: whether the wrapped file key (a stanza's body)
+    unwraps, the header MAC matches and the payload decrypts.  An envelope well formed in
+    every other way but wrong there is found only when the publisher opens it, and then it
+    is that run's own error (``cannot-open``), nobody else's.
     """
-    def problem(code: str, message: str, fix: str = SEAL_FIX) -> tuple[list[Problem], None]:
-        return [Problem(code=code, file=name, message=message, fix=fix)], None
+    def problem(code: str, message: str, fix: str = SEAL_FIX, line: int | None = None) -> tuple[list[Problem], None]:
+        return [Problem(code=code, file=name, line=line, message=message, fix=fix)], None
 
     if data.startswith(b"-----BEGIN AGE ENCRYPTED FILE-----"):
         return problem("not-sealed", "the sealed run is in ASCII armor (age -a)", "seal it without -a/--armor")
@@ -177,13 +186,21 @@ def envelope_problems(data: bytes, recipient: str, name: str, max_run_bytes: int
         return problem("not-sealed", "not an age file (it does not start with the line age-encryption.org/v1)")
     end = data.find(b"\n--- ", 0, MAX_HEADER)
     if end < 0:
-        return problem("bad-envelope", f"the age header has no MAC line in its first {MAX_HEADER:,} bytes")
+        return problem("bad-envelope", f"the age header has no MAC line ('--- ' and the MAC) in its first "
+                                       f"{MAX_HEADER:,} bytes")
+    mac_line = data.count(b"\n", 0, end) + 2  # 1-based: the version line is line 1
     mac_end = data.find(b"\n", end + 1, end + 64)
-    if mac_end < 0 or not _canonical_base64(data[end + 5:mac_end], 32):
-        return problem("bad-envelope", "the MAC line of the age header is not well formed")
+    if mac_end < 0:
+        return problem("bad-envelope", "the MAC line of the age header does not end within 64 characters",
+                       line=mac_line)
+    if not _canonical_base64(data[end + 5:mac_end], 32):
+        return problem("bad-envelope", "the MAC line of the age header does not hold 32 bytes (the header's "
+                                       "HMAC-SHA-256) in canonical unpadded base64 (43 characters after '--- ')",
+                       line=mac_line)
     stanzas, error = _stanzas(data[len(VERSION_LINE):end + 1])
     if error:
-        return problem("bad-envelope", f"the age header is not well formed: {error}")
+        message, line = error
+        return problem("bad-envelope", f"the age header is not well formed: {message}", line=line)
     tag = recipient_tag(recipient)
     if not any(kind == STANZA_TYPE and args[0] == tag for kind, args in stanzas):
         tags = [args[0] for kind, args in stanzas if kind == STANZA_TYPE]
@@ -191,9 +208,11 @@ def envelope_problems(data: bytes, recipient: str, name: str, max_run_bytes: int
             "not sealed to any ssh-ed25519 key"
         return problem("wrong-recipient", f"the run is {found}; the challenge's key is tagged {tag} "
                                           "(a run sealed to another key cannot be opened)")
-    size = opened_size(len(data) - mac_end - 1)
+    payload = len(data) - mac_end - 1
+    size = opened_size(payload)
     if size is None:
-        return problem("bad-envelope", "the age payload is cut or padded (its length is not one age writes)")
+        return problem("bad-envelope", f"the age payload (the {payload:,} bytes after the MAC line) "
+                                       f"{_payload_problem(payload)}")
     if size > max_run_bytes:
         return [Problem(code="too-large", file=name, message=f"the sealed run has {size:,} bytes; the limit is "
                                                               f"{max_run_bytes:,}",
@@ -201,38 +220,88 @@ def envelope_problems(data: bytes, recipient: str, name: str, max_run_bytes: int
     return [], size
 
 
-def _stanzas(header: bytes) -> tuple[list[tuple[str, list[str]]], str | None]:
+def _payload_problem(payload: int) -> str:
+    """Why no age file has a payload of ``payload`` bytes (:func:`opened_size` is None)."""
+    if payload < NONCE:
+        return f"is shorter than the {NONCE}-byte nonce"
+    if payload < NONCE + TAG:
+        return f"holds no chunk: after the {NONCE}-byte nonce, at least one chunk's {TAG}-byte tag is needed"
+    return "is cut or padded (its length is not one age writes: chunks of 64 KiB + 16 bytes, the last shorter)"
+
+
+def _stanzas(header: bytes) -> tuple[list[tuple[str, list[str]]], tuple[str, int] | None]:
     """The (type, arguments) of each stanza of an age header (between the version line and
-    the MAC line, each line ending in ``\\n``), or the first thing not well formed.
-    ``ssh-ed25519`` stanzas must have a 6-character tag, a 32-byte share and a 32-byte body."""
+    the MAC line, each line ending in ``\\n``), or the first thing not well formed with its
+    header line (1-based; the version line is line 1).  Every stanza's body is canonical
+    unpadded base64 in lines of 64 characters, the last one shorter; an ``ssh-ed25519``
+    stanza must be as age writes it (:func:`_ssh_stanza_problem`)."""
     lines = header.split(b"\n")[:-1]
     out: list[tuple[str, list[str]]] = []
     i = 0
     while i < len(lines):
+        start = i + 2
         parts = lines[i].split(b" ")
         if parts[0] != b"->" or len(parts) < 2 or not all(_STANZA_ARG.fullmatch(p) for p in parts[1:]):
-            return out, f"line {i + 2} is not a stanza line ('-> type arguments')"
+            return out, ("not a stanza line ('-> type arguments', each argument printable ASCII "
+                         "without spaces)", start)
         body, i = [], i + 1
         while True:
             if i >= len(lines):
-                return out, f"the body of stanza {len(out) + 1} does not end (a line shorter than 64 characters)"
+                return out, (f"the body of stanza {len(out) + 1} does not end (a line shorter than 64 characters)",
+                             start)
             body.append(lines[i])
             i += 1
             if len(body[-1]) < 64:
                 break
             if len(body[-1]) > 64:
-                return out, f"line {i + 1} is longer than 64 characters"
+                return out, ("a stanza body line longer than 64 characters", i + 1)
         text = b"".join(body)
         if not _canonical_base64(text, None):
-            return out, f"the body of stanza {len(out) + 1} is not canonical unpadded base64"
+            return out, (f"the body of stanza {len(out) + 1} is not canonical unpadded base64", start + 1)
         kind, args = parts[1].decode("ascii"), [p.decode("ascii") for p in parts[2:]]
-        if kind == STANZA_TYPE and not (len(args) == 2 and _canonical_base64(args[0].encode(), 4)
-                                        and _canonical_base64(args[1].encode(), 32) and _canonical_base64(text, 32)):
-            return out, f"stanza {len(out) + 1} (ssh-ed25519) does not have a tag, a 32-byte share and a 32-byte body"
+        if kind == STANZA_TYPE:
+            wrong = _ssh_stanza_problem(args, text)
+            if wrong is not None:
+                message, offset = wrong
+                return out, (f"stanza {len(out) + 1} (ssh-ed25519): {message}", start + offset)
         out.append((kind, args))
     if not out:
-        return out, "it has no recipient stanza"
+        return out, ("it has no recipient stanza", 2)
     return out, None
+
+
+def _ssh_stanza_problem(args: list[str], body: bytes) -> tuple[str, int] | None:
+    """What makes an ``ssh-ed25519`` stanza (its arguments after the type, its body) not
+    one age writes, with the line it is on (0: the stanza line, 1: its body); None when
+    it is well formed.  Per https://age-encryption.org/v1: two arguments, the key's tag (4
+    bytes) and the ephemeral X25519 share (32 bytes), each in canonical unpadded base64;
+    the share not a low-order point (the shared secret would be all zeroes, which age
+    refuses whatever the key); the body, the wrapped file key, exactly 32 bytes (a 16-byte
+    file key and its 16-byte tag)."""
+    if len(args) != 2:
+        return f"has {len(args)} argument(s); age writes 2 (the key's tag and the ephemeral share)", 0
+    tag, share = (a.encode("ascii") for a in args)
+    if not _canonical_base64(tag, 4):
+        return "the tag is not 4 bytes in canonical unpadded base64 (6 characters)", 0
+    if not _canonical_base64(share, 32):
+        return "the ephemeral share is not 32 bytes in canonical unpadded base64 (43 characters)", 0
+    if _low_order(base64.b64decode(share + b"=")):
+        return "the ephemeral share is a low-order X25519 point: no key can open it", 0
+    if not _canonical_base64(body, 32):
+        return "the body (the wrapped file key) is not 32 bytes in canonical unpadded base64 (43 characters)", 1
+    return None
+
+
+def _low_order(share: bytes) -> bool:
+    """Whether the X25519 point ``share`` (32 bytes) has low order: its product with any
+    clamped scalar (a multiple of the cofactor 8) is all zeroes, which ``cryptography``'s
+    X25519 refuses (``ValueError``).  One exchange with a fresh key tells."""
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+    try:
+        X25519PrivateKey.generate().exchange(X25519PublicKey.from_public_bytes(share))
+    except ValueError:
+        return True
+    return False
 
 
 def _canonical_base64(text: bytes, size: int | None) -> bool:
