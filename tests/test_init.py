@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from scorer.cli import main
-from scorer.cli.init import FROM_SOURCE, SOURCE_TREE, TEMPLATE, source_problems
+from scorer.cli.init import FROM_SOURCE, TEMPLATE, source_problems, source_tree
 from scorer.formats.challenge import DEFAULT_MEASURES, Limits, Rules, load_challenge
 from scorer.schemas import load_schema
 from scorer.site.docs import NOT_FOR_PARTICIPANTS
@@ -30,7 +30,7 @@ def test_init_writes_a_skeleton_that_builds(tmp_path, capsys):
     repo = tmp_path / "new-challenge"
     assert main(["init", str(repo)]) == 0
     # the workflows, the locks, the site templates and the scorer are this repository's, byte for byte
-    for name in ("pyproject.toml", ".github/workflows", "requirements", "site_templates", "scorer"):
+    for name in ("pyproject.toml", "setup.py", ".github/workflows", "requirements", "site_templates", "scorer"):
         source, copy = ROOT / name, repo / name
         assert (_files(copy) == _files(source)) if source.is_dir() else copy.read_bytes() == source.read_bytes()
     assert sorted(p.name for p in (repo / ".github/workflows").iterdir()) == ["check.yml", "publish.yml",
@@ -101,9 +101,12 @@ def test_init_refuses_a_folder_that_is_not_empty(tmp_path, capsys):
     assert [p.name for p in tmp_path.iterdir()] == ["keep.txt"]
 
 
-def test_init_names_what_an_installed_scorer_lacks(tmp_path):
-    """Installed from a wheel, the scorer has no workflows or locks to copy: each is named."""
+def test_init_names_what_a_source_tree_lacks(tmp_path):
+    """A scorer whose source tree (or wheel copy of it) lacks the workflows, locks, ...:
+    each is named.  From this checkout, the checkout is the source tree, complete."""
     problems = source_problems(tmp_path)
-    assert [p.file for p in problems] == [str(tmp_path / name) for name in (*FROM_SOURCE, "docs")]
-    assert all("pip install --no-deps -e" in p.fix for p in problems)
-    assert source_problems(SOURCE_TREE) == []
+    assert [p.file for p in problems] == [str(tmp_path / name) for name in FROM_SOURCE]
+    assert all("pip install --no-deps CLONE" in p.fix for p in problems)
+    assert FROM_SOURCE == ("pyproject.toml", "setup.py", "site_templates", "requirements", ".github/workflows",
+                           "docs")
+    assert source_tree() == ROOT and source_problems(ROOT) == []

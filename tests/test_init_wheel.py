@@ -1,0 +1,73 @@
+"""``python -m scorer init`` from a scorer installed from its wheel (not a checkout) writes
+the same skeleton: the wheel carries the workflows, locks, site templates, docs,
+pyproject.toml and setup.py (``setup.py`` copies them into ``scorer/.skeleton/`` at build
+time).  Builds the wheel (offline, no build isolation: setuptools is installed), installs it
+into a fresh virtual environment that sees this one's dependencies, and runs ``init`` there.
+About 15 s; not in the README's quick subset (tests/test_init.py has the checkout's case)."""
+from __future__ import annotations
+
+import shutil
+import site
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+from scorer.cli.init import FROM_SOURCE, participant_docs
+from tests.conftest import ROOT
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and "__pycache__" not in p.parts}
+
+
+def _tree_copy(target: Path) -> Path:
+    """The files a wheel is built from (the package, README.md for its metadata and every
+    entry of from-source.txt), copied so that the build writes nothing into the checkout."""
+    for name in ("scorer", "README.md", *FROM_SOURCE):
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        else:
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / name)
+    return target
+
+
+def test_init_from_an_installed_wheel_writes_the_workflows_and_locks(tmp_path):
+    pytest.importorskip("setuptools", reason="the wheel is built without isolation: setuptools must be installed")
+    tree = _tree_copy(tmp_path / "tree")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+                    "--no-index", "--wheel-dir", str(tmp_path / "dist"), str(tree)], check=True, cwd=tmp_path)
+    (wheel,) = (tmp_path / "dist").glob("*.whl")
+    env = tmp_path / "venv"
+    venv.create(env, with_pip=False)
+    python = env / "bin" / "python"
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", "--no-deps",
+                    "--no-index", str(wheel)], check=True, cwd=tmp_path)
+    # this environment's dependencies (numpy, jinja2, ...), after the wheel's own site-packages;
+    # a path in a .pth file runs none of the .pth files there (this checkout's editable install)
+    (purelib,) = env.glob("lib/python*/site-packages")
+    (purelib / "dependencies.pth").write_text("\n".join(site.getsitepackages()) + "\n", encoding="utf-8")
+
+    where = subprocess.run([str(python), "-c", "import scorer; print(scorer.__file__)"], cwd=tmp_path,
+                           capture_output=True, text=True, check=True).stdout.strip()
+    assert Path(where).is_relative_to(purelib), where  # the wheel's scorer, not this checkout's
+    done = subprocess.run([str(python), "-m", "scorer", "init", "new"], cwd=tmp_path, capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    repo = tmp_path / "new"
+    for name in (".github/workflows", "requirements", "site_templates"):
+        assert _files(repo / name) == _files(ROOT / name), name
+    assert sorted(p.name for p in (repo / ".github/workflows").iterdir()) == ["check.yml", "publish.yml",
+                                                                              "report.yml"]
+    assert {"ci.lock", "publish.lock", "lock.sh"} <= set(_files(repo / "requirements"))
+    for name in ("pyproject.toml", "setup.py"):
+        assert (repo / name).read_bytes() == (ROOT / name).read_bytes(), name
+    assert sorted(p.name for p in (repo / "docs").iterdir()) == [p.name for p in participant_docs(ROOT)]
+    assert (repo / "challenge.toml").is_file() and (repo / "teams" / "example.toml.sample").is_file()
+    # the package itself: the installed one, without the wheel's copy of the source tree
+    assert _files(repo / "scorer") == _files(ROOT / "scorer")
