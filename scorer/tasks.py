@@ -25,6 +25,8 @@ SINGLE_PHASE = "run"
 DEFAULT_HIERARCHY = "gold/mesh/hierarchy.txt"
 #: The categories of a Phase A run, each scored, ranked and shown on its own.
 PHASE_A_CATEGORIES = ("concepts", "documents", "snippets", "triples")
+#: The families of Task B's exact answers, ranked together (Phase B's and Synergy's "exact").
+EXACT_FAMILIES = ("yesno", "factoid", "list")
 #: The members of a question of every BioASQ question file.
 QUESTION_FIELDS = ("id", "type", "body")
 #: The members of a Task B question that a Phase B run is scored on (a Phase A run: the
@@ -291,8 +293,8 @@ SCORINGS: dict[str, Scoring] = {s.id: s for s in (
             missing_fix="add every test question (an empty list is a valid answer); the official evaluator "
                         "leaves them out of the means, the reference flavor scores them 0"),
     Scoring("phaseB", "Phase B", optional_gold=(("manual", "manual.json"),), normalizable=True,
-            summary=("yesno", "factoid", "list", "ideal"),
-            rankings=(("phaseB.exact", ("yesno", "factoid", "list")), ("phaseB.ideal", ("ideal",))), sensitivity=True,
+            summary=(*EXACT_FAMILIES, "ideal"),
+            rankings=(("phaseB.exact", EXACT_FAMILIES), ("phaseB.ideal", ("ideal",))), sensitivity=True,
             options=("ideal", "manual", "system"), answers=("questions", PHASE_B_MEMBERS),
             run_schema="taskb-phaseB-run.schema.json",
             missing_fix="add every test question (leave out exact_answer to abstain); the official evaluator "
@@ -300,9 +302,9 @@ SCORINGS: dict[str, Scoring] = {s.id: s for s in (
     Scoring("taskA", hierarchy=True, options=("hierarchy", "workers"), files="taska",
             answers=("documents", ("labels",))),
     Scoring("synergy", optional_gold=(("manual", "manual.json"),), normalizable=True,
-            categories=("documents", "snippets"), summary=("documents", "snippets", "yesno", "factoid", "list", "ideal"),
+            categories=("documents", "snippets"), summary=("documents", "snippets", *EXACT_FAMILIES, "ideal"),
             rankings=(("synergy.documents", ("documents",)), ("synergy.snippets", ("snippets",)),
-                      ("synergy.exact", ("yesno", "factoid", "list")), ("synergy.ideal", ("ideal",))),
+                      ("synergy.exact", EXACT_FAMILIES), ("synergy.ideal", ("ideal",))),
             sensitivity=True, options=("judged", "ideal", "manual", "system"),
             answers=("questions", PHASE_A_CATEGORIES + PHASE_B_MEMBERS), parts=("phaseA", "phaseB"),
             run_schema="taskb-phaseB-run.schema.json",  # documents, snippets and answers in one file

@@ -14,12 +14,11 @@ import pytest
 
 from scorer.errors import ScorerError
 from scorer.formats.challenge import (
-    MCQA_PHASE,
+    BatchOfTestSets,
     Challenge,
+    PhasesBatch,
     Rules,
     RunRef,
-    TaskABatch,
-    TaskBBatch,
     Window,
     WindowBatch,
     load_challenge,
@@ -39,6 +38,7 @@ from scorer.site.intervals import interval_text, rank_interval_cell
 from scorer.site.results import Ranking, Row, Table
 from scorer.site.tables import rows_html
 from scorer.store.tables import ScoredRun, mcqa_table, taska_table, taskb_table
+from scorer.tasks import SINGLE_PHASE
 
 WINDOW = Window(datetime(2026, 1, 1, tzinfo=UTC), datetime(2026, 1, 2, tzinfo=UTC))
 
@@ -139,8 +139,8 @@ def test_an_unresampled_replicate_ranks_as_task_a_ranking():
 
 def challenge(**rules) -> Challenge:
     return Challenge(root=Path("."), name="t", rules=Rules(**rules),
-                     task_batches={"taskB": {"b1": TaskBBatch("b1", "Batch 1", {"phaseA": WINDOW, "phaseB": WINDOW})},
-                                   "taskA": {"a1": TaskABatch("a1", "A 1", {"w1": WINDOW, "w2": WINDOW})},
+                     task_batches={"taskB": {"b1": PhasesBatch("b1", "Batch 1", {"phaseA": WINDOW, "phaseB": WINDOW})},
+                                   "taskA": {"a1": BatchOfTestSets("a1", "A 1", {"w1": WINDOW, "w2": WINDOW})},
                                    "mcqa": {"m1": WindowBatch("m1", "M 1", WINDOW)}})
 
 
@@ -258,7 +258,7 @@ def test_mcqa_recomputes_c_at_1_from_the_resampled_counts():
         per_question = {f"q{i}": {"mcqa.correct": float(o == "R"), "mcqa.unanswered": float(o == "U"),
                                   "mcqa.correct_with_candidates": float(o == "R")} for i, o in enumerate(outcomes)}
         n, right, unanswered = len(outcomes), outcomes.count("R"), outcomes.count("U")
-        return run("mcqa", MCQA_PHASE, system, per_question, {"mcqa.c_at_1": (right + unanswered * right / n) / n})
+        return run("mcqa", SINGLE_PHASE, system, per_question, {"mcqa.c_at_1": (right + unanswered * right / n) / n})
 
     # "answers" and "abstains" have the same c@1 (2/3), and so on every draw that keeps the
     # proportions; a per-question stand-in (answered right) would rank "answers" above "abstains"

@@ -6,7 +6,8 @@ from datetime import UTC, datetime
 import pytest
 
 from scorer.errors import ScorerError
-from scorer.formats.challenge import MCQA_PHASE, load_challenge, run_ref, toml_line
+from scorer.formats.challenge import load_challenge, run_ref, toml_line
+from scorer.tasks import SINGLE_PHASE
 
 CHALLENGE = """\
 [challenge]
@@ -172,7 +173,7 @@ def test_an_mcqa_table(tmp_path):
     assert c.batches("mcqa")["batch1"].name == "Reading tests 1" and c.batches("mcqa")["batch2"].name == "batch2"
     assert c.official_measures["mcqa"] == "mcqa.c_at_1"
     ref = run_ref("submissions/mcqa/batch1/alpha/a1.json")
-    assert (ref.task, ref.batch, ref.phase, ref.team, ref.system) == ("mcqa", "batch1", MCQA_PHASE, "alpha", "a1")
+    assert (ref.task, ref.batch, ref.phase, ref.team, ref.system) == ("mcqa", "batch1", SINGLE_PHASE, "alpha", "a1")
     assert ref.path == "submissions/mcqa/batch1/alpha/a1.json" and ref.scorer_task == "mcqa"
     assert c.window(ref).closes == datetime(2026, 4, 3, 10, tzinfo=UTC)
     assert c.gold_paths(ref) == {"gold": tmp_path / "gold/mcqa/batch1/gold.json"}

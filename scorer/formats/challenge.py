@@ -33,9 +33,6 @@ DEFAULT_MEASURES = default_official_measures()
 #: A team, system, batch or test set id (the schemas' "slug"): a lowercase letter or digit,
 #: then up to 63 lowercase letters, digits and '-'.
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
-#: The ``phase`` of every mcqa run: its path has no phase or test set
-#: (``submissions/mcqa/<batch>/<team>/<system>.json``), a batch has one window.
-MCQA_PHASE = SINGLE_PHASE
 
 
 @dataclass(frozen=True)
@@ -54,7 +51,7 @@ def _window_json(window: Window) -> dict[str, str]:
 
 
 @dataclass(frozen=True)
-class TaskBBatch:
+class PhasesBatch:
     """A batch of a task with fixed phases (:attr:`scorer.tasks.Task.phases`; Task B)."""
 
     id: str
@@ -70,7 +67,7 @@ class TaskBBatch:
 
 
 @dataclass(frozen=True)
-class TaskABatch:
+class BatchOfTestSets:
     """A batch of test sets, each with its window (a task whose :attr:`scorer.tasks.Task.unit`
     is "test set"; Task A)."""
 
@@ -104,7 +101,7 @@ class WindowBatch:
 
 
 #: A batch of any task: its form follows the task's path grammar (:func:`read_batch`).
-Batch = TaskBBatch | TaskABatch | WindowBatch
+Batch = PhasesBatch | BatchOfTestSets | WindowBatch
 
 
 
@@ -157,7 +154,7 @@ class RunRef:
     (mcqa: ``submissions/mcqa/<batch>/<team>/<system>.json``).
 
     ``phase`` is ``phaseA``/``phaseB`` for Task B, the test set id for Task A and
-    :data:`MCQA_PHASE` for mcqa (whose path has no phase).
+    :data:`scorer.tasks.SINGLE_PHASE` for a task whose path has no phase (mcqa, Synergy).
     """
 
     task: str
@@ -680,14 +677,14 @@ def _submissions_problems(value: dict, text: str, path: Path, rejected: set[str]
 def read_batch(spec: Task, batch: dict) -> Batch:
     """A batch of a task from its (schema-valid) table in ``challenge.toml``, in the form of
     the task's path grammar: phase windows for a task with fixed phases
-    (:class:`TaskBBatch`), one window when its path has no phase (:class:`WindowBatch`),
-    else its test sets' windows (:class:`TaskABatch`); its name defaults to its id."""
+    (:class:`PhasesBatch`), one window when its path has no phase (:class:`WindowBatch`),
+    else its test sets' windows (:class:`BatchOfTestSets`); its name defaults to its id."""
     name = batch.get("name", batch["id"])
     if spec.phases:
-        return TaskBBatch(batch["id"], name, _phase_windows(spec, batch))
+        return PhasesBatch(batch["id"], name, _phase_windows(spec, batch))
     if spec.unit is None:
         return WindowBatch(batch["id"], name, _window(batch["window"]))
-    return TaskABatch(batch["id"], name, {t["id"]: _window(t) for t in batch["testsets"]})
+    return BatchOfTestSets(batch["id"], name, {t["id"]: _window(t) for t in batch["testsets"]})
 
 
 def _phase_windows(spec: Task, batch: dict) -> dict[str, Window]:
@@ -769,14 +766,14 @@ def run_ref(relative_path: str) -> RunRef | None:
     """The identity of a run from its repository path, None if the path is not a run's.
 
     ``submissions/<taskA|taskB>/<batch>/<phase or test set>/<team>/<system>.json`` or
-    ``submissions/mcqa/<batch>/<team>/<system>.json`` (phase :data:`MCQA_PHASE`).
+    ``submissions/mcqa/<batch>/<team>/<system>.json`` (phase :data:`scorer.tasks.SINGLE_PHASE`).
     """
     path = str(PurePosixPath(relative_path))
     match = _SUBMISSION.fullmatch(path)
     if match:
         return RunRef(*match.groups())
     match = _SINGLE_PHASE_SUBMISSION.fullmatch(path)
-    return RunRef(match.group(1), match.group(2), MCQA_PHASE, match.group(3), match.group(4)) if match else None
+    return RunRef(match.group(1), match.group(2), SINGLE_PHASE, match.group(3), match.group(4)) if match else None
 
 
 def sealed_ref(relative_path: str) -> RunRef | None:

@@ -27,7 +27,7 @@ from typing import TypeGuard
 import numpy as np
 
 from scorer.measures.registry import default_official_measures, higher_is_better, ranking_components
-from scorer.tasks import PHASE_A_CATEGORIES, SCORINGS
+from scorer.tasks import EXACT_FAMILIES, PHASE_A_CATEGORIES
 
 _DEFAULTS = default_official_measures()
 
@@ -39,7 +39,7 @@ def _official_measure(family: str) -> str:
     return measure
 
 
-PHASE_B_EXACT_MEASURES = tuple(_official_measure(f) for f in dict(SCORINGS["phaseB"].rankings)["phaseB.exact"])
+PHASE_B_EXACT_MEASURES = tuple(_official_measure(f) for f in EXACT_FAMILIES)
 IDEAL_MANUAL_MEASURES = ranking_components("ideal.manual")
 IDEAL_AUTOMATIC_MEASURE = _official_measure("ideal")
 
