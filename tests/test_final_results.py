@@ -10,6 +10,9 @@ g1] (documents only).  The assessment accepts 9100 for every question, and nothi
 """
 from __future__ import annotations
 
+import csv
+import hashlib
+import io
 import json
 import re
 import shutil
@@ -28,6 +31,7 @@ from scorer.store.assessed import assessment_added
 from test_score_all import DOC, QUESTIONS, load, make_repo, write
 
 ACCEPTED = {"9100"}
+MERGED = "2026-05-20T12:00:00Z"  # when the final gold was made
 
 
 def tiny_repo(root: Path) -> Path:
@@ -46,7 +50,7 @@ def assess(repo: Path) -> dict:
     for key, (kind, item, _) in pool_items(pool.document).items():
         judgements = with_judgement(judgements, key, {"relevant": kind == "documents" and item["pmid"] in ACCEPTED})
     save_judgements(folder / "expert.json", judgements)
-    return merge_batch(repo, folder, [folder / "expert.json"])
+    return merge_batch(repo, folder, [folder / "expert.json"], parse_utc(MERGED))
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +80,7 @@ def test_the_documents_map_before_and_after_by_hand(final_repo):
     for system, (preliminary, final) in expected.items():
         assert before[system]["documents.map"] == pytest.approx(preliminary)
         assert table["systems"][system]["measures"]["documents.map"] == pytest.approx(final)
-    assert table["gold"] == {"state": "final", "version": 2}
+    assert table["gold"] == {"state": "final", "version": 2, "assessors": ["expert"], "merged": MERGED}
 
 
 def test_the_ranks_before_and_after_by_hand(final_repo):
@@ -146,7 +150,7 @@ def test_a_second_merge_keeps_the_first_preliminary_copy(tmp_path):
     assess(repo)
     assert (repo / "gold/taskb/b2/preliminary/phaseA.json").read_bytes() == first
     with pytest.raises(Exception, match="gold changed"):
-        merge_batch(repo, repo / "assessment" / "b2", [repo / "assessment" / "b2" / "expert.json"])
+        merge_batch(repo, repo / "assessment" / "b2", [repo / "assessment" / "b2" / "expert.json"], parse_utc(MERGED))
     assess(repo)  # a new pool of the final gold, judged again: version 3, same preliminary copy
     assert (repo / "gold/taskb/b2/preliminary/phaseA.json").read_bytes() == first
     assert json.loads((repo / "gold/taskb/b2/versions.json").read_text())["phaseA.json"]["version"] == 3
@@ -231,3 +235,40 @@ def test_the_run_pages_and_downloads_list_what_the_assessment_added(final_site):
     assert "this run returned nothing that the assessment added" in other
     assert "6 other questions of this run changed value" in other
     assert "assessment added" not in (final_site / "runs/taskB/b1/phaseA/alpha/a1.html").read_text(encoding="utf-8")
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_every_board_and_run_page_names_the_gold_version_of_its_numbers(final_repo, final_site):
+    """The line beside the numbers and the downloads name the gold: b2's final board version
+    2, assessed by "expert" on 20 May 2026; its kept preliminary board version 1, the
+    preliminary copy; b1 (never assessed) version 1, not assessed yet; each with the
+    SHA-256 of the file (hashlib here, not the scorer's)."""
+    final, kept = final_repo / "gold/taskb/b2/phaseA.json", final_repo / "gold/taskb/b2/preliminary/phaseA.json"
+    unassessed = final_repo / "gold/taskb/b1/phaseA.json"
+    lines = {page: re.search(r'id="gold-version">(.*?)</(?:p|dd)>', (final_site / page).read_text(encoding="utf-8"))
+             for page in ("taskB/b2/phaseA.html", "taskB/b2/phaseA-preliminary.html", "taskB/b1/phaseA.html",
+                          "runs/taskB/b2/phaseA/alpha/a2.html", "runs/taskB/b1/phaseA/alpha/a1.html")}
+    text = {page: re.sub(r"<[^>]+>", "", m.group(1)) for page, m in lines.items() if m}
+    assert text["taskB/b2/phaseA.html"] == (
+        f"Gold version 2 (final), assessed by expert, made 20 May 2026, 12:00 UTC: gold/taskb/b2/phaseA.json, "
+        f"SHA-256 {_sha256(final)[:16]}….")
+    assert text["taskB/b2/phaseA-preliminary.html"] == (
+        "Gold version 1 (preliminary), as it was before the assessment: gold/taskb/b2/preliminary/phaseA.json, "
+        f"SHA-256 {_sha256(kept)[:16]}….")
+    assert text["taskB/b1/phaseA.html"] == (
+        f"Gold version 1 (preliminary), not assessed yet: gold/taskb/b1/phaseA.json, SHA-256 {_sha256(unassessed)[:16]}….")
+    assert text["runs/taskB/b2/phaseA/alpha/a2.html"] == text["taskB/b2/phaseA.html"].removesuffix(".")
+    assert text["runs/taskB/b1/phaseA/alpha/a1.html"] == text["taskB/b1/phaseA.html"].removesuffix(".")
+    downloads = final_site / "downloads"
+    for name, (version, state, gold) in {"taskB-b2-phaseA-phaseA.json": (2, "final", final),
+                                         "taskB-b2-phaseA-preliminary-phaseA.json": (1, "preliminary", kept),
+                                         "taskB-b1-phaseA-phaseA.json": (1, "preliminary", unassessed),
+                                         "run-taskB-b2-phaseA-alpha-a2-measures.json": (2, "final", final)}.items():
+        head = json.loads((downloads / name).read_text())
+        assert (head["gold_version"], head["gold_state"], head["gold_sha256"]) == (version, state, _sha256(gold)), name
+    rows = list(csv.DictReader(io.StringIO((downloads / "run-taskB-b2-phaseA-alpha-a2-questions.csv").read_text())))
+    assert len(rows) == 6 and {(r["gold_version"], r["gold_state"], r["gold_sha256"]) for r in rows} == {
+        ("2", "final", _sha256(final))}

@@ -8,6 +8,7 @@ and JSON downloads match the tables they come from.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import shutil
@@ -186,7 +187,11 @@ def test_downloads_match_their_tables(demo_site):
     rows = list(csv.reader(io.StringIO((demo_site / "downloads/taskB-batch1-phaseA-phaseA.csv").read_text("utf-8"))))
     data = json.loads((demo_site / "downloads/taskB-batch1-phaseA-phaseA.json").read_text("utf-8"))
     header, rows = rows[0], rows[1:]
-    assert data["columns"] == header and len(rows) == len(body) == len(data["rows"]) == 5
+    gold = ["gold_version", "gold_state", "gold_sha256"]  # the gold of every number: JSON header, CSV columns
+    assert data["columns"] + gold == header and len(rows) == len(body) == len(data["rows"]) == 5
+    assert {tuple(r[-3:]) for r in rows} == {(str(data["gold_version"]), data["gold_state"], data["gold_sha256"])} \
+        == {("1", "preliminary", hashlib.sha256((demo_site.parent / "gold/taskb/batch1/phaseA.json").read_bytes()).hexdigest())}
+    header, rows = header[:-3], [r[:-3] for r in rows]
     # the rest: downloads only (the average rank reads as the rank on every row of this board: said once)
     # and the run card's fields (card.*) are columns of the downloads only
     shown = [k for k in header if not k.endswith(("_interval_low", "_interval_high")) and k != "average_rank"
@@ -221,6 +226,8 @@ def test_per_question_downloads_hold_every_value_of_the_result_file(demo_site):
         slug = "run-" + run.replace("/", "-")
         rows = list(csv.reader(io.StringIO((demo_site / f"downloads/{slug}-questions.csv").read_text("utf-8"))))
         header, rows = rows[0], rows[1:]
+        if header[-3:] == ["gold_version", "gold_state", "gold_sha256"]:  # Task B: the gold, in every row
+            header, rows = header[:-3], [r[:-3] for r in rows]
         assert sorted(r[0] for r in rows) == sorted(per_question)
         for row in rows:
             assert [float(v) if v else None for v in row[1:]] == [per_question[row[0]].get(m) for m in header[1:]]

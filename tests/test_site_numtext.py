@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from itertools import chain
 
 from hypothesis import given, settings
@@ -51,6 +52,20 @@ def test_a_table_view_writes_the_same_csv_either_way():
     for qid, value in (("q1", 0.25), ('evil,"id"\n', 1e-7), ("q3", None)):
         view.add([qid, value])
     assert view.to_csv() == "id,v\n" + csv_module(view.rows)
+
+
+def test_constants_are_last_columns_of_every_csv_row_and_json_header_fields():
+    """Fast path (ids and numbers) and slow path (an id the csv module quotes) give the
+    same columns: the constants after the others, quoted where the csv module quotes."""
+    constants = (("gold_version", 2), ("gold_state", "final, v2"))
+    fast = TableView("t", "T", [Column("id", "Id"), Column("v", "V", numeric=True)], constants=constants)
+    fast.extend([["q1", 0.25], ["q2", None]])
+    assert fast.to_csv() == 'id,v,gold_version,gold_state\nq1,0.25,2,"final, v2"\nq2,,2,"final, v2"\n'
+    slow = TableView("t", "T", [Column("id", "Id"), Column("v", "V", numeric=True)], constants=constants)
+    slow.extend([['a"b', 0.5], ["q", True]])
+    assert slow.to_csv() == 'id,v,gold_version,gold_state\n"a""b",0.5,2,"final, v2"\nq,true,2,"final, v2"\n'
+    head = json.loads(fast.to_json())
+    assert (head["gold_version"], head["gold_state"]) == (2, "final, v2") and head["rows"][0] == {"id": "q1", "v": 0.25}
 
 
 @settings(max_examples=300, deadline=None)

@@ -12,7 +12,7 @@
   keeps the first preliminary), the enriched gold replaces it, Phase B's expert scores go
   to the batch's manual-scores file, and ``versions.json`` beside the gold records the
   state (``preliminary`` until a merge, then ``final``), the version number, the
-  assessors and their agreement.  The git history of ``gold/`` keeps every version;
+  assessors, their agreement and when the version was made.  The git history of ``gold/`` keeps every version;
   the preliminary copy is what lets ``score-all`` publish both boards from one checkout.
 """
 from __future__ import annotations
@@ -95,8 +95,9 @@ def write_pool(pool: Pool, folder: Path) -> tuple[Path, Path]:
     return folder / POOL_FILE, folder / KEY_FILE
 
 
-def merge_batch(root: Path, pool_folder: Path, judgement_files: Sequence[Path]) -> dict:
-    """Merge judgements into the next gold version (see the module doc); the report."""
+def merge_batch(root: Path, pool_folder: Path, judgement_files: Sequence[Path], now: datetime) -> dict:
+    """Merge judgements into the next gold version (see the module doc), recording ``now``
+    as the time the version was made (``merged`` in ``versions.json``); the report."""
     pool_data = (pool_folder / POOL_FILE).read_bytes()
     pool = json.loads(pool_data)
     key = load_json(pool_folder / KEY_FILE)[0]
@@ -134,7 +135,7 @@ def merge_batch(root: Path, pool_folder: Path, judgement_files: Sequence[Path]) 
     versions[gold_path.name] = {
         "state": "final", "version": versions.get(gold_path.name, {}).get("version", 1) + 1,
         "preliminary": f"{PRELIMINARY_FOLDER}/{gold_path.name}", "sha256": sha256_file(gold_path),
-        "assessors": sorted(names), "agreement": pairs}
+        "assessors": sorted(names), "agreement": pairs, "merged": utc_text(now)}
     write_atomic(gold_path.parent / VERSIONS_FILE, canonical_json(versions))
     items = pool_items(pool)
     added: dict[str, int] = {}

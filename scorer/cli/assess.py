@@ -122,7 +122,7 @@ def _merge(args: argparse.Namespace) -> int:
     folder = Path(args.words[1])
     if not (folder / KEY_FILE).is_file():
         raise _usage(f"{folder} holds no {KEY_FILE}", "merge in the folder `python -m scorer pool` wrote")
-    report = merge_batch(Path(args.repo), folder, [Path(w) for w in args.words[2:]])
+    report = merge_batch(Path(args.repo), folder, [Path(w) for w in args.words[2:]], datetime.now(UTC))
     added = ", ".join(f"{n} {kind.replace('_', ' ')}" for kind, n in sorted(report["added"].items())) or "nothing"
     print(f"{report['gold']}: version {report['version']} (final); added {added}")
     if report["manual"]:

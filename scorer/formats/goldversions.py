@@ -4,21 +4,24 @@ closed) and final (after their assessment of what the systems returned,
 
 ``python -m scorer assess merge`` keeps the gold as it was in ``preliminary/<file>``
 beside it and records in ``versions.json`` beside it, per gold file name, ``{"state":
-"final", "version": N, ...}``.  A gold without a preliminary copy is preliminary, version
-1.  The pipeline scores each run against both versions when there are two, so both the
+"final", "version": N, "assessors": [...], "merged": time, ...}``.  A gold without a
+preliminary copy is preliminary, version 1.  The pipeline scores each run against both versions when there are two, so both the
 preliminary and the final results are published from one checkout.
 """
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from pathlib import Path, PurePath
+from typing import TypeVar
 
 PRELIMINARY_FOLDER = "preliminary"
 VERSIONS_FILE = "versions.json"
+GoldPath = TypeVar("GoldPath", bound=PurePath)
 
 
-def preliminary_copy(gold: Path) -> Path:
-    """Where the preliminary version of ``gold`` is kept once the gold is final."""
+def preliminary_copy(gold: GoldPath) -> GoldPath:
+    """Where the preliminary version of ``gold`` (a path, or a repository-relative
+    :class:`~pathlib.PurePosixPath`) is kept once the gold is final."""
     return gold.parent / PRELIMINARY_FOLDER / gold.name
 
 
@@ -34,9 +37,18 @@ def read_versions(gold: Path) -> dict:
 
 def gold_version(gold: Path) -> dict:
     """``{"state": "preliminary" | "final", "version": N}`` of a gold file: final when its
-    preliminary copy exists (the version from ``versions.json``, 2 when it does not say)."""
+    preliminary copy exists (the version from ``versions.json``, 2 when it does not say),
+    then also, when ``versions.json`` says them, ``assessors`` (their names) and
+    ``merged`` (the UTC time the version was made)."""
     if not preliminary_copy(gold).is_file():
         return {"state": "preliminary", "version": 1}
     record = read_versions(gold).get(gold.name)
-    version = record.get("version") if isinstance(record, dict) else None
-    return {"state": "final", "version": version if isinstance(version, int) and version > 1 else 2}
+    record = record if isinstance(record, dict) else {}
+    version = record.get("version")
+    out: dict = {"state": "final", "version": version if isinstance(version, int) and version > 1 else 2}
+    assessors = record.get("assessors")
+    if isinstance(assessors, list) and all(isinstance(a, str) for a in assessors):
+        out["assessors"] = assessors
+    if isinstance(record.get("merged"), str):
+        out["merged"] = record["merged"]
+    return out

@@ -12,7 +12,11 @@ A run page of a final board lists what the assessment added among the run's item
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import PurePosixPath
+
 from scorer.assessment.pool import pool_kinds
+from scorer.formats.goldversions import preliminary_copy
 from scorer.measures.registry import measure_label
 from scorer.measures.snippets import pubmed_id
 from scorer.site import labels, paths
@@ -26,18 +30,32 @@ def is_assessed(table: Table) -> bool:
     return table.phase is not None and bool(pool_kinds(SCORINGS[TASKS[table.task].scorer_task(table.phase)]))
 
 
-def gold_state(table: Table | None) -> dict | None:
-    """``{"state", "version", "preliminary": page or None, "final": page or None}`` for a
-    board: a final board links its preliminary results (``preliminary``), the kept
-    preliminary results link the final board (``final``); None when the task is not
-    assessed by experts."""
+def gold_state(table: Table | None, hashes: Mapping[str, str]) -> dict | None:
+    """The gold of a board's numbers, for its provenance line: ``{"state", "version",
+    "file", "sha256"}`` (``hashes``: gold file -> SHA-256, the results index's), with
+    ``assessors`` and ``merged`` when ``versions.json`` says them; ``preliminary``: the
+    page of the kept preliminary results a final board links, ``final``: the final board
+    the kept preliminary results link (else None).  None when the task is not assessed
+    by experts."""
     if table is None or table.phase is None or not is_assessed(table):
         return None
     gold = dict(table.gold or PRELIMINARY_GOLD)
+    file = TASKS[table.task].gold(table.batch, table.phase)
+    if table.superseded:
+        file = preliminary_copy(PurePosixPath(file)).as_posix()
+    gold.update(file=file, sha256=hashes.get(file))
     gold["preliminary"] = (paths.preliminary(table.task, table.batch, table.phase)
                            if table.preliminary is not None else None)
     gold["final"] = paths.board(table.task, table.batch, table.phase) if table.superseded else None
     return gold
+
+
+def gold_constants(gold: dict | None) -> tuple:
+    """What the downloads of numbers computed against ``gold`` (:func:`gold_state`) say of
+    it, in every row of a CSV and the header of a JSON: its version, state and SHA-256."""
+    if gold is None:
+        return ()
+    return (("gold_version", gold["version"]), ("gold_state", gold["state"]), ("gold_sha256", gold["sha256"]))
 
 
 def _change_cell(preliminary, final) -> Cell:

@@ -3,7 +3,7 @@ the batch board and one board per test set) and each task's overview."""
 from __future__ import annotations
 
 from scorer.site import boards, groups, labels, paths
-from scorer.site.assessment import comparison_views, gold_state
+from scorer.site.assessment import comparison_views, gold_constants, gold_state
 from scorer.site.cards import FILTERS, Disclosure, filtered_view
 from scorer.site.charts import cd_diagram
 from scorer.site.context import TASK_ORDER, Site
@@ -31,12 +31,16 @@ BOARD_FORMATS = ("csv", "json", "tex")
 
 
 def _board_page(site: Site, path: str, title: str, table: Table | None, views: list[TableView], runs: list,
-                window: dict | None, disclosure: Disclosure | None = None, filtered: bool = True, **extra) -> None:
+                window: dict | None, disclosure: Disclosure | None = None, filtered: bool = True,
+                gold: dict | None = None, **extra) -> None:
     """A board, its downloads, and its filtered views (:data:`scorer.site.cards.FILTERS`,
-    pre-built pages linked from it) when it has rows and ``filtered``."""
+    pre-built pages linked from it) when it has rows and ``filtered``; ``gold``: the gold
+    its numbers are computed against (:func:`scorer.site.assessment.gold_state`), named
+    on the page and in every download."""
     every = [v for view in views for v in (view, *view.details)]
     for view in every:
         view.formats = groups.PAIRS_FORMATS if view.slug.endswith(groups.PAIRS_SUFFIX) else BOARD_FORMATS
+        view.constants = gold_constants(gold)
         site.views.append((path, view))
     site.w.downloads(*every)
     filters = ([(None, "all runs", path)] + [(f, f.label, paths.filtered(path, f.name)) for f in FILTERS]
@@ -48,11 +52,11 @@ def _board_page(site: Site, path: str, title: str, table: Table | None, views: l
                     table=table, views=[filtered_view(v, keep) for v in views] if card_filter else views,
                     runs=[e for e in runs if keep(e.key)], window=window, names=site.names,
                     task=table.task if table else None, filters=filters, shown_filter=card_filter,
-                    table_problems=table.problems if table else (), **extra)
+                    table_problems=table.problems if table else (), gold=gold, **extra)
     if not filters:
         site.w.page(path, "board.html", title, table=table, views=views, runs=runs, window=window,
                     names=site.names, task=table.task if table else None, filters=[], shown_filter=None,
-                    table_problems=table.problems if table else (), **extra)
+                    table_problems=table.problems if table else (), gold=gold, **extra)
 
 
 def _with_significance(view: TableView, ranking: Ranking, site: Site) -> TableView:
@@ -80,7 +84,7 @@ def _phase_boards(site: Site, task: str) -> None:
             runs, window = site.table_runs(task, batch.id, phase), site.window_context(task, batch.id, phase)
             _board_page(site, paths.board(task, batch.id, phase), where, table, views, runs, window, disclosure,
                         compare=paths.compare_index(task, batch.id, phase) if table and table.rows else None,
-                        rules=write_sensitivity(site, table) if table else None, gold=gold_state(table))
+                        rules=write_sensitivity(site, table) if table else None, gold=gold_state(table, site.results.gold_sha256))
             if table is not None and table.preliminary is not None:
                 _preliminary_board(site, table, where, runs, window, disclosure)
 
@@ -98,7 +102,7 @@ def _preliminary_board(site: Site, table: Table, where: str, runs: list, window:
              for r in preliminary.rankings.values()]
     comparison, moved = comparison_views(site, table)
     _board_page(site, paths.preliminary(table.task, table.batch, table.phase or ""), f"{where}: preliminary results",
-                preliminary, views, runs, window, disclosure, filtered=False, gold=gold_state(preliminary),
+                preliminary, views, runs, window, disclosure, filtered=False, gold=gold_state(preliminary, site.results.gold_sha256),
                 comparison=comparison, moved=moved)
 
 

@@ -11,7 +11,7 @@ from scorer.errors import Problem, grouped
 from scorer.site import paths
 from scorer.site.answer_files import Basis, explain_run, load_basis
 from scorer.site.answers_html import parts_html, questions_html, sides_html
-from scorer.site.assessment import added_views
+from scorer.site.assessment import added_views, gold_constants, gold_state
 from scorer.site.cards import card_context
 from scorer.site.context import Site, table_order, where
 from scorer.site.drilldown import (
@@ -127,19 +127,20 @@ def _run_page(site: Site, entry, doc: dict | None, table: Table | None, answers:
     path = paths.run(entry.task, entry.batch, entry.phase, entry.key)
     measures = questions = None
     added: tuple = ()
+    gold = gold_state(table, site.results.gold_sha256) if table is not None else None
     if doc and entry.status == "scored":
         measures, questions = run_views(entry, doc, site.official, order)
-        site.w.downloads(measures, questions)
-        if "assessment" in doc:
-            added = added_views(run_slug(entry), doc["assessment"])
-            site.w.downloads(*added)
+        added = added_views(run_slug(entry), doc["assessment"]) if "assessment" in doc else ()
+        for view in (measures, questions, *added):
+            view.constants = gold_constants(gold)
+        site.w.downloads(measures, questions, *added)
     board = paths.board(entry.task, entry.batch, entry.phase) if table is not None else None
     site.w.page(path, "run.html", f"Run {entry.key}, {entry.task} {entry.batch} {entry.phase}", entry=entry,
                 doc=doc, measures=measures, questions=questions, board=board, names=site.names,
                 warnings=grouped_warnings((doc or {}).get("warnings", [])),
                 slug=run_slug(entry), evidence=site.evidence_page(entry),
                 answers=answers, answers_of=_answers_of(entry, doc), card=card_context(site.cards.get(entry.key)),
-                added=added)
+                added=added, gold=gold)
 
 
 def grouped_warnings(warnings: list[dict]) -> list[dict]:

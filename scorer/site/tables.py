@@ -62,6 +62,9 @@ class TableView:
     limit: int | None = None  # the page shows at most this many rows (the downloads all)
     details: list = field(default_factory=list)  # TableViews shown folded under this one (the other measures)
     keys: list = field(default_factory=list)  # per row: the system key it shows, None for any other row
+    #: (key, value) of what every row shares, in the downloads only: CSV columns after the
+    #: others (the same value in each row), fields of the JSON's header (the gold version)
+    constants: tuple = ()
 
     @property
     def page_columns(self) -> list[Column]:
@@ -117,19 +120,24 @@ class TableView:
         :func:`scorer.site.numtext.number_rows`, the same bytes)."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(spreadsheet_row(c.key for c in self.columns))
+        writer.writerow(spreadsheet_row([*(c.key for c in self.columns), *(k for k, _ in self.constants)]))
+        shared = [_csv_value(v) for _, v in self.constants]
         types = set(map(type, chain.from_iterable(self.rows)))
         fast = number_rows(self.rows, types) if Cell not in types else None
-        if fast is not None:
+        if fast is not None:  # lines of numbers and safe ids: no line break inside a row
+            if shared:
+                tail = io.StringIO()
+                csv.writer(tail, lineterminator="\n").writerow(spreadsheet_row(shared))
+                fast = fast.replace(b"\n", b"," + tail.getvalue().encode("utf-8"))
             return out.getvalue().encode("utf-8") + fast
-        writer.writerows(spreadsheet_row(_csv_value(v) for v in row) if bool in map(type, row) else spreadsheet_row(row)
-                         for row in self._values())
+        writer.writerows(spreadsheet_row([*(_csv_value(v) for v in row), *shared]) if shared or bool in map(type, row)
+                         else spreadsheet_row(row) for row in self._values())
         return out.getvalue().encode("utf-8")
 
     def to_json(self) -> str:
-        """``{table, caption, columns, rows}``, one row object per line (the C encoder: fast)."""
+        """``{table, caption, <constants>, columns, rows}``, one row object per line (the C encoder: fast)."""
         keys = [c.key for c in self.columns]
-        head = _JSON.encode({"table": self.slug, "caption": self.caption, "columns": keys})
+        head = _JSON.encode({"table": self.slug, "caption": self.caption, **dict(self.constants), "columns": keys})
         rows = [_JSON.encode(dict(zip(keys, row))) for row in self._values()]
         body = "[\n" + ",\n".join(rows) + "\n]" if rows else "[]"
         return f'{head[:-1]}, "rows": {body}}}\n'

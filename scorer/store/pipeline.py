@@ -38,6 +38,7 @@ from threadpoolctl import threadpool_limits
 from scorer.errors import Problem
 from scorer.fingerprint import fingerprint
 from scorer.formats.challenge import Challenge, RunRef, load_challenge, read_received, utc_text
+from scorer.formats.goldversions import gold_version
 from scorer.formats.hierarchy import load_hierarchy
 from scorer.formats.jsontext import load_json
 from scorer.parallel import isolated_map
@@ -470,10 +471,13 @@ class _State:
                     compute: Callable[[], dict]) -> _TablePlan:
         """A batch table's plan: its inputs digest, and its stored bytes when they still hold
         (the index records the same inputs digest and the file the same hash; an error
-        table is never reused)."""
+        table is never reused).  The inputs include the gold's version record
+        (``versions.json``), which a table states and the run results do not depend on."""
         teams = self.challenge.teams
+        version = (gold_version(self.root / TASKS[identity["task"]].gold(identity["batch"], identity["phase"]))
+                   if "phase" in identity else None)
         inputs = sha256_bytes(canonical_json({
-            "scorer_digest": fingerprint().digest, "challenge": self.challenge.to_json(),
+            "scorer_digest": fingerprint().digest, "challenge": self.challenge.to_json(), "gold_version": version,
             "runs": [[ref.path, e["result_sha256"], e["late"], e["received"],
                       teams[ref.team].systems[ref.system].baseline] for ref, e in runs]}))
         plan = _TablePlan(relative, identity, len(runs), inputs, compute)

@@ -23,6 +23,7 @@ from scorer.formats.challenge import parse_utc
 #: The batch and phase assessed, and the moment the pool is made (after every window of the demo).
 ASSESSED = ("taskB", "batch2", "phaseA")
 POOL_TIME = "2026-06-01T00:00:00Z"
+MERGE_TIME = "2026-06-15T09:00:00Z"  # when the final gold was made (versions.json "merged")
 ASSESSORS = ("expert-a", "expert-b")
 #: The share of the pool expert-a judges relevant.
 RELEVANT_SHARE = 1 / 3
@@ -63,7 +64,7 @@ def assessed(files: dict[str, str]) -> dict[str, str]:
                 value = with_judgement(value, key, judgement(assessor, key, item))
             paths.append(folder / "judgements" / f"{assessor}.json")
             save_judgements(paths[-1], value)
-        merge_batch(root, folder, paths)
+        merge_batch(root, folder, paths, parse_utc(MERGE_TIME))
         out = dict(files)
         for path in sorted(p for p in root.rglob("*") if p.is_file()):
             rel = path.relative_to(root).as_posix()
