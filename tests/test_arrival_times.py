@@ -256,6 +256,27 @@ def test_a_strangers_version_at_the_teams_path_does_not_count(github):
     assert code == 0 and body["verdict"] == "accepted", out
 
 
+def test_a_later_pull_request_for_another_run_from_an_older_main_is_no_version(github):
+    """Alpha's versions V1 then V2 of NEW_RUN were merged.  The team's later pull request #8
+    (for another run) branched from main between the two: its commit holds V1, not main's
+    V2, yet it does not change NEW_RUN (its merge base holds V1 too), so it is no new
+    version of it, and A, on top of V2, is the latest."""
+    v1 = commit(github.repo, {NEW_RUN: phase_a_run("q1", documents=("31",))}, "V1, merged")
+    git(github.repo, "branch", "-f", "main", v1)
+    old_main = v1
+    v2 = commit(github.repo, {NEW_RUN: phase_a_run("q1", documents=("32",))}, "V2, merged")
+    git(github.repo, "branch", "-f", "main", v2)
+    a = commit(github.repo, {NEW_RUN: phase_a_run("q1")}, "A")
+    github.open_pull(a, at=OPEN)
+    github.add_run(a, OPEN)
+    git(github.repo, "checkout", "-q", "-B", "other-run", old_main)
+    other = commit(github.repo, {"submissions/taskB/batch2/phaseA/alpha/a1.json": phase_a_run("q2")}, "another run")
+    github.open_pull(other, number=SECOND, at=LATER, branch="other")
+    github.add_run(other, LATER, branch="other")
+    code, out, body = report(github, a, "--time", AFTER)
+    assert code == 0 and body["verdict"] == "accepted", out
+
+
 def test_the_same_version_submitted_again_later_stays_the_latest(github):
     """A at 12:00 (#7), B at 15:00 (#8), A again at 16:00 (#9): A is the latest version."""
     a, b = two_pull_requests(github)
@@ -272,16 +293,16 @@ def push(time: str, commit_id: str, pull: int = NUMBER) -> Push:
 
 def test_latest_variant_reads_only_later_pushes_in_the_window_latest_first():
     window = Window(parse_utc("2026-03-01T10:00:00Z"), parse_utc("2026-03-02T10:00:00Z"))
-    blobs = {"c-a": "blob-a", "c-b": "blob-b", "c-base": "blob-base", "c-none": None}
+    blobs = {"c-a": "blob-a", "c-b": "blob-b", "c-base": None, "c-none": None}  # None: the commit leaves the file
     asked: list[str] = []
 
-    def blob_at(commit_id):
+    def submitted(commit_id):
         asked.append(commit_id)
         return blobs[commit_id]
 
     def latest(pushes, limit=50):
         asked.clear()
-        return latest_variant(NEW_RUN, "blob-a", parse_utc(OPEN), window, pushes, blob_at, "blob-base", limit)
+        return latest_variant(NEW_RUN, "blob-a", parse_utc(OPEN), window, pushes, submitted, limit)
 
     assert latest([]) is None
     assert latest([push(LATER, "c-b", SECOND)]).code == "superseded-run"
@@ -290,7 +311,7 @@ def test_latest_variant_reads_only_later_pushes_in_the_window_latest_first():
     assert latest([push("2026-03-02T10:00:00Z", "c-b")]).code == "superseded-run"  # the window's last second counts
     # latest first: A again at 16:00 decides before B at 15:00 is read
     assert latest([push(LATER, "c-b"), push("2026-03-01T16:00:00Z", "c-a")]) is None and asked == ["c-a"]
-    # commits leaving the path absent or as on the base submit nothing: B behind them decides
+    # commits that do not change the file submit nothing: B behind them decides
     found = latest([push(LATER, "c-b", SECOND), push("2026-03-01T16:00:00Z", "c-none"),
                     push("2026-03-01T17:00:00Z", "c-base"), push("2026-03-01T18:00:00Z", "c-base")])
     assert found.code == "superseded-run" and "#8" in found.message and asked == ["c-base", "c-none", "c-b"]

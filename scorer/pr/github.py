@@ -299,6 +299,7 @@ class TeamPushes:
     :data:`MAX_PULLS_LISTED`), the runs of each of the team's head branches created in the
     window (``GET actions/runs?branch=..&created=..``; at most :data:`MAX_TEAM_PULLS`
     pull requests and :data:`MAX_BRANCH_RUNS` runs each), and one tree per commit read
+    and one compare (its merge base with the base branch) per commit read
     (:func:`scorer.pr.policy.latest_variant`, at most
     :data:`scorer.pr.policy.MAX_VARIANT_COMMITS`); all are cached for the reporter's run.
     A commit whose tree GitHub no longer gives counts as not submitting the path.
@@ -311,18 +312,18 @@ class TeamPushes:
     def __call__(self, path: str, blob: str, since: datetime, window: Window, members: frozenset[str],
                  base: str) -> Reason | None:
         return latest_variant(path, blob, since, window, self.pushes(members, window),
-                              lambda commit: self._blob_at(commit, path), self.api.blob_id(base, path))
+                              lambda commit: self._submitted(commit, path, base))
 
     def pushes(self, members: frozenset[str], window: Window) -> list[Push]:
         """Every check run in ``window`` from the head branch of a pull request opened by one
         of ``members`` (logins in lower case), as a :class:`Push` naming the latest of those
         pull requests opened by then (several may share a branch)."""
         team = sorted((p for p in self.pulls.since(window.opens) if p.user is not None and p.user.login.lower() in members),
-                      key=lambda p: p.updated_at, reverse=True)[:MAX_TEAM_PULLS]
+                      key=_updated, reverse=True)[:MAX_TEAM_PULLS]
         found: dict[int, Push] = {}
-        for pull in sorted(team, key=lambda p: (p.created_at, p.number)):
+        for pull in sorted(team, key=lambda p: (_updated(p) if p.created_at is None else p.created_at, p.number)):
             for run in self._branch_runs(head_of(pull), window):
-                if run.id not in found or pull.created_at <= run.created_at:
+                if run.id not in found or (pull.created_at is not None and pull.created_at <= run.created_at):
                     found[run.id] = Push(run.created_at, pull.number, run.head_sha)
         return list(found.values())
 
@@ -336,9 +337,14 @@ class TeamPushes:
             self._runs[key] = [r for r in listed if r.path.split("@", 1)[0] == self.workflow and _same_branch(r, source)]
         return self._runs[key]
 
-    def _blob_at(self, commit: str, path: str) -> str | None:
+    def _submitted(self, commit: str, path: str, base: str) -> str | None:
+        """The blob id at ``path`` in ``commit`` when it differs from the one at the merge
+        base of ``base`` and ``commit`` (the pull request with that head changes the file);
+        None when it does not, or when GitHub no longer gives the commit."""
         try:
-            return self.api.blob_id(commit, path)
+            found = self.api.blob_id(commit, path)
+            return found if found is not None and found != self.api.blob_id(self.api.merge_base(base, commit),
+                                                                            path) else None
         except GitError:
             return None
 

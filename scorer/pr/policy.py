@@ -751,15 +751,15 @@ class Push:
 
 
 def latest_variant(path: str, blob: str, since: datetime, window: Window, pushes: list[Push],
-                   blob_at: Callable[[str], str | None], base_blob: str | None,
-                   limit: int = MAX_VARIANT_COMMITS) -> Reason | None:
+                   submitted: Callable[[str], str | None], limit: int = MAX_VARIANT_COMMITS) -> Reason | None:
     """``superseded-run`` when the team's latest on-time version of the run at ``path`` is
     not ``blob`` (the version submitted at ``since``); None when it is.
 
-    A version is the blob at ``path`` of a commit of ``pushes`` (the team's submissions in
-    all its pull requests, open or closed, into any branch), read by ``blob_at`` (None: no
-    file there); a commit whose blob is absent or ``base_blob`` (the base branch's) does
-    not submit ``path``.  Only pushes inside ``window`` (both ends included) and strictly
+    A version is what a commit of ``pushes`` (the team's submissions in all its pull
+    requests, open or closed, into any branch) submits at ``path``: ``submitted(commit)``,
+    the blob id of the file when the commit changes it from its merge base with the base
+    branch (what a pull request with that head would merge), None when it does not change
+    it.  Only pushes inside ``window`` (both ends included) and strictly
     after ``since`` are read, latest first; the first that submits ``path`` decides:
     another blob supersedes this run, the same blob (submitted again) leaves it the latest.
     A push after the window closed never counts (it is late: the run submitted on time
@@ -776,9 +776,9 @@ def latest_variant(path: str, blob: str, since: datetime, window: Window, pushes
                               f"{path}: the team pushed more than {limit} commits after this version "
                               f"({utc_text(since)}) while the window was open; the check reads at most {limit}",
                               "push this run again (a new commit) so that it is the latest, or ask the organizers")
-            read[push.commit] = blob_at(push.commit)
+            read[push.commit] = submitted(push.commit)
         found = read[push.commit]
-        if found is None or found == base_blob:
+        if found is None:
             continue
         if found == blob:
             return None
