@@ -143,7 +143,7 @@ def test_a_run_page_shows_the_numbers_first_and_the_warnings_folded_and_grouped(
     folded = page[page.index('<details class="warnings">'):page.index("</details>")]
     # 200 document-form warnings (one line) and the note that they zero the documents
     assert folded.count("x document-form") == 1 and "201 in all" in folded
-    assert "documents scores 0 only because its items are written in another URL form" in folded
+    assert "documents: 0 only because the items are written in another URL form" in folded
     assert len(re.findall(r"question [0-9a-f]{24} \(line \d+\)", folded)) == 3
 
 

@@ -109,7 +109,8 @@ def score_run(job: RunJob) -> dict:
                        f"{_excerpt(str(exc))}", "report this to the organizers with the run")
     body = result.to_json()
     notes = [Problem(code="form-zero", severity="warning", file=job.ref.path,
-                     message=f"{category} scores 0 only because its items are written in {form}",
+                     message=f"{category}: 0 only because the items are written in {form} "
+                             "(the official evaluator compares them as written)",
                      fix=f"run: {normalize_in_place(job.ref.path)} (then commit the fixed file)")
              for category, form in zeroed.items()]
     body["warnings"] = _relative(notes + problems + job.notes + result.warnings, job.root)
