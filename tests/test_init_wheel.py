@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from scorer.cli.init import FROM_SOURCE, participant_docs
+from scorer.fingerprint import source_digest
 from tests.conftest import ROOT
 
 
@@ -71,3 +72,8 @@ def test_init_from_an_installed_wheel_writes_the_workflows_and_locks(tmp_path):
     assert (repo / "challenge.toml").is_file() and (repo / "teams" / "example.toml.sample").is_file()
     # the package itself: the installed one, without the wheel's copy of the source tree
     assert _files(repo / "scorer") == _files(ROOT / "scorer")
+    # and that copy (hidden) leaves the scorer's digest alone: a page of docs rescores nothing
+    installed = subprocess.run([str(python), "-c", "from scorer.fingerprint import PACKAGE, source_digest; "
+                                "print(source_digest(PACKAGE))"], cwd=tmp_path, capture_output=True, text=True,
+                               check=True).stdout.strip()
+    assert (purelib / "scorer" / ".skeleton" / "docs").is_dir() and installed == source_digest(ROOT / "scorer")
