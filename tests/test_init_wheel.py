@@ -3,14 +3,16 @@ the same skeleton: the wheel carries the workflows, locks, site templates, docs,
 pyproject.toml and setup.py (``setup.py`` copies them into ``scorer/.skeleton/`` at build
 time).  Builds the wheel (offline, no build isolation: setuptools is installed), installs it
 into a fresh virtual environment that sees this one's dependencies, and runs ``init`` there.
-About 15 s; not in the README's quick subset (tests/test_init.py has the checkout's case)."""
+About 20 s; not in the README's quick subset (tests/test_init.py has the checkout's case)."""
 from __future__ import annotations
 
 import shutil
 import site
 import subprocess
 import sys
+import tarfile
 import venv
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -77,3 +79,25 @@ def test_init_from_an_installed_wheel_writes_the_workflows_and_locks(tmp_path):
                                 "print(source_digest(PACKAGE))"], cwd=tmp_path, capture_output=True, text=True,
                                check=True).stdout.strip()
     assert (purelib / "scorer" / ".skeleton" / "docs").is_dir() and installed == source_digest(ROOT / "scorer")
+
+
+def test_a_wheel_built_from_the_sdist_carries_the_skeleton_too(tmp_path):
+    """``python -m build`` makes the wheel from the sdist: the sdist holds the entries of
+    from-source.txt (setup.py's sdist), so that wheel has them in scorer/.skeleton/ too."""
+    pytest.importorskip("setuptools", reason="the archives are built with the installed setuptools")
+    tree = _tree_copy(tmp_path / "tree")
+    build = "import sys; from setuptools import build_meta; print(build_meta.build_{}(sys.argv[1]))"
+    sdist = subprocess.run([sys.executable, "-c", build.format("sdist"), str(tmp_path / "dist")], cwd=tree,
+                           capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
+    with tarfile.open(tmp_path / "dist" / sdist) as archive:
+        archive.extractall(tmp_path / "unpacked", filter="data")
+    (unpacked,) = (tmp_path / "unpacked").iterdir()
+    wheel = subprocess.run([sys.executable, "-c", build.format("wheel"), str(tmp_path / "dist")], cwd=unpacked,
+                           capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
+    with zipfile.ZipFile(tmp_path / "dist" / wheel) as archive:
+        shipped = {name.removeprefix("scorer/.skeleton/"): archive.read(name) for name in archive.namelist()
+                   if name.startswith("scorer/.skeleton/")}
+    for name in (".github/workflows", "requirements", "site_templates"):
+        expected = {f"{name}/{path}": data for path, data in _files(ROOT / name).items()}
+        assert {k: v for k, v in shipped.items() if k.startswith(name + "/")} == expected, name
+    assert shipped["setup.py"] == (ROOT / "setup.py").read_bytes() and "docs/submit.md" in shipped
