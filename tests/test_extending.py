@@ -215,6 +215,8 @@ def test_the_new_measure_is_scored_per_question_with_the_hand_worked_values(exte
     for key, expected in EXPECTED_NDCG.items():
         result = load(repo, f"results/runs/taskB/b1/phaseA/{key}.json")
         assert result["measures"]["documents.ndcg10"] == pytest.approx(expected, abs=1e-12)
+        # the reference flavor (documents as PubMed ids) gives the same values here
+        assert result["variants"]["flavor reference"]["measures"]["documents.ndcg10"] == pytest.approx(expected, abs=1e-12)
         assert "concepts.ndcg10" not in result["measures"]  # declared for the documents only
     a1 = load(repo, "results/runs/taskB/b1/phaseA/alpha/a1.json")
     assert a1["per_question"]["q1"]["documents.ndcg10"] == pytest.approx(A1_Q1, abs=1e-12)
