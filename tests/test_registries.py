@@ -182,3 +182,31 @@ def test_the_registries_are_pure_data():
         imports = [line for line in module.read_text().splitlines() if line.startswith(("import ", "from "))]
         assert not [line for line in imports if "scorer" in line and "scorer.tasks" not in line], module
     assert json.dumps(registry.default_official_measures())  # plain JSON values (written to results/)
+
+
+def extra_measure_problems(extras, formulas) -> list[str]:
+    """docs/extending.md, "A Phase A measure": what is wrong with the declared extra
+    measures: a statistic declared twice, one without its formula (every Phase A run would
+    fail to score) or a formula declared nowhere, no category or one whose items are not ids."""
+    statistics = [e.statistic for e in extras]
+    problems = [f"{s}: declared twice" for s in sorted({s for s in statistics if statistics.count(s) > 1})]
+    problems += [f"{s}: no formula in QUESTION_FORMULAS" for s in statistics if s not in formulas]
+    problems += [f"{s}: a formula no PhaseAExtra declares" for s in formulas if s not in statistics]
+    problems += [f"{e.statistic}: categories {e.categories} are not some of {registry.LISTED_CATEGORIES}"
+                 for e in extras if not e.categories or not set(e.categories) <= set(registry.LISTED_CATEGORIES)]
+    return problems
+
+
+def test_every_extra_phase_a_measure_has_listed_categories_and_one_formula():
+    from scorer.measures.retrieval import QUESTION_FORMULAS
+    assert extra_measure_problems(registry.PHASE_A_EXTRAS, QUESTION_FORMULAS) == []
+
+
+def test_a_wrong_extra_phase_a_measure_is_reported():
+    extra = registry.PhaseAExtra
+    assert extra_measure_problems([extra("ndcg10", "nDCG@10", ("documents",))], {}) == [
+        "ndcg10: no formula in QUESTION_FORMULAS"]
+    assert extra_measure_problems([extra("x", "X", ("snippets",))], {"x": len, "y": len}) == [
+        "y: a formula no PhaseAExtra declares", "x: categories ('snippets',) are not some of "
+        "('concepts', 'documents', 'triples')"]
+    assert extra_measure_problems([extra("x", "X", ("documents",))] * 2, {"x": len}) == ["x: declared twice"]
