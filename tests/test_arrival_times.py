@@ -192,6 +192,7 @@ def test_the_earlier_version_is_refused_once_a_later_one_is_submitted(github):
     code, out, body = report(github, b, "--time", LATER)
     assert code == 0 and body["verdict"] == "accepted", out          # #8 holds the latest version
     assert status_of(github, a) == "failure"                          # #7 judged again at once
+    assert f"ci report: judged again {a[:12]} (pull request(s) #{NUMBER}): status failure" in out
     assert "superseded-run" in github.comments_on(NUMBER)[-1] and "#8" in github.comments_on(NUMBER)[-1]
     github.close(SECOND, AFTER)
     code, out, body = report(github, a, "--time", AFTER)

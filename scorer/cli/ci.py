@@ -194,6 +194,10 @@ def cmd_ci_report(args: argparse.Namespace) -> int:
         verdict = judged.note or ("accepted" if judged.accepted else "rejected")
         print(f"ci report: pull request #{judged.pull} into {judged.base}: {verdict}; comment {judged.comment}")
     print(f"ci report: status {github.STATUS_CONTEXT} {outcome.state}: {outcome.description}")
+    for head, other in outcome.others.items():  # the same teams' other open pull requests, judged again
+        if other.pulls:
+                print(f"ci report: judged again {head[:12]} (pull request(s) "
+                  f"{', '.join(f'#{j.pull}' for j in other.pulls)}): status {other.state}: {other.description}")
     return EXIT_INVALID if outcome.state == "error" else EXIT_OK
 
 
