@@ -79,8 +79,10 @@ def comparison_view(table: Table, ranking: Ranking, names, official: dict) -> Ta
     earlier_rows = table.preliminary.rows if table.preliminary else {}
     families = next((f for name, _, f in TASKS[table.task].rankings(table.phase or "") if name == ranking.name), ())
     measures = [m for family in families for m in _as_list(official.get(family))]
-    columns = [Column("system", "System", row_header=True), Column("preliminary_rank", "Preliminary rank", numeric=True),
-               Column("final_rank", "Final rank", numeric=True),
+    columns = [Column("system", "System", row_header=True, title="the system's name"),
+               Column("preliminary_rank", "Preliminary rank", numeric=True,
+                      title="its rank against the gold as it was when the window closed"),
+               Column("final_rank", "Final rank", numeric=True, title="its rank against the gold after the assessment"),
                Column("change", "Change", numeric=True, title="places gained (▲) or lost (▼) since the preliminary results")]
     for m in measures:  # on the page one column "before → after"; the downloads keep three numbers
         columns += [Column(m, f"{measure_label(m)}: preliminary → final", numeric=True,
