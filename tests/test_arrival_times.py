@@ -12,6 +12,7 @@ windows are those of ``tests/pr_challenge.py``: batch2 Phase A is open from 2026
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from urllib.parse import parse_qs, urlsplit
 
 from scorer.formats.challenge import Window, parse_utc
 from scorer.pr.github import CheckTimes, arrival_time, connect, resubmitted_at
@@ -354,3 +355,34 @@ def test_resubmitted_at_is_the_last_open_reopen_retarget_or_force_push_before_th
     assert resubmitted_at(opened, events, merged=parse_utc("2026-03-01T14:00:00Z")) == parse_utc("2026-03-01T13:00:00Z")
     assert resubmitted_at(opened, []) == opened
     assert resubmitted_at(datetime(2026, 3, 5, tzinfo=UTC), events) == datetime(2026, 3, 5, tzinfo=UTC)
+
+
+def test_the_reporter_reads_a_bounded_number_of_the_teams_pull_requests(github, monkeypatch):
+    """Of alpha's six closed pull requests after #7, only the MAX_TEAM_PULLS (here 3) most
+    recently updated have their branches' check runs listed.  They carry A again, which
+    decides (A is the latest); when they carry nothing of NEW_RUN, the cut list cannot tell,
+    and the check fails closed on alpha's run alone (too-many-variants)."""
+    import scorer.pr.github
+    monkeypatch.setattr(scorer.pr.github, "MAX_TEAM_PULLS", 3)
+    a = commit(github.repo, {NEW_RUN: phase_a_run("q1")}, "A")
+    github.open_pull(a, at=OPEN)
+    github.add_run(a, OPEN)
+    for n in range(6):
+        at = f"2026-03-01T1{3 + n // 3}:{n:02d}:00Z"  # after A, in the window
+        github.open_pull(a, number=20 + n, at=at, branch=f"old-{n}")
+        github.add_run(a, at, branch=f"old-{n}")
+        github.close(20 + n, at)
+    code, out, body = report(github, a, "--time", AFTER)
+    assert code == 0 and body["verdict"] == "accepted", out
+    listed = [parse_qs(urlsplit(t).query).get("branch") for _, t in github.requests
+              if urlsplit(t).path.endswith("/actions/runs") and "branch=" in t]
+    assert sorted(b[0] for b in listed) == ["old-3", "old-4", "old-5"]
+    git(github.repo, "checkout", "-q", "-B", "unrelated", "main")
+    unrelated = commit(github.repo, {"notes.txt": b"no run"}, "nothing of NEW_RUN")
+    for n in range(3, 6):
+        github.pulls[20 + n]["head"]["sha"] = unrelated
+        github.runs = [dict(r, head_sha=unrelated) if r["head_branch"] == f"old-{n}" else r for r in github.runs]
+    code, out, body = report(github, a, "--time", AFTER)
+    assert code == 0 and codes(body) == ["too-many-variants"], out
+    assert "more pull requests or check runs in the window than the check lists" in body["changes"][0]["reasons"][0][
+        "message"]

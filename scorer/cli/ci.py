@@ -196,7 +196,7 @@ def cmd_ci_report(args: argparse.Namespace) -> int:
     print(f"ci report: status {github.STATUS_CONTEXT} {outcome.state}: {outcome.description}")
     for head, other in outcome.others.items():  # the same teams' other open pull requests, judged again
         if other.pulls:
-                print(f"ci report: judged again {head[:12]} (pull request(s) "
+            print(f"ci report: judged again {head[:12]} (pull request(s) "
                   f"{', '.join(f'#{j.pull}' for j in other.pulls)}): status {other.state}: {other.description}")
     return EXIT_INVALID if outcome.state == "error" else EXIT_OK
 

@@ -307,34 +307,44 @@ class TeamPushes:
 
     def __init__(self, repo, api: ApiRepo, pulls: RecentPulls, workflow: str = CHECK_WORKFLOW):
         self.repo, self.api, self.pulls, self.workflow = repo, api, pulls, workflow
-        self._runs: dict[tuple, list] = {}
+        self._runs: dict[tuple, tuple[list, bool]] = {}
 
     def __call__(self, path: str, blob: str, since: datetime, window: Window, members: frozenset[str],
                  base: str) -> Reason | None:
-        return latest_variant(path, blob, since, window, self.pushes(members, window),
-                              lambda commit: self._submitted(commit, path, base))
+        pushes, complete = self.pushes(members, window)
+        return latest_variant(path, blob, since, window, pushes, lambda commit: self._submitted(commit, path, base),
+                              complete=complete)
 
-    def pushes(self, members: frozenset[str], window: Window) -> list[Push]:
+    def pushes(self, members: frozenset[str], window: Window) -> tuple[list[Push], bool]:
         """Every check run in ``window`` from the head branch of a pull request opened by one
         of ``members`` (logins in lower case), as a :class:`Push` naming the latest of those
-        pull requests opened by then (several may share a branch)."""
-        team = sorted((p for p in self.pulls.since(window.opens) if p.user is not None and p.user.login.lower() in members),
-                      key=_updated, reverse=True)[:MAX_TEAM_PULLS]
+        pull requests opened by then (several may share a branch); and whether that is all
+        of them (False: more than :data:`MAX_TEAM_PULLS` pull requests, or a branch with
+        :data:`MAX_BRANCH_RUNS` runs, were cut to the most recent)."""
+        every = sorted((p for p in self.pulls.since(window.opens) if p.user is not None and p.user.login.lower() in members),
+                       key=_updated, reverse=True)
+        team, complete = every[:MAX_TEAM_PULLS], len(every) <= MAX_TEAM_PULLS
         found: dict[int, Push] = {}
         for pull in sorted(team, key=lambda p: (_updated(p) if p.created_at is None else p.created_at, p.number)):
-            for run in self._branch_runs(head_of(pull), window):
+            runs, whole = self._branch_runs(head_of(pull), window)
+            complete = complete and whole
+            for run in runs:
                 if run.id not in found or (pull.created_at is not None and pull.created_at <= run.created_at):
                     found[run.id] = Push(run.created_at, pull.number, run.head_sha)
-        return list(found.values())
+        return list(found.values()), complete
 
-    def _branch_runs(self, source: tuple[str | None, str], window: Window) -> list:
-        """The check workflow's ``pull_request`` runs from head branch ``source`` created in ``window``."""
+    def _branch_runs(self, source: tuple[str | None, str], window: Window) -> tuple[list, bool]:
+        """The check workflow's ``pull_request`` runs from head branch ``source`` created in
+        ``window`` (the most recent :data:`MAX_BRANCH_RUNS` of any repository's branch of that
+        name), and whether GitHub listed no more."""
         key = (source, window)
         if key not in self._runs:
             span = f"{_iso(window.opens)}..{_iso(window.closes)}"
             listed = _listed(lambda: islice(self.repo.get_workflow_runs(event="pull_request", branch=source[1],
-                                                                        created=span), MAX_BRANCH_RUNS))
-            self._runs[key] = [r for r in listed if r.path.split("@", 1)[0] == self.workflow and _same_branch(r, source)]
+                                                                        created=span), MAX_BRANCH_RUNS + 1))
+            runs = [r for r in listed[:MAX_BRANCH_RUNS] if r.path.split("@", 1)[0] == self.workflow
+                    and _same_branch(r, source)]
+            self._runs[key] = (runs, len(listed) <= MAX_BRANCH_RUNS)
         return self._runs[key]
 
     def _submitted(self, commit: str, path: str, base: str) -> str | None:

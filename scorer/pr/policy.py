@@ -62,7 +62,7 @@ code                         when
                              (open or closed): only a team's latest on-time version counts
                              (:func:`latest_variant`; the reporter only, it needs the API)
 ``too-many-variants``        the reporter could not read every later version (the limit
-                             :data:`MAX_VARIANT_COMMITS`)
+                             :data:`MAX_VARIANT_COMMITS`, or the reporter's listing bounds)
 ===========================  ==============================================================
 
 A sealed run is judged by the same path, team, membership, system, window and size rules
@@ -751,7 +751,8 @@ class Push:
 
 
 def latest_variant(path: str, blob: str, since: datetime, window: Window, pushes: list[Push],
-                   submitted: Callable[[str], str | None], limit: int = MAX_VARIANT_COMMITS) -> Reason | None:
+                   submitted: Callable[[str], str | None], limit: int = MAX_VARIANT_COMMITS,
+                   complete: bool = True) -> Reason | None:
     """``superseded-run`` when the team's latest on-time version of the run at ``path`` is
     not ``blob`` (the version submitted at ``since``); None when it is.
 
@@ -764,7 +765,9 @@ def latest_variant(path: str, blob: str, since: datetime, window: Window, pushes
     another blob supersedes this run, the same blob (submitted again) leaves it the latest.
     A push after the window closed never counts (it is late: the run submitted on time
     stays the team's).  More than ``limit`` distinct commits to read gives
-    ``too-many-variants`` (the check cannot tell; one API call per commit).
+    ``too-many-variants`` (the check cannot tell; one API call per commit), and so does
+    reaching the end of ``pushes`` undecided when they are not ``complete`` (the caller's
+    listing was cut at its bound): the check fails closed, on that team's run alone.
     """
     later = sorted((p for p in pushes if since < p.time and window.opens <= p.time <= window.closes),
                    key=lambda p: (p.time, p.pull), reverse=True)
@@ -772,10 +775,8 @@ def latest_variant(path: str, blob: str, since: datetime, window: Window, pushes
     for push in later:
         if push.commit not in read:
             if len(read) >= limit:
-                return Reason("too-many-variants",
-                              f"{path}: the team pushed more than {limit} commits after this version "
-                              f"({utc_text(since)}) while the window was open; the check reads at most {limit}",
-                              "push this run again (a new commit) so that it is the latest, or ask the organizers")
+                return _too_many(path, f"the team pushed more than {limit} commits after this version "
+                                       f"({utc_text(since)}) while the window was open; the check reads at most {limit}")
             read[push.commit] = submitted(push.commit)
         found = read[push.commit]
         if found is None:
@@ -788,7 +789,16 @@ def latest_variant(path: str, blob: str, since: datetime, window: Window, pushes
                       f"{utc_text(push.time)}, after this version ({utc_text(since)}); only a team's latest "
                       "on-time version of a run counts, in whichever pull request (open or closed) it was",
                       f"merge pull request #{push.pull}, the latest version, or ask the organizers")
+    if not complete:
+        return _too_many(path, "the team has more pull requests or check runs in the window than the check lists, "
+                               "and none of those listed decides whether this version is the latest")
     return None
+
+
+def _too_many(path: str, why: str) -> Reason:
+    """``too-many-variants``: the check cannot tell whether ``path``'s version is the latest."""
+    return Reason("too-many-variants", f"{path}: {why}",
+                  "push this run again (a new commit) so that it is the latest, or ask the organizers")
 
 
 def verdict(decisions: list[Decision]) -> bool:
