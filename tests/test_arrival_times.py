@@ -386,3 +386,10 @@ def test_the_reporter_reads_a_bounded_number_of_the_teams_pull_requests(github, 
     assert code == 0 and codes(body) == ["too-many-variants"], out
     assert "more pull requests or check runs in the window than the check lists" in body["changes"][0]["reasons"][0][
         "message"]
+    monkeypatch.setattr(scorer.pr.github, "MAX_TEAM_PULLS", 30)
+    monkeypatch.setattr(scorer.pr.github, "MAX_PULLS_LISTED", 3)  # the repository's list cut: #25, #24, #23 only
+    code, out, body = report(github, a, "--time", AFTER)
+    assert code == 0 and codes(body) == ["too-many-variants"], out
+    monkeypatch.setattr(scorer.pr.github, "MAX_PULLS_LISTED", 7)  # all seven: old-0..old-2 carry A, the latest
+    code, out, body = report(github, a, "--time", AFTER)
+    assert code == 0 and body["verdict"] == "accepted", out

@@ -284,6 +284,11 @@ class RecentPulls:
             self._pulls.append(pull)
         return [p for p in self._pulls if _updated(p) >= moment]
 
+    def cut(self, moment: datetime) -> bool:
+        """Whether :meth:`since` ``moment`` stopped at :data:`MAX_PULLS_LISTED` before the
+        pull requests updated at or after ``moment`` ran out."""
+        return len(self._pulls) >= MAX_PULLS_LISTED and _updated(self._pulls[-1]) >= moment
+
 
 class TeamPushes:
     """The later versions of a run that its team submitted, from the REST API: the
@@ -319,11 +324,12 @@ class TeamPushes:
         """Every check run in ``window`` from the head branch of a pull request opened by one
         of ``members`` (logins in lower case), as a :class:`Push` naming the latest of those
         pull requests opened by then (several may share a branch); and whether that is all
-        of them (False: more than :data:`MAX_TEAM_PULLS` pull requests, or a branch with
-        :data:`MAX_BRANCH_RUNS` runs, were cut to the most recent)."""
+        of them (False: the repository's pull requests were cut at :data:`MAX_PULLS_LISTED`,
+        or the team's at :data:`MAX_TEAM_PULLS`, or a branch's runs at
+        :data:`MAX_BRANCH_RUNS`, each to the most recent)."""
         every = sorted((p for p in self.pulls.since(window.opens) if p.user is not None and p.user.login.lower() in members),
                        key=_updated, reverse=True)
-        team, complete = every[:MAX_TEAM_PULLS], len(every) <= MAX_TEAM_PULLS
+        team, complete = every[:MAX_TEAM_PULLS], len(every) <= MAX_TEAM_PULLS and not self.pulls.cut(window.opens)
         found: dict[int, Push] = {}
         for pull in sorted(team, key=lambda p: (_updated(p) if p.created_at is None else p.created_at, p.number)):
             runs, whole = self._branch_runs(head_of(pull), window)
