@@ -1,9 +1,11 @@
 """Arrival times that only move forward, through the workflows as written
 (``tests/workflow_replay``): a run pushed again after the deadline as an older commit is
 judged late by ``report.yml`` and recorded late by ``publish.yml``, at the same time; of
-two versions of a run in two pull requests, the earlier one cannot be merged."""
+two versions of a run in two pull requests, the earlier one cannot be merged; nor can a
+copy of a run still in another team's pull request."""
 from __future__ import annotations
 
+import json
 import shutil
 
 import pytest
@@ -56,3 +58,22 @@ def test_of_two_versions_in_two_pull_requests_only_the_later_can_be_merged(tmp_p
         assert platform.drain() == []  # closing runs no check: nothing can turn #1 green again
         with pytest.raises(ReplayError, match="ruleset refuses"):
             platform.merge(first)
+
+
+def test_a_copy_of_a_run_still_in_another_teams_pull_request_is_refused(tmp_path):
+    """Bob (beta) opens a pull request with his run; alice copies it, reformatted, into her
+    own an hour later, both in the window and neither merged: report.yml refuses hers
+    (copied-run, naming bob's path and pull request), and the ruleset will not merge it."""
+    platform = new_platform(tmp_path)
+    theirs, mine = f"{BATCH}/beta/b1.json", f"{BATCH}/alpha/a1.json"
+    with platform.online():
+        beta = platform.at("2026-03-02T11:00:00Z").open_pull("bob", {theirs: run(21, 22)}, "b1")
+        check_and_report(platform, "success")
+        copied = json.dumps(json.loads(run(21, 22)), indent=4).encode()
+        alpha = platform.at("2026-03-02T12:00:00Z").open_pull("alice", {mine: copied}, "a1")
+        check_and_report(platform, "success")  # the PR check reads only main: advisory
+        assert platform.status(alpha.head) == "failure" and platform.status(beta.head) == "success"
+        assert "copied-run" in comment(platform, alpha)
+        assert f"{theirs} (pull request #{beta.number})" in comment(platform, alpha)
+        with pytest.raises(ReplayError, match="ruleset refuses"):
+            platform.merge(alpha)
