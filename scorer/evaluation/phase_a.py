@@ -169,7 +169,7 @@ def _official_pass_d(d_list: list, edition: int, tally: _Tally) -> set[int]:
                 merged_once.add(id(state))
         concept_ap = retrieval.official_average_precision(
             rs.concepts, concept_set, retrieval.ap_divisor(edition, len(gs.concepts)))
-        concept_extras = _extra_values("concepts", rs.concepts, concept_set)
+        concept_extras = _extra_values("concepts", rs.concepts, concept_set) if has_concepts else ()
         rs.concepts = _relevant_only(rs.concepts, concept_set)
         document_ap = retrieval.official_average_precision(
             rs.documents, document_set, retrieval.ap_divisor(edition, len(gs.documents)))
