@@ -189,3 +189,38 @@ def test_flavors_agree_where_no_quirk_applies(case):
             assert reference[name] == pytest.approx(official[name], rel=1e-12, abs=1e-15), name
         assert reference[f"{category}.gmap"] == pytest.approx(
             max(0.0, official[f"{category}.gmap"] - GMAP_EPSILON), rel=1e-9, abs=1e-12)
+
+
+# --- an extra measure (registry.PhaseAExtra) sees the list AP sees ------------------------------
+
+@pytest.fixture()
+def seen_length(monkeypatch):
+    """A throw-away extra statistic ``documents.seen``: the length of the list it is given (to
+    show which list that is), installed in the evaluator's tables as a PhaseAExtra would be."""
+    from scorer.evaluation import phase_a
+    from scorer.measures import retrieval
+    monkeypatch.setitem(retrieval.QUESTION_FORMULAS, "seen", lambda returned, gold: float(len(returned)))
+    monkeypatch.setitem(phase_a._EXTRAS, "documents", ("seen",))
+    monkeypatch.setitem(phase_a._ENTRY_NAMES, "documents", (*phase_a._ENTRY_NAMES["documents"], "documents.seen"))
+    monkeypatch.setattr(phase_a, "MEASURES", (*phase_a.MEASURES, "documents.seen"))
+
+
+def test_an_extra_measure_sees_the_list_ap_sees_in_each_flavor(seen_length):
+    # the run repeats d1 and writes d2 both as a URL and as a bare PubMed id; d9 is not relevant
+    gold = [{"id": "q1", "documents": [URL.format(1), URL.format(2)]}, {"id": "q2", "documents": [URL.format(3)]}]
+    run = [{"id": "q1", "documents": [URL.format(1), URL.format(1), URL.format(2), "2", URL.format(9)]}]
+    official, reference = both(gold, run)
+    # official: q1 only (q2 is not answered); the tool's read de-duplicates as written: d1, d2, "2", d9
+    assert official["documents.seen"] == 4.0
+    # reference: de-duplicated as PubMed ids (1, 2, 9) for q1; q2 unanswered sees an empty list
+    assert reference["documents.seen"] == (3 + 0) / 2
+
+
+def test_an_extra_measure_sees_the_official_reductions_of_a_repeated_gold_id(seen_length):
+    # the gold lists q1 twice; the official tool reduces the run's list to its relevant
+    # items after the first one's AP, so the second sees d1 alone
+    gold = [{"id": "q1", "documents": [URL.format(1)]}, {"id": "q1", "documents": [URL.format(1)]}]
+    run = [{"id": "q1", "documents": [URL.format(1), URL.format(8), URL.format(9)]}]
+    result = scorer.evaluate({"questions": gold}, {"questions": run}, task="phaseA", edition=8, flavor="official")
+    assert result.measures["documents.seen"] == (3 + 1) / 2
+    assert result.per_question["q1"]["documents.seen"] == 1.0  # the entry of the last gold question of the id
