@@ -142,7 +142,8 @@ def added_views(slug: str, assessment: dict) -> tuple[TableView, TableView]:
     ``assessment`` of its result (:func:`scorer.store.assessed.assessment_added`);
     ``slug``: the run's (:func:`scorer.site.drilldown.run_slug`)."""
     others, questions = assessment.get("others_changed", 0), assessment.get("questions", ())
-    others_text = (f"{others} other question{'s' if others != 1 else ''} of this run changed value without an item "
+    other = "other " if questions else ""
+    others_text = (f"{others} {other}question{'s' if others != 1 else ''} of this run changed value without an item "
                    "of this run added: the gold grew with items other systems returned." if others else "")
     items = TableView(slug=f"{slug}-assessment-items", caption="This run's items the assessment made relevant or correct",
                       columns=[Column("question", "Question", row_header=True), Column("kind", "Kind"),
