@@ -26,6 +26,7 @@ another team's file is seen as a rename, not as an unrelated addition.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 from collections.abc import Mapping
@@ -90,6 +91,13 @@ KEPT_GIT_VARIABLES = ("GIT_AUTHOR_", "GIT_COMMITTER_", "GIT_SSH")
 
 class GitError(RuntimeError):
     """A git command failed (unknown revision, not a repository, ...)."""
+
+
+def blob_id(data: bytes) -> str:
+    """Git's object id of a blob holding ``data`` (SHA-1 of ``blob <size>\\0`` and the bytes,
+    the form GitHub's trees give), so a file read by path can be matched with tree entries
+    without asking for its id."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
 
 
 def git_env(config: Mapping[str, str] | None = None, base: Mapping[str, str] | None = None,

@@ -16,7 +16,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from scorer.formats.challenge import Window, parse_utc
 from scorer.pr.github import CheckTimes, arrival_time, connect, resubmitted_at
-from scorer.pr.policy import Push, latest_variant
+from scorer.pr.policy import Push, first_submitted, latest_variant
 from tests.gitutil import commit, git
 from tests.pr_challenge import AFTER, BEFORE, NEW_RUN, OPEN, phase_a_run
 
@@ -393,3 +393,26 @@ def test_the_reporter_reads_a_bounded_number_of_the_teams_pull_requests(github, 
     monkeypatch.setattr(scorer.pr.github, "MAX_PULLS_LISTED", 7)  # all seven: old-0..old-2 carry A, the latest
     code, out, body = report(github, a, "--time", AFTER)
     assert code == 0 and body["verdict"] == "accepted", out
+
+
+def test_first_submitted_is_the_earliest_push_with_that_blob_and_unsure_when_cut():
+    """By hand: pushes at 11:00 (commit c1, blob X), 12:00 (c2, blob Y), 13:00 (c3, blob X),
+    one at 09:00 before the window (c0, blob X) that never counts."""
+    def at(hour: int) -> datetime:
+        return datetime(2026, 3, 1, hour, tzinfo=UTC)
+
+    window = Window(at(10), at(20))
+    blobs = {"c0": "X", "c1": "X", "c2": "Y", "c3": "X"}
+    pushes = [Push(at(13), 7, "c3"), Push(at(12), 7, "c2"), Push(at(11), 7, "c1"), Push(at(9), 7, "c0")]
+    read: list[str] = []
+
+    def submitted(commit: str) -> str:
+        read.append(commit)
+        return blobs[commit]
+
+    assert first_submitted("X", window, pushes, submitted) == (at(11), True)
+    assert read == ["c1"]  # earliest first, one tree read
+    assert first_submitted("Y", window, pushes, submitted) == (at(12), True)
+    assert first_submitted("Z", window, pushes, submitted) == (None, True)
+    assert first_submitted("X", window, pushes, submitted, complete=False) == (at(11), False)  # may be earlier
+    assert first_submitted("Y", window, pushes, submitted, limit=1) == (None, False)  # cut before c2

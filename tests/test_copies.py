@@ -241,3 +241,92 @@ def test_a_sealed_run_in_a_pull_request_is_not_read(github):
     assert code == 0 and only(body)["copies"] == [], out
     blob = git(github.repo, "rev-parse", f"{sealed}:{BETA_OPEN}.age")
     assert not [t for _, t in github.requests if blob in t]
+
+
+# --- who was first: each side timed by when its team first submitted that file ---------------
+
+COPIED_AT, PUSHED_AT = "2026-03-01T13:00:00Z", "2026-03-01T14:00:00Z"  # after EARLY, in the window
+BETA_OTHER = BETA_RUN  # a new version of beta's batch1 run (on main), pushed later
+
+
+def beta_push(app, files: dict[str, bytes], at: str, force: bool = False) -> str:
+    """Beta pushes a new commit with ``files`` to its pull request's branch at ``at``
+    (on top of its head, or, with ``force``, from main: a force-push)."""
+    git(app.repo, "checkout", "-q", "beta-branch")
+    if force:
+        git(app.repo, "checkout", "-q", "-B", "beta-branch", "main")
+    head = commit(app.repo, files, "beta again")
+    if force:
+        app.force_push(BETA_PULL, head, at)
+    else:
+        app.open_pull(head, author="bob", number=BETA_PULL, branch="b")
+        app.add_run(head, at, fork="bob", branch="b")
+    git(app.repo, "checkout", "-q", "alice-branch")
+    return head
+
+
+def test_an_original_that_pushes_after_being_copied_stays_the_original(github):
+    """Beta submits at 12:00; alice copies it at 13:00 (refused); beta then pushes another
+    run to its pull request at 14:00, so its head arrives after alice's.  Each side is timed
+    by when its team first submitted that file (beta 12:00, alice 13:00), not by its head:
+    beta's run stays accepted, alice's copy stays refused."""
+    beta_pull(github, beta_run())
+    alice = alice_pull(github, beta_run(), at=COPIED_AT)
+    beta = beta_push(github, {BETA_OTHER: phase_a_run("q1", documents=("41",))}, PUSHED_AT)
+    code, out, body = report(github, beta, "--time", PUSHED_AT)
+    assert code == 0 and body["verdict"] == "accepted", [(c["path"], c["reasons"]) for c in body["changes"]]
+    assert [c["copies"] for c in body["changes"]] == [[], []]
+    code, out, body = report(github, alice, "--time", COPIED_AT)
+    assert code == 0 and codes(only(body)) == ["copied-run"], out
+    assert only(body)["copies"][0]["original"] == f"{BETA_OPEN} (pull request #{BETA_PULL})"
+
+
+def test_an_original_force_pushed_again_later_stays_the_original(github):
+    """Beta force-pushes the same file again (a new commit from main) at 14:00, after
+    alice's copy: the file was first submitted at 12:00, so beta's run is still the original."""
+    beta_pull(github, beta_run())
+    alice = alice_pull(github, beta_run(), at=COPIED_AT)
+    beta = beta_push(github, {BETA_OPEN: beta_run(), BETA_OTHER: phase_a_run("q1", documents=("41",))}, PUSHED_AT,
+                     force=True)
+    code, out, body = report(github, beta, "--time", PUSHED_AT)
+    assert code == 0 and body["verdict"] == "accepted", [(c["path"], c["reasons"]) for c in body["changes"]]
+    assert [c["copies"] for c in body["changes"]] == [[], []]
+    code, out, body = report(github, alice, "--time", COPIED_AT)
+    assert code == 0 and codes(only(body)) == ["copied-run"], out
+
+
+def test_the_team_that_submitted_the_content_first_is_the_original(github):
+    """Alice submits a run at 12:00 and pushes again at 15:00 (her head arrives then); beta
+    submits the same run at 14:00.  Alice was first: hers is accepted, beta's is the copy."""
+    alice = alice_pull(github, beta_run(), at=EARLY)
+    git(github.repo, "branch", "-f", "alice-branch", alice)
+    later = commit(github.repo, {GOLD_RUN: phase_a_run("q1", documents=("41",))}, "alice again")
+    github.open_pull(later, number=ALICE_PULL)
+    github.add_run(later, LATE_IN_WINDOW)
+    beta = beta_pull(github, beta_run(), at=PUSHED_AT)
+    code, out, body = report(github, later, "--time", LATE_IN_WINDOW)
+    assert code == 0 and body["verdict"] == "accepted", [(c["path"], c["reasons"]) for c in body["changes"]]
+    assert [c["copies"] for c in body["changes"]] == [[], []]
+    code, out, body = report(github, beta, "--time", PUSHED_AT)
+    assert code == 0 and codes(only(body)) == ["copied-run"], out
+    assert only(body)["copies"][0]["original"] == f"{NEW_RUN} (pull request #{ALICE_PULL})"
+
+
+def test_an_original_merged_after_a_new_push_is_timed_by_its_first_submission(github):
+    """Beta submits at 12:00, alice copies at 13:00, beta pushes again at 14:00 and its pull
+    request is merged: the ledger says 14:00, but beta's check runs say the file was public
+    at 12:00, so alice's copy is still refused (the ledger's time alone would flag it only)."""
+    beta_pull(github, beta_run())
+    alice = alice_pull(github, beta_run(), at=COPIED_AT)
+    beta = beta_push(github, {BETA_OTHER: phase_a_run("q1", documents=("41",))}, PUSHED_AT)
+    git(github.repo, "checkout", "-q", "main")
+    ledger = json.loads((github.repo / "submissions/received.json").read_text())
+    merged = commit(github.repo, {BETA_OPEN: beta_run(), BETA_OTHER: phase_a_run("q1", documents=("41",)),
+                                  "submissions/received.json": dumps({**ledger, BETA_OPEN: PUSHED_AT,
+                                                                      BETA_OTHER: PUSHED_AT})}, "beta merged")
+    github.merge_pull(merged, beta, number=BETA_PULL, merged_at="2026-03-01T16:00:00Z")
+    git(github.repo, "checkout", "-q", "alice-branch")
+    code, out, body = report(github, alice, "--time", COPIED_AT)
+    assert code == 0 and codes(only(body)) == ["copied-run"], out
+    assert only(body)["copies"] == [{"copy": NEW_RUN, "original": BETA_OPEN, "similarity": 1.0, "identical": True,
+                                     "earlier": True}]

@@ -35,6 +35,7 @@ import math
 import os
 import re
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -57,7 +58,7 @@ from scorer.formats.challenge import (
     utc_text,
 )
 from scorer.formats.jsontext import load_json
-from scorer.gitrepo import GitRepo, RepoReader, export
+from scorer.gitrepo import GitRepo, RepoReader, blob_id, export
 from scorer.pr.copies import Copy, Fingerprint, compare, values_of_testset
 from scorer.pr.policy import (
     LEDGER,
@@ -195,25 +196,36 @@ class Variants(Protocol):
     def __call__(self, path: str, blob: str, since: datetime, window: Window, members: frozenset[str],
                  base: str) -> Reason | None: ...
 
+    def first(self, path: str, blob: str, members: frozenset[str], window: Window) -> tuple[datetime | None, bool]:
+        """When a team of ``members`` first made blob ``blob`` public at ``path`` in
+        ``window`` (None: not found), and whether that is sure (no bound cut its history)."""
+        ...
+
+
+#: When a team first made a version of a run public: (path, blob id, the team's members in
+#: lower case) -> (the time or None, whether sure); :meth:`Variants.first` in one window.
+FirstPublic = Callable[[str, str, frozenset[str]], tuple[datetime | None, bool]]
+
 
 @dataclass(frozen=True)
 class PublicRun:
     """A run visible in a pull request that is not merged (open, or closed unmerged): where
     it is (``label``: its path and pull request), its identity, its bytes, the pull
-    request's author, and when that pull request's head became its head
-    (:func:`scorer.pr.github.arrival_time`)."""
+    request's author, when that pull request's head became its head
+    (:func:`scorer.pr.github.arrival_time`), and its blob id."""
 
     label: str
     ref: RunRef
     data: bytes
     author: str
     arrived: datetime
+    blob: str | None = None
 
 
 class PublicRuns(Protocol):
-    """The other teams' runs of ``ref``'s batch phase in pull requests not merged that
-    arrived before ``now`` (in ``window``), each at most ``limit`` bytes, sealed runs left
-    out (the reporter's, from the API: :class:`scorer.pr.github.OpenRuns`)."""
+    """The other teams' runs of ``ref``'s batch phase in pull requests not merged opened
+    before ``now`` (in ``window``), each at most ``limit`` bytes, sealed runs left out (the
+    reporter's, from the API: :class:`scorer.pr.github.OpenRuns`)."""
 
     def __call__(self, ref: RunRef, window: Window, now: datetime, limit: int) -> list[PublicRun]: ...
 
@@ -270,8 +282,10 @@ def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, a
                     window = challenge.window(decision.ref)
                     visible = (public(decision.ref, window, context.now, challenge.limits.max_run_bytes)
                                if public is not None and window is not None else [])
+                    first = (None if variants is None or window is None else
+                             functools.partial(_first_in, variants, window))
                     check.copies = earlier_copies(decision.ref, value, testset, git, base_commit, existing, challenge,
-                                                  context.now, visible)
+                                                  context.now, visible, blob=decision.change.blob, first=first)
                     refused = tuple(copied_reason(c) for c in check.copies if c.identical and c.earlier)
                     check.decision = replace(check.decision, reasons=check.decision.reasons + refused)
                     _latest(check, variants, challenge, base_commit, context.now)
@@ -325,16 +339,51 @@ def _team_file_problems(checks: list[RunCheck], git: RepoReader, base: str, head
         check.decision = replace(check.decision, problems=check.decision.problems + mine)
 
 
+def _first_in(variants: Variants, window: Window, path: str, blob: str,
+              members: frozenset[str]) -> tuple[datetime | None, bool]:
+    """:meth:`Variants.first` in ``window`` (a :data:`FirstPublic`)."""
+    return variants.first(path, blob, members, window)
+
+
+def _members(challenge: Challenge, team: str) -> frozenset[str] | None:
+    """The logins of ``team``'s members in lower case; None for a team the challenge lacks."""
+    found = challenge.teams.get(team)
+    return None if found is None else frozenset(m.lower() for m in found.members)
+
+
+def first_public(first: FirstPublic | None, path: str, blob: str | None, members: frozenset[str] | None,
+                 known: datetime | None) -> tuple[datetime | None, bool]:
+    """When a team of ``members`` first made the run at ``path`` (blob id ``blob``) public,
+    and whether that is sure: the earlier of ``first``'s answer (the team's first check run
+    of a commit with that blob there) and ``known`` (a time it is known public by: the
+    current head's arrival, or the ledger's).  Both are upper bounds of the true time, so
+    the earlier is the better one; ``known`` alone when there is no ``first`` (``ci
+    check`` has no API), no blob id or no team, or ``first`` finds none (another blob: the
+    same run with other whitespace is another file).  Not sure when ``first`` says a bound
+    cut the team's history."""
+    found, sure = first(path, blob, members) if first is not None and blob is not None and members else (None, True)
+    times = [t for t in (found, known) if t is not None]
+    return (min(times) if times else None), sure
+
+
 def earlier_copies(ref: RunRef, value, testset: bytes | None, git: RepoReader, base: str, existing: tuple[str, ...],
-                   challenge: Challenge, now: datetime, public: list[PublicRun] | None = None) -> list[Copy]:
+                   challenge: Challenge, now: datetime, public: list[PublicRun] | None = None, *,
+                   blob: str | None = None, first: FirstPublic | None = None) -> list[Copy]:
     """The other teams' runs of ``ref``'s batch phase on the base branch (``existing``: its
-    run paths) that run ``value``, submitted at ``now``, is identical to or at least
-    ``[rules] copy_similarity`` similar to (:mod:`scorer.pr.copies`; values the test set
-    holds are not compared), each ``earlier`` when the base branch's ledger says it arrived
-    before ``now``; then those of ``public`` (runs in pull requests not merged that arrived
-    before ``now``, so ``earlier``) whose author is a member of the run's team (a
-    stranger's pull request at a team's path is not that team's run).  A run that cannot
-    be read or does not validate is skipped."""
+    run paths) that run ``value``, whose pull request's head arrived at ``now``, is
+    identical to or at least ``[rules] copy_similarity`` similar to
+    (:mod:`scorer.pr.copies`; values the test set holds are not compared), each ``earlier``
+    when it was public before this run; then those of ``public`` (runs in pull requests not
+    merged) that were public before this run, whose author is a member of the run's team (a
+    stranger's pull request at a team's path is not that team's run).  A run that cannot be
+    read or does not validate is skipped.
+
+    Who was first: a near copy compares the times known (``now``; the
+    base branch's ledger, or the time the other pull request's head arrived).  An
+    identical one, the only kind refused, compares when each team first made its file
+    public (:func:`first_public` with ``first``; this run's blob id is ``blob``), read only
+    when such a pair is found; when a bound cut this run's team's history, no identical run
+    is ``earlier`` (flagged, never refused: this run may be the original)."""
     limit, arrived = challenge.limits.max_run_bytes, ledger_times(git.read(base, LEDGER))
     common: frozenset[str] = frozenset()
     if testset is not None:
@@ -342,6 +391,20 @@ def earlier_copies(ref: RunRef, value, testset: bytes | None, git: RepoReader, b
             common = values_of_testset(load_json(testset, name=testset_path(ref), max_bytes=None)[0])
         except ScorerError:
             pass  # the check reports a broken test set already (bad-testset)
+
+    @functools.cache
+    def since() -> tuple[datetime | None, bool]:  # this run's first time public, read once and only if needed
+        return first_public(first, ref.path, blob, _members(challenge, ref.team), now)
+
+    def before(hit: Copy, path: str, their_blob: str | None, team: str, known: datetime | None) -> tuple[bool, bool]:
+        """Whether the original of ``hit`` (at ``path``, of ``team``, known public at
+        ``known``) was public before this run, and whether that is sure."""
+        if not hit.identical:
+            return known is not None and known < now, True
+        (mine_at, sure), (theirs_at, _) = since(), first_public(first, path, their_blob, _members(challenge, team),
+                                                                known)
+        return theirs_at is not None and mine_at is not None and theirs_at < mine_at, sure
+
     mine, found = Fingerprint.of(ref.task, value, common), []
     for path in existing:
         other = run_ref(path)
@@ -350,19 +413,22 @@ def earlier_copies(ref: RunRef, value, testset: bytes | None, git: RepoReader, b
             continue
         data = git.read(base, path)
         theirs = normalized_run(other, data, limit, challenge.limits) if data is not None else None
-        if theirs is not None:
-            hit = compare(ref.path, mine, path, Fingerprint.of(other.task, theirs, common),
-                          challenge.rules.copy_similarity, path in arrived and arrived[path] < now)
-            found += [hit] if hit is not None else []
+        if data is None or theirs is None:
+            continue
+        hit = compare(ref.path, mine, path, Fingerprint.of(other.task, theirs, common), challenge.rules.copy_similarity)
+        if hit is not None:
+            earlier, sure = before(hit, path, blob_id(data), other.team, arrived.get(path))
+            found.append(replace(hit, earlier=earlier and sure))
     for run in public or ():
-        team = challenge.teams.get(run.ref.team)
-        if run.ref.team == ref.team or team is None or run.author.lower() not in {m.lower() for m in team.members}:
+        team = _members(challenge, run.ref.team)
+        if run.ref.team == ref.team or team is None or run.author.lower() not in team:
             continue
         theirs = normalized_run(run.ref, run.data, limit, challenge.limits)
-        if theirs is not None and run.arrived < now:
-            hit = compare(ref.path, mine, run.label, Fingerprint.of(run.ref.task, theirs, common),
-                          challenge.rules.copy_similarity)
-            found += [hit] if hit is not None else []
+        hit = (compare(ref.path, mine, run.label, Fingerprint.of(run.ref.task, theirs, common),
+                       challenge.rules.copy_similarity) if theirs is not None else None)
+        if hit is not None:
+            earlier, sure = before(hit, run.ref.path, run.blob, run.ref.team, run.arrived)
+            found += [replace(hit, earlier=sure)] if earlier else []
     return found
 
 

@@ -132,8 +132,9 @@ def similarity(a: Profile, b: Profile) -> float | None:
 @dataclass(frozen=True)
 class Copy:
     """Run ``copy`` (a path) is identical (``identical``) or similar (``similarity``) to
-    run ``original``, another team's run; ``earlier``: ``original`` is known to have
-    arrived before ``copy`` (by the ledger), so the copier could see it."""
+    run ``original``, another team's run; ``earlier``: ``original`` is known to have been
+    public before ``copy`` (the check: :func:`scorer.pr.check.earlier_copies`; the
+    organizers' view: by the ledger), so the copier could see it."""
 
     copy: str
     original: str

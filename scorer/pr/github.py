@@ -58,7 +58,7 @@ from scorer.pr.check import (
     internal_error,
     markdown_templates,
 )
-from scorer.pr.policy import Push, Reason, latest_variant, shown
+from scorer.pr.policy import Push, Reason, first_submitted, latest_variant, shown
 
 #: The hidden line that marks the reporter's comment (kept as the comment's first line).
 MARKER = "<!-- bioasq-leaderboard-report -->"
@@ -308,6 +308,9 @@ class TeamPushes:
     (:func:`scorer.pr.policy.latest_variant`, at most
     :data:`scorer.pr.policy.MAX_VARIANT_COMMITS`); all are cached for the reporter's run.
     A commit whose tree GitHub no longer gives counts as not submitting the path.
+
+    The same records tell when a team first made a version of a run public
+    (:meth:`first`), which times both sides of a copy.
     """
 
     def __init__(self, repo, api: ApiRepo, pulls: RecentPulls, workflow: str = CHECK_WORKFLOW):
@@ -319,6 +322,15 @@ class TeamPushes:
         pushes, complete = self.pushes(members, window)
         return latest_variant(path, blob, since, window, pushes, lambda commit: self._submitted(commit, path, base),
                               complete=complete)
+
+    def first(self, path: str, blob: str, members: frozenset[str], window: Window) -> tuple[datetime | None, bool]:
+        """When a team of ``members`` first made blob ``blob`` public at ``path`` in
+        ``window``: the earliest check run of a commit of one of its pull requests' head
+        branches whose tree has that blob there (:func:`scorer.pr.policy.first_submitted`;
+        one tree per commit read, earliest first, shared with :meth:`__call__`), and
+        whether that is sure (False when a bound cut the team's history)."""
+        pushes, complete = self.pushes(members, window)
+        return first_submitted(blob, window, pushes, lambda commit: self._blob_at(commit, path), complete=complete)
 
     def pushes(self, members: frozenset[str], window: Window) -> tuple[list[Push], bool]:
         """Every check run in ``window`` from the head branch of a pull request opened by one
@@ -357,10 +369,18 @@ class TeamPushes:
         """The blob id at ``path`` in ``commit`` when it differs from the one at the merge
         base of ``base`` and ``commit`` (the pull request with that head changes the file);
         None when it does not, or when GitHub no longer gives the commit."""
+        found = self._blob_at(commit, path)
         try:
-            found = self.api.blob_id(commit, path)
             return found if found is not None and found != self.api.blob_id(self.api.merge_base(base, commit),
                                                                             path) else None
+        except GitError:
+            return None
+
+    def _blob_at(self, commit: str, path: str) -> str | None:
+        """The blob id at ``path`` in ``commit``; None when there is none, or when GitHub
+        no longer gives the commit."""
+        try:
+            return self.api.blob_id(commit, path)
         except GitError:
             return None
 
@@ -452,10 +472,12 @@ class OpenRuns:
     *B*'s window opened (:class:`RecentPulls`), those not merged and opened before *now*
     (at most :data:`MAX_PUBLIC_PULLS`) have their files listed (``GET pulls/{n}/files``, at
     most :data:`MAX_PULL_FILES` each); each file at a plain run path of *B* of another team
-    whose pull request arrived before *now* (:meth:`CheckTimes.submitted`) and is at most
-    ``limit`` bytes (its tree entry) is downloaded by blob id (at most
-    :data:`MAX_PUBLIC_RUNS`, the most recently updated pull requests first).  A sealed run
-    (``.json.age``) is left out: nobody can read it, so nobody can copy it.
+    that is at most ``limit`` bytes (its tree entry) is downloaded by blob id (at most
+    :data:`MAX_PUBLIC_RUNS`, the most recently updated pull requests first), with the time
+    its pull request's head arrived (:meth:`CheckTimes.submitted`).  Whether it came before
+    the run checked is for the check to tell (:func:`scorer.pr.check.earlier_copies`: a
+    pull request whose head arrived later may still have carried that file earlier).  A
+    sealed run (``.json.age``) is left out: nobody can read it, so nobody can copy it.
     """
 
     def __init__(self, api: ApiRepo, pulls: RecentPulls, checks: CheckTimes):
@@ -474,11 +496,11 @@ class OpenRuns:
                 if (other is None or f.status == "removed" or (other.task, other.batch, other.phase) != unit
                         or other.team == ref.team or len(found) >= MAX_PUBLIC_RUNS):
                     continue
-                arrived = self._arrival(pull)
                 entry = self.api.entry(pull.head.sha, f.filename)
-                if arrived < now and entry is not None and entry.get("size", limit + 1) <= limit:
+                if entry is not None and entry.get("size", limit + 1) <= limit:
                     found.append(PublicRun(f"{f.filename} (pull request #{pull.number})", other,
-                                           self.api.blob(entry["sha"]), pull.user.login, arrived))
+                                           self.api.blob(entry["sha"]), pull.user.login, self._arrival(pull),
+                                           entry["sha"]))
         return found
 
     def _pull_files(self, pull) -> list:

@@ -51,9 +51,11 @@ code                         when
                              rules of a run (its size limit: ``MAX_CARD_BYTES``), not the
                              window rules
 ``copied-run``               the run is identical (after canonical JSON) to another team's
-                             run of the same batch phase that arrived before it, on the
-                             base branch or (the reporter only) in a pull request not
-                             merged (:mod:`scorer.pr.copies`; a near copy is only flagged)
+                             run of the same batch phase that was public before it (each
+                             timed by when its team first submitted that file:
+                             :func:`scorer.pr.check.earlier_copies`), on the base branch
+                             or (the reporter only) in a pull request not merged
+                             (:mod:`scorer.pr.copies`; a near copy is only flagged)
 ``not-sealed``               a sealed run that is not an age file (or is ASCII-armored)
 ``bad-envelope``             a sealed run whose age header or payload is not well formed
 ``wrong-recipient``          a sealed run not sealed to the challenge's key
@@ -795,6 +797,31 @@ def latest_variant(path: str, blob: str, since: datetime, window: Window, pushes
     return None
 
 
+def first_submitted(blob: str, window: Window, pushes: list[Push], submitted: Callable[[str], str | None],
+                    limit: int = MAX_VARIANT_COMMITS, complete: bool = True) -> tuple[datetime | None, bool]:
+    """When the team first made version ``blob`` of a run public, and whether that is sure:
+    the time of the earliest push of ``pushes`` (the team's submissions, as for
+    :func:`latest_variant`) inside ``window`` (both ends included) whose commit has
+    ``blob`` at the run's path (``submitted(commit)``: the blob id there, None when there
+    is none), read earliest first; None when no push has it.
+
+    Sure (True) only when ``pushes`` are ``complete``: a listing cut at its bound keeps the
+    most recent pushes, so an earlier one may be missing, and the time found (or the
+    caller's fallback) is then only an upper bound.  Reading more than ``limit`` distinct
+    commits without finding ``blob`` gives (None, False).
+    """
+    earliest = sorted((p for p in pushes if window.opens <= p.time <= window.closes), key=lambda p: (p.time, p.pull))
+    read: dict[str, str | None] = {}
+    for push in earliest:
+        if push.commit not in read:
+            if len(read) >= limit:
+                return None, False
+            read[push.commit] = submitted(push.commit)
+        if read[push.commit] == blob:
+            return push.time, complete
+    return None, complete
+
+
 def _too_many(path: str, why: str) -> Reason:
     """``too-many-variants``: the check cannot tell whether ``path``'s version is the latest."""
     return Reason("too-many-variants", f"{path}: {why}",
@@ -808,4 +835,4 @@ def verdict(decisions: list[Decision]) -> bool:
 
 __all__ = ["Change", "Reason", "Decision", "Context", "path_problem", "shown", "judge_changes", "judge_change",
            "judge_content", "judge_envelope", "content_problems", "normalized_run", "copied_reason", "testset_path",
-           "testset_ids", "testset_candidates", "verdict", "RUN_FORM", "Push", "latest_variant"]
+           "testset_ids", "testset_candidates", "verdict", "RUN_FORM", "Push", "latest_variant", "first_submitted"]
