@@ -330,3 +330,16 @@ def test_an_original_merged_after_a_new_push_is_timed_by_its_first_submission(gi
     assert code == 0 and codes(only(body)) == ["copied-run"], out
     assert only(body)["copies"] == [{"copy": NEW_RUN, "original": BETA_OPEN, "similarity": 1.0, "identical": True,
                                      "earlier": True}]
+
+
+def test_when_a_bound_cuts_the_checked_teams_history_an_identical_earlier_run_is_only_flagged(github, monkeypatch):
+    """With no check run listed per branch (the bound cut them all), alice's first time is
+    not sure: beta's identical earlier run is flagged (``earlier: false``), not a reason to
+    refuse; the latest-version rule fails closed on the cut listing instead."""
+    monkeypatch.setattr("scorer.pr.github.MAX_BRANCH_RUNS", 0)
+    beta_pull(github, beta_run())
+    alice = alice_pull(github, beta_run(), at=COPIED_AT)
+    code, out, body = report(github, alice, "--time", COPIED_AT)
+    assert code == 0 and codes(only(body)) == ["too-many-variants"], out
+    assert only(body)["copies"] == [{"copy": NEW_RUN, "original": f"{BETA_OPEN} (pull request #{BETA_PULL})",
+                                     "similarity": 1.0, "identical": True, "earlier": False}]
