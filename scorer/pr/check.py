@@ -292,9 +292,8 @@ def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, a
                     _dry_run(check, value, challenge, git, base_commit, trusted)
             report.checks.append(check)
         _team_file_problems(report.checks, git, base_commit, head_commit, team_files)
-        report.members = {c.decision.ref.team: frozenset(m.lower() for m in challenge.teams[c.decision.ref.team].members)
-                          for c in report.checks
-                          if c.decision.ref is not None and c.decision.ref.team in challenge.teams}
+        report.members = {c.decision.ref.team: members for c in report.checks if c.decision.ref is not None
+                          and (members := _members(challenge, c.decision.ref.team)) is not None}
     return report
 
 
@@ -305,10 +304,10 @@ def _latest(check: RunCheck, variants: Variants | None, challenge: Challenge, ba
     ref, blob = decision.ref, decision.change.blob
     if variants is None or not decision.accepted or decision.late or ref is None or blob is None:
         return
-    window, team = challenge.window(ref), challenge.teams.get(ref.team)
-    if window is None or team is None:
+    window, members = challenge.window(ref), _members(challenge, ref.team)
+    if window is None or members is None:
         return
-    reason = variants(decision.change.path, blob, now, window, frozenset(m.lower() for m in team.members), base)
+    reason = variants(decision.change.path, blob, now, window, members, base)
     if reason is not None:
         check.decision = replace(decision, reasons=decision.reasons + (reason,))
 

@@ -74,7 +74,7 @@ key is at hand, so what is inside is validated when the publisher opens it.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -773,14 +773,11 @@ def latest_variant(path: str, blob: str, since: datetime, window: Window, pushes
     """
     later = sorted((p for p in pushes if since < p.time and window.opens <= p.time <= window.closes),
                    key=lambda p: (p.time, p.pull), reverse=True)
-    read: dict[str, str | None] = {}
-    for push in later:
-        if push.commit not in read:
-            if len(read) >= limit:
-                return _too_many(path, f"the team pushed more than {limit} commits after this version "
-                                       f"({utc_text(since)}) while the window was open; the check reads at most {limit}")
-            read[push.commit] = submitted(push.commit)
-        found = read[push.commit]
+    for version in _versions(later, submitted, limit):
+        if version is None:
+            return _too_many(path, f"the team pushed more than {limit} commits after this version "
+                                   f"({utc_text(since)}) while the window was open; the check reads at most {limit}")
+        push, found = version
         if found is None:
             continue
         if found == blob:
@@ -811,15 +808,28 @@ def first_submitted(blob: str, window: Window, pushes: list[Push], submitted: Ca
     commits without finding ``blob`` gives (None, False).
     """
     earliest = sorted((p for p in pushes if window.opens <= p.time <= window.closes), key=lambda p: (p.time, p.pull))
-    read: dict[str, str | None] = {}
-    for push in earliest:
-        if push.commit not in read:
-            if len(read) >= limit:
-                return None, False
-            read[push.commit] = submitted(push.commit)
-        if read[push.commit] == blob:
+    for version in _versions(earliest, submitted, limit):
+        if version is None:
+            return None, False
+        push, found = version
+        if found == blob:
             return push.time, complete
     return None, complete
+
+
+def _versions(pushes: list[Push], submitted: Callable[[str], str | None],
+              limit: int) -> Iterator[tuple[Push, str | None] | None]:
+    """Each of ``pushes`` in order with what its commit submits at the run's path
+    (``submitted(commit)``, one API call, read once per distinct commit); a last None, and
+    no more, when a push would make more than ``limit`` distinct commits read."""
+    read: dict[str, str | None] = {}
+    for push in pushes:
+        if push.commit not in read:
+            if len(read) >= limit:
+                yield None
+                return
+            read[push.commit] = submitted(push.commit)
+        yield push, read[push.commit]
 
 
 def _too_many(path: str, why: str) -> Reason:
