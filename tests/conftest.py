@@ -40,7 +40,7 @@ def shared_path(*parts: str) -> Path:
 
 def to_float(value) -> float:
     """A recorded reference value ("NaN", "Infinity", numbers) as a float."""
-    return float(value) if isinstance(value, str) else float(value)
+    return float(value)
 
 
 def same_value(expected: float, actual: float, rel: float = 1e-9) -> bool:
