@@ -55,6 +55,7 @@ class FakeGitHub:
         self.tokens: dict[str, dict[str, str]] | None = None
         self.public = True  # reads need no permission
         self.lock = threading.Lock()
+        self.fork_ids: dict[str, int] = {}  # owner (lower case) -> the id of their fork, on first use
 
     def open_pull(self, head: str, author: str = "alice", number: int = NUMBER, base: str = "main",
                   at: str = OPENED, branch: str = "my-run") -> None:
@@ -126,23 +127,38 @@ class FakeGitHub:
             "base": {"ref": "main"}, "url": self.api(f"pulls/{number}"), "issue_url": self.api(f"issues/{number}")}
 
     def fork(self, owner: str) -> dict:
-        """The repository ``owner``'s pull requests come from: their fork."""
-        return {"id": 2, "name": NAME, "full_name": f"{owner}/{NAME}", "owner": {"login": owner}}
+        """The repository ``owner``'s pull requests come from: their fork (one id per owner)."""
+        fork_id = self.fork_ids.setdefault(owner.lower(), 1000 + len(self.fork_ids))
+        return {"id": fork_id, "name": NAME, "full_name": f"{owner}/{NAME}", "owner": {"login": owner}}
+
+    def delete_fork(self, owner: str) -> None:
+        """``owner`` deletes their fork: GitHub's records of it (the head repository of their
+        pull requests and of the workflow runs from it) become null, and a new fork of the
+        same name would get another id."""
+        gone = self.fork_ids.pop(owner.lower(), None)
+        for pull in [*self.pulls.values(), *self.merged.values()]:
+            if (pull["head"].get("repo") or {}).get("id") == gone:
+                pull["head"]["repo"] = None
+        for run in self.runs:
+            if (run.get("head_repository") or {}).get("id") == gone:
+                run["head_repository"] = None
 
     def comments_on(self, number: int = NUMBER) -> list[str]:
         """The bodies of the comments on pull request #``number``."""
         return [c["body"] for c in self.comments if c.get("issue", NUMBER) == number]
 
     def add_run(self, head: str, created_at: str, path: str = ".github/workflows/check.yml",
-                event: str = "pull_request", fork: str = "alice", branch: str = "my-run") -> None:
+                event: str = "pull_request", fork: str = "alice", branch: str = "my-run",
+                actor: str | None = None) -> None:
         """A workflow run of ``path`` for ``head`` from branch ``branch`` of ``fork``'s fork,
-        created at ``created_at``."""
+        created at ``created_at`` by a push of ``actor`` (default: the fork's owner)."""
         run_id = 500 + len(self.runs)
         for pull in self.pulls.values():  # a push updates the pull requests of its branch
             if pull["head"]["ref"] == branch and pull["user"]["login"] == fork and pull["state"] == "open":
                 pull["updated_at"] = max(created_at, pull["updated_at"])
         self.runs.append({"id": run_id, "head_sha": head, "event": event, "path": path, "created_at": created_at,
                           "head_branch": branch, "head_repository": self.fork(fork),
+                          "actor": {"login": actor or fork, "type": "User"},
                           "url": self.api(f"actions/runs/{run_id}")})
 
     def api(self, tail: str) -> str:
@@ -211,11 +227,13 @@ class FakeGitHub:
         return 200, [self.merged[sha]] if sha in self.merged else []
 
     def list_runs(self, query, body):
-        """The runs of an event, filtered by ``head_sha``, ``branch`` (the head branch) and
-        ``created`` (``FROM..TO``, both ends included), as GitHub filters them."""
+        """The runs of an event, filtered by ``head_sha``, ``branch`` (the head branch),
+        ``actor`` (the login that made the push, without case) and ``created``
+        (``FROM..TO``, both ends included), as GitHub filters them."""
         runs = [r for r in self.runs if [r["event"]] == query.get("event")
                 and query.get("head_sha", [r["head_sha"]]) == [r["head_sha"]]
-                and query.get("branch", [r["head_branch"]]) == [r["head_branch"]]]
+                and query.get("branch", [r["head_branch"]]) == [r["head_branch"]]
+                and query.get("actor", [""])[0].lower() in ("", (r.get("actor") or {}).get("login", "").lower())]
         if "created" in query:
             start, end = query["created"][0].split("..")
             runs = [r for r in runs if start <= r["created_at"] <= end]
@@ -227,8 +245,15 @@ class FakeGitHub:
 
     def list_pulls(self, query, body):
         """Open pull requests by number (``state=open``), or every pull request, closed ones
-        too, most recently updated first (``state=all&sort=updated&direction=desc``)."""
-        assert "head" not in query
+        too, most recently updated first (``state=all&sort=updated&direction=desc``), or
+        those whose head is ``head=owner:branch`` (``state=all``: the head repository's
+        owner login without case and the branch; a deleted head repository matches none)."""
+        if "head" in query:
+            owner, _, branch = query["head"][0].partition(":")
+            everyone = {**{p["number"]: p for p in self.merged.values()}, **self.pulls}
+            return 200, [p for _, p in sorted(everyone.items(), reverse=True) if p["head"]["ref"] == branch
+                         and (p["head"].get("repo") or {}).get("owner", {}).get("login", "").lower() == owner.lower()
+                         and (query.get("state") == ["all"] or p["state"] == query.get("state", ["open"])[0])]
         if query.get("state") == ["all"]:
             assert query.get("sort") == ["updated"] and query.get("direction") == ["desc"], query
             everyone = {**{p["number"]: p for p in self.merged.values()}, **self.pulls}

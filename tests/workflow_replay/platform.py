@@ -222,7 +222,7 @@ class Platform:
                 api_run = {"id": run_id, "name": workflow.get("name", file), "path": f".github/workflows/{file}",
                            "event": event_name, "head_sha": pull.head if pull else sha, "head_branch": head_branch,
                            "head_repository": self.api.fork(pull.author) if pull else self.repository(),
-                           "created_at": self.clock, "status": "queued", "conclusion": None,
+                           "actor": {"login": actor, "type": "User"}, "created_at": self.clock, "status": "queued", "conclusion": None,
                            "url": self.api.api(f"actions/runs/{run_id}")}
                 self.api.runs.append(api_run)
                 item = Queued(run_id, file, workflow, event_name, payload, sha, ref, actor, self.clock, api_run,
