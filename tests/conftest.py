@@ -128,3 +128,62 @@ def repo(template, tmp_path, monkeypatch) -> Path:
     shutil.copytree(template, target, symlinks=True)
     git(target, "checkout", "-q", "-b", "pr")
     return target
+
+
+# --- GitHub's descriptions as the fake GitHub's contract (tests/github_contract.py) -----------
+
+def pytest_configure(config) -> None:
+    """Hold every answer of tests/fake_github.py and every payload of the workflow replay to
+    GitHub's descriptions (when installed): a test that got an invalid one errors."""
+    from tests import fake_github, github_contract
+    config.github_contract = None
+    if github_contract.missing() is None:
+        config.github_contract = github_contract.Collector()
+        fake_github.OBSERVERS.append(config.github_contract)
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(_ContractTotals(), "github-contract-totals")
+
+
+@pytest.fixture(autouse=True)
+def _github_contract(request):
+    """Fail the test whose fake GitHub sent an answer or payload GitHub's description does not allow."""
+    collector = request.config.github_contract
+    seen = len(collector.invalid) if collector is not None else 0
+    yield
+    if collector is not None and collector.strict and len(collector.invalid) > seen:
+        pytest.fail("the fake GitHub sent what GitHub's description does not allow (tests/github_contract.py):\n"
+                    + "\n".join(collector.invalid[seen:seen + 10]), pytrace=False)
+
+
+def pytest_sessionfinish(session) -> None:
+    collector = session.config.github_contract
+    if collector is not None and hasattr(session.config, "workeroutput"):
+        session.config.workeroutput["github_contract"] = [dict(collector.answers), dict(collector.payloads),
+                                                          len(collector.invalid)]
+
+
+class _ContractTotals:
+    """The xdist controller's sum of the workers' counts."""
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node, error) -> None:
+        counts = getattr(node, "workeroutput", {}).get("github_contract")
+        collector = node.config.github_contract
+        if counts and collector is not None:
+            collector.answers.update(counts[0])
+            collector.payloads.update(counts[1])
+            collector.invalid.extend(["(in a worker)"] * counts[2])
+
+
+def pytest_terminal_summary(terminalreporter, config) -> None:
+    from tests import github_contract
+    collector = config.github_contract
+    if hasattr(config, "workeroutput"):
+        return
+    if collector is None:
+        terminalreporter.write_line(f"GitHub contract: not checked: {github_contract.missing()}")
+    elif collector.answers or collector.payloads:
+        terminalreporter.write_line(
+            f"GitHub contract ({github_contract.versions()}): {sum(collector.answers.values())} answers of the fake "
+            f"GitHub ({len(collector.answers)} operations) and {sum(collector.payloads.values())} workflow payloads "
+            f"({len(collector.payloads)} events) checked, {len(collector.invalid)} invalid")

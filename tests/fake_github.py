@@ -35,6 +35,10 @@ OWNER, NAME, NUMBER = "org", "challenge", 7
 BOT = "github-actions[bot]"
 #: When a pull request of the stand-in was opened, unless a test says (in the windows of tests/pr_challenge.py).
 OPENED = "2026-03-01T12:00:00Z"
+#: Who is told of every answer and payload: objects with ``answer(method, target, status, body)``
+#: and ``payload(event, body)`` (the collector of tests/github_contract.py, set up by
+#: tests/conftest.py, which holds them to GitHub's descriptions).
+OBSERVERS: list = []
 LETTERS = {"A": "added", "D": "removed", "M": "modified", "R": "renamed", "C": "copied", "T": "changed"}
 
 
@@ -175,6 +179,12 @@ class FakeGitHub:
         with ``token`` (the ``Authorization`` header's token, None without one)."""
         with self.lock:
             self.requests.append((method, target))
+        status, value = self._route(method, target, body, token)
+        for observer in OBSERVERS:
+            observer.answer(method, target, status, value)
+        return status, value
+
+    def _route(self, method: str, target: str, body: dict | None, token: str | None) -> tuple[int, object]:
         parts = urlsplit(target)
         path, query = unquote(parts.path), parse_qs(parts.query)
         prefix = f"/repos/{OWNER}/{NAME}"

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import yaml
 
-from tests.fake_github import NAME, OWNER, FakeGitHub, serve
+from tests.fake_github import NAME, OBSERVERS, OWNER, FakeGitHub, serve
 from tests.gitutil import git
 from tests.workflow_replay.gitserver import GitServer
 
@@ -230,6 +230,9 @@ class Platform:
                 item.group = concurrency_of(self, item)
                 self.queue.append(item)
                 queued.append(item)
+        for _ in queued:  # each workflow run is given the payload
+            for observer in OBSERVERS:
+                observer.payload(event_name, payload)
         return queued
 
     def drain(self) -> list:
