@@ -10,7 +10,7 @@ import pytest
 
 from scorer.assessment.judgements import check_judgements, new_judgements, pool_items, with_judgement
 from scorer.assessment.merge import agreement, cohen_kappa, decide, manual_scores, next_gold
-from scorer.assessment.pool import build_pool, stitched_text
+from scorer.assessment.pool import build_pool, readings
 from scorer.formats.taskb import read_taskb
 from scorer.store.files import canonical_json
 
@@ -65,18 +65,61 @@ def test_the_pool_is_the_same_bytes_whatever_the_order_of_the_runs():
     assert canonical_json(other.key) == canonical_json(retrieval_pool().key)
 
 
-def test_stitched_text_says_when_it_cannot_know_every_character():
-    assert stitched_text(0, 9, [(0, 5, "abcde"), (3, 9, "defghi")]) == ("abcdefghi", True)
-    assert stitched_text(0, 9, [(0, 5, "abcde"), (3, 9, "def")]) == ("abcde", False)
+def test_readings_never_take_one_runs_text_for_anothers():
+    """Members agreeing where they overlap are one reading; a member claiming other
+    characters at one position, or whose text is not the length of its range, is another."""
+    agree = [(0, 5, "abcde", "x"), (3, 9, "defghi", "y")]
+    assert readings(agree) == [agree]
+    assert readings([(0, 5, "abcde", "x"), (3, 9, "DEFghi", "y")]) == [[(0, 5, "abcde", "x")], [(3, 9, "DEFghi", "y")]]
+    assert readings([(0, 5, "abcde", "x"), (3, 9, "def", "y")]) == [[(0, 5, "abcde", "x")], [(3, 9, "def", "y")]]
 
 
 def test_a_hostile_snippet_of_two_billion_characters_is_pooled_without_laying_it_out():
-    """A run's snippet [0, 2^31 - 1) (offsets the reader accepts) merges with a real one:
-    its hull is not covered by the texts, so no array of its width is built."""
+    """A run's snippet [0, 2^31 - 1) (offsets the reader accepts) beside a real one: its text
+    cannot be its characters, so it is a reading of its own, shown as given, and no
+    structure of its width is built."""
     run = {"questions": [{"id": "q1", "snippets": [snippet(3, 0, 2**31 - 1, "x"), snippet(3, 5, 10, "fghij")]}]}
     pool = build_pool(read_taskb(GOLD_A), {"phaseA/evil/s1": read_taskb(run)}, kinds=RETRIEVAL, meta=META)
-    (item,) = pool.document["questions"][0]["snippets"]
-    assert (item["offsetInEndSection"], item["text"], item["text_complete"]) == (2**31 - 1, "fghij", False)
+    wide, real = pool.document["questions"][0]["snippets"]
+    assert (wide["offsetInEndSection"], wide["text"], wide["text_complete"], wide["conflicts_with"]) == (
+        2**31 - 1, "x", False, ["s2"])
+    assert (real["offsetInBeginSection"], real["text"], real["conflicts_with"]) == (5, "fghij", ["s1"])
+
+
+#: An honest team's snippet and an attacker's at the same place and offsets, with other text
+#: that sorts first ("A" < "T").
+HONEST = snippet(3, 0, 10, "True text.")
+FORGED = snippet(3, 0, 10, "AAAAAAAAAA")
+
+
+def conflict_pool():
+    runs = {"phaseA/honest/s1": read_taskb({"questions": [{"id": "q1", "snippets": [HONEST]}]}),
+            "phaseA/evil/s1": read_taskb({"questions": [{"id": "q1", "snippets": [FORGED, snippet(3, 10, 12, "!!")]}]})}
+    return build_pool(read_taskb(GOLD_A), runs, kinds=RETRIEVAL, meta=META)
+
+
+def test_conflicting_texts_at_one_place_are_each_shown_and_marked():
+    """Each text the runs gave for characters [0, 10) of PMID 3 is an item of its own, naming
+    the other; the evil run's touching [10, 12) agrees with its own text, so it joins it."""
+    pool = conflict_pool()
+    honest, forged = pool.document["questions"][0]["snippets"]  # by offsets: [0, 10) before [0, 12)
+    assert (honest["item"], honest["offsetInBeginSection"], honest["offsetInEndSection"], honest["text"]) == (
+        "s1", 0, 10, "True text.")
+    assert (forged["item"], forged["offsetInBeginSection"], forged["offsetInEndSection"], forged["text"]) == (
+        "s2", 0, 12, "AAAAAAAAAA!!")
+    assert honest["conflicts_with"] == ["s2"] and forged["conflicts_with"] == ["s1"]
+    assert pool.key["items"] == {"q1/s1": ["phaseA/honest/s1"], "q1/s2": ["phaseA/evil/s1"]}
+
+
+def test_the_judgement_of_the_true_text_makes_the_gold_and_two_accepted_readings_add_nothing():
+    pool = conflict_pool().document
+    x = judged("x", pool, q1__s1={"relevant": True}, q1__s2={"relevant": False})
+    decisions = decide(pool, [x])
+    assert sorted(decisions.accepted) == ["q1/s1"] and decisions.conflicts == []
+    assert next_gold(GOLD_A, pool, decisions)["questions"][0]["snippets"][-1] == HONEST
+    both = decide(pool, [judged("y", pool, q1__s1={"relevant": True}, q1__s2={"relevant": True})])
+    assert both.accepted == {} and sorted(both.conflicts) == ["q1/s1", "q1/s2"]
+    assert next_gold(GOLD_A, pool, both) == GOLD_A
 
 
 GOLD_B = {"questions": [

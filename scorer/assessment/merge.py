@@ -3,7 +3,10 @@
 **Decisions.**  An item is *accepted* when more than half of the assessors who judged it
 accept it: a document or snippet judged relevant, an exact answer judged correct or a
 synonym.  A tie is not accepted and is reported (an organizer breaks it by adding a
-judgement).  Items nobody judged are left out and counted.
+judgement).  Items nobody judged are left out and counted.  Two accepted snippets that
+name each other in ``conflicts_with`` (the runs gave different texts for the same
+characters, :func:`scorer.assessment.pool.readings`) are both held back and reported: the
+document has one text there, and the assessors are to accept only the reading it holds.
 
 **The next gold** (a copy of the current gold value with additions; nothing is removed):
 
@@ -54,10 +57,12 @@ def accepts(judgement: Mapping) -> bool | None:
 @dataclass
 class Decisions:
     """What the judgements decide: accepted items (key -> the accepting judgements),
-    ties, unjudged items, and the averaged expert scores of ideal answers."""
+    ties, conflicting readings accepted together, unjudged items, and the averaged
+    expert scores of ideal answers."""
 
     accepted: dict[str, list[Mapping]] = field(default_factory=dict)
     ties: list[str] = field(default_factory=list)
+    conflicts: list[str] = field(default_factory=list)
     unjudged: list[str] = field(default_factory=list)
     scores: dict[str, dict[str, float]] = field(default_factory=dict)
 
@@ -65,7 +70,8 @@ class Decisions:
 def decide(pool: Mapping, judgements: Sequence[Mapping]) -> Decisions:
     """The decisions of several assessors' judgements (each checked against ``pool``)."""
     decisions = Decisions()
-    for key, (kind, _, _) in pool_items(pool).items():
+    items = pool_items(pool)
+    for key, (kind, _, _) in items.items():
         given = [j["judgements"][key] for j in sorted(judgements, key=lambda j: j["assessor"])
                  if key in j["judgements"]]
         if not given:
@@ -78,6 +84,12 @@ def decide(pool: Mapping, judgements: Sequence[Mapping]) -> Decisions:
                 decisions.accepted[key] = yes
             elif 2 * len(yes) == len(given):
                 decisions.ties.append(key)
+    for key in list(decisions.accepted):
+        question = key.rpartition("/")[0]
+        if any(f"{question}/{other}" in decisions.accepted for other in items[key][1].get("conflicts_with", ())):
+            decisions.conflicts.append(key)
+    for key in decisions.conflicts:
+        del decisions.accepted[key]
     return decisions
 
 

@@ -3,9 +3,13 @@
 For each gold question, every item some run returned that the gold does not hold:
 
 * Phase A: **documents** (by PubMed id, whatever the URL form) and **snippets** (by PubMed
-  id and section pair; returned snippets whose character ranges overlap or touch are one
-  item, their hull, so an expert judges each stretch of text once).  A snippet lying
-  wholly inside the gold snippets of its document and sections is held by the gold.
+  id and section pair; returned snippets whose character ranges overlap or touch and
+  whose texts agree are one item, their hull, so an expert judges each stretch of text
+  once).  A snippet lying wholly inside the gold snippets of its document and sections
+  is held by the gold.  The text shown is the runs' own, and no run's text is trusted
+  over another's: where runs claim different characters at one position, each text is
+  an item of its own and the items name each other in ``conflicts_with``, so the expert
+  sees every text given for those characters and accepts the one the document holds.
 * Phase B (and Phase A+, whose runs are scored against the same gold): **exact answers**
   of factoid and list questions (each run entry's first string, as the official
   evaluator scores it from edition 5 on, de-duplicated by its lower-cased form; one the
@@ -129,38 +133,79 @@ def _natural(text: str) -> tuple:
     return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.findall(r"\d+|\D+", text))
 
 
+#: A returned snippet inside a place: (begin, end, text, system).
+Member = tuple[int, int, str, str]
+
+
 def _pooled_snippets(gold: Question, returned: Mapping[str, Question]) -> list[tuple[dict, set[str]]]:
-    """Returned snippets grouped by place and merged into hulls where their ranges overlap
-    or touch; a hull covered by the gold's ranges of its place is held."""
+    """Returned snippets grouped by place, split into :func:`readings` (the runs' texts
+    never trusted over one another), each reading merged into hulls where its ranges
+    overlap or touch; a hull covered by the gold's ranges of its place is held.  Items of
+    one place from different readings whose ranges overlap name each other in
+    ``conflicts_with``: the runs disagree on the text there."""
     covered: dict[tuple[str, str, str], list[tuple[int, int]]] = {}
     for snippet in gold.snippets:
         covered.setdefault(snippet_place(snippet), []).append((snippet.begin, snippet.end))
-    members: dict[tuple[str, str, str], list[tuple[int, int, str, str]]] = {}
+    members: dict[tuple[str, str, str], list[Member]] = {}
     for system, question in returned.items():
         for snippet in question.snippets:
             if snippet.end > snippet.begin:
                 members.setdefault(snippet_place(snippet), []).append((snippet.begin, snippet.end, snippet.text, system))
-    pooled = []
+    pooled: list[tuple[dict, set[str]]] = []
     for place in sorted(members, key=lambda p: (_natural(p[0]), p[1], p[2])):
         gold_ranges = merged_ranges(covered.get(place, []))
-        for hull in _hulls(members[place]):
-            begin, end = hull[0][0], max(m[1] for m in hull)
-            if any(b <= begin and end <= e for b, e in gold_ranges):
-                continue
-            text, complete = stitched_text(begin, end, [(b, e, t) for b, e, t, _ in hull])
-            pmid, begin_section, end_section = place
-            content = {"pmid": pmid, "beginSection": begin_section, "endSection": end_section,
-                       "offsetInBeginSection": begin, "offsetInEndSection": end, "text": text}
-            if not complete:
-                content["text_complete"] = False
-            pooled.append((content, {m[3] for m in hull}))
+        found = []  # (begin, end, reading, content, systems)
+        for number, reading in enumerate(readings(members[place])):
+            for hull in _hulls(reading):
+                begin, end = hull[0][0], max(m[1] for m in hull)
+                if any(b <= begin and end <= e for b, e in gold_ranges):
+                    continue
+                text, complete = reading_text(begin, end, hull)
+                pmid, begin_section, end_section = place
+                content: dict = {"pmid": pmid, "beginSection": begin_section, "endSection": end_section,
+                                 "offsetInBeginSection": begin, "offsetInEndSection": end, "text": text}
+                if not complete:
+                    content["text_complete"] = False
+                found.append((begin, end, number, content, {m[3] for m in hull}))
+        found.sort(key=lambda f: (f[0], f[1], f[3]["text"]))
+        first = len(pooled) + 1  # the item number of found[0] (numbered by build_pool in this order)
+        for begin, end, number, content, systems in found:
+            others = [f"s{first + k}" for k, (b, e, n, _, _) in enumerate(found)
+                      if n != number and b < end and begin < e]
+            pooled.append(({**content, "conflicts_with": others} if others else content, systems))
     return pooled
 
 
-def _hulls(members: list[tuple[int, int, str, str]]) -> list[list[tuple[int, int, str, str]]]:
+def readings(members: Iterable[Member]) -> list[list[Member]]:
+    """The members of one place split into readings that never contradict themselves:
+    taken in order of (begin, end, text), a member joins the first reading it agrees
+    with, else starts one.  A member whose text has exactly the length of its range (its
+    characters, as BioASQ's texts are) agrees with a reading of such members when they
+    claim the same character at every position both cover; any other member (its text
+    cannot be laid on its range) agrees only with members of the very same text.  So one
+    run's text is never shown for another's: where runs claim different characters at
+    one position, each text is its own reading.  Memory is bounded by the texts."""
+    found: list[tuple[dict[int, str] | None, str, list[Member]]] = []
+    for member in sorted(members, key=lambda m: (m[0], m[1], m[2], m[3])):
+        begin, end, text, _ = member
+        exact = len(text) == end - begin
+        for chars, shared, group in found:
+            if (chars is None and not exact and shared == text) or (
+                    chars is not None and exact
+                    and all(chars.get(begin + k, c) == c for k, c in enumerate(text))):
+                if chars is not None:
+                    chars.update((begin + k, c) for k, c in enumerate(text))
+                group.append(member)
+                break
+        else:
+            found.append((dict((begin + k, c) for k, c in enumerate(text)) if exact else None, text, [member]))
+    return [group for _, _, group in found]
+
+
+def _hulls(members: list[Member]) -> list[list[Member]]:
     """Members sorted by range and split where a gap separates them (overlapping or touching
     ranges stay together)."""
-    groups: list[list[tuple[int, int, str, str]]] = []
+    groups: list[list[Member]] = []
     end = None
     for member in sorted(members):
         if end is None or member[0] > end:
@@ -183,24 +228,16 @@ def merged_ranges(ranges: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-def stitched_text(begin: int, end: int, members: list[tuple[int, int, str]]) -> tuple[str, bool]:
-    """The text of ``[begin, end)`` put together from the members whose text has exactly
-    the length of their range (a run's ``text`` is its characters); ``(text, True)`` when
-    every character is known, else the longest member text and False.  Memory is bounded
-    by the members' texts, not by their offsets: a hull wider than all the texts together
-    (a run's snippet [0, 2^31)) cannot be covered and is not laid out."""
-    longest = max((m[2] for m in members), key=lambda t: (len(t), t), default="")
-    exact = [(b, e, text) for b, e, text in members if len(text) == e - b]
-    if sum(len(text) for _, _, text in exact) < end - begin:  # cannot cover it: no array of its width
-        return longest, False
-    chars: list[str | None] = [None] * (end - begin)
-    for b, _, text in sorted(exact, key=lambda m: (m[0], -m[1], m[2])):
-        for offset, char in enumerate(text):
-            if chars[b - begin + offset] is None:
-                chars[b - begin + offset] = char
-    if all(c is not None for c in chars):
-        return "".join(c for c in chars if c is not None), True
-    return longest, False
+def reading_text(begin: int, end: int, hull: list[Member]) -> tuple[str, bool]:
+    """The text of a hull ``[begin, end)`` of one reading: ``(text, True)`` when its
+    members' texts are their characters (they agree and, overlapping or touching, cover
+    every position), else the members' one shared text and False."""
+    if any(len(m[2]) != m[1] - m[0] for m in hull):
+        return hull[0][2], False
+    chars: dict[int, str] = {}
+    for b, _, text, _ in hull:
+        chars.update((b + k, c) for k, c in enumerate(text))
+    return "".join(chars[c] for c in range(begin, end)), True
 
 
 def _gold_synonyms(question: Question) -> set[str]:
