@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from scorer.assessment.batch import batch_pool, merge_batch, write_pool
+from scorer.assessment.batch import batch_pool, default_key, merge_batch, write_pool
 from scorer.assessment.judgements import new_judgements, pool_digest, pool_items, save_judgements, with_judgement
 from scorer.cli import main
 from scorer.formats.challenge import parse_utc
@@ -45,7 +45,7 @@ def tiny_repo(root: Path) -> Path:
 def assess(repo: Path) -> dict:
     pool = batch_pool(repo, "taskB", "b2", "phaseA", parse_utc("2026-05-01T00:00:00Z"))
     folder = repo / "assessment" / "b2"
-    pool_path, _ = write_pool(pool, folder)
+    pool_path, _ = write_pool(pool, folder, default_key(repo, "taskB", "b2", "phaseA"))
     judgements = new_judgements("expert", pool_digest(pool_path.read_bytes()))
     for key, (kind, item, _) in pool_items(pool.document).items():
         judgements = with_judgement(judgements, key, {"relevant": kind == "documents" and item["pmid"] in ACCEPTED})

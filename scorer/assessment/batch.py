@@ -5,9 +5,17 @@
   runs have closed, and builds the pool (:mod:`scorer.assessment.pool`); a run that cannot
   be read is left out and named in the key file, never in the pool.  The key names runs
   ``<phase>/<team>/<system>``.
-* :func:`write_pool` writes ``pool.json`` (for the assessors) and ``pool-key.json``
-  (which systems returned each item; for the organizers only).
-* :func:`merge_batch` turns the assessors' judgements into the batch's next gold version:
+* :func:`write_pool` writes ``pool.json`` (for the assessors) into the pool folder and
+  the key, ``pool-key.json`` (which systems returned each item, and the SHA-256 of the
+  pool it belongs to; for the organizers only), *outside* it: by default under
+  ``assessment-keys/`` (:func:`default_key`), which ``init``'s ``.gitignore`` ignores.
+  A folder holding a key is never written, served or merged (:func:`blind_problems`):
+  handed to assessors, it would tell them which team returned each item.
+* :func:`merge_batch` turns the assessors' judgements into the batch's next gold version.
+  It merges only a pool its key vouches for (the key's ``pool_sha256``) and writes only
+  the gold of the pool's own task, batch and phase (:func:`gold_of`, from the task
+  registry and ``challenge.toml``, never a path the pool names), all through
+  :func:`write_gold_version`:
   the gold as it was is kept as ``preliminary/<file>`` beside it (once: a second merge
   keeps the first preliminary), the enriched gold replaces it, Phase B's expert scores go
   to the batch's manual-scores file, and ``versions.json`` beside the gold records the
@@ -18,7 +26,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -35,6 +43,8 @@ from scorer.store.runs import discover_runs
 from scorer.tasks import SCORINGS, TASKS
 
 POOL_FILE, KEY_FILE = "pool.json", "pool-key.json"
+#: The folder of the keys, outside every pool folder (git-ignored by ``init``'s ``.gitignore``).
+KEYS_FOLDER = "assessment-keys"
 
 
 def _usage(message: str, fix: str) -> ScorerError:
@@ -42,8 +52,8 @@ def _usage(message: str, fix: str) -> ScorerError:
 
 
 def gold_of(root: Path, task: str, batch: str, phase: str) -> Path:
-    """The gold file of a batch and phase; a located error for an unknown task, batch or
-    phase, or a task whose runs are not judged by experts."""
+    """The gold file of a batch and phase of the challenge; a located error for an unknown
+    task, batch or phase, or a task whose runs are not judged by experts."""
     if task not in TASKS:
         raise _usage(f"unknown task {task!r}", f"use one of {', '.join(TASKS)}")
     spec = TASKS[task]
@@ -52,10 +62,32 @@ def gold_of(root: Path, task: str, batch: str, phase: str) -> Path:
     if not pool_kinds(SCORINGS[spec.scorer_task(phase)]):
         raise _usage(f"the runs of {task} {phase} are not judged by experts",
                      "pool a Task B or Synergy batch (documents, snippets or answers)")
+    batches = load_challenge(root).batches(task)
+    if batch not in batches:
+        raise _usage(f"challenge.toml has no {task} batch {batch!r}",
+                     f"use one of {', '.join(batches) or '(none yet: add the batch to challenge.toml)'}")
     gold = root / spec.gold(batch, phase)
     if not gold.is_file():
         raise _usage(f"{spec.gold(batch, phase)} does not exist", "give a batch whose gold is in gold/")
     return gold
+
+
+def default_key(root: Path, task: str, batch: str, phase: str) -> Path:
+    """Where ``scorer pool`` keeps the key of a batch and phase by default:
+    ``assessment-keys/<task>/<batch>/<phase>/pool-key.json``."""
+    return root / KEYS_FOLDER / task / batch / phase / KEY_FILE
+
+
+def blind_problems(folder: Path) -> list[Problem]:
+    """One problem per key file (``pool-key.json``) anywhere in a pool folder: the folder
+    is what assessors are handed, and the key names the team of every item."""
+    found = sorted(folder.rglob(KEY_FILE)) if folder.is_dir() else []
+    return [Problem(code="key-in-pool", file=str(path),
+                    message="the pool's key (which team returned each item) is in the folder handed to the "
+                            "assessors: the pool is not blind",
+                    fix=f"move it out of {folder} (python -m scorer pool keeps it in {KEYS_FOLDER}/<task>/<batch>/"
+                        f"<phase>/, which .gitignore ignores) and hand the assessors a copy without it")
+            for path in found]
 
 
 def batch_pool(root: Path, task: str, batch: str, phase: str, now: datetime) -> Pool:
@@ -85,62 +117,129 @@ def batch_pool(root: Path, task: str, batch: str, phase: str, now: datetime) -> 
 
 
 def pool_bytes(pool: Pool) -> tuple[bytes, bytes]:
-    return canonical_json(pool.document), canonical_json(pool.key)
+    """The bytes of the pool and of its key, which records the pool's SHA-256."""
+    document = canonical_json(pool.document)
+    return document, canonical_json({**pool.key, "pool_sha256": pool_digest(document)})
 
 
-def write_pool(pool: Pool, folder: Path) -> tuple[Path, Path]:
-    document, key = pool_bytes(pool)
+def write_pool(pool: Pool, folder: Path, key: Path) -> tuple[Path, Path]:
+    """Write ``pool.json`` into ``folder`` and the key to ``key``, which must lie outside
+    it; a located error (nothing written) when it does not, or when the folder already
+    holds a key."""
+    if key.resolve().is_relative_to(folder.resolve()):
+        raise ScorerError(Problem(code="key-in-pool", file=str(key),
+                                  message=f"the key would be written into the pool folder {folder}, which is "
+                                          "handed to the assessors: the pool would not be blind",
+                                  fix=f"give a key path outside {folder} (--key), or leave the default "
+                                      f"{KEYS_FOLDER}/..."))
+    problems = blind_problems(folder)
+    if problems:
+        raise ScorerError(problems)
+    document, key_bytes = pool_bytes(pool)
     write_atomic(folder / POOL_FILE, document)
-    write_atomic(folder / KEY_FILE, key)
-    return folder / POOL_FILE, folder / KEY_FILE
+    write_atomic(key, key_bytes)
+    return folder / POOL_FILE, key
 
 
-def merge_batch(root: Path, pool_folder: Path, judgement_files: Sequence[Path], now: datetime) -> dict:
+def _pool_problem(path: Path, pointer: str, message: str, fix: str) -> ScorerError:
+    return ScorerError(Problem(code="bad-pool", file=str(path), pointer=pointer, message=message, fix=fix))
+
+
+def read_pool(folder: Path) -> tuple[dict, str]:
+    """``pool.json`` of a pool folder and its SHA-256; a located error when it is missing,
+    not JSON, or lacks the task, batch, phase and gold it is of."""
+    path = folder / POOL_FILE
+    if not path.is_file():
+        raise _usage(f"{folder} holds no {POOL_FILE}", "give the folder `python -m scorer pool` wrote")
+    data = path.read_bytes()
+    value = load_json(data, name=str(path))[0]
+    if not isinstance(value, dict):
+        raise _pool_problem(path, "", "the pool is not a JSON object", "make the pool again (python -m scorer pool)")
+    for name in ("task", "batch", "phase", "gold", "gold_sha256"):
+        if not isinstance(value.get(name), str):
+            raise _pool_problem(path, f"/{name}", f"the pool has no {name} text",
+                                "make the pool again (python -m scorer pool)")
+    return value, pool_digest(data)
+
+
+def read_key(path: Path, pool_path: Path, digest: str) -> dict:
+    """The key of a pool, checked to be the key of that very pool (its ``pool_sha256``)."""
+    if not path.is_file():
+        raise _usage(f"there is no key at {path}",
+                     "give the key python -m scorer pool wrote (--key), or make the pool again: the same runs "
+                     "and gold give the same pool and key")
+    value = load_json(path)[0]
+    if not isinstance(value, dict) or value.get("pool_sha256") != digest:
+        raise ScorerError(Problem(code="other-key", file=str(path), pointer="/pool_sha256",
+                                  message=f"this key is not the key of {pool_path} (its pool_sha256 differs): the "
+                                          "pool was changed since python -m scorer pool wrote it, or the key is of "
+                                          "another pool",
+                                  fix="merge the pool as python -m scorer pool wrote it, with its own key"))
+    return value
+
+
+def merge_batch(root: Path, pool_folder: Path, judgement_files: Sequence[Path], now: datetime,
+                key: Path | None = None) -> dict:
     """Merge judgements into the next gold version (see the module doc), recording ``now``
-    as the time the version was made (``merged`` in ``versions.json``); the report."""
-    pool_data = (pool_folder / POOL_FILE).read_bytes()
-    pool = json.loads(pool_data)
-    key = load_json(pool_folder / KEY_FILE)[0]
-    digest = pool_digest(pool_data)
+    as the time the version was made (``merged`` in ``versions.json``); the report.
+    ``key``: the pool's key (default :func:`default_key` of the pool's batch)."""
+    problems = blind_problems(pool_folder)
+    if problems:
+        raise ScorerError(problems)
+    pool, digest = read_pool(pool_folder)
+    task, batch, phase = pool["task"], pool["batch"], pool["phase"]
+    key_value = read_key(key or default_key(root, task, batch, phase), pool_folder / POOL_FILE, digest)
+    gold_path = gold_of(root, task, batch, phase)
+    own = TASKS[task].gold(batch, phase)
+    if pool["gold"] != own:
+        raise _pool_problem(pool_folder / POOL_FILE, "/gold",
+                            f"the pool names the gold {pool['gold']!r}, but the gold of {task} {batch} {phase} is "
+                            f"{own}: merge writes only a batch's own gold",
+                            "make the pool again (python -m scorer pool) and judge the new items")
     if not judgement_files:
         raise _usage("no judgements file given", "name the assessors' files (one per assessor)")
     judgements = [load_judgements(path, pool, digest) for path in judgement_files]
     names = [j["assessor"] for j in judgements]
     if len(set(names)) != len(names):
         raise _usage(f"two judgements files of one assessor: {sorted(names)}", "give one file per assessor")
-    gold_path = root / pool["gold"]
     if sha256_file(gold_path) != pool["gold_sha256"]:
-        raise ScorerError(Problem(code="gold-changed", file=pool["gold"],
+        raise ScorerError(Problem(code="gold-changed", file=own,
                                   message="the gold changed since the pool was made",
                                   fix="make the pool again (scorer pool) and judge the new items"))
     decisions = decide(pool, judgements)
-    gold_value = load_json(gold_path)[0]
-    preliminary = preliminary_copy(gold_path)
-    if not preliminary.exists():
-        write_atomic(preliminary, gold_path.read_bytes())
-    write_atomic(gold_path, (json.dumps(next_gold(gold_value, pool, decisions), indent=2, ensure_ascii=False)
-                             + "\n").encode("utf-8"))
-    manual_written = []
-    for phase in sorted({run.partition("/")[0] for run in key["runs"]}) if decisions.scores else ():
-        name = dict(TASKS[pool["task"]].optional_gold(phase)).get("manual")
-        if name is None:
-            continue
-        manual = gold_path.parent / name
-        earlier = load_json(manual)[0] if manual.is_file() else None
-        scores = manual_scores(key, decisions, phase, earlier)
-        write_atomic(manual, (json.dumps(scores, indent=1) + "\n").encode("utf-8"))
-        manual_written.append(str(manual.relative_to(root)))
+    manual = {}
+    for run_phase in sorted({run.partition("/")[0] for run in key_value["runs"]}) if decisions.scores else ():
+        name = dict(TASKS[task].optional_gold(run_phase)).get("manual")
+        if name is not None:
+            path = gold_path.parent / name
+            manual[path] = manual_scores(key_value, decisions, run_phase, load_json(path)[0] if path.is_file() else None)
     pairs = agreement(judgements)
-    versions = read_versions(gold_path)
-    versions[gold_path.name] = {
-        "state": "final", "version": versions.get(gold_path.name, {}).get("version", 1) + 1,
-        "preliminary": f"{PRELIMINARY_FOLDER}/{gold_path.name}", "sha256": sha256_file(gold_path),
-        "assessors": sorted(names), "agreement": pairs, "merged": utc_text(now)}
-    write_atomic(gold_path.parent / VERSIONS_FILE, canonical_json(versions))
+    record = write_gold_version(gold_path, next_gold(load_json(gold_path)[0], pool, decisions), manual,
+                                {"assessors": sorted(names), "agreement": pairs, "merged": utc_text(now)})
     items = pool_items(pool)
     added: dict[str, int] = {}
     for item_key in decisions.accepted:
         added[items[item_key][0]] = added.get(items[item_key][0], 0) + 1
-    return {"gold": pool["gold"], "version": versions[gold_path.name]["version"], "added": added,
-            "ties": decisions.ties, "unjudged": len(decisions.unjudged), "manual": manual_written,
-            "agreement": pairs}
+    return {"gold": own, "version": record["version"], "added": added, "ties": decisions.ties,
+            "conflicts": decisions.conflicts, "unjudged": len(decisions.unjudged),
+            "manual": [str(path.relative_to(root)) for path in manual], "agreement": pairs}
+
+
+def write_gold_version(gold_path: Path, value: dict, manual: Mapping[Path, dict], record: Mapping) -> dict:
+    """Write the next version of a gold file, the only writes of a merge: the gold as it
+    was to ``preliminary/<file>`` (once: a later merge keeps the first), the new gold
+    ``value``, each expert-scores file of ``manual`` (path -> value), and the file's entry
+    of ``versions.json`` (``record`` with the state, the version number, the preliminary
+    copy and the new gold's SHA-256); that entry."""
+    preliminary = preliminary_copy(gold_path)
+    if not preliminary.exists():
+        write_atomic(preliminary, gold_path.read_bytes())
+    write_atomic(gold_path, (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    for path, scores in manual.items():
+        write_atomic(path, (json.dumps(scores, indent=1) + "\n").encode("utf-8"))
+    versions = read_versions(gold_path)
+    versions[gold_path.name] = {
+        "state": "final", "version": versions.get(gold_path.name, {}).get("version", 1) + 1,
+        "preliminary": f"{PRELIMINARY_FOLDER}/{gold_path.name}", "sha256": sha256_file(gold_path), **record}
+    write_atomic(gold_path.parent / VERSIONS_FILE, canonical_json(versions))
+    return versions[gold_path.name]

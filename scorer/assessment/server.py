@@ -11,7 +11,9 @@ tab or a killed server, and a restarted server resumes from the file.
 Hardening: the server listens on 127.0.0.1 only; a request whose ``Host`` is not this
 server's loopback address is refused (DNS rebinding); a ``POST`` must carry the token that
 only the page holds (a page of another site cannot judge) and a JSON body of at most
-64 KiB.
+64 KiB; no other site may show the page in a frame (``Content-Security-Policy:
+frame-ancestors 'none'`` and, for older browsers, ``X-Frame-Options: DENY``), so a page
+the assessor opens cannot steer clicks onto the judging buttons.
 """
 from __future__ import annotations
 
@@ -89,7 +91,8 @@ def handler_for(assessment: Assessment) -> type[BaseHTTPRequestHandler]:
             self.send_header("X-Content-Type-Options", "nosniff")
             self.send_header("Content-Security-Policy",
                              "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'unsafe-inline'; "
-                             "connect-src 'self'")
+                             "connect-src 'self'; frame-ancestors 'none'")
+            self.send_header("X-Frame-Options", "DENY")
             self.end_headers()
             self.wfile.write(body)
 

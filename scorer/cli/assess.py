@@ -3,39 +3,44 @@ assessment of a closed batch (``docs/assessment.md``)."""
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from scorer.assessment.batch import KEY_FILE, POOL_FILE, batch_pool, merge_batch, write_pool
-from scorer.assessment.judgements import (
-    check_judgements,
-    load_judgements,
-    new_judgements,
-    pool_digest,
-    save_judgements,
+from scorer.assessment.batch import (
+    KEY_FILE,
+    KEYS_FOLDER,
+    batch_pool,
+    blind_problems,
+    default_key,
+    merge_batch,
+    read_pool,
+    write_pool,
 )
+from scorer.assessment.judgements import check_judgements, load_judgements, new_judgements, save_judgements
 from scorer.assessment.server import Assessment, serve
 from scorer.cli.common import EXIT_OK, EXIT_USAGE
 from scorer.errors import Problem, ScorerError
 from scorer.formats.challenge import parse_utc
 
 ASSESS_USAGE = ("python -m scorer assess POOL_FOLDER --assessor NAME [--port N]\n"
-                "       python -m scorer assess merge POOL_FOLDER JUDGEMENTS.json [...] [--repo DIR]")
+                "       python -m scorer assess merge POOL_FOLDER JUDGEMENTS.json [...] [--repo DIR] [--key FILE]")
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("pool", help="write the blind assessment pool of a closed batch and phase",
                        description="For a closed batch and phase: every item the runs returned that the gold does "
                                    "not hold (documents, snippets; or exact and ideal answers), de-duplicated, in "
-                                   "pool.json, and which systems returned each in pool-key.json (not for assessors).")
+                                   "pool.json, and which systems returned each in pool-key.json, kept outside the "
+                                   f"pool folder (default {KEYS_FOLDER}/<task>/<batch>/<phase>/; never for assessors).")
     p.add_argument("--repo", default=".", help="the challenge repository (default: the current folder)")
     p.add_argument("--task", default="taskB", help="the task (default taskB; also synergy)")
     p.add_argument("--batch", required=True, help="the batch (or Synergy round) id")
     p.add_argument("--phase", required=True, help="phaseA or phaseB (phaseB also pools the Phase A+ runs)")
     p.add_argument("--out", help="the folder of the pool (default: assessment/<task>/<batch>/<phase>)")
+    p.add_argument("--key", help=f"where to write the key, outside the pool folder (default: "
+                                 f"{KEYS_FOLDER}/<task>/<batch>/<phase>/{KEY_FILE}, git-ignored)")
     p.add_argument("--now", help="the time to check the windows against (default: now; ISO 8601 UTC)")
     p.set_defaults(handler=cmd_pool)
 
@@ -50,6 +55,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--judgements", help="the judgements file (default: POOL_FOLDER/judgements/<assessor>.json)")
     p.add_argument("--port", type=int, default=8765, help="the port on 127.0.0.1 (default 8765; 0: any free one)")
     p.add_argument("--repo", default=".", help="merge: the challenge repository (default: the current folder)")
+    p.add_argument("--key", help=f"merge: the pool's key (default: {KEYS_FOLDER}/<task>/<batch>/<phase>/{KEY_FILE} "
+                                 "of --repo)")
     p.set_defaults(handler=cmd_assess)
 
 
@@ -64,7 +71,8 @@ def cmd_pool(args: argparse.Namespace) -> int:
     root = Path(args.repo)
     pool = batch_pool(root, args.task, args.batch, args.phase, now)
     folder = Path(args.out) if args.out else root / "assessment" / args.task / args.batch / args.phase
-    pool_path, key_path = write_pool(pool, folder)
+    key = Path(args.key) if args.key else default_key(root, args.task, args.batch, args.phase)
+    pool_path, key_path = write_pool(pool, folder, key)
     sizes = ", ".join(f"{n} {kind.replace('_', ' ')}" for kind, n in pool.size.items())
     print(f"pool of {args.task} {args.batch} {args.phase}: {len(pool.document['questions'])} questions, {sizes} "
           f"from {len(pool.key['runs'])} runs")
@@ -75,14 +83,6 @@ def cmd_pool(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _pool(folder: Path) -> tuple[dict, str]:
-    path = folder / POOL_FILE
-    if not path.is_file():
-        raise _usage(f"{folder} holds no {POOL_FILE}", "give the folder `python -m scorer pool` wrote")
-    data = path.read_bytes()
-    return json.loads(data), pool_digest(data)
-
-
 def cmd_assess(args: argparse.Namespace) -> int:
     if args.words[0] == "merge":
         return _merge(args)
@@ -91,7 +91,10 @@ def cmd_assess(args: argparse.Namespace) -> int:
     if not args.assessor:
         raise _usage("--assessor is missing", "give your name: --assessor alice (it names your judgements file)")
     folder = Path(args.words[0])
-    pool, digest = _pool(folder)
+    problems = blind_problems(folder)
+    if problems:
+        raise ScorerError(problems)
+    pool, digest = read_pool(folder)
     path = Path(args.judgements) if args.judgements else folder / "judgements" / f"{args.assessor}.json"
     if path.exists():
         judgements = load_judgements(path, pool, digest)
@@ -120,9 +123,8 @@ def _merge(args: argparse.Namespace) -> int:
     if len(args.words) < 3:
         raise _usage("assess merge needs the pool folder and at least one judgements file", f"run: {ASSESS_USAGE}")
     folder = Path(args.words[1])
-    if not (folder / KEY_FILE).is_file():
-        raise _usage(f"{folder} holds no {KEY_FILE}", "merge in the folder `python -m scorer pool` wrote")
-    report = merge_batch(Path(args.repo), folder, [Path(w) for w in args.words[2:]], datetime.now(UTC))
+    report = merge_batch(Path(args.repo), folder, [Path(w) for w in args.words[2:]], datetime.now(UTC),
+                         key=Path(args.key) if args.key else None)
     added = ", ".join(f"{n} {kind.replace('_', ' ')}" for kind, n in sorted(report["added"].items())) or "nothing"
     print(f"{report['gold']}: version {report['version']} (final); added {added}")
     if report["manual"]:
@@ -130,6 +132,9 @@ def _merge(args: argparse.Namespace) -> int:
     if report["ties"]:
         print(f"{len(report['ties'])} tied items not added (one more judgement decides them): "
               + ", ".join(report["ties"][:5]) + (" ..." if len(report["ties"]) > 5 else ""))
+    if report["conflicts"]:
+        print(f"{len(report['conflicts'])} snippets not added: accepted together with another text for the same "
+              "characters (judge relevant only the text the document holds): " + ", ".join(report["conflicts"]))
     if report["unjudged"]:
         print(f"{report['unjudged']} items nobody judged")
     for pair in report["agreement"]:

@@ -16,7 +16,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from scorer.assessment.batch import batch_pool, merge_batch, write_pool
+from scorer.assessment.batch import KEY_FILE, batch_pool, merge_batch, write_pool
 from scorer.assessment.judgements import new_judgements, pool_digest, pool_items, save_judgements, with_judgement
 from scorer.formats.challenge import parse_utc
 
@@ -45,17 +45,19 @@ def judgement(assessor: str, key: str, item: dict) -> dict:
 
 def assessed(files: dict[str, str]) -> dict[str, str]:
     """``files`` (the demo, path -> text) after the assessment of :data:`ASSESSED`: the
-    final gold, its preliminary copy, ``versions.json``, and the pool, its key and the
-    judgements under ``assessment/``."""
+    final gold, its preliminary copy, ``versions.json``, and the pool and the judgements
+    under ``assessment/``; the pool's key is not part of the demo (it never is of a
+    challenge repository: ``.gitignore`` ignores it)."""
     task, batch, phase = ASSESSED
-    with tempfile.TemporaryDirectory() as temp:
+    with tempfile.TemporaryDirectory() as temp, tempfile.TemporaryDirectory() as keys:
         root = Path(temp)
         for rel, text in files.items():
             (root / rel).parent.mkdir(parents=True, exist_ok=True)
             (root / rel).write_bytes(text.encode("utf-8"))
         pool = batch_pool(root, task, batch, phase, parse_utc(POOL_TIME))
         folder = root / "assessment" / task / batch / phase
-        pool_path, _ = write_pool(pool, folder)
+        key_file = Path(keys) / KEY_FILE  # outside the demo: a real key is git-ignored, never committed
+        pool_path, _ = write_pool(pool, folder, key_file)
         digest = pool_digest(pool_path.read_bytes())
         paths = []
         for assessor in ASSESSORS:
@@ -64,7 +66,7 @@ def assessed(files: dict[str, str]) -> dict[str, str]:
                 value = with_judgement(value, key, judgement(assessor, key, item))
             paths.append(folder / "judgements" / f"{assessor}.json")
             save_judgements(paths[-1], value)
-        merge_batch(root, folder, paths, parse_utc(MERGE_TIME))
+        merge_batch(root, folder, paths, parse_utc(MERGE_TIME), key=key_file)
         out = dict(files)
         for path in sorted(p for p in root.rglob("*") if p.is_file()):
             rel = path.relative_to(root).as_posix()
