@@ -67,11 +67,12 @@ def cmd_ci_check(args: argparse.Namespace) -> int:
     report = _run_check(args, actor=actor, actor_source=actor_source, now=now, time_source=time_source)
     if isinstance(report, int):
         return report
+    from scorer.pr.verdict import verdict_lines
     body = report.to_json()
-    for change in body["changes"]:
-        print(f"{change['path']}: {change['reason']}")
+    for check, change in zip(report.checks, body["changes"], strict=True):
         errors = [Problem(**p) for p in change["problems"] if p.get("severity", "error") == "error"]
         print_problems(errors, sys.stdout, per_code=PROBLEMS_PER_KIND)
+        print("\n".join(verdict_lines(change["path"], check.decision.reasons, late=change["late"])))
     print(f"ci check: {body['verdict']} ({body['summary']['accepted']} of {body['summary']['changes']} change(s) "
           f"accepted, {body['summary']['late']} late; actor {actor or 'unknown'} ({actor_source or 'none'}), "
           f"time {body['time']} ({time_source}))")

@@ -11,6 +11,7 @@ import shlex
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from scorer.cli.common import (
     EXIT_INVALID,
@@ -24,7 +25,10 @@ from scorer.cli.detect import looks_like_gold, resolve_task
 from scorer.errors import Problem, ScorerError
 from scorer.formats.jsontext import JsonText, JsonValue, load_json
 from scorer.formats.limits import QuestionLimits
-from scorer.tasks import SCORINGS
+from scorer.tasks import SCORINGS, run_path_forms
+
+if TYPE_CHECKING:  # imported where used: the commands on files outside a challenge start without it
+    from scorer.pr.verdict import Verdict
 
 
 def run_limits(args: argparse.Namespace) -> tuple[QuestionLimits, list[Problem]]:
@@ -32,7 +36,7 @@ def run_limits(args: argparse.Namespace) -> tuple[QuestionLimits, list[Problem]]
     ``[limits]`` of ``--challenge DIR``, else of the challenge repository in the current
     folder (a warning if its configuration cannot be read), else BioASQ's defaults."""
     from scorer.formats.challenge import load_challenge
-    root = args.challenge or ("." if Path("challenge.toml").is_file() else None)
+    root = challenge_root(args)
     if root is None:
         return QuestionLimits(), []
     try:
@@ -44,6 +48,42 @@ def run_limits(args: argparse.Namespace) -> tuple[QuestionLimits, list[Problem]]
             code="challenge-unreadable", severity="warning", file=str(Path(root) / "challenge.toml"),
             message=f"the challenge configuration here has {len(exc.problems)} problem(s), so BioASQ's default "
                     "per-question limits apply", fix="python -m scorer validate RUN.json --challenge . lists them")]
+
+
+def challenge_root(args: argparse.Namespace) -> str | None:
+    """The challenge repository a command works in: ``--challenge DIR``, else the current
+    folder when it holds ``challenge.toml``, else None."""
+    return args.challenge or ("." if Path("challenge.toml").is_file() else None)
+
+
+def check_verdict(args: argparse.Namespace, path: str) -> tuple[Verdict | None, str]:
+    """What the pull-request check would decide on the content of the run file ``path``
+    (:func:`scorer.pr.verdict.folder_verdict`), when it is at a run's path in the
+    challenge repository (:func:`challenge_root`); else (None, a line saying why there is
+    no verdict; "" outside a challenge or when its configuration cannot be read: the
+    problems finding its limits say so)."""
+    from scorer.formats.challenge import load_challenge, run_ref
+    from scorer.pr.verdict import VERDICT, folder_verdict
+    root = challenge_root(args)
+    if root is None:
+        return None, ""
+    try:
+        challenge = load_challenge(root)
+    except ScorerError:
+        return None, ""
+    try:
+        relative = Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
+    except ValueError:
+        relative = None
+    ref = run_ref(relative) if relative is not None else None
+    if relative is None or ref is None:
+        where = "not in the challenge folder" if relative is None else "not at a run's path of the challenge"
+        return None, f"{VERDICT}: {path}: not judged ({where}; the check judges a run at {run_path_forms()})"
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return None, ""  # reading it failed already, and says why
+    return folder_verdict(Path(root), ref, data, challenge), ""
 
 
 #: How validate and score say that more problems than shown exist.
@@ -164,19 +204,23 @@ def cmd_validate(args: argparse.Namespace) -> int:
         problems = exc.problems
     problems = found + _gold_like(opened, args.role) + problems
     ok = not any(p.severity == "error" for p in problems)
+    verdict, why_not = check_verdict(args, args.file) if args.role == "run" else (None, "")
     if args.format == "json":
         print(json.dumps({"file": args.file, "role": args.role, "task": opened and " and ".join(opened.tasks),
                           "tasks": opened and list(opened.tasks), "task_source": opened and opened.source, "valid": ok,
-                          "problems": [p.to_dict() for p in problems]}, indent=2, sort_keys=True))
+                          "check": verdict and verdict.to_json(), "problems": [p.to_dict() for p in problems]},
+                         indent=2, sort_keys=True))
     else:
         print_problems(problems, sys.stdout, per_code=None if args.all else PROBLEMS_PER_KIND, more=ALL_HINT,
                        group=not args.all)
         if opened is not None:
             print(f"{args.file}: checked as a {'gold file' if args.role == 'gold' else 'run'} of {opened.described}")
         print(f"{args.file}: {'valid' if ok else 'INVALID'} ({problem_summary(problems)})")
-        if normalize_hint(opened, problems):
+        for line in verdict.lines() if verdict is not None else [why_not] if why_not else []:
+            print(line)
+        if normalize_hint(opened, problems) and verdict is None:  # a verdict's reasons give the command
             print("  " + normalize_hint(opened, problems))
-    return EXIT_OK if ok else EXIT_INVALID
+    return EXIT_OK if ok and (verdict is None or verdict.accepted) else EXIT_INVALID
 
 
 def cmd_normalize(args: argparse.Namespace) -> int:

@@ -43,7 +43,8 @@ Typical dry run before a submission (the task is read from the file; --task chec
 
 CHALLENGE_HELP = ("check a run against the per-question limits ([limits]) of this challenge repository (default: "
                   "the current folder if it has challenge.toml, else BioASQ's: 10 documents, snippets, concepts and "
-                  "triples per question, 5 factoid and 100 list answers)")
+                  "triples per question, 5 factoid and 100 list answers); a run at its path there also gets the "
+                  "pull-request check's verdict on its content (its test set's ids included)")
 
 
 TASK_HELP = ("phaseA, phaseB (BioASQ Task B phases; Phase A+ runs are phaseB files), taskA (MeSH indexing), synergy "
@@ -170,7 +171,8 @@ def build_parser(json_errors: bool = False) -> argparse.ArgumentParser:
                         "not scored again, as the leaderboard does with [synergy] exclude_judged = true")
     p.add_argument("--challenge", metavar="DIR", help=CHALLENGE_HELP)
     p.add_argument("--strict", action="store_true",
-                   help="refuse a run that validate rejects (exit 1), as the pull-request check does")
+                   help="refuse a run the pull-request check would refuse (exit 1): in a challenge, its verdict "
+                        "on the run at its path; elsewhere, a run with errors")
     p.add_argument("--all", action="store_true",
                    help=f"list every problem (default: at most {PROBLEMS_PER_KIND} of each kind)")
     p.set_defaults(handler=cmd_score)

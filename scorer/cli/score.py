@@ -3,14 +3,18 @@ in the ``--format`` asked for, each naming its run and gold:
 
 - ``table``: a block per run, headed ``RUN: task T (from ...), gold GOLD, edition, flavor``;
 - ``json``: one object per run and task (``run``, ``gold``, ``task``, ``task_source``,
-  ``scored``, ``problems``, and when scored ``measures``, ``counts``, ``per_question``,
+  ``scored``, ``problems``, ``check`` (the pull-request check's verdict on a run at its
+  path in a challenge, :mod:`scorer.pr.verdict`; else null), and when scored ``measures``, ``counts``, ``per_question``,
   ``warnings``); one object is printed as it is, several as a list.  A run carrying both
   Task B phases (documents or snippets and answers) is scored as Phase A and as Phase B
   when the gold has both and no ``--task`` picks one: two objects.  Always parseable: a run that
   could not be scored is an object with ``"scored": false`` and its problems;
 - ``csv``: long form, one row per run and measure: ``run,gold,task,measure,value``.
 
-Problems go to standard error in every format.  Exit 0 when every run was scored, 2 after
+Problems go to standard error in every format, with the check's verdict and, for a
+category that scores 0 only for a form ``normalize`` fixes, the ``form-zero`` sentence
+the boards show.  ``--strict``: a run the check would refuse (in a challenge; elsewhere
+a run with errors) is not scored.  Exit 0 when every run was scored, 2 after
 a usage error (under ``--format json`` also a JSON object on standard output:
 :class:`scorer.cli.parser.JsonUsageParser`), else 1.
 """
@@ -22,6 +26,7 @@ import json
 import math
 import sys
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from scorer.cli.common import (
     EXIT_INVALID,
@@ -32,7 +37,7 @@ from scorer.cli.common import (
     problem_summary,
 )
 from scorer.cli.detect import tasks_in_words
-from scorer.cli.files import ALL_HINT, Opened, file_problems, normalize_hint, open_file, run_limits
+from scorer.cli.files import ALL_HINT, Opened, check_verdict, file_problems, normalize_hint, open_file, run_limits
 from scorer.errors import Problem, ScorerError
 from scorer.evaluation import evaluate
 from scorer.evaluation.result import Result
@@ -40,8 +45,12 @@ from scorer.formats.jsontext import load_json
 from scorer.formats.limits import QuestionLimits
 from scorer.formats.shapes import answers_for, file_shape, gold_fits
 from scorer.formats.spreadsheet import spreadsheet_row
+from scorer.formats.validation import form_zero_problems, form_zeroed
 from scorer.measures.registry import MEASURES
 from scorer.tasks import SCORINGS
+
+if TYPE_CHECKING:
+    from scorer.pr.verdict import Verdict
 
 
 @dataclass
@@ -54,6 +63,7 @@ class Scored:
     opened: Opened | None = None
     result: Result | None = None
     problems: list[Problem] = field(default_factory=list)
+    verdict: Verdict | None = None  # the pull-request check's, for a run at its path in a challenge
 
 
 def cmd_score(args: argparse.Namespace) -> int:
@@ -88,8 +98,10 @@ def _score_run(args: argparse.Namespace, run: str, limits: QuestionLimits) -> li
         tasks = _gold_tasks(args.gold, opened)
     except ScorerError as exc:
         _show(args, exc.problems)
+        verdict, why_not = check_verdict(args, run)
+        _print_lines(verdict.lines() if verdict is not None else [why_not])
         print(f"{run}: nothing scored.", file=sys.stderr)
-        return [Scored(run, EXIT_INVALID, problems=exc.problems)]
+        return [Scored(run, EXIT_INVALID, problems=exc.problems, verdict=verdict)]
     if len(opened.tasks) > 1:
         print(f"{run}: scoring {tasks_in_words(tasks)} ({opened.source}); "
               f"{' or '.join('--task ' + t for t in opened.tasks)} scores one", file=sys.stderr)
@@ -122,34 +134,46 @@ def _score_one(args: argparse.Namespace, opened: Opened, limits: QuestionLimits)
     if usage is not None:
         print(f"score: {usage.message}\n    fix: {usage.fix}", file=sys.stderr)
         return Scored(run, EXIT_USAGE, opened, problems=[usage])
-    problems, _ = file_problems(opened, "run", limits=limits)
+    problems, fixed = file_problems(opened, "run", limits=limits)
     errors = [p for p in problems if p.severity == "error"]
-    hint = normalize_hint(opened, problems)
-    if errors and args.strict:
+    verdict, why_not = check_verdict(args, run)
+    said = verdict.lines() if verdict is not None else [why_not] if why_not else []
+    hint = normalize_hint(opened, problems) if verdict is None else ""  # a verdict's reasons give the command
+    if args.strict and (not verdict.accepted if verdict is not None else errors):
         _show(args, errors)
-        print(f"{run}: INVALID ({problem_summary(problems)}); nothing scored (--strict).", file=sys.stderr)
-        _print_hint(hint)
-        return Scored(run, EXIT_INVALID, opened, problems=problems)
+        _print_lines(said)
+        print(f"{run}: {'REFUSED' if verdict is not None else 'INVALID'} ({problem_summary(problems)}); "
+              "nothing scored (--strict).", file=sys.stderr)
+        _print_lines([hint])
+        return Scored(run, EXIT_INVALID, opened, problems=problems, verdict=verdict)
     try:
         result = evaluate(args.gold, run, task=opened.task, edition=args.edition, flavor=args.flavor,
                           form_warnings=False, **_options(args, opened.task))  # validate's are printed above
     except ScorerError as exc:
         _show(args, exc.problems)
+        _print_lines(said)
         print(f"{run}: nothing scored ({opened.described}).", file=sys.stderr)
-        _print_hint(hint if all(p.file == run for p in exc.problems) else "")
-        return Scored(run, EXIT_INVALID, opened, problems=problems + exc.problems)
+        _print_lines([hint if all(p.file == run for p in exc.problems) else ""])
+        return Scored(run, EXIT_INVALID, opened, problems=problems + exc.problems, verdict=verdict)
+    zeroed = form_zeroed(result.measures, problems, lambda: evaluate(
+        args.gold, fixed, task=opened.task, edition=args.edition, flavor=args.flavor, form_warnings=False,
+        **_options(args, opened.task)).measures) if isinstance(fixed, dict) else {}
+    problems = form_zero_problems(zeroed, run) + problems
     _show(args, problems)
-    if errors:
+    _print_lines(said)
+    if errors and verdict is None:
         print(f"{run}: scored as the official evaluator reads it, but it would be REJECTED as a submission "
               f"({problem_summary(problems)}).", file=sys.stderr)
-    _print_hint(hint)
+    _print_lines([hint])
     print_problems(result.warnings)
-    return Scored(run, EXIT_OK, opened, result, problems)
+    return Scored(run, EXIT_OK, opened, result, problems, verdict)
 
 
-def _print_hint(hint: str) -> None:
-    if hint:
-        print("  " + hint, file=sys.stderr)
+def _print_lines(lines: list[str]) -> None:
+    """Lines to standard error, each ``run: ...`` hint indented; empty ones left out."""
+    for line in lines:
+        if line:
+            print(("  " if line.startswith("run: ") else "") + line, file=sys.stderr)
 
 
 def _usage_problem(args: argparse.Namespace, task: str) -> Problem | None:
@@ -184,6 +208,7 @@ def _record(args: argparse.Namespace, outcome: Scored) -> dict:
     record = {"run": outcome.run, "gold": args.gold, "task": outcome.opened and outcome.opened.task,
               "task_source": outcome.opened and outcome.opened.source, "edition": args.edition,
               "flavor": args.flavor, "scored": outcome.result is not None,
+              "check": outcome.verdict and outcome.verdict.to_json(),
               "problems": [p.to_dict() for p in outcome.problems]}
     if outcome.result is not None:
         record.update(outcome.result.to_json())

@@ -44,7 +44,7 @@ def cmd_keygen(args: argparse.Namespace) -> int:
 def cmd_seal(args: argparse.Namespace) -> int:
     """Validate run ``args.run`` of the challenge at ``args.repo`` (its path there says which
     task, batch and phase it answers), then write it sealed beside it (``<run>.age``)."""
-    from scorer.pr.policy import content_problems, testset_path
+    from scorer.pr.verdict import folder_verdict
     repo = Path(args.repo).resolve()
     run = Path(args.run).resolve()
     try:
@@ -68,11 +68,11 @@ def cmd_seal(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return EXIT_USAGE
     data = run.read_bytes()
-    testset = repo / testset_path(ref)
-    problems = content_problems(ref, data, testset.read_bytes() if testset.is_file() else None, challenge)
-    if problems:
-        print_problems(problems, per_code=PROBLEMS_PER_KIND)
-        print(f"not sealed: {ref.path} is not valid for {testset_path(ref)}; fix it and seal it again",
+    verdict = folder_verdict(repo, ref, data, challenge)
+    print_problems([p for p in verdict.problems if p.severity == "error"], per_code=PROBLEMS_PER_KIND)
+    print("\n".join(verdict.lines()), file=sys.stderr if verdict.reasons else sys.stdout)
+    if not verdict.accepted:
+        print(f"not sealed: the pull-request check would refuse {ref.path} once opened; fix it and seal it again",
               file=sys.stderr)
         return EXIT_INVALID
     target = Path(args.out) if args.out else repo / ref.sealed_path

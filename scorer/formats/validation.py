@@ -16,7 +16,7 @@ from __future__ import annotations
 import copy
 import re
 import shlex
-from collections.abc import Container, Iterable
+from collections.abc import Callable, Container, Iterable
 from dataclasses import replace
 
 from jsonschema import ValidationError
@@ -80,6 +80,43 @@ def form_zero_note(category: str, form: str, path: str) -> str:
     """What a score of 0 in ``category`` owed to items in another ``form`` says, wherever
     it is shown (run result, board notes and cells, run page, downloads)."""
     return f"{category} in {form}; {normalize_in_place(path)} fixes it"
+
+
+def form_zero_problems(zeroed: dict[str, str], path: str) -> list[Problem]:
+    """The ``form-zero`` warning of each category of ``zeroed`` (category -> form in words,
+    :func:`form_zeroed`): the sentence a board, a run page and ``score`` show."""
+    return [Problem(code="form-zero", severity="warning", file=path,
+                    message=f"{category}: 0 only because the items are written in {form} "
+                            "(the official evaluator compares them as written)",
+                    fix=f"run: {normalize_in_place(path)} (then commit the fixed file)")
+            for category, form in zeroed.items()]
+
+
+#: A score below this shows as 0.0000 (the site shows four decimals).
+SHOWN_ZERO = 0.00005
+
+
+def form_zeroed(measures: dict, problems: list[Problem], rescored: Callable[[], dict]) -> dict[str, str]:
+    """Category -> form in words, for each category that scores 0 only because of a form
+    ``normalize`` fixes (:func:`form_categories` of the run's ``problems``, the detection
+    the pull-request check refuses such a run by): every measure of the category shows as
+    0.0000 in ``measures`` (below :data:`SHOWN_ZERO`: GMAP's epsilon keeps it just above
+    0), and one does not in ``rescored()`` (the measures of the run as ``normalize``
+    writes it, under the same rules; called only then, so a category that would score 0
+    anyway is not marked).  {} for a run without such forms."""
+    scored = {m.partition(".")[0] for m in measures}
+    zero = {c: form for c, form in form_categories(problems).items() if c in scored and not _any_positive(measures, c)}
+    if not zero:
+        return {}
+    fixed = rescored()
+    return {c: form for c, form in zero.items() if _any_positive(fixed, c)}
+
+
+def _any_positive(measures: dict, category: str) -> bool:
+    """Whether a measure of ``category`` (``<category>.<statistic>``) is a number that does
+    not show as 0.0000 (at least :data:`SHOWN_ZERO`)."""
+    return any(type(v) in (int, float) and v >= SHOWN_ZERO for m, v in measures.items()
+               if m.partition(".")[0] == category)
 
 
 def _is_canonical_document(value: JsonValue) -> bool:

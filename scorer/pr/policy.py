@@ -608,19 +608,6 @@ def _how_many(problems: list[Problem]) -> str:
     return f"at least {total:,}" if any(p.code == "more-problems" for p in problems) else f"{total:,}"
 
 
-def content_problems(ref: RunRef, data: bytes, testset: bytes | None, challenge: Challenge) -> list[Problem]:
-    """The located errors for which the check refuses run ``ref`` of bytes ``data`` by its
-    content (:func:`judge_content` against the test set's bytes ``testset`` and the
-    challenge's limits), [] when it accepts it: what ``python -m scorer seal`` checks
-    before sealing, and what the publisher checks once a sealed run is opened."""
-    decision, _ = judge_content(Decision(Change("A", ref.path, size=len(data)), ref=ref), data, testset,
-                                challenge.limits.max_run_bytes, limits=challenge.limits)
-    errors = [p for p in decision.problems if p.severity == "error"]
-    listed = {"invalid-run", "unknown-questions"}  # the reasons that count the errors above
-    return errors + [Problem(code=r.code, file=ref.path, message=r.message, fix=r.fix)
-                     for r in decision.reasons if r.code not in listed]
-
-
 def judge_envelope(decision: Decision, data: bytes, challenge: Challenge) -> Decision:
     """Check a sealed run's envelope without the key (:func:`scorer.formats.sealed.envelope_problems`):
     an age file sealed to the challenge's recipient whose run is within
@@ -844,5 +831,5 @@ def verdict(decisions: list[Decision]) -> bool:
 
 
 __all__ = ["Change", "Reason", "Decision", "Context", "path_problem", "shown", "judge_changes", "judge_change",
-           "judge_content", "judge_envelope", "content_problems", "normalized_run", "copied_reason", "testset_path",
+           "judge_content", "judge_envelope", "normalized_run", "copied_reason", "testset_path",
            "testset_ids", "testset_candidates", "verdict", "RUN_FORM", "Push", "latest_variant", "first_submitted"]

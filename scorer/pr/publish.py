@@ -57,7 +57,8 @@ from scorer.errors import Problem
 from scorer.formats.challenge import Challenge, RunRef, run_ref, sealed_ref, utc_text
 from scorer.gitrepo import run_git
 from scorer.pr.github import CheckTimes
-from scorer.pr.policy import LEDGER, content_problems, testset_path
+from scorer.pr.policy import LEDGER
+from scorer.pr.verdict import folder_verdict
 from scorer.store import Summary, score_all
 from scorer.store.sealed import LEDGER as SEALED_LEDGER
 
@@ -233,11 +234,9 @@ def _arrived(root: Path, path: str) -> str | None:
 
 def opened_problems(root: Path, ref: RunRef, challenge: Challenge) -> list[Problem]:
     """The errors of a sealed run just opened at ``ref.path``, as the pull-request check
-    finds them in a plain run (:func:`scorer.pr.policy.content_problems`: validation,
+    finds them in a plain run (:func:`scorer.pr.verdict.folder_verdict`: validation,
     limits, the test set's ids); the check could not see its content."""
-    testset = root / testset_path(ref)
-    return content_problems(ref, (root / ref.path).read_bytes(), testset.read_bytes() if testset.is_file() else None,
-                            challenge)
+    return folder_verdict(root, ref, (root / ref.path).read_bytes(), challenge).errors()
 
 
 def report_opened(git: _Clone, checks: CheckTimes, summary: Summary) -> None:

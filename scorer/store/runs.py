@@ -17,7 +17,7 @@ from scorer.formats.cards import card_ref
 from scorer.formats.challenge import Challenge, RunRef, run_ref, sealed_ref
 from scorer.formats.jsontext import load_json
 from scorer.formats.taskb import read_taskb
-from scorer.formats.validation import form_categories, form_zero_note, normalize_in_place, validate_run
+from scorer.formats.validation import form_zero_note, form_zero_problems, form_zeroed, validate_run
 from scorer.ranking.ranks import PHASE_A_CATEGORIES
 from scorer.store.assessed import assessment_added
 from scorer.tasks import SCORINGS, TASKS, run_path_forms
@@ -101,18 +101,14 @@ def score_run(job: RunJob) -> dict:
         result = evaluate(job.gold["gold"], str(Path(job.root) / job.ref.path), task=job.ref.scorer_task,
                           edition=job.edition, flavor=job.flavor, form_warnings=False,  # problems has them
                           **_options(job))
-        zeroed = form_zeroed(job, result.measures, problems, normalized)
+        zeroed = _form_zeroed(job, result.measures, problems, normalized)
     except ScorerError as exc:
         return {"status": "error", "problems": _relative(exc.problems, job.root)}
     except Exception as exc:  # noqa: BLE001 - one run's bug must not stop the others
         return failure(job, "internal-error", f"internal error while scoring the run: {type(exc).__name__}: "
                        f"{_excerpt(str(exc))}", "report this to the organizers with the run")
     body = result.to_json()
-    notes = [Problem(code="form-zero", severity="warning", file=job.ref.path,
-                     message=f"{category}: 0 only because the items are written in {form} "
-                             "(the official evaluator compares them as written)",
-                     fix=f"run: {normalize_in_place(job.ref.path)} (then commit the fixed file)")
-             for category, form in zeroed.items()]
+    notes = form_zero_problems(zeroed, job.ref.path)
     body["warnings"] = _relative(notes + problems + job.notes + result.warnings, job.root)
     if zeroed:
         body["form_zero"] = {category: form_zero_note(category, form, job.ref.path) for category, form in zeroed.items()}
@@ -219,33 +215,14 @@ def _validate(job: RunJob) -> tuple[list[Problem], list[str] | None, object, obj
     return problems, answered_categories(fixed, categories) if categories else None, value, fixed
 
 
-def form_zeroed(job: RunJob, measures: dict, problems: list[Problem], normalized: object) -> dict[str, str]:
-    """Category -> form in words, for each category that scores 0 only because of a form
-    ``normalize`` fixes (:func:`scorer.formats.validation.form_categories` of the run's
-    ``problems``, the detection the pull-request check refuses such a run by): every
-    measure of the category shows as 0.0000 as the run is written (below
-    :data:`SHOWN_ZERO`: GMAP's epsilon keeps it just above 0), and one does not once
-    ``normalized`` (the run as ``normalize`` writes it, scored again under the same rules;
-    only then, so a category that would score 0 anyway is not marked).  {} for a run
-    without such forms."""
-    scored = {m.partition(".")[0] for m in measures}
-    zero = {c: form for c, form in form_categories(problems).items() if c in scored and not _any_positive(measures, c)}
-    if not zero or not isinstance(normalized, dict):
+def _form_zeroed(job: RunJob, measures: dict, problems: list[Problem], normalized: object) -> dict[str, str]:
+    """:func:`scorer.formats.validation.form_zeroed` of a run: ``normalized`` (the run as
+    ``normalize`` writes it) scored again under the job's rules; {} when it is no object."""
+    if not isinstance(normalized, dict):
         return {}
-    fixed = evaluate(job.gold["gold"], normalized, task=job.ref.scorer_task, edition=job.edition,
-                     flavor=job.flavor, form_warnings=False, **_options(job)).measures
-    return {c: form for c, form in zero.items() if _any_positive(fixed, c)}
-
-
-#: A score below this shows as 0.0000 (the site shows four decimals).
-SHOWN_ZERO = 0.00005
-
-
-def _any_positive(measures: dict, category: str) -> bool:
-    """Whether a measure of ``category`` (``<category>.<statistic>``) is a number that does
-    not show as 0.0000 (at least :data:`SHOWN_ZERO`)."""
-    return any(type(v) in (int, float) and v >= SHOWN_ZERO for m, v in measures.items()
-               if m.partition(".")[0] == category)
+    return form_zeroed(measures, problems, lambda: evaluate(
+        job.gold["gold"], normalized, task=job.ref.scorer_task, edition=job.edition, flavor=job.flavor,
+        form_warnings=False, **_options(job)).measures)
 
 
 def answered_categories(run_value, categories: tuple[str, ...] = PHASE_A_CATEGORIES) -> list[str]:
