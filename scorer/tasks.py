@@ -223,7 +223,8 @@ class Scoring:
     table of this task that average the ranks on the official measures of families
     (name -> the families), as the boards show them.  ``sensitivity``: its runs are also
     scored under the other flavor and (for a task the editions apply to) every other
-    edition, so the leaderboards can show whether a ranking depends on them.  ``options``: the
+    edition, so the leaderboards can show whether a ranking depends on them.  ``flavors``: the
+    flavors can give it different numbers (not mcqa: c@1 is the same in both).  ``options``: the
     keyword options :func:`scorer.evaluate` accepts for it (its evaluator is
     :data:`scorer.evaluation.EVALUATORS`).
 
@@ -251,6 +252,7 @@ class Scoring:
     summary_extra: tuple[str, ...] = ()
     rankings: tuple[tuple[str, tuple[str, ...]], ...] = ()
     sensitivity: bool = False
+    flavors: bool = True
     options: tuple[str, ...] = ()
     files: str = "taskb"
     answers: tuple[str, tuple[str, ...]] = ("questions", ())
@@ -311,7 +313,7 @@ SCORINGS: dict[str, Scoring] = {s.id: s for s in (
             ignored=(("concepts", "triples"), "Synergy scores documents, snippets and answers"),
             missing_fix="add every question of the round (empty lists and no answers are valid); a question left "
                         "out is left out of the round's means"),
-    Scoring("mcqa", summary_extra=("mcqa.c_at_1", "mcqa.accuracy", "mcqa.random_baseline"), files="mcqa",
+    Scoring("mcqa", summary_extra=("mcqa.c_at_1", "mcqa.accuracy", "mcqa.random_baseline"), files="mcqa", flavors=False,
             answers=("answers", ())),
 )}
 

@@ -102,5 +102,5 @@ def test_a_badge_prefers_the_best_rank_then_the_newest_leaderboard():
     new = Published(_table(0.5), "new", "n.html", datetime(2026, 2, 1, tzinfo=UTC))
     old = Published(_table(0.5), "old", "o.html", datetime(2026, 1, 1, tzinfo=UTC))
     out = badges([new, old])
-    assert out["t/a"]["message"] == "1 of 2 · new · Phase A: concepts, documents, snippets, triples"
+    assert out["t/a"]["message"] == "1 of 2 · new · concepts, documents, snippets, triples"  # Phase A named in "new"
     assert out["t/b"]["message"].startswith("2 of 2 · new") and out["t/b"]["color"] == "green"

@@ -161,7 +161,7 @@ def taskb_ranking_view(table: Table, ranking: Ranking, names: Names, disclosure:
     kept = "-preliminary" if table.superseded else ""  # the preliminary results of a final board
     slug = f"{table.task}-{table.batch}-{table.phase}{kept}-{ranking.name.replace('.', '-')}"
     phase = labels.phase_label(table.task, table.phase)
-    what = labels.ranking_label(ranking.name).removeprefix(f"{phase}: ") if phase else labels.ranking_label(ranking.name)
+    what = labels.ranking_within(table.task, table.phase, ranking.name)
     what += " (preliminary results)" if table.superseded else ""
     view = TableView(slug=slug, caption=f"{table.name}, {phase}: {what}" if phase else f"{table.name}: {what}",
                      columns=columns, note=f"Ranking rule: {ranking.rule}.", empty="No run was scored.")

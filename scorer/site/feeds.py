@@ -95,12 +95,13 @@ def _text(parent: ET.Element, tag: str, text: str) -> None:
 
 
 def _summary(item: Published, names) -> str:
-    """"Phase B: exact answers: 1. A (team), 2. B (team), 3. C (team)" per ranking."""
+    """"exact answers: 1. A (team), 2. B (team), 3. C (team)" per ranking (the phase is in
+    the entry's title)."""
     parts = []
     for ranking in item.table.rankings.values():
         top = [r for r in ranking.records if r["ranked"]][:3]
         leaders = ", ".join(f"{r['rank']:g}. {names.system(r['system'])}" for r in top)
-        parts.append(f"{labels.ranking_label(ranking.name)}: {leaders}")
+        parts.append(f"{labels.ranking_within(item.table.task, item.table.phase, ranking.name)}: {leaders}")
     return "; ".join(parts)
 
 
@@ -112,7 +113,8 @@ def badges(items: list[Published]) -> dict[str, dict]:
         for ranking in item.table.rankings.values():
             ranked = [r for r in ranking.records if r["ranked"]]
             for r in ranked:
-                candidate = (r["rank"], order, item.where, labels.ranking_label(ranking.name), len(ranked))
+                candidate = (r["rank"], order, item.where,
+                             labels.ranking_within(item.table.task, item.table.phase, ranking.name), len(ranked))
                 if r["system"] not in best or candidate < best[r["system"]]:
                     best[r["system"]] = candidate
     return {key: {"schemaVersion": 1, "label": "best rank",

@@ -2,12 +2,13 @@
 downloads page (every table's CSV and JSON, ``downloads/results.zip``)."""
 from __future__ import annotations
 
+from scorer.formats.challenge import Challenge
 from scorer.site import labels, paths
 from scorer.site.archive import results_zip
 from scorer.site.context import TASK_ORDER, Site
 from scorer.site.docs import render_markdown
 from scorer.site.static import json_text
-from scorer.tasks import TASKS
+from scorer.tasks import SCORINGS, TASKS
 
 LATEST_ROWS = 5
 
@@ -33,7 +34,26 @@ def write_home(site: Site) -> None:
                       if TASKS[task].batch_ranking else []})
     description = render_markdown(site.challenge.description)  # absolute http(s) and mailto links only
     site.w.page("index.html", "index.html", site.challenge.name, tasks=tasks, description=description,
-                latest=_latest(site), scored_runs=sum(e.status == "scored" for e in site.results.runs.values()))
+                latest=_latest(site), rules=rules_applying(site.challenge), scored_runs=sum(e.status == "scored" for e in site.results.runs.values()))
+
+
+def rules_applying(challenge: Challenge) -> list[str]:
+    """The ``[rules]`` of ``challenge`` that apply to its tasks, as phrases of the home
+    page's rules line: the flavor when a task's numbers depend on it (not for reading tests
+    alone), the edition when a task follows ``[rules] edition`` (Task B; Synergy always
+    uses its own), the best k test sets when a task ranks a batch over its test sets (Task
+    A), then the late runs and the significance level (every task)."""
+    used = [TASKS[t] for t in TASK_ORDER if challenge.batches(t)]
+    rules = challenge.rules
+    phrases = []
+    if any(SCORINGS[t.scorer_task(p)].flavors for t in used for p in (t.phase_ids or ("",))):
+        phrases.append(f"flavor {rules.flavor}")
+    if any(t.editions for t in used):
+        phrases.append(f"edition {rules.edition}")
+    phrases += [f"{t.name} on the best {rules.best_k} {t.unit}s of a {t.batch}" for t in used if t.batch_ranking]
+    phrases.append(f"late runs {'ranked' if rules.rank_late_runs else 'shown but not ranked'}")
+    phrases.append(f"significance level {rules.alpha}")
+    return phrases
 
 
 def _latest(site: Site) -> dict | None:
@@ -51,7 +71,8 @@ def _latest(site: Site) -> dict | None:
         return None
     table = best[1]
     ranking = next(iter(table.rankings.values()))
-    return {"table": table, "ranking": ranking, "records": [r for r in ranking.records if r["ranked"]][:LATEST_ROWS],
+    return {"table": table, "ranking": ranking,
+            "title": labels.ranking_within(table.task, table.phase, ranking.name), "records": [r for r in ranking.records if r["ranked"]][:LATEST_ROWS],
             "path": paths.board(table.task, table.batch, table.phase), "names": site.names}
 
 

@@ -18,7 +18,7 @@ RANKINGS = {"phaseA": "Phase A: concepts, documents, snippets, triples",
 RANKING_FAMILIES = {name: families for t in TASK_SPECS.values() for p in t.phase_ids
                     for name, _, families in t.rankings(p)}
 RANKING_FAMILIES.update({name: families for s in SCORINGS.values() for name, families in s.rankings})
-__all__ = ["measure_label", "phase_label", "where_label", "ranking_label"]
+__all__ = ["measure_label", "phase_label", "where_label", "ranking_label", "ranking_within", "ranking_where"]
 
 
 def phase_label(task: str, phase: str | None) -> str:
@@ -41,6 +41,20 @@ def where_label(task: str, name: str, phase: str | None) -> str:
 
 def ranking_label(name: str) -> str:
     return RANKINGS.get(name, measure_label(name))
+
+
+def ranking_within(task: str, phase: str | None, name: str) -> str:
+    """A ranking's label where its phase is already named: "exact answers" for
+    ``phaseB.exact`` of Phase B (not "Phase B: exact answers" after "Phase B"); the whole
+    label when it does not start with the phase's ("Documents" of a Synergy round)."""
+    label, phase_text = ranking_label(name), phase_label(task, phase)
+    return label.removeprefix(f"{phase_text}: ") if phase_text else label
+
+
+def ranking_where(task: str, table_name: str, phase: str | None, name: str) -> str:
+    """"Task B, Batch 1, Phase B: exact answers": :func:`where_label`, then the ranking
+    (:func:`ranking_within`, the phase named once)."""
+    return f"{where_label(task, table_name, phase)}: {ranking_within(task, phase, name)}"
 
 
 def variant_label(name: str) -> str:
