@@ -324,6 +324,10 @@ class FakeGitHub:
         self.comments.append(comment)
         return 201, comment
 
+    def get_comment(self, comment_id, query, body):
+        found = [c for c in self.comments if c["id"] == int(comment_id)]
+        return (200, found[0]) if found else (404, {"message": "Not Found"})
+
     def edit_comment(self, comment_id, query, body):
         comment = next(c for c in self.comments if c["id"] == int(comment_id))
         comment["body"] = body["body"]
@@ -350,6 +354,7 @@ class FakeGitHub:
         (r"/issues/(\d+)/events", "GET", list_events, (COMMENTS, "read")),
         (r"/issues/(\d+)/comments", "GET", list_comments, (COMMENTS, "read")),
         (r"/issues/(\d+)/comments", "POST", create_comment, (COMMENTS, "write")),
+        (r"/issues/comments/(\d+)", "GET", get_comment, (COMMENTS, "read")),
         (r"/issues/comments/(\d+)", "PATCH", edit_comment, (COMMENTS, "write")),
         (r"/statuses/([0-9a-f]{40})", "POST", create_status, (STATUSES, "write")),
     ]

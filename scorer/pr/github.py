@@ -200,10 +200,31 @@ def open_pulls_with_head(repo, sha: str, listed: list | None = None) -> list:
     return [pulls[n] for n in sorted(pulls)]
 
 
-def head_of(pull) -> tuple[str | None, str]:
-    """Where pull request ``pull`` takes its commits from: (the head repository's
-    ``owner/name`` in lower case, None when that fork was deleted; the head branch)."""
-    return (pull.head.repo.full_name.lower() if pull.head.repo is not None else None), pull.head.ref
+def head_of(pull) -> tuple[int | None, str]:
+    """Where pull request ``pull`` takes its commits from: (the head repository's id, None
+    when that repository was deleted; the head branch).  By id, never by ``owner/name``: a
+    name can be taken again by another repository (a fork deleted and made anew, an
+    account renamed and its old name taken), an id cannot."""
+    return (pull.head.repo.id if pull.head.repo is not None else None), pull.head.ref
+
+
+def login(user) -> str | None:
+    """The login of ``user`` (a pull request's or comment's ``user``: nullable in GitHub's
+    description, for a deleted account); None when there is none."""
+    return getattr(user, "login", None) if user is not None else None
+
+
+def check_workflow_run(run, repository: str, workflow: str = CHECK_WORKFLOW) -> bool:
+    """Whether workflow run ``run`` is a run of the file ``workflow`` of repository
+    ``repository`` (``owner/name``).  GitHub's description of a run's ``path``: "The full
+    path of the workflow", example ``octocat/octo-repo/.github/workflows/ci.yml@main``; so
+    the path is taken with or without that repository's ``owner/name/`` (compared without
+    case, as GitHub compares names) and with or without an ``@ref``.  A workflow of
+    another repository (an organization's required workflow) is never the check."""
+    path = (run.path or "").split("@", 1)[0]
+    if path == workflow:
+        return True
+    return path.endswith("/" + workflow) and path[:-len(workflow) - 1].lower() == repository.lower()
 
 
 #: The pull-request events (``GET issues/{n}/events``) after which its head counts as
@@ -222,13 +243,13 @@ def resubmitted_at(opened: datetime, events: Iterable, merged: datetime | None =
     return max([opened, *times])
 
 
-def arrival_time(runs: Iterable, head: str, source: tuple[str | None, str] | None, since: datetime,
-                 workflow: str = CHECK_WORKFLOW) -> datetime:
+def arrival_time(runs: Iterable, head: str, source: tuple[int | None, str] | None, since: datetime) -> datetime:
     """When the pull request whose head branch is ``source`` (:func:`head_of`) last became
     commit ``head``: the earliest creation time of the check workflow's ``pull_request``
-    runs for ``head`` from that branch (the run's ``head_repository`` and ``head_branch``;
-    only the branch name when ``source``'s repository is None, a deleted fork) created at
-    or after ``since`` (:func:`resubmitted_at`); ``since`` itself when there is none.
+    runs ``runs`` for ``head`` from that branch (the run's ``head_repository`` id and
+    ``head_branch``; none when ``source``'s repository is None, a deleted head
+    repository: see :meth:`CheckTimes.submitted`) created at or after ``since``
+    (:func:`resubmitted_at`); ``since`` itself when there is none.
 
     Why: after ``since`` the pull request was neither reopened, retargeted nor
     force-pushed, and a push that is not forced only adds commits, so ``head`` has been its
@@ -241,25 +262,27 @@ def arrival_time(runs: Iterable, head: str, source: tuple[str | None, str] | Non
     the reporter judges the windows at it, the ledger (``submissions/received.json``)
     records it (:class:`CheckTimes`).
     """
-    # A run's path may carry the ref it ran from (".github/workflows/check.yml@main").
-    own = [r.created_at for r in runs if r.head_sha == head and r.path.split("@", 1)[0] == workflow
-           and source is not None and _from(r, source) and r.created_at >= since]
+    own = [r.created_at for r in runs if r.head_sha == head and source is not None and _from(r, source)
+           and r.created_at >= since]
     return min(own, default=since)
 
 
-def _from(run, source: tuple[str | None, str]) -> bool:
-    """Whether workflow run ``run`` ran on the head branch ``source`` (:func:`head_of`)."""
+def _from(run, source: tuple[int | None, str]) -> bool:
+    """Whether workflow run ``run`` ran on the head branch ``source`` (:func:`head_of`): the
+    same head repository id and branch; never when either repository is gone."""
     repository, branch = source
-    came = run.head_repository.full_name if run.head_repository is not None else None
-    return run.head_branch == branch and (repository is None or (came or "").lower() == repository.lower())
+    came = run.head_repository.id if run.head_repository is not None else None
+    return repository is not None and came == repository and run.head_branch == branch
 
 
-#: Bounds of :class:`TeamPushes`: the pull requests of the repository it lists (most
-#: recently updated first), those of one team it reads the runs of, and the check runs of
-#: one head branch in one window.
+#: The most pull requests :class:`RecentPulls` lists (most recently updated first).
 MAX_PULLS_LISTED = 1000
-MAX_TEAM_PULLS = 30
-MAX_BRANCH_RUNS = 300
+#: Bounds of :class:`TeamPushes`, each on the team's own records: the check runs of one
+#: member in one window, the head branches (repository and branch) those runs come from,
+#: and the pull requests listed per head branch.
+MAX_MEMBER_RUNS = 300
+MAX_TEAM_HEADS = 30
+MAX_HEAD_PULLS = 30
 
 
 class RecentPulls:
@@ -294,18 +317,26 @@ class TeamPushes:
     """The later versions of a run that its team submitted, from the REST API: the
     :class:`scorer.pr.check.Variants` of the reporter.
 
-    A team's submissions are the ``pull_request`` runs of the check workflow from the head
-    branches of its pull requests (opened by a member of the team, the path's owner; open
-    or closed, merged or not, into any branch): every push, opening, reopen and retarget
-    makes one, and GitHub keeps them when the branch is force-pushed or the pull request
-    closed, so a version a team submitted and then hid is still seen.  A stranger's pull
-    request never counts.  Calls: the pull requests (``GET pulls?state=all``, most
-    recently updated first, until one was last updated before the window opened; at most
-    :data:`MAX_PULLS_LISTED`), the runs of each of the team's head branches created in the
-    window (``GET actions/runs?branch=..&created=..``; at most :data:`MAX_TEAM_PULLS`
-    pull requests and :data:`MAX_BRANCH_RUNS` runs each), and one tree per commit read
-    and one compare (its merge base with the base branch) per commit read
-    (:func:`scorer.pr.policy.latest_variant`, at most
+    A team's submissions are the ``pull_request`` runs of the check workflow that a member
+    of the team (a login of its ``members``) made happen (``GET actions/runs?actor=LOGIN``:
+    "the user who created the push associated with the check suite or workflow run") from
+    the head branch of a pull request opened by a member (open or closed, merged or not,
+    into any branch): every push, opening, reopen and retarget makes one, and GitHub keeps
+    them when the branch is force-pushed or the pull request closed, so a version a team
+    submitted and then hid is still seen.  A run is tied to its pull request by the head
+    repository's **id** and branch (``GET pulls?state=all&head=OWNER:BRANCH``, each answer
+    checked by id), never by a name; a member's run whose head repository is gone (a
+    deleted fork) counts too, named by the run (deleting a fork never hides a version).
+    So only the team's own records are read and counted: another account's runs, however
+    many and on whatever branch name, are never listed, and a stranger's pull request from
+    a member's branch is not the team's.
+
+    Bounds, each on the team's own records: :data:`MAX_MEMBER_RUNS` runs per member and
+    window, :data:`MAX_TEAM_HEADS` head branches, :data:`MAX_HEAD_PULLS` pull requests per
+    head branch; past one, the listing is not complete and the check fails closed on that
+    team's run (``too-many-variants``: GitHub promises no order of the runs, so a cut list
+    decides nothing).  Then one tree per commit read and one compare (its merge base with
+    the base branch) per commit read (:func:`scorer.pr.policy.latest_variant`, at most
     :data:`scorer.pr.policy.MAX_VARIANT_COMMITS`); all are cached for the reporter's run.
     A commit whose tree GitHub no longer gives counts as not submitting the path.
 
@@ -313,9 +344,9 @@ class TeamPushes:
     (:meth:`first`), which times both sides of a copy.
     """
 
-    def __init__(self, repo, api: ApiRepo, pulls: RecentPulls, workflow: str = CHECK_WORKFLOW):
-        self.repo, self.api, self.pulls, self.workflow = repo, api, pulls, workflow
-        self._runs: dict[tuple, tuple[list, bool]] = {}
+    def __init__(self, repo, api: ApiRepo, workflow: str = CHECK_WORKFLOW):
+        self.repo, self.api, self.workflow = repo, api, workflow
+        self._pushes: dict[tuple, tuple[list[Push], bool]] = {}
 
     def __call__(self, path: str, blob: str, since: datetime, window: Window, members: frozenset[str],
                  base: str) -> Reason | None:
@@ -325,45 +356,59 @@ class TeamPushes:
 
     def first(self, path: str, blob: str, members: frozenset[str], window: Window) -> tuple[datetime | None, bool]:
         """When a team of ``members`` first made blob ``blob`` public at ``path`` in
-        ``window``: the earliest check run of a commit of one of its pull requests' head
-        branches whose tree has that blob there (:func:`scorer.pr.policy.first_submitted`;
-        one tree per commit read, earliest first, shared with :meth:`__call__`), and
-        whether that is sure (False when a bound cut the team's history)."""
+        ``window``: the earliest of its pushes (:meth:`pushes`) whose commit's tree has
+        that blob there (:func:`scorer.pr.policy.first_submitted`; one tree per commit
+        read, earliest first, shared with :meth:`__call__`), and whether that is sure
+        (False when a bound cut the team's records)."""
         pushes, complete = self.pushes(members, window)
         return first_submitted(blob, window, pushes, lambda commit: self._blob_at(commit, path), complete=complete)
 
     def pushes(self, members: frozenset[str], window: Window) -> tuple[list[Push], bool]:
-        """Every check run in ``window`` from the head branch of a pull request opened by one
-        of ``members`` (logins in lower case), as a :class:`Push` naming the latest of those
-        pull requests opened by then (several may share a branch); and whether that is all
-        of them (False: the repository's pull requests were cut at :data:`MAX_PULLS_LISTED`,
-        or the team's at :data:`MAX_TEAM_PULLS`, or a branch's runs at
-        :data:`MAX_BRANCH_RUNS`, each to the most recent)."""
-        every = sorted((p for p in self.pulls.since(window.opens) if p.user is not None and p.user.login.lower() in members),
-                       key=_updated, reverse=True)
-        team, complete = every[:MAX_TEAM_PULLS], len(every) <= MAX_TEAM_PULLS and not self.pulls.cut(window.opens)
-        found: dict[int, Push] = {}
-        for pull in sorted(team, key=lambda p: (_updated(p) if p.created_at is None else p.created_at, p.number)):
-            runs, whole = self._branch_runs(head_of(pull), window)
-            complete = complete and whole
+        """Every check run in ``window`` made by one of ``members`` (logins in lower case)
+        from the head branch of a pull request opened by one of them, as a :class:`Push`
+        naming the latest of those pull requests opened by then (several may share a
+        branch), or from a head repository that is gone (no pull request named); and
+        whether that is all of them (False: a bound of the class doc cut a list)."""
+        key = (members, window)
+        if key not in self._pushes:
+            runs, complete = self._member_runs(members, window)
+            heads = sorted({(r.head_repository.id, r.head_repository.owner.login, r.head_branch or "")
+                            for r in runs if r.head_repository is not None})
+            complete = complete and len(heads) <= MAX_TEAM_HEADS
+            pulls: dict[tuple[int, str], list] = {}
+            for repository, owner, branch in heads[:MAX_TEAM_HEADS]:
+                listed = _listed(lambda: islice(self.repo.get_pulls(state="all", head=f"{owner}:{branch}"),
+                                                MAX_HEAD_PULLS + 1))
+                complete = complete and len(listed) <= MAX_HEAD_PULLS
+                pulls[repository, branch] = sorted(
+                    (p for p in listed[:MAX_HEAD_PULLS] if (login(p.user) or "").lower() in members
+                     and p.created_at is not None and head_of(p) == (repository, branch)),
+                    key=lambda p: (p.created_at, p.number))
+            found = []
             for run in runs:
-                if run.id not in found or (pull.created_at is not None and pull.created_at <= run.created_at):
-                    found[run.id] = Push(run.created_at, pull.number, run.head_sha)
-        return list(found.values()), complete
+                if run.head_repository is None:
+                    found.append(Push(run.created_at, None, run.head_sha))
+                    continue
+                opened = [p for p in pulls.get((run.head_repository.id, run.head_branch or ""), [])
+                          if p.created_at <= run.created_at]
+                if opened:
+                    found.append(Push(run.created_at, opened[-1].number, run.head_sha))
+            self._pushes[key] = (found, complete)
+        return self._pushes[key]
 
-    def _branch_runs(self, source: tuple[str | None, str], window: Window) -> tuple[list, bool]:
-        """The check workflow's ``pull_request`` runs from head branch ``source`` created in
-        ``window`` (the most recent :data:`MAX_BRANCH_RUNS` of any repository's branch of that
-        name), and whether GitHub listed no more."""
-        key = (source, window)
-        if key not in self._runs:
-            span = f"{_iso(window.opens)}..{_iso(window.closes)}"
-            listed = _listed(lambda: islice(self.repo.get_workflow_runs(event="pull_request", branch=source[1],
-                                                                        created=span), MAX_BRANCH_RUNS + 1))
-            runs = [r for r in listed[:MAX_BRANCH_RUNS] if r.path.split("@", 1)[0] == self.workflow
-                    and _same_branch(r, source)]
-            self._runs[key] = (runs, len(listed) <= MAX_BRANCH_RUNS)
-        return self._runs[key]
+    def _member_runs(self, members: frozenset[str], window: Window) -> tuple[list, bool]:
+        """The check workflow's ``pull_request`` runs made by ``members`` created in
+        ``window`` (``GET actions/runs?event=pull_request&actor=LOGIN&created=FROM..TO``,
+        at most :data:`MAX_MEMBER_RUNS` per member), each once, and whether GitHub listed
+        no more."""
+        span, runs, complete = f"{_iso(window.opens)}..{_iso(window.closes)}", {}, True
+        for member in sorted(members):
+            listed = _listed(lambda: islice(self.repo.get_workflow_runs(event="pull_request", actor=member,
+                                                                        created=span), MAX_MEMBER_RUNS + 1))
+            complete = complete and len(listed) <= MAX_MEMBER_RUNS
+            runs.update((r.id, r) for r in listed[:MAX_MEMBER_RUNS]
+                        if check_workflow_run(r, self.repo.full_name, self.workflow))
+        return list(runs.values()), complete
 
     def _submitted(self, commit: str, path: str, base: str) -> str | None:
         """The blob id at ``path`` in ``commit`` when it differs from the one at the merge
@@ -392,14 +437,6 @@ def _updated(pull) -> datetime:
 
 def _iso(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def _same_branch(run, source: tuple[str | None, str]) -> bool:
-    """Whether workflow run ``run`` ran on head branch ``source`` exactly (a deleted fork:
-    a run without a head repository)."""
-    repository, branch = source
-    came = run.head_repository.full_name.lower() if run.head_repository is not None else None
-    return run.head_branch == branch and came == repository
 
 
 class CheckTimes:
@@ -435,16 +472,28 @@ class CheckTimes:
         ``sha`` (a squash or rebase merge): ``GET commits/{sha}/pulls``."""
         return next((p.head.sha for p in self._merged(sha)), None)
 
-    def submitted(self, pull, head: str, opened: datetime | None = None) -> datetime:
+    def submitted(self, pull, head: str, opened: datetime | None = None, at: datetime | None = None) -> datetime:
         """:func:`arrival_time` of pull request ``pull`` with head ``head``, from
-        ``GET actions/runs?head_sha=...&event=pull_request`` and ``GET issues/{n}/events``;
-        ``opened`` stands for its creation time when GitHub gives none."""
+        ``GET actions/runs?head_sha=...&event=pull_request`` (the check workflow's runs:
+        :func:`check_workflow_run`) and ``GET issues/{n}/events``; ``opened`` stands for its
+        creation time when GitHub gives none.
+
+        When the pull request's head repository is gone (a deleted fork: ``head.repo`` is
+        null), no record ties a run to it any more (a run names its head repository by id,
+        and the pull request no longer does), and a branch name is no record (another
+        account can have a branch of that name): the time is then ``at`` (the time of the
+        trusted record at hand: the reporter's triggering run, the merge), else the pull
+        request's last update, and never before *since*: late rather than early."""
         created = pull.created_at or opened
         if created is None:
             raise GitError(f"GitHub gives no creation time for pull request #{pull.number}")
         since = resubmitted_at(created, _listed(pull.get_issue_events), pull.merged_at)
+        source = head_of(pull)
+        if source[0] is None:
+            return max(since, at or _updated(pull) or since)
         runs = _listed(lambda: self.repo.get_workflow_runs(event="pull_request", head_sha=head))
-        return arrival_time(runs, head, head_of(pull), since, self.workflow)
+        return arrival_time([r for r in runs if check_workflow_run(r, self.repo.full_name, self.workflow)], head,
+                            source, since)
 
     def created(self, head: str) -> datetime | None:
         """When the pull request merged into the branch with head ``head`` was submitted
@@ -452,7 +501,7 @@ class CheckTimes:
         directly: the caller falls back to the merge commit's time).  Of several, the one
         merged last."""
         merged = sorted((p for p in self._merged(head) if p.head.sha == head), key=lambda p: p.merged_at)
-        return self.submitted(merged[-1], head) if merged else None
+        return self.submitted(merged[-1], head, at=merged[-1].merged_at) if merged else None
 
 
 #: Bounds of :class:`OpenRuns`: the pull requests whose files it lists for one run, the
@@ -488,7 +537,7 @@ class OpenRuns:
     def __call__(self, ref: RunRef, window: Window, now: datetime, limit: int) -> list[PublicRun]:
         unit = (ref.task, ref.batch, ref.phase)
         candidates = [p for p in self.pulls.since(window.opens) if p.merged_at is None and p.created_at is not None
-                      and p.created_at < now][:MAX_PUBLIC_PULLS]
+                      and p.created_at < now and login(p.user) is not None][:MAX_PUBLIC_PULLS]
         found: list[PublicRun] = []
         for pull in candidates:
             for f in self._pull_files(pull):
@@ -499,7 +548,7 @@ class OpenRuns:
                 entry = self.api.entry(pull.head.sha, f.filename)
                 if entry is not None and entry.get("size", limit + 1) <= limit:
                     found.append(PublicRun(f"{f.filename} (pull request #{pull.number})", other,
-                                           self.api.blob(entry["sha"]), pull.user.login, self._arrival(pull),
+                                           self.api.blob(entry["sha"]), login(pull.user) or "", self._arrival(pull),
                                            entry["sha"]))
         return found
 
@@ -520,8 +569,8 @@ def upsert_comment(pull, body: str, bot_login: str = DEFAULT_BOT):
     ``"created"``, the comment).  The comment is the bot's comment that starts with
     :data:`MARKER`; a participant's comment that copies the marker is never taken."""
     text = f"{MARKER}\n{body}"
-    for comment in pull.get_issue_comments():
-        if comment.user.login == bot_login and comment.body.startswith(MARKER):
+    for comment in pull.get_issue_comments():  # user nullable, body optional (GitHub's description)
+        if login(comment.user) == bot_login and (comment.body or "").startswith(MARKER):
             if comment.body != text:
                 comment.edit(text)
             return "updated", comment
@@ -598,11 +647,11 @@ def judge(api: ApiRepo, pull, sha: str, branch: str, checks: CheckTimes, event_t
     (author, time), the only inputs besides the commits, so several pull requests with the
     same head are checked once.  Never raises for the check itself: a broken base
     configuration, an API or Git failure and a bug of the scorer each give an error comment."""
-    author, verdicts = pull.user.login, {} if verdicts is None else verdicts
+    author, verdicts = login(pull.user), {} if verdicts is None else verdicts
     try:
-        now = checks.submitted(pull, sha, opened=event_time)
+        now = checks.submitted(pull, sha, opened=event_time, at=event_time)
         source = SUBMITTED_SOURCE if pull.created_at is not None else f"{SUBMITTED_SOURCE}; opened: {time_source}"
-        key = (author.lower(), now, source)
+        key = ((author or "").lower(), now, source)
         if key not in verdicts:
             verdicts[key] = check_pull_request(api, branch, sha, actor=author,
                                                actor_source="pull request author (REST API)", now=now,
@@ -649,7 +698,7 @@ def report(repo, sha: str, *, branch: str, now: datetime, time_source: str, run_
         return Outcome(pulls=[])
     api, checks, judged, errors = ApiRepo(repo), CheckTimes(repo, branch), [], []
     recent = RecentPulls(repo)
-    variants, public = TeamPushes(repo, api, recent), OpenRuns(api, recent, checks)
+    variants, public = TeamPushes(repo, api), OpenRuns(api, recent, checks)
     verdicts: dict[tuple, CheckReport] = {}
     for pull in pulls:
         if pull.base.ref != branch:
@@ -685,5 +734,5 @@ def teammates_heads(pulls: list, sha: str, branch: str, checks: list[CheckReport
     number, at most :data:`MAX_OTHER_HEADS`."""
     members = frozenset().union(*(m for c in checks for m in c.members.values()))
     heads = [p.head.sha for p in sorted(pulls, key=lambda p: p.number) if p.base.ref == branch
-             and p.head.sha != sha and p.user is not None and p.user.login.lower() in members]
+             and p.head.sha != sha and (login(p.user) or "").lower() in members]
     return list(dict.fromkeys(heads))[:MAX_OTHER_HEADS]

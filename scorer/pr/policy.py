@@ -732,11 +732,17 @@ MAX_VARIANT_COMMITS = 50
 @dataclass(frozen=True)
 class Push:
     """Evidence that a team submitted commit ``commit`` at ``time``: a run of the check
-    workflow for it from the head branch of the team's pull request #``pull``."""
+    workflow for it from the head branch of the team's pull request #``pull`` (None: a
+    run from a head repository that is gone, a deleted fork)."""
 
     time: datetime
-    pull: int
+    pull: int | None
     commit: str
+
+    @property
+    def where(self) -> str:
+        """The pull request the push went to, in words."""
+        return f"pull request #{self.pull}" if self.pull is not None else "a pull request from a deleted fork"
 
 
 def latest_variant(path: str, blob: str, since: datetime, window: Window, pushes: list[Push],
@@ -754,10 +760,14 @@ def latest_variant(path: str, blob: str, since: datetime, window: Window, pushes
     another blob supersedes this run, the same blob (submitted again) leaves it the latest.
     A push after the window closed never counts (it is late: the run submitted on time
     stays the team's).  More than ``limit`` distinct commits to read gives
-    ``too-many-variants`` (the check cannot tell; one API call per commit), and so does
-    reaching the end of ``pushes`` undecided when they are not ``complete`` (the caller's
-    listing was cut at its bound): the check fails closed, on that team's run alone.
+    ``too-many-variants`` (the check cannot tell; one API call per commit), and so do
+    ``pushes`` that are not ``complete`` (the caller's listing of the team's own records
+    was cut at its bound, in an order GitHub does not promise, so any push may be
+    missing): the check fails closed, on that team's run alone.
     """
+    if not complete:
+        return _too_many(path, "the team's members made more check runs, from more branches or pull requests, in "
+                               "the window than the check lists, so which version is the latest cannot be told")
     later = sorted((p for p in pushes if since < p.time and window.opens <= p.time <= window.closes),
                    key=lambda p: (p.time, p.pull), reverse=True)
     for version in _versions(later, submitted, limit):
@@ -771,13 +781,10 @@ def latest_variant(path: str, blob: str, since: datetime, window: Window, pushes
             return None
         return Reason("superseded-run",
                       f"{path}: your team submitted another version of this run later, still in the window: "
-                      f"pull request #{push.pull} (commit {push.commit[:12]}, blob {found[:12]}) at "
+                      f"{push.where} (commit {push.commit[:12]}, blob {found[:12]}) at "
                       f"{utc_text(push.time)}, after this version ({utc_text(since)}); only a team's latest "
                       "on-time version of a run counts, in whichever pull request (open or closed) it was",
-                      f"merge pull request #{push.pull}, the latest version, or ask the organizers")
-    if not complete:
-        return _too_many(path, "the team has more pull requests or check runs in the window than the check lists, "
-                               "and none of those listed decides whether this version is the latest")
+                      f"merge {push.where}, the latest version, or ask the organizers")
     return None
 
 

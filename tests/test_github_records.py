@@ -1,0 +1,146 @@
+"""Who sent what, when, from records no other account can touch (docs/pull-requests.md,
+"What the reporter trusts"), and no verdict resting on what GitHub does not promise.
+
+Each test plays, against the GitHub stand-in (``tests/fake_github.py``), a stranger's or a
+team's move that changed another team's verdict or rewound an arrival, or a shape GitHub's
+OpenAPI description allows that the reporter did not read (a workflow run ``path`` with
+its repository and ``@ref``, a pull request or comment without a ``user``, a comment
+without a ``body``, a deleted head repository).  The windows are those of
+``tests/pr_challenge.py``: batch2 Phase A is open from 2026-03-01 10:00 to 2026-03-02 10:00.
+"""
+from __future__ import annotations
+
+import pytest
+
+from scorer.formats.challenge import parse_utc
+from scorer.pr.github import arrival_time, check_workflow_run
+from tests.gitutil import commit
+from tests.pr_challenge import AFTER, NEW_RUN, OPEN, phase_a_run
+
+from test_arrival_times import LATER, STRANGER, codes, ledger_time, status_of
+from test_ci_report import NUMBER, github, report  # noqa: F401
+
+#: How many check runs GitHub may list for one branch name in one window before the
+#: reporter's listing bound (300 on main) cut it.
+FLOOD = 301
+
+
+@pytest.mark.parametrize("how", ["one stranger", "ordinary traffic"])
+def test_other_accounts_runs_on_a_same_named_branch_leave_a_teams_verdict(github, how):
+    """Alice submits her run from her fork's ``main`` in the window.  Later in the window,
+    either one stranger (mallory) makes 301 check runs from her own fork's ``main`` (pull
+    requests opened and closed, pushes), or 301 other accounts each push once from their
+    forks' ``main``: runs of another repository never count for alice's team, so its
+    verdict stays accepted, whatever their number."""
+    a = commit(github.repo, {NEW_RUN: phase_a_run("q1")}, "A")
+    github.open_pull(a, at=OPEN, branch="main")
+    github.add_run(a, OPEN, branch="main")
+    noise = commit(github.repo, {"notes.txt": b"noise"}, "noise")
+    for n in range(FLOOD):
+        github.add_run(noise, f"2026-03-01T13:{n // 60:02d}:{n % 60:02d}Z", branch="main",
+                       fork="mallory" if how == "one stranger" else f"user{n}")
+    code, out, body = report(github, a, "--time", AFTER)
+    assert code == 0 and body["verdict"] == "accepted" and body["time"] == OPEN, out
+    assert status_of(github, a) == "success"
+
+
+def test_a_deleted_fork_takes_no_time_from_another_accounts_same_named_branch(github):
+    """Alice (alpha) submits v1 from her fork's ``patch-1`` in the window.  Mallory (no
+    member) opens and closes a pull request from her own ``patch-1`` with v2, also in the
+    window.  After the deadline alice pushes v2 to her branch and deletes her fork: with
+    the head repository gone, no record ties a check run to alice's pull request any more,
+    so v2 counts from a time after its push (late), never from mallory's run."""
+    v1 = commit(github.repo, {NEW_RUN: phase_a_run("q1")}, "v1")
+    v2 = commit(github.repo, {NEW_RUN: phase_a_run("q1", "q2")}, "v2")
+    github.open_pull(v1, at=OPEN, branch="patch-1")
+    github.add_run(v1, OPEN, branch="patch-1")
+    github.open_pull(v2, author="mallory", number=STRANGER, at=LATER, branch="patch-1")
+    github.add_run(v2, LATER, fork="mallory", branch="patch-1")
+    github.close(STRANGER, LATER)
+    github.open_pull(v2, branch="patch-1")  # alice's push of v2, after the deadline
+    github.add_run(v2, AFTER, branch="patch-1")
+    github.delete_fork("alice")
+    code, out, body = report(github, v2, "--time", AFTER)
+    assert code == 0 and body["time"] == AFTER and codes(body) == ["window-closed"], out
+    assert status_of(github, v2) == "failure"
+    assert ledger_time(github, v2) >= AFTER  # the ledger: late too (the merge), never mallory's time
+
+
+def test_a_run_path_with_its_repository_and_ref_is_the_check_workflow(github):
+    """GitHub's description of a workflow run's ``path``: "The full path of the workflow",
+    example ``octocat/octo-repo/.github/workflows/ci.yml@main``.  Alice pushes v2 in the
+    window to the pull request she opened with v1: v2 counts from its own check run, so
+    the run must be found in that form too (otherwise v2 would count from the opening)."""
+    v1 = commit(github.repo, {NEW_RUN: phase_a_run("q1")}, "v1")
+    v2 = commit(github.repo, {NEW_RUN: phase_a_run("q1", "q2")}, "v2")
+    github.open_pull(v1, at=OPEN)
+    github.add_run(v1, OPEN, path="org/challenge/.github/workflows/check.yml@refs/pull/7/merge")
+    github.open_pull(v2)
+    github.add_run(v2, "2026-03-01T13:00:00Z", path="elsewhere/other/.github/workflows/check.yml@main")
+    github.add_run(v2, LATER, path="Org/Challenge/.github/workflows/check.yml@refs/pull/7/merge")
+    code, out, body = report(github, v2, "--time", AFTER)
+    assert code == 0 and body["time"] == LATER and body["verdict"] == "accepted", out
+    assert ledger_time(github, v2) == LATER
+
+
+def test_check_workflow_run_reads_every_documented_path_form():
+    class Run:
+        def __init__(self, path):
+            self.path = path
+
+    def ours(path: str) -> bool:
+        return check_workflow_run(Run(path), "org/challenge")
+
+    assert ours(".github/workflows/check.yml") and ours(".github/workflows/check.yml@main")
+    assert ours("org/challenge/.github/workflows/check.yml@refs/pull/7/merge") and ours("ORG/challenge/.github/"
+                                                                                        "workflows/check.yml")
+    assert not ours("mallory/challenge/.github/workflows/check.yml@main")  # another repository's workflow
+    assert not ours(".github/workflows/report.yml") and not ours("x/.github/workflows/check.yml")
+
+
+def test_arrival_time_matches_runs_by_head_repository_id():
+    """A fork deleted and made again under the same name (or a renamed account's name
+    taken by another) is another repository: its runs never count."""
+    class Repository:
+        def __init__(self, repo_id):
+            self.id, self.full_name = repo_id, "alice/challenge"
+
+    class Run:
+        def __init__(self, created, repo_id):
+            self.created_at, self.head_sha, self.head_branch = parse_utc(created), "h", "my-run"
+            self.path, self.head_repository = ".github/workflows/check.yml", (
+                Repository(repo_id) if repo_id is not None else None)
+
+    since = parse_utc(OPEN)
+    runs = [Run(LATER, 2000), Run(AFTER, 1000), Run(LATER, None)]
+    assert arrival_time(runs, "h", (1000, "my-run"), since) == parse_utc(AFTER)
+    assert arrival_time(runs, "h", (None, "my-run"), since) == since  # gone: no run is its own
+
+
+def test_a_pull_request_without_a_user_is_judged_and_given_a_status(github):
+    """``user`` of a pull request is nullable in GitHub's description (a deleted account):
+    the pull request is judged with no author (``no-actor``), the comment and the status are
+    written; the other pull request with the same head is judged as usual."""
+    head = commit(github.repo, {NEW_RUN: phase_a_run("q1", "q2")})
+    github.open_pull(head, number=NUMBER, at=OPEN)
+    github.add_run(head, OPEN)
+    github.pulls[NUMBER]["user"] = None
+    code, out, body = report(github, head, "--time", LATER)
+    assert code == 0 and codes(body) == ["no-actor"], out
+    assert status_of(github, head) == "failure" and "no-actor" in github.comments_on(NUMBER)[-1]
+
+
+def test_comments_without_a_user_or_a_body_are_passed_over(github):
+    """A comment's ``user`` is nullable and its ``body`` optional in GitHub's description:
+    the reporter's own comment is still found among them and updated."""
+    head = commit(github.repo, {NEW_RUN: phase_a_run("q1", "q2")})
+    github.open_pull(head, at=OPEN)
+    github.add_run(head, OPEN)
+    github.comments += [{"id": 90, "user": None, "body": "hi", "issue": NUMBER, "url": github.api("issues/comments/90")},
+                        {"id": 91, "user": {"login": "github-actions[bot]", "type": "Bot"}, "issue": NUMBER,
+                         "url": github.api("issues/comments/91")}]
+    code, out, body = report(github, head, "--time", LATER)
+    assert code == 0 and body["verdict"] == "accepted", out
+    code, out, body = report(github, head, "--time", LATER)
+    assert code == 0 and status_of(github, head) == "success", out
+    assert len([c for c in github.comments if c.get("body", "").startswith("<!--")]) == 1
