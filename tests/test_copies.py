@@ -333,10 +333,10 @@ def test_an_original_merged_after_a_new_push_is_timed_by_its_first_submission(gi
 
 
 def test_when_a_bound_cuts_the_checked_teams_history_an_identical_earlier_run_is_only_flagged(github, monkeypatch):
-    """With no check run listed per branch (the bound cut them all), alice's first time is
+    """With no check run listed per member (the bound cut them all), alice's first time is
     not sure: beta's identical earlier run is flagged (``earlier: false``), not a reason to
     refuse; the latest-version rule fails closed on the cut listing instead."""
-    monkeypatch.setattr("scorer.pr.github.MAX_BRANCH_RUNS", 0)
+    monkeypatch.setattr("scorer.pr.github.MAX_MEMBER_RUNS", 0)
     beta_pull(github, beta_run())
     alice = alice_pull(github, beta_run(), at=COPIED_AT)
     code, out, body = report(github, alice, "--time", COPIED_AT)

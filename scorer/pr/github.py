@@ -43,6 +43,7 @@ import base64
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from itertools import islice
 
 from github import Auth, Github, GithubException
@@ -377,8 +378,8 @@ class TeamPushes:
             complete = complete and len(heads) <= MAX_TEAM_HEADS
             pulls: dict[tuple[int, str], list] = {}
             for repository, owner, branch in heads[:MAX_TEAM_HEADS]:
-                listed = _listed(lambda: islice(self.repo.get_pulls(state="all", head=f"{owner}:{branch}"),
-                                                MAX_HEAD_PULLS + 1))
+                listed = _listed(partial(islice, self.repo.get_pulls(state="all", head=f"{owner}:{branch}"),
+                                         MAX_HEAD_PULLS + 1))
                 complete = complete and len(listed) <= MAX_HEAD_PULLS
                 pulls[repository, branch] = sorted(
                     (p for p in listed[:MAX_HEAD_PULLS] if (login(p.user) or "").lower() in members
@@ -401,10 +402,11 @@ class TeamPushes:
         ``window`` (``GET actions/runs?event=pull_request&actor=LOGIN&created=FROM..TO``,
         at most :data:`MAX_MEMBER_RUNS` per member), each once, and whether GitHub listed
         no more."""
-        span, runs, complete = f"{_iso(window.opens)}..{_iso(window.closes)}", {}, True
+        span, complete = f"{_iso(window.opens)}..{_iso(window.closes)}", True
+        runs: dict[int, object] = {}
         for member in sorted(members):
-            listed = _listed(lambda: islice(self.repo.get_workflow_runs(event="pull_request", actor=member,
-                                                                        created=span), MAX_MEMBER_RUNS + 1))
+            listed = _listed(partial(islice, self.repo.get_workflow_runs(event="pull_request", actor=member,
+                                                                         created=span), MAX_MEMBER_RUNS + 1))
             complete = complete and len(listed) <= MAX_MEMBER_RUNS
             runs.update((r.id, r) for r in listed[:MAX_MEMBER_RUNS]
                         if check_workflow_run(r, self.repo.full_name, self.workflow))
