@@ -11,6 +11,8 @@
   ``assessment-keys/`` (:func:`default_key`), which ``init``'s ``.gitignore`` ignores.
   A folder holding a key is never written, served or merged (:func:`blind_problems`):
   handed to assessors, it would tell them which team returned each item.
+* :func:`round_feedback` makes the feedback BioASQ hands out after a Synergy round
+  (:mod:`scorer.assessment.feedback`) from the round's gold and the judgements of its pool.
 * :func:`merge_batch` turns the assessors' judgements into the batch's next gold version.
   It merges only a pool its key vouches for (the key's ``pool_sha256``) and writes only
   the gold of the pool's own task, batch and phase (:func:`gold_of`, from the task
@@ -30,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 
+from scorer.assessment.feedback import synergy_feedback
 from scorer.assessment.judgements import load_judgements, pool_digest, pool_items
 from scorer.assessment.merge import agreement, decide, manual_scores, next_gold
 from scorer.assessment.pool import Pool, build_pool, pool_kinds
@@ -178,6 +181,34 @@ def read_key(path: Path, pool_path: Path, digest: str) -> dict:
     return value
 
 
+def read_judgements(pool: Mapping, digest: str, files: Sequence[Path]) -> list[dict]:
+    """The assessors' judgements of a pool from their files, each checked; a located
+    error for none, a bad file, or two files of one assessor."""
+    if not files:
+        raise _usage("no judgements file given", "name the assessors' files (one per assessor)")
+    judgements = [load_judgements(path, pool, digest) for path in files]
+    names = [j["assessor"] for j in judgements]
+    if len(set(names)) != len(names):
+        raise _usage(f"two judgements files of one assessor: {sorted(names)}", "give one file per assessor")
+    return judgements
+
+
+def round_feedback(root: Path, task: str, batch: str, pool_folder: Path, judgement_files: Sequence[Path]) -> dict:
+    """The Synergy feedback of a round (:mod:`scorer.assessment.feedback`) from its gold as
+    it is now and the judgements of its pool (``pool_folder``)."""
+    problems = blind_problems(pool_folder)
+    if problems:
+        raise ScorerError(problems)
+    pool, digest = read_pool(pool_folder)
+    if (pool["task"], pool["batch"]) != (task, batch):
+        raise _pool_problem(pool_folder / POOL_FILE, "/batch",
+                            f"this is the pool of {pool['task']} {pool['batch']}, not of {task} {batch}",
+                            f"give the pool folder of {batch} (--pool)")
+    decisions = decide(pool, read_judgements(pool, digest, judgement_files))
+    gold_path = gold_of(root, task, batch, pool["phase"])
+    return synergy_feedback(load_json(gold_path)[0], pool, decisions)
+
+
 def merge_batch(root: Path, pool_folder: Path, judgement_files: Sequence[Path], now: datetime,
                 key: Path | None = None) -> dict:
     """Merge judgements into the next gold version (see the module doc), recording ``now``
@@ -196,12 +227,8 @@ def merge_batch(root: Path, pool_folder: Path, judgement_files: Sequence[Path], 
                             f"the pool names the gold {pool['gold']!r}, but the gold of {task} {batch} {phase} is "
                             f"{own}: merge writes only a batch's own gold",
                             "make the pool again (python -m scorer pool) and judge the new items")
-    if not judgement_files:
-        raise _usage("no judgements file given", "name the assessors' files (one per assessor)")
-    judgements = [load_judgements(path, pool, digest) for path in judgement_files]
+    judgements = read_judgements(pool, digest, judgement_files)
     names = [j["assessor"] for j in judgements]
-    if len(set(names)) != len(names):
-        raise _usage(f"two judgements files of one assessor: {sorted(names)}", "give one file per assessor")
     if sha256_file(gold_path) != pool["gold_sha256"]:
         raise ScorerError(Problem(code="gold-changed", file=own,
                                   message="the gold changed since the pool was made",

@@ -107,13 +107,13 @@ def next_gold(gold: Mapping, pool: Mapping, decisions: Decisions) -> dict:
         if kind == "documents":
             target.setdefault("documents", []).append(GOLD_URL + item["pmid"])
         elif kind == "snippets":
-            target.setdefault("snippets", []).append(_gold_snippet(item, accepting))
+            target.setdefault("snippets", []).append(gold_snippet(item, accepting))
         elif kind == "exact_answers":
             _add_answer(target, item["text"], accepting)
     return result
 
 
-def _gold_snippet(item: Mapping, accepting: Sequence[Mapping]) -> dict:
+def gold_snippet(item: Mapping, accepting: Sequence[Mapping]) -> dict:
     """The accepted part of a pooled snippet: the union of the spans given (their hull
     when they do not touch), else the whole snippet; its text cut from the pooled text."""
     spans = merged_ranges(tuple(j["span"]) for j in accepting if "span" in j)

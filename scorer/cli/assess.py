@@ -3,6 +3,7 @@ assessment of a closed batch (``docs/assessment.md``)."""
 from __future__ import annotations
 
 import argparse
+import json
 import shlex
 import sys
 from datetime import UTC, datetime
@@ -16,6 +17,7 @@ from scorer.assessment.batch import (
     default_key,
     merge_batch,
     read_pool,
+    round_feedback,
     write_pool,
 )
 from scorer.assessment.judgements import check_judgements, load_judgements, new_judgements, save_judgements
@@ -23,6 +25,8 @@ from scorer.assessment.server import Assessment, serve
 from scorer.cli.common import EXIT_OK, EXIT_USAGE
 from scorer.errors import Problem, ScorerError
 from scorer.formats.challenge import parse_utc
+from scorer.store.files import write_atomic
+from scorer.tasks import SINGLE_PHASE, TASKS
 
 ASSESS_USAGE = ("python -m scorer assess POOL_FOLDER --assessor NAME [--port N]\n"
                 "       python -m scorer assess merge POOL_FOLDER JUDGEMENTS.json [...] [--repo DIR] [--key FILE]")
@@ -58,6 +62,20 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--key", help=f"merge: the pool's key (default: {KEYS_FOLDER}/<task>/<batch>/<phase>/{KEY_FILE} "
                                  "of --repo)")
     p.set_defaults(handler=cmd_assess)
+
+    p = sub.add_parser("synergy-feedback", help="write the feedback BioASQ hands out after a Synergy round",
+                       description="The experts' feedback on what the systems returned in a Synergy round, in "
+                                   "BioASQ's Synergy feedback format (per question: the judged documents and "
+                                   "snippets with \"golden\" marks, answerReady, and the answers of the questions "
+                                   "ready to answer), from the round's gold and the judgements of its pool; no "
+                                   "system is named. See docs/synergy.md.")
+    p.add_argument("round", metavar="ROUND", help="the round id (as in challenge.toml)")
+    p.add_argument("--repo", default=".", help="the challenge repository (default: the current folder)")
+    p.add_argument("--pool", help="the round's pool folder (default: assessment/synergy/ROUND/run)")
+    p.add_argument("--judgements", nargs="+", metavar="FILE",
+                   help="the assessors' judgements (default: every file of POOL/judgements/)")
+    p.add_argument("--out", help="the feedback file (default: assessment/synergy/ROUND/feedback.json)")
+    p.set_defaults(handler=cmd_synergy_feedback)
 
 
 def _usage(message: str, fix: str) -> ScorerError:
@@ -141,4 +159,20 @@ def _merge(args: argparse.Namespace) -> int:
         kappa = "undefined" if pair["kappa"] is None else f"{pair['kappa']:.3f}"
         print(f"agreement {pair['assessors'][0]} / {pair['assessors'][1]}: Cohen's kappa {kappa} over "
               f"{pair['items']} items")
+    return EXIT_OK
+
+
+def cmd_synergy_feedback(args: argparse.Namespace) -> int:
+    root, task = Path(args.repo), TASKS["synergy"].id
+    base = root / "assessment" / task / args.round
+    folder = Path(args.pool) if args.pool else base / SINGLE_PHASE
+    files = [Path(f) for f in args.judgements] if args.judgements else sorted((folder / "judgements").glob("*.json"))
+    feedback = round_feedback(root, task, args.round, folder, files)
+    out = Path(args.out) if args.out else base / "feedback.json"
+    write_atomic(out, (json.dumps(feedback, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    questions = feedback["questions"]
+    golden = sum(item["golden"] for q in questions for kind in ("documents", "snippets") for item in q[kind])
+    judged = sum(len(q["documents"]) + len(q["snippets"]) for q in questions)
+    print(f"wrote {out}: feedback of {task} {args.round}, {len(questions)} questions, {judged} judged documents "
+          f"and snippets ({golden} golden), from {len(files)} assessors' judgements")
     return EXIT_OK
