@@ -32,6 +32,9 @@ QUESTION_FIELDS = ("id", "type", "body")
 #: The members of a Task B question that a Phase B run is scored on (a Phase A run: the
 #: :data:`PHASE_A_CATEGORIES`).
 PHASE_B_MEMBERS = ("exact_answer", "ideal_answer")
+#: The members of a question that hold gold: left out of the test sets of a task whose
+#: gold is sealed (a Phase B test set carries Phase A's gold documents and snippets).
+GOLD_MEMBERS = (*PHASE_A_CATEGORIES, *PHASE_B_MEMBERS)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,10 @@ nothing or everything is written:
   one already in the repository is kept (it is what the check compared runs with);
 - the golden file is copied byte for byte to the gold file of each phase, so its SHA-256
   (shown in every page's footer) is the one of BioASQ's file;
+- with ``--seal`` (implied where ``[gold] sealed`` names the task), the golden file is
+  sealed to the challenge's key instead (``<gold file>.age``, :func:`_sealed_gold_plan`):
+  nothing plain of it is written, and the test sets keep each question's public members
+  only (``[gold] testsets``, :func:`public_testset`);
 - with ``--window``, a batch that ``challenge.toml`` lacks is appended to it as a table
   (the rest of the file, comments included, is kept); a batch it has must have the same
   windows, else the error names the line to edit.
@@ -38,10 +42,11 @@ from scorer.formats.bioasq import (
     question_list_problems,
     testsets_disagree,
 )
-from scorer.formats.challenge import SLUG, load_challenge, parse_utc, toml_line, utc_text
+from scorer.formats.challenge import SLUG, Challenge, load_challenge, parse_utc, toml_line, utc_text
 from scorer.formats.jsontext import JsonText, JsonValue, load_json
+from scorer.formats.sealed import sealed_copy
 from scorer.formats.validation import validate_run
-from scorer.tasks import TASKS, Task
+from scorer.tasks import GOLD_MEMBERS, TASKS, Task
 
 #: The tasks import-bioasq knows, for the parser.
 IMPORT_TASKS = tuple(t.id for t in TASKS.values() if t.bioasq_files)
@@ -219,7 +224,61 @@ def plan_import(args: argparse.Namespace, spec: Task, repo: Path) -> tuple[Plan,
     plan.toml, said, more = _windows_plan(args, spec, repo, windows)
     plan.said += said
     problems += more
-    return plan, problems
+    return _sealed_gold_plan(plan, args, spec, repo, load_challenge(repo)) if not problems else plan, problems
+
+
+def _sealed_gold_plan(plan: Plan, args: argparse.Namespace, spec: Task, repo: Path, challenge: Challenge) -> Plan:
+    """``plan`` with its gold sealed, when ``--seal`` is given or ``[gold] sealed`` names the
+    task: each gold file's bytes sealed to ``[submissions] recipient`` at ``<gold file>.age``
+    (the plain bytes never reach a file), and, unless ``[gold] testsets = "as-given"``, each
+    test set it writes as :func:`public_testset`.  Raises :class:`ScorerError` (nothing
+    written) when there is no recipient, the task's gold is not sealed by the
+    configuration (``--seal`` alone: the pages would not know it is private), or a plain
+    gold file is committed where the sealed one goes (it would win)."""
+    from scorer.formats.sealed import seal
+    if not (args.seal or challenge.gold_is_sealed(spec.id)):
+        return plan
+    config = str(repo / "challenge.toml")
+    if not challenge.gold_is_sealed(spec.id):
+        raise ScorerError(Problem(code="gold-not-sealed", file=config, message=f"--seal: [gold] sealed does not name "
+                                  f"{spec.id}, so its pages would not treat its gold as private",
+                                  fix=f'add to challenge.toml: [gold] sealed = ["{spec.id}"] (docs/organizers.md, '
+                                      '"Private gold")'))
+    if challenge.recipient is None:
+        raise ScorerError(Problem(code="no-recipient", file=config, message="the gold is sealed to [submissions] "
+                                  "recipient, and challenge.toml has none",
+                                  fix="python -m scorer keygen --identity KEYFILE, then paste the recipient line it "
+                                      "prints into [submissions] recipient"))
+    gold = {path for phase in spec.gold_phases() if (path := spec.gold(args.batch, phase)) in plan.files}
+    plain = sorted(path for path in gold if (repo / path).exists())
+    if plain:
+        raise ScorerError(Problem(code="plain-gold", file=str(repo / plain[0]), message="a plain gold file is "
+                                  "committed where the sealed gold goes (the plain one would be scored and shown)",
+                                  fix=f"git rm {shlex.quote(plain[0])}, then import again"))
+    testsets = {spec.testset(args.batch, phase) for phase, _ in spec.testset_phases()}
+    files: dict[str, bytes] = {}
+    for path, data in plan.files.items():
+        if path in gold:
+            files[sealed_copy(Path(path)).as_posix()] = seal(data, challenge.recipient)
+        elif path in testsets and challenge.gold_testsets == "questions":
+            files[path] = (json.dumps(public_testset(json.loads(data)), indent=2, ensure_ascii=False) + "\n").encode()
+        else:
+            files[path] = data
+    said = [line.replace(f"{path}: ", f"{sealed_copy(Path(path)).as_posix()}: sealed to the challenge's key, ", 1)
+            if any(line.startswith(f"{path}: ") for path in gold) else line for line in plan.said]
+    for path in sorted(testsets & set(files)):
+        if challenge.gold_testsets == "questions":
+            said.append(f"{path}: public members only ({', '.join(GOLD_MEMBERS)} left out: hand the full test set "
+                        f"to the registered teams yourself)")
+    return Plan(files=files, toml=plan.toml, said=said)
+
+
+def public_testset(value: dict) -> dict:
+    """A test set without what it carries of the gold (:data:`scorer.tasks.GOLD_MEMBERS`:
+    Phase B's carries Phase A's gold documents and snippets); its questions in order,
+    every other member kept."""
+    return {**value, "questions": [{k: v for k, v in q.items() if k not in GOLD_MEMBERS} if isinstance(q, dict) else q
+                                   for q in value.get("questions", [])]}
 
 
 def write_plan(plan: Plan, repo: Path) -> None:
@@ -251,7 +310,10 @@ def cmd_import_bioasq(args: argparse.Namespace) -> int:
         print_problems([Problem(code="usage", message="nothing to import",
                                 fix="give --testset, --golden or --window (see --help)")])
         return EXIT_USAGE
-    plan, problems = plan_import(args, spec, repo)
+    try:
+        plan, problems = plan_import(args, spec, repo)
+    except ScorerError as exc:
+        plan, problems = Plan(), exc.problems
     errors = [p for p in problems if p.severity == "error"]
     print_problems(problems, per_code=PROBLEMS_PER_KIND)
     if errors:

@@ -101,6 +101,9 @@ def add_setup_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     p.add_argument("--testset", action="append", default=[], metavar="[PHASE=]FILE",
                    help="a test set as BioASQ handed it out: phaseA=FILE, phaseB=FILE (Task B); FILE (Synergy)")
     p.add_argument("--golden", metavar="FILE", help="BioASQ's golden file of the batch (the gold of every phase)")
+    p.add_argument("--seal", action="store_true",
+                   help="seal the golden file to the challenge's key (gold/.../<phase>.json.age; implied where "
+                        "[gold] sealed names the task): only the publish job opens it")
     p.add_argument("--window", action="append", default=[], metavar="[PHASE=]OPENS/CLOSES",
                    help="a submission window in UTC, e.g. phaseA=2026-03-02T10:00:00Z/2026-03-03T10:00:00Z "
                         "(Task B: phaseA, phaseB, optionally phaseAplus, which may be 'true': the Phase A window; "

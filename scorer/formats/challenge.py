@@ -23,7 +23,7 @@ from scorer.formats.goldversions import preliminary_copy
 from scorer.formats.jsontext import JsonValue, regular_file
 from scorer.formats.limits import QuestionLimits
 from scorer.formats.names import bad_characters, code_point, has_visible, lookalike_keys
-from scorer.formats.sealed import SEALED_SUFFIX
+from scorer.formats.sealed import SEALED_SUFFIX, present
 from scorer.measures.registry import default_official_measures
 from scorer.schemas import schema_fix, schema_problems
 from scorer.tasks import DEFAULT_HIERARCHY, SCORINGS, SINGLE_PHASE, TASKS, Task
@@ -198,6 +198,15 @@ class Challenge:
     teams: dict[str, Team] = field(default_factory=dict)
     sealed_tasks: frozenset[str] = frozenset()  # [submissions] sealed: the tasks whose runs are sealed
     recipient: str | None = None  # [submissions] recipient: the public key runs are sealed to
+    sealed_gold: frozenset[str] = frozenset()  # [gold] sealed: the tasks whose gold is sealed (to recipient)
+    gold_reveal: datetime | None = None  # [gold] reveal: from when the plain gold may be committed (None: never)
+    gold_testsets: str = "questions"  # [gold] testsets: what a test set of a sealed task keeps ("as-given": all)
+
+    def gold_is_sealed(self, task: str) -> bool:
+        """Whether the gold of ``task`` is sealed (``[gold] sealed``): committed as
+        ``<gold file>.age`` sealed to :attr:`recipient`, opened only by the publish job,
+        and never shown on a page until the organizers commit it plain (``[gold] reveal``)."""
+        return task in self.sealed_gold
 
     def is_sealed(self, task: str) -> bool:
         """Whether the runs of ``task`` are sealed (``[submissions] sealed``): submitted as
@@ -223,15 +232,17 @@ class Challenge:
 
     def gold_paths(self, ref: RunRef) -> dict[str, Path]:
         """The gold files a run is scored against: ``gold`` (+ ``manual`` when the batch
-        has expert scores, ``hierarchy``), from the task registry (:mod:`scorer.tasks`)."""
+        has expert scores, ``hierarchy``), from the task registry (:mod:`scorer.tasks`).
+        A file kept sealed (``<file>.age``, ``[gold] sealed``) is named by its plain path,
+        which is not in the repository: :mod:`scorer.store.sealed` opens it."""
         gold = self.root / TASKS[ref.task].gold(ref.batch, ref.phase)
         paths = {"gold": gold}
         scoring = SCORINGS.get(ref.scorer_task)
         if scoring is None:  # a phase the task does not have: refused by the identity checks
             return paths
         paths.update({option: gold.parent / name for option, name in TASKS[ref.task].optional_gold(ref.phase)
-                      if (gold.parent / name).exists()})
-        if preliminary_copy(gold).is_file():  # final results: the preliminary ones are computed too
+                      if present(gold.parent / name)})
+        if present(preliminary_copy(gold)):  # final results: the preliminary ones are computed too
             paths["preliminary"] = preliminary_copy(gold)
         if scoring.hierarchy:
             paths["hierarchy"] = self.root / (self.hierarchy or DEFAULT_HIERARCHY)
@@ -246,7 +257,7 @@ class Challenge:
         rounds = list(self.batches(ref.task))
         earlier = rounds[:rounds.index(ref.batch)] if ref.batch in rounds else []
         return {f"judged/{r}": path for r in earlier
-                if (path := self.root / TASKS[ref.task].gold(r, ref.phase)).is_file()}
+                if present(path := self.root / TASKS[ref.task].gold(r, ref.phase))}
 
     def rules_digest(self, ref: RunRef) -> str:
         """SHA-256 of the rules that decide a run's numbers (flavor, edition, measures)."""
@@ -270,6 +281,9 @@ class Challenge:
             "official_measures": self.official_measures,
             **({"submissions": {"sealed": sorted(self.sealed_tasks), "recipient": self.recipient}}
                if self.sealed_tasks else {}),
+            **({"gold": {"sealed": sorted(self.sealed_gold), "recipient": self.recipient, "testsets": self.gold_testsets,
+                         "reveal": utc_text(self.gold_reveal) if self.gold_reveal else "never"}}
+               if self.sealed_gold else {}),
             # each task's table of challenge.toml: its batches and its own settings
             **{spec.key: {spec.batches: [b.to_json() for b in self.batches(spec.id).values()],
                           **({"exclude_judged": self.excludes_judged(spec.id)} if spec.judged else {})}
@@ -644,6 +658,8 @@ def load_challenge(root: str | Path = ".") -> Challenge:
     rules = Rules(**value.get("rules", {}))
     submissions = value.get("submissions", {})
     sealed = submissions.get("sealed", False)
+    gold = value.get("gold", {})
+    sealed_gold, reveal = gold.get("sealed", False), gold.get("reveal", "never")
     return Challenge(
         root=root, name=value["challenge"]["name"], description=value["challenge"].get("description", ""),
         demo=value["challenge"].get("demo", False), rules=rules, limits=limits,
@@ -654,7 +670,9 @@ def load_challenge(root: str | Path = ".") -> Challenge:
                         for spec in TASKS.values() if spec.judged},
         hierarchy=next((value.get(spec.key, {}).get("hierarchy") for spec in TASKS.values() if spec.hierarchy), None),
         teams=teams,
-        sealed_tasks=frozenset(TASKS if sealed is True else sealed or ()), recipient=submissions.get("recipient"))
+        sealed_tasks=frozenset(TASKS if sealed is True else sealed or ()), recipient=submissions.get("recipient"),
+        sealed_gold=frozenset(TASKS if sealed_gold is True else sealed_gold or ()),
+        gold_reveal=None if reveal == "never" else reveal.astimezone(UTC), gold_testsets=gold.get("testsets", "questions"))
 
 
 def _submissions_problems(value: dict, text: str, path: Path, rejected: set[str]) -> list[Problem]:

@@ -14,6 +14,8 @@ import json
 from pathlib import Path, PurePath
 from typing import TypeVar
 
+from scorer.formats.sealed import present
+
 PRELIMINARY_FOLDER = "preliminary"
 VERSIONS_FILE = "versions.json"
 GoldPath = TypeVar("GoldPath", bound=PurePath)
@@ -40,7 +42,7 @@ def gold_version(gold: Path) -> dict:
     preliminary copy exists (the version from ``versions.json``, 2 when it does not say),
     then also, when ``versions.json`` says them, ``assessors`` (their names) and
     ``merged`` (the UTC time the version was made)."""
-    if not preliminary_copy(gold).is_file():
+    if not present(preliminary_copy(gold)):  # kept plain or sealed
         return {"state": "preliminary", "version": 1}
     record = read_versions(gold).get(gold.name)
     record = record if isinstance(record, dict) else {}

@@ -30,6 +30,8 @@ import binascii
 import hashlib
 import re
 from dataclasses import dataclass
+from pathlib import Path, PurePath
+from typing import TypeVar
 
 from scorer.errors import Problem
 
@@ -46,9 +48,23 @@ NONCE, CHUNK, TAG = 16, 65_536, 16
 #: :func:`sealed_limit` uses it for the size rule of a sealed file.
 HEADER_ALLOWANCE = 4_096
 
+P = TypeVar("P", bound=PurePath)
+
 _STANZA_ARG = re.compile(rb"[\x21-\x7e]+")
 _SSH_KEY = re.compile(r"ssh-ed25519 ([A-Za-z0-9+/]+={0,2})(?: .*)?")
 SEAL_FIX = "seal the run again with python -m scorer seal RUN.json (or age -r \"<the recipient in challenge.toml>\")"
+
+
+def sealed_copy(path: P) -> P:
+    """Where ``path`` (a file of the repository, a :class:`~pathlib.Path` or a
+    :class:`~pathlib.PurePosixPath`) is kept sealed: the same name followed by
+    :data:`SEALED_SUFFIX` (``gold/taskb/batch1/phaseB.json.age``)."""
+    return path.with_name(path.name + SEALED_SUFFIX)
+
+
+def present(path: Path) -> bool:
+    """Whether the file ``path`` is in the repository, plain or sealed (:func:`sealed_copy`)."""
+    return path.is_file() or sealed_copy(path).is_file()
 
 
 class SealingError(ValueError):
@@ -116,10 +132,11 @@ def _key_part(recipient: str) -> str:
     return " ".join(recipient.split()[:2])
 
 
-def open_envelope(data: bytes, identity: str, name: str) -> bytes:
-    """The run inside sealed file ``name`` of bytes ``data``, opened with the private key
-    ``identity`` (OpenSSH PEM text).  Raises :class:`SealingError` (located at ``name``)
-    when the key cannot be read or the file cannot be opened with it."""
+def open_envelope(data: bytes, identity: str, name: str, what: str = "run", fix: str = "") -> bytes:
+    """The run (or the ``what``: "gold") inside sealed file ``name`` of bytes ``data``,
+    opened with the private key ``identity`` (OpenSSH PEM text).  Raises
+    :class:`SealingError` (located at ``name``, with ``fix`` when given) when the key
+    cannot be read or the file cannot be opened with it."""
     import pyrage
     try:
         key = pyrage.ssh.Identity.from_buffer(identity.encode("utf-8"))
@@ -132,9 +149,9 @@ def open_envelope(data: bytes, identity: str, name: str) -> bytes:
     except (ValueError, pyrage.DecryptError) as exc:
         raise SealingError(Problem(
             code="cannot-open", file=name,
-            message=f"the sealed run cannot be opened with the challenge's key ({exc}): it was sealed to "
+            message=f"the sealed {what} cannot be opened with the challenge's key ({exc}): it was sealed to "
                     "another key, or the file is damaged",
-            fix="none after the window closed: the run cannot be read (next time: " + SEAL_FIX + ")")) from None
+            fix=fix or "none after the window closed: the run cannot be read (next time: " + SEAL_FIX + ")")) from None
 
 
 def sealed_limit(max_run_bytes: int) -> int:
@@ -162,9 +179,11 @@ def opened_size(payload_bytes: int) -> int | None:
     return full * CHUNK + last - TAG
 
 
-def envelope_problems(data: bytes, recipient: str, name: str, max_run_bytes: int) -> tuple[list[Problem], int | None]:
+def envelope_problems(data: bytes, recipient: str, name: str, max_run_bytes: int, what: str = "run",
+                      fix: str = SEAL_FIX) -> tuple[list[Problem], int | None]:
     """What is wrong with sealed file ``name`` of bytes ``data`` that can be seen without
-    the key (see the module doc), and the size of the run inside (None when unknown).
+    the key (see the module doc), and the size of the run (or the ``what``: "gold") inside
+    (None when unknown); ``fix``: how to seal it again.
 
     Problems: ``not-sealed`` (not an age file: no version line, or ASCII armor),
     ``bad-envelope`` (a header or payload that is not well formed, located at its header
@@ -177,11 +196,11 @@ def envelope_problems(data: bytes, recipient: str, name: str, max_run_bytes: int
     every other way but wrong there is found only when the publisher opens it, and then it
     is that run's own error (``cannot-open``), nobody else's.
     """
-    def problem(code: str, message: str, fix: str = SEAL_FIX, line: int | None = None) -> tuple[list[Problem], None]:
+    def problem(code: str, message: str, fix: str = fix, line: int | None = None) -> tuple[list[Problem], None]:
         return [Problem(code=code, file=name, line=line, message=message, fix=fix)], None
 
     if data.startswith(b"-----BEGIN AGE ENCRYPTED FILE-----"):
-        return problem("not-sealed", "the sealed run is in ASCII armor (age -a)", "seal it without -a/--armor")
+        return problem("not-sealed", f"the sealed {what} is in ASCII armor (age -a)", "seal it without -a/--armor")
     if not data.startswith(VERSION_LINE):
         return problem("not-sealed", "not an age file (it does not start with the line age-encryption.org/v1)")
     end = data.find(b"\n--- ", 0, MAX_HEADER)
@@ -206,15 +225,15 @@ def envelope_problems(data: bytes, recipient: str, name: str, max_run_bytes: int
         tags = [args[0] for kind, args in stanzas if kind == STANZA_TYPE]
         found = f"sealed to ssh-ed25519 key(s) tagged {', '.join(tags)}" if tags else \
             "not sealed to any ssh-ed25519 key"
-        return problem("wrong-recipient", f"the run is {found}; the challenge's key is tagged {tag} "
-                                          "(a run sealed to another key cannot be opened)")
+        return problem("wrong-recipient", f"the {what} is {found}; the challenge's key is tagged {tag} "
+                                          f"(a {what} sealed to another key cannot be opened)")
     payload = len(data) - mac_end - 1
     size = opened_size(payload)
     if size is None:
         return problem("bad-envelope", f"the age payload (the {payload:,} bytes after the MAC line) "
                                        f"{_payload_problem(payload)}")
     if size > max_run_bytes:
-        return [Problem(code="too-large", file=name, message=f"the sealed run has {size:,} bytes; the limit is "
+        return [Problem(code="too-large", file=name, message=f"the sealed {what} has {size:,} bytes; the limit is "
                                                               f"{max_run_bytes:,}",
                         fix="remove unneeded fields (e.g. snippet texts), then seal it again")], size
     return [], size

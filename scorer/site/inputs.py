@@ -15,6 +15,7 @@ from pathlib import Path
 
 from scorer.fingerprint import SHORT
 from scorer.formats.challenge import Challenge, RunRef, Window, utc_text
+from scorer.formats.sealed import present
 from scorer.gitrepo import GitError, GitRepo
 from scorer.tasks import TASKS
 
@@ -92,7 +93,8 @@ def _windows(challenge: Challenge) -> list[Window]:
 
 
 def has_gold(challenge: Challenge, task: str, batch: str, phase: str) -> bool:
-    return challenge.gold_paths(RunRef(task, batch, phase, "", ""))["gold"].is_file()
+    """Whether the gold of a batch and phase is committed, plain or sealed."""
+    return present(challenge.gold_paths(RunRef(task, batch, phase, "", ""))["gold"])
 
 
 def window_status(window: Window, gold: bool, date: datetime) -> str:

@@ -21,11 +21,20 @@ paths; an opened run is then scored as any other, with the digest of its sealed 
 its provenance beside the opened run's.  A sealed run not opened yet has the status
 ``sealed`` (no result file); one that could not be opened has its error file.
 
+Sealed gold (``<gold file>.age``, :func:`scorer.store.sealed.sealed_gold`): with the key,
+each is opened into a temporary folder outside the repository, removed when the call
+ends; a run scored against it names the plain gold's digest in its provenance (from the
+ledger when the key is not here, so every result is reused), and its result holds numbers
+only: no expert assessment of its items, no problem that quotes the gold.  A run whose
+sealed gold cannot be opened gets that as its error; one that needs scoring while the key
+is not here waits (``awaiting gold``): the publish job scores it.
+
 Every file is written atomically as canonical JSON (``scorer.store.files``).
 """
 from __future__ import annotations
 
 import json
+import tempfile
 import traceback
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -41,6 +50,7 @@ from scorer.formats.challenge import Challenge, RunRef, load_challenge, read_rec
 from scorer.formats.goldversions import gold_version
 from scorer.formats.hierarchy import load_hierarchy
 from scorer.formats.jsontext import load_json
+from scorer.formats.sealed import SEALED_SUFFIX
 from scorer.parallel import isolated_map
 from scorer.store.files import (
     canonical_json,
@@ -53,7 +63,16 @@ from scorer.store.files import (
 )
 from scorer.store.runs import RunJob, discover_runs, failure, identity_problems, score_run
 from scorer.store.sealed import LEDGER as SEALED_LEDGER
-from scorer.store.sealed import OPENED, OpenedCheck, discover_sealed, open_sealed_runs, read_ledger, sealed_state
+from scorer.store.sealed import (
+    OPENED,
+    OpenedCheck,
+    SealedGold,
+    discover_sealed,
+    open_sealed_runs,
+    read_ledger,
+    sealed_gold,
+    sealed_state,
+)
 from scorer.store.sealed import SEALED as STILL_SEALED
 from scorer.store.tables import PHASE_TABLES, ScoredRun, overview, taska_table
 from scorer.tasks import SCORINGS, TASKS
@@ -130,10 +149,20 @@ def _score_all(root: Path, jobs: int, on_run: Callable[[str], None] | None, shar
                check_opened: OpenedCheck | None = None) -> Summary:
     """:func:`score_all` on the resolved ``root``."""
     challenge = load_challenge(root)
-    state = _State(root, challenge, read_received(root), _read_index(root))
-    if identity is not None and not reuse_only:
-        opening = open_sealed_runs(root, challenge, identity, now or datetime.now(UTC), check_opened)
-        state.summary.opened, state.summary.unopened = list(opening.opened), sorted(opening.failed)
+    key = identity if not reuse_only else None
+    with tempfile.TemporaryDirectory(prefix="scorer-gold-") as opened:  # outside the repository
+        state = _State(root, challenge, read_received(root), _read_index(root),
+                       sealed_gold(root, challenge, key, Path(opened) if key else None))
+        if key is not None:
+            opening = open_sealed_runs(root, challenge, key, now or datetime.now(UTC), check_opened)
+            state.summary.opened, state.summary.unopened = list(opening.opened), sorted(opening.failed)
+        return _settle_all(root, state, jobs, on_run, shard, reuse_only)
+
+
+def _settle_all(root: Path, state: _State, jobs: int, on_run: Callable[[str], None] | None,
+                shard: tuple[int, int] | None, reuse_only: bool) -> Summary:
+    """The rest of :func:`_score_all`, once the sealed runs and gold are opened."""
+    challenge = state.challenge
     refs, state.summary.warnings = discover_runs(root)
     refs = state.settle_sealed(refs, discover_sealed(root))
     if shard is not None:
@@ -234,8 +263,10 @@ def result_path(ref: RunRef, status: str) -> str:
 class _State:
     """The bookkeeping of one call: index entries, hashes, files to keep, the summary."""
 
-    def __init__(self, root: Path, challenge: Challenge, received: dict, previous: dict):
+    def __init__(self, root: Path, challenge: Challenge, received: dict, previous: dict,
+                 gold: dict[str, SealedGold] | None = None):
         self.root, self.challenge, self.received = root, challenge, received
+        self.sealed_gold = gold or {}  # plain gold path -> its sealed file's state (scorer.store.sealed)
         self.previous = previous.get("runs", {})
         self.previous_tables = {t["table"]: t for t in previous.get("batches", [])}
         self.entries: dict[str, dict] = {}
@@ -279,22 +310,34 @@ class _State:
         problems += [Problem(code="missing-hierarchy", file=ref.path, message=f"the hierarchy {_rel(self.root, p)} "
                              "named by challenge.toml does not exist", fix="add it or fix taska.hierarchy")
                      for name, p in gold.items() if name == "hierarchy" and not p.is_file()]
+        sealed = {name: found for name, p in gold.items() if (found := self.sealed_gold.get(_rel(self.root, p)))}
+        problems += [Problem(**p) for found in sealed.values() for p in found.problems]
         if problems:
             self._write_error(ref, [p.to_dict() for p in problems], None, timing)
             return None
-        if not gold["gold"].is_file():
-            self.entries[ref.path] = {**_identity(ref), "status": AWAITING_GOLD, **timing}
-            self.summary.awaiting_gold.append(ref.path)
+        if not (gold["gold"].is_file() or "gold" in sealed) or any(s.digest is None for s in sealed.values()):
+            self._awaiting_gold(ref, timing)
             return None
         provenance = self._provenance(ref, gold)
         if self._reuse(ref, provenance, timing):
             return None
-        manual_system, notes = self._manual(ref, gold)
-        job = RunJob(ref=ref, root=str(self.root), gold={k: str(v) for k, v in gold.items()},
+        read = {name: sealed[name].opened if name in sealed else p for name, p in gold.items()}
+        if any(p is None for p in read.values()):  # sealed gold, and the key is not here: the publish job scores it
+            self._awaiting_gold(ref, timing)
+            return None
+        files = {name: p for name, p in read.items() if p is not None}
+        manual_system, notes = self._manual(ref, files, gold)
+        job = RunJob(ref=ref, root=str(self.root), gold={k: str(v) for k, v in files.items()},
                      edition=self.challenge.edition(ref) or self.challenge.rules.edition,
                      flavor=self.challenge.rules.flavor,
-                     max_bytes=self.challenge.limits.max_run_bytes, manual_system=manual_system, notes=notes)
+                     max_bytes=self.challenge.limits.max_run_bytes, manual_system=manual_system, notes=notes,
+                     sealed_gold={str(files[name]): _rel(self.root, gold[name]) + SEALED_SUFFIX for name in sealed})
         return job, provenance, timing
+
+    def _awaiting_gold(self, ref: RunRef, timing: dict) -> None:
+        """Settle a run whose gold is not there (or is sealed, and the key is not here)."""
+        self.entries[ref.path] = {**_identity(ref), "status": AWAITING_GOLD, **timing}
+        self.summary.awaiting_gold.append(ref.path)
 
     def _timing(self, ref: RunRef) -> dict:
         moment = self.received.get(ref.path)
@@ -317,7 +360,8 @@ class _State:
         if path not in self.gold_by_path:
             relative = _rel(self.root, path)
             if relative not in self.gold_hashes:
-                self.gold_hashes[relative] = sha256_file(path)
+                sealed = self.sealed_gold.get(relative)  # its digest is known: plan() settled it otherwise
+                self.gold_hashes[relative] = sealed.digest if sealed and sealed.digest else sha256_file(path)
             self.gold_by_path[path] = self.gold_hashes[relative]
         return self.gold_by_path[path]
 
@@ -361,8 +405,9 @@ class _State:
             return _entry(ref, status, relative, data, document.get("provenance"), timing, document)
         return None
 
-    def _manual(self, ref: RunRef, gold: dict[str, Path]) -> tuple[str | None, list[Problem]]:
-        """The run's key in the batch's expert scores, or a warning when it has none there."""
+    def _manual(self, ref: RunRef, gold: dict[str, Path], named: dict[str, Path]) -> tuple[str | None, list[Problem]]:
+        """The run's key in the batch's expert scores (read at ``gold["manual"]``), or a
+        warning when it has none there (naming its file in the repository, ``named``)."""
         if "manual" not in gold:
             return None, []
         key = f"{ref.team}/{ref.system}"
@@ -375,7 +420,7 @@ class _State:
         keys = self.manual_keys[gold["manual"]]
         if keys is None or key in keys:
             return key, []
-        return None, [Problem(code="no-expert-scores", severity="warning", file=_rel(self.root, gold["manual"]),
+        return None, [Problem(code="no-expert-scores", severity="warning", file=_rel(self.root, named["manual"]),
                               message=f"the expert scores have no entry {key!r}; ideal answers are scored "
                                       "automatically only", fix="nothing to do if the experts did not score this run")]
 

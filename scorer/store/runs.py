@@ -78,7 +78,9 @@ def identity_problems(challenge: Challenge, ref: RunRef) -> list[Problem]:
 
 @dataclass(frozen=True)
 class RunJob:
-    """Everything :func:`score_run` needs, as plain data (absolute paths as strings)."""
+    """Everything :func:`score_run` needs, as plain data (absolute paths as strings).
+    ``sealed_gold``: the gold files opened from sealed ones (outside the repository) ->
+    their sealed files in it: the result then holds numbers only (:func:`score_run`)."""
 
     ref: RunRef
     root: str
@@ -88,35 +90,39 @@ class RunJob:
     max_bytes: int
     manual_system: str | None = None
     notes: list[Problem] = field(default_factory=list)
+    sealed_gold: dict[str, str] = field(default_factory=dict)
 
 
 def score_run(job: RunJob) -> dict:
     """Validate and score one run: ``{"status": "scored", measures, ...}`` or
     ``{"status": "error", "problems": [...]}``.  Never raises (an unexpected exception is
-    the run's ``internal-error``)."""
+    the run's ``internal-error``).  Against sealed gold (``job.sealed_gold``) the result
+    has no ``assessment`` (it would say which of the run's items the experts added to the
+    gold) and a problem located in the gold names its sealed file and withholds its words
+    (:func:`_relative`)."""
     try:
         problems, answered, run_value, normalized = _validate(job)
         if any(p.severity == "error" for p in problems):
-            return {"status": "error", "problems": _relative(problems, job.root)}
+            return {"status": "error", "problems": _relative(problems, job.root, job.sealed_gold)}
         result = evaluate(job.gold["gold"], str(Path(job.root) / job.ref.path), task=job.ref.scorer_task,
                           edition=job.edition, flavor=job.flavor, form_warnings=False,  # problems has them
                           **_options(job))
         zeroed = _form_zeroed(job, result.measures, problems, normalized)
     except ScorerError as exc:
-        return {"status": "error", "problems": _relative(exc.problems, job.root)}
+        return {"status": "error", "problems": _relative(exc.problems, job.root, job.sealed_gold)}
     except Exception as exc:  # noqa: BLE001 - one run's bug must not stop the others
         return failure(job, "internal-error", f"internal error while scoring the run: {type(exc).__name__}: "
                        f"{_excerpt(str(exc))}", "report this to the organizers with the run")
     body = result.to_json()
     notes = form_zero_problems(zeroed, job.ref.path)
-    body["warnings"] = _relative(notes + problems + job.notes + result.warnings, job.root)
+    body["warnings"] = _relative(notes + problems + job.notes + result.warnings, job.root, job.sealed_gold)
     if zeroed:
         body["form_zero"] = {category: form_zero_note(category, form, job.ref.path) for category, form in zeroed.items()}
     if answered is not None:
         body["answered"] = answered
     if SCORINGS[job.ref.scorer_task].sensitivity:
         body["variants"] = rule_variants(job, run_value)
-        added = run_assessment(job, run_value, body)
+        added = None if job.sealed_gold else run_assessment(job, run_value, body)
         if added is not None:
             body["assessment"] = added
     return {"status": "scored", **body}
@@ -254,12 +260,27 @@ def evaluate_options(scorer_task: str, gold: dict[str, str], manual_system: str 
     return options
 
 
-def _relative(problems: list[Problem], root: str) -> list[dict]:
-    """Problems as dicts with file names relative to the repository (no local paths)."""
+def _relative(problems: list[Problem], root: str, sealed: dict[str, str] | None = None) -> list[dict]:
+    """Problems as dicts with file names relative to the repository (no local paths); one
+    located in a gold file opened from a sealed one (``sealed``: opened path -> sealed
+    file) is :func:`withheld`."""
     prefix = root.rstrip(os.sep) + os.sep
     out = []
     for p in problems:
-        if p.file and p.file.startswith(prefix):
+        if p.file and sealed and p.file in sealed:
+            p = withheld(p, sealed[p.file])
+        elif p.file and p.file.startswith(prefix):
             p = p.located(file=Path(p.file[len(prefix):]).as_posix())
         out.append(p.to_dict())
     return out
+
+
+def withheld(problem: Problem, sealed: str) -> Problem:
+    """A problem found in sealed gold, as the results may say it: located at the sealed
+    file ``sealed`` (its JSON path and line kept: they name a place, not a word of the
+    gold), with its code, and its message and fix replaced (they may quote the gold)."""
+    where = f" at {problem.pointer}" if problem.pointer else (f" on line {problem.line}" if problem.line else "")
+    return Problem(code=problem.code, severity=problem.severity, file=sealed, line=problem.line, pointer=problem.pointer,
+                   message=f"the sealed gold has a problem{where} ({problem.code}); its words are withheld: they "
+                           "may quote the gold",
+                   fix="organizers: open the gold with the key, fix it and seal it again (import-bioasq --seal)")

@@ -19,6 +19,18 @@ so that callers without the key (shard jobs, a local ``score-all``) know a run's
 :func:`sealed_state`.  A run that cannot be opened gets its problems as its error in
 ``results/``; it never stops the others.  Before its window closes a sealed run is never
 opened, whoever holds the key.
+
+Sealed gold (``[gold] sealed``, see ``docs/organizers.md``, "Private gold") is any
+``<file>.age`` under ``gold/`` whose plain file is not committed: the gold of a batch and
+phase, its expert scores, its preliminary copy.  :func:`sealed_gold` opens each one with the
+key into a folder outside the repository (never at its plain path: nothing plain of it is
+ever written in the work tree, the results commit cannot carry it) and records it in the
+same ledger, under its sealed path, with the SHA-256 of the plain gold as ``opened_sha256``:
+the digest the provenance of a run's result names, so that a caller without the key still
+reuses every result, and the plain gold committed at the reveal, if its content is the
+same, rescores nothing.  A sealed gold file that cannot be opened (sealed to another key,
+cut or padded) is recorded with its problems, which become the error of the runs of its
+batch only.
 """
 from __future__ import annotations
 
@@ -30,10 +42,15 @@ from pathlib import Path
 
 from scorer.errors import Problem
 from scorer.formats.challenge import Challenge, RunRef, sealed_ref
-from scorer.formats.sealed import SealingError, open_envelope, sealed_limit
+from scorer.formats.sealed import SEALED_SUFFIX, SealingError, envelope_problems, open_envelope, sealed_limit
 from scorer.store.files import canonical_json, sha256_bytes, sha256_file, write_atomic
 
 LEDGER = "results/sealed.json"
+#: Where sealed gold is looked for: every ``<file>.age`` under it.
+GOLD_FOLDER = "gold"
+#: The fix of a sealed gold file that cannot be opened.
+GOLD_SEAL_FIX = ("organizers: seal the golden file again to the challenge's key ([submissions] recipient): "
+                 "python -m scorer import-bioasq ... --golden FILE --seal")
 #: What checks an opened run: (repository root, run, challenge) -> its located errors.
 OpenedCheck = Callable[[Path, RunRef, Challenge], list[Problem]]
 #: The states of a sealed run: its valid opened run is at its path, its opened run is invalid,
@@ -148,3 +165,78 @@ def _open_into(root: Path, ref: RunRef, data: bytes, identity: str, max_run_byte
             problem = exc.problem
     target.unlink(missing_ok=True)
     return problem
+
+
+@dataclass(frozen=True)
+class SealedGold:
+    """A sealed gold file as one call sees it: ``digest``, the SHA-256 of the plain gold
+    (None: unknown: not opened by this call and not recorded for the present sealed file);
+    ``opened``: where this call opened it, outside the repository (None: not opened here);
+    ``problems``: why it cannot be opened, located at its sealed file."""
+
+    digest: str | None
+    opened: Path | None = None
+    problems: tuple[dict, ...] = ()
+
+
+def discover_sealed_gold(root: Path) -> list[str]:
+    """The plain paths (relative to ``root``) of the sealed gold files under ``gold/`` whose
+    plain file is not committed beside them (a plain file is the revealed gold and wins)."""
+    top = root / GOLD_FOLDER
+    found = (p.relative_to(root).as_posix().removesuffix(SEALED_SUFFIX) for p in top.rglob("*" + SEALED_SUFFIX)
+             if p.is_file() and not p.is_symlink())
+    return sorted(path for path in found if not (root / path).exists())
+
+
+def sealed_gold(root: Path, challenge: Challenge, identity: str | None = None,
+                into: Path | None = None) -> dict[str, SealedGold]:
+    """Plain gold path -> :class:`SealedGold`, for each of :func:`discover_sealed_gold`.
+
+    With the private key ``identity`` and a folder ``into`` outside the repository, each is
+    opened there (at its plain path under ``into``): its envelope is first checked as the
+    pull-request check checks a sealed run's (:func:`scorer.formats.sealed.envelope_problems`:
+    another key's, cut or padded), then opened; the ledger records what was found for each
+    sealed file.  Without them, the ledger's record of the present sealed file is read.
+    Raises ValueError when ``into`` is inside ``root``, and
+    :class:`scorer.formats.sealed.SealingError` for a key that cannot be read.
+    """
+    if into is not None and into.resolve().is_relative_to(root.resolve()):
+        raise ValueError(f"sealed gold is never opened inside the repository ({into})")
+    ledger = read_ledger(root)
+    out: dict[str, SealedGold] = {}
+    opening = identity is not None and into is not None
+    if opening:
+        assert identity is not None
+        _check_key(identity)
+    for plain in discover_sealed_gold(root):
+        sealed = plain + SEALED_SUFFIX
+        data = (root / sealed).read_bytes()
+        entry = ledger.get(sealed)
+        if not opening:
+            known = isinstance(entry, dict) and entry.get("sealed_sha256") == sha256_bytes(data)
+            out[plain] = (SealedGold(entry.get("opened_sha256"), None, tuple(entry.get("problems") or ()))
+                          if known and isinstance(entry, dict) else SealedGold(None))
+            continue
+        assert identity is not None and into is not None
+        out[plain] = found = _open_gold(data, sealed, challenge.recipient, identity, into / plain)
+        ledger[sealed] = {"sealed_sha256": sha256_bytes(data), "opened_sha256": found.digest,
+                          "problems": list(found.problems)}
+    if opening and out:
+        write_atomic(root / LEDGER, canonical_json(dict(sorted(ledger.items()))))
+    return out
+
+
+def _open_gold(data: bytes, sealed: str, recipient: str | None, identity: str, target: Path) -> SealedGold:
+    """Sealed gold file ``sealed`` (bytes ``data``) opened with ``identity`` and written at
+    ``target``; its problems instead when its envelope is not one of ``recipient`` (when the
+    challenge names one) well formed, or it does not open."""
+    problems, _ = (envelope_problems(data, recipient, sealed, len(data), what="gold", fix=GOLD_SEAL_FIX)
+                   if recipient else ([], None))
+    if problems:
+        return SealedGold(None, None, tuple(p.to_dict() for p in problems))
+    try:
+        plain = open_envelope(data, identity, sealed, what="gold", fix=GOLD_SEAL_FIX)
+    except SealingError as exc:
+        return SealedGold(None, None, (exc.problem.to_dict(),))
+    write_atomic(target, plain)
+    return SealedGold(sha256_bytes(plain), target)

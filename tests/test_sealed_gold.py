@@ -1,0 +1,206 @@
+"""Private gold (``[gold] sealed``): ``import-bioasq --seal`` writes the golden file sealed
+and the test sets without the gold's members; ``score-all`` with the key opens it outside
+the repository and publishes the same numbers as the plain gold, and nothing of the gold
+in ``results/``; a bad sealed gold is its own batch's located error.  See
+``docs/organizers.md``, "Private gold"."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from scorer.cli import main
+from scorer.formats.challenge import load_challenge
+from scorer.formats.sealed import generate_key_pair, open_envelope, seal
+from scorer.store import score_all
+from tests.conftest import DATA, ROOT
+
+KEY = generate_key_pair()
+OTHER = generate_key_pair("someone-else")
+GOLDEN = DATA / "bioasq-real" / "golden" / "11B1_golden.json"
+SEALED_BATCH = "gold/taskb/batch2"
+
+
+def gold_only_strings(gold: dict, runs: list[dict]) -> set[str]:
+    """Every ideal answer, exact answer, snippet text and gold document of ``gold`` (a
+    Task B golden file) that no run in ``runs`` returned and no question's body (public,
+    in the test set) holds: what may not appear anywhere."""
+    returned = set()
+    for run in runs:
+        for q in run.get("questions", []):
+            returned.update(_texts(q))
+    bodies = "\n".join(q.get("body", "") for q in gold["questions"])
+    return {s for q in gold["questions"] for s in _texts(q) if s not in bodies} - returned
+
+
+def _texts(question: dict) -> set[str]:
+    out = set()
+    ideal = question.get("ideal_answer")
+    out.update([ideal] if isinstance(ideal, str) else ideal or [])
+    out.update(_flat(question.get("exact_answer")))
+    out.update(s.get("text", "") for s in question.get("snippets", []) if isinstance(s, dict))
+    out.update(d.rstrip("/").rpartition("/")[2] for d in question.get("documents", []) if isinstance(d, str))
+    return {s for s in out if isinstance(s, str) and len(s) >= 4 and s.lower() not in ("yes", "no")}
+
+
+def _flat(value) -> list:
+    if isinstance(value, list):
+        return [x for v in value for x in _flat(v)]
+    return [value] if isinstance(value, str) else []
+
+
+def leaks(folder: Path, secrets: set[str], skip: tuple[str, ...] = ()) -> list[tuple[str, str]]:
+    """(file, secret) for each gold-only string found in a file under ``folder`` (text
+    as written and JSON-escaped)."""
+    found = []
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder).as_posix()
+        if not path.is_file() or rel.startswith(skip) or path.suffix == ".age":
+            continue
+        text = path.read_bytes().decode("utf-8", "replace")
+        found += [(rel, s) for s in secrets if s in text or json.dumps(s)[1:-1] in text]
+    return found
+
+
+def _with_key(root: Path, sealed: str = '["taskB"]', testsets: str = "") -> None:
+    text = (root / "challenge.toml").read_text(encoding="utf-8")
+    text = re.sub(r'recipient = ".*"', f'recipient = "{KEY.recipient}"', text)
+    text = text.replace("[official_measures]", f"[gold]\nsealed = {sealed}\n{testsets}\n[official_measures]", 1)
+    (root / "challenge.toml").write_text(text, encoding="utf-8")
+
+
+@pytest.fixture
+def demo(tmp_path) -> Path:
+    """The demo's Task B batches 2 and 3 only (the runs of the other tasks and batches
+    removed to keep the test short), with the test's key as the challenge's."""
+    root = tmp_path / "demo"
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    for name in files.decode().split("\0"):
+        if name and (ROOT / name).is_file() and not name.startswith(("results/", "tests/", "docs/", "benchmarks/")):
+            if name.startswith("submissions/") and not name.startswith(("submissions/taskB/batch2/",
+                                                                         "submissions/taskB/batch3/")):
+                continue
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(ROOT / name, root / name)
+    return root
+
+
+def _seal_folder(root: Path, folder: str, recipient: str = KEY.recipient) -> None:
+    for path in sorted((root / folder).rglob("*.json")):
+        if path.name != "versions.json":
+            path.with_name(path.name + ".age").write_bytes(seal(path.read_bytes(), recipient))
+            path.unlink()
+
+
+def _results(root: Path) -> dict[str, dict]:
+    index = json.loads((root / "results" / "index.json").read_text())
+    return {p: json.loads((root / e["result"]).read_text()) for p, e in index["runs"].items() if "result" in e}
+
+
+def test_sealed_gold_gives_the_numbers_of_the_plain_gold_and_nothing_of_it(demo):
+    _with_key(demo)
+    plain_summary = score_all(demo, jobs=2)
+    assert not plain_summary.failed
+    plain = _results(demo)
+    gold = json.loads((demo / SEALED_BATCH / "phaseB.json").read_text())
+    runs = [json.loads(p.read_text()) for p in (demo / "submissions/taskB/batch2").rglob("*.json")]
+    secrets = gold_only_strings(gold, runs)
+    assert len(secrets) > 20
+    _seal_folder(demo, SEALED_BATCH)
+    shutil.rmtree(demo / "results")
+    summary = score_all(demo, jobs=2, identity=KEY.identity)
+    assert not summary.failed and not summary.awaiting_gold
+    sealed = _results(demo)
+    assert sealed.keys() == plain.keys()
+    for path, doc in sealed.items():
+        for part in ("measures", "per_question", "variants"):
+            assert doc.get(part) == plain[path].get(part), (path, part)
+        assert "assessment" not in doc  # which of its items the experts added: gold membership
+    assert any("assessment" in doc for doc in plain.values())  # the check above could fail
+    assert leaks(demo / "results", secrets) == []
+    assert [p.name for p in (demo / SEALED_BATCH).rglob("*.json")] == ["versions.json"]
+    # the plain gold's digest is the provenance's; a caller without the key reuses every result
+    digest = json.loads((demo / "results/sealed.json").read_text())[f"{SEALED_BATCH}/phaseB.json.age"]["opened_sha256"]
+    phase_b = [doc for path, doc in plain.items() if path.startswith("submissions/taskB/batch2/phaseB/")]
+    assert phase_b and all(doc["provenance"]["gold_sha256"]["gold"] == digest for doc in phase_b)
+    again = score_all(demo, jobs=1)
+    assert not again.scored and not again.awaiting_gold and len(again.reused) == len(sealed)
+
+
+def _cut_after_header(data: bytes) -> bytes:
+    """An age file cut 11 bytes after its header's MAC line (48 bytes after its newline)."""
+    return data[:data.index(b"\n--- ") + 49 + 11]
+
+
+@pytest.mark.parametrize(("damage", "code"), [
+    (lambda data: seal(data, OTHER.recipient), "wrong-recipient"),
+    (lambda data: seal(data, KEY.recipient)[:-1], "cannot-open"),  # cut inside its last chunk: a valid length
+    (lambda data: _cut_after_header(seal(data, KEY.recipient)), "bad-envelope"),  # no whole nonce
+    (lambda data: seal(data, KEY.recipient) + b"\0" * 16, "cannot-open"),  # padded
+    (lambda data: seal(b'["SECRET-IDEAL"]', KEY.recipient), "wrong-type"),  # not gold once opened
+])
+def test_a_bad_sealed_gold_is_its_own_batch_error_and_every_other_batch_publishes(demo, damage, code):
+    _with_key(demo)
+    gold = demo / SEALED_BATCH / "phaseB.json"
+    gold.with_name("phaseB.json.age").write_bytes(damage(gold.read_bytes()))
+    gold.unlink()
+    summary = score_all(demo, jobs=2, identity=KEY.identity)
+    failed = {p.split("/")[2] + "/" + p.split("/")[3] for p in summary.failed}
+    assert failed == {"batch2/phaseB", "batch2/phaseAplus"}  # the runs scored against that file only
+    assert any(p.startswith("submissions/taskB/batch3/") for p in summary.scored)
+    for path in summary.failed:
+        problems = summary.problems[path]
+        assert problems and all(p["file"] == f"{SEALED_BATCH}/phaseB.json.age" for p in problems), problems
+        assert {p["code"] for p in problems} == {code}
+        assert "SECRET-IDEAL" not in json.dumps(problems) and "/tmp" not in json.dumps(problems)
+
+
+def test_import_bioasq_seal_writes_the_gold_sealed_and_the_testsets_without_gold(tmp_path, capsys):
+    if not GOLDEN.exists():
+        pytest.skip("../shared/data/bioasq-real is absent")
+    repo = tmp_path / "challenge"
+    assert main(["init", str(repo)]) == 0
+    text = (repo / "challenge.toml").read_text(encoding="utf-8")
+    (repo / "challenge.toml").write_text(text + '\n[gold]\nsealed = ["taskB"]\n', encoding="utf-8")
+    args = ["import-bioasq", "--repo", str(repo), "--batch", "batch1", "--golden", str(GOLDEN), "--seal"]
+    assert main(args) == 1  # no [submissions] recipient yet
+    assert "has none" in "".join(capsys.readouterr()) and not (repo / "gold/taskb").exists()
+    text = (repo / "challenge.toml").read_text(encoding="utf-8")
+    (repo / "challenge.toml").write_text(text.replace("[submissions]\n", f'[submissions]\nrecipient = "{KEY.recipient}"\n'),
+                                         encoding="utf-8")
+    assert main(args) == 0
+    folder = repo / "gold/taskb/batch1"
+    assert sorted(p.name for p in folder.iterdir()) == ["phaseA.json.age", "phaseB.json.age"]
+    for phase in ("phaseA", "phaseB"):
+        assert open_envelope((folder / f"{phase}.json.age").read_bytes(), KEY.identity, "x") == GOLDEN.read_bytes()
+    testset = json.loads((repo / "testsets/taskb/batch1/phaseB.json").read_text())
+    assert {k for q in testset["questions"] for k in q} == {"id", "type", "body"}
+    golden = json.loads(GOLDEN.read_text())
+    assert [q["id"] for q in testset["questions"]] == [q["id"] for q in golden["questions"]]
+    secrets = gold_only_strings(golden, [])
+    assert len(secrets) > 500
+    assert leaks(repo / "gold", secrets) == leaks(repo / "testsets", secrets) == []  # what the import wrote
+
+
+def test_seal_is_refused_for_a_task_whose_gold_the_configuration_does_not_seal(tmp_path, capsys):
+    if not GOLDEN.exists():
+        pytest.skip("../shared/data/bioasq-real is absent")
+    repo = tmp_path / "challenge"
+    assert main(["init", str(repo)]) == 0
+    assert main(["import-bioasq", "--repo", str(repo), "--batch", "batch1", "--golden", str(GOLDEN), "--seal"]) == 1
+    out = "".join(capsys.readouterr())
+    assert "[gold] sealed does not name taskB" in out
+    assert not (repo / "gold/taskb").exists()
+
+
+def test_the_gold_table_of_challenge_toml_is_read(demo):
+    _with_key(demo, "true", 'reveal = 2027-01-01T00:00:00Z\ntestsets = "as-given"')
+    challenge = load_challenge(demo)
+    assert challenge.gold_is_sealed("taskB") and challenge.gold_is_sealed("mcqa")
+    assert challenge.gold_reveal is not None and challenge.gold_reveal.year == 2027
+    assert challenge.gold_testsets == "as-given"
+    assert challenge.to_json()["gold"]["reveal"] == "2027-01-01T00:00:00Z"
