@@ -39,6 +39,8 @@ OPENED = "2026-03-01T12:00:00Z"
 #: and ``payload(event, body)`` (the collector of tests/github_contract.py, set up by
 #: tests/conftest.py, which holds them to GitHub's descriptions).
 OBSERVERS: list = []
+#: The most files a compare lists (GitHub's REST docs, "Compare two commits").
+COMPARE_FILES = 300
 LETTERS = {"A": "added", "D": "removed", "M": "modified", "R": "renamed", "C": "copied", "T": "changed"}
 
 
@@ -60,6 +62,9 @@ class FakeGitHub:
         self.public = True  # reads need no permission
         self.lock = threading.Lock()
         self.fork_ids: dict[str, int] = {}  # owner (lower case) -> the id of their fork, on first use
+        #: the most entries a recursive tree listing holds (None: no limit); a longer one is cut and
+        #: says ``truncated`` ("the number of items in the tree array exceeded our maximum limit")
+        self.tree_limit: int | None = None
 
     def open_pull(self, head: str, author: str = "alice", number: int = NUMBER, base: str = "main",
                   at: str = OPENED, branch: str = "my-run") -> None:
@@ -290,7 +295,8 @@ class FakeGitHub:
         base, head = git.commit(base), git.commit(head)
         files = [{"filename": c.path, "status": LETTERS[c.status],
                   **({"previous_filename": c.old_path} if c.old_path else {})} for c in git.changes(base, head)]
-        return 200, {"merge_base_commit": {"sha": git.merge_base(base, head)}, "files": files,
+        # GitHub: "includes up to 300 changed files for the entire comparison"
+        return 200, {"merge_base_commit": {"sha": git.merge_base(base, head)}, "files": files[:COMPARE_FILES],
                      "url": self.api(f"compare/{base}...{head}")}
 
     def tree(self, sha, query, body):
@@ -305,7 +311,9 @@ class FakeGitHub:
             mode, kind, object_id, size = meta.split()
             entries.append({"path": path, "mode": mode, "type": kind, "sha": object_id,
                             **({"size": int(size)} if kind == "blob" else {})})
-        return 200, {"sha": sha, "tree": entries, "truncated": False, "url": self.api(f"git/trees/{sha}")}
+        cut = bool(recursive) and self.tree_limit is not None and len(entries) > self.tree_limit
+        return 200, {"sha": sha, "tree": entries[:self.tree_limit] if cut else entries, "truncated": cut,
+                     "url": self.api(f"git/trees/{sha}")}
 
     def blob(self, sha, query, body):
         data = subprocess.run(["git", "-C", str(self.repo), "cat-file", "blob", sha], capture_output=True).stdout

@@ -144,3 +144,32 @@ def test_comments_without_a_user_or_a_body_are_passed_over(github):
     code, out, body = report(github, head, "--time", LATER)
     assert code == 0 and status_of(github, head) == "success", out
     assert len([c for c in github.comments if c.get("body", "").startswith("<!--")]) == 1
+
+
+def test_a_later_version_in_a_truncated_tree_still_counts(github):
+    """GitHub cuts a recursive tree past its limit (``truncated``).  Alice's later version B
+    (#8) sits in a commit whose recursive tree is cut before the run's path: it is read one
+    folder at a time, so B still supersedes A, and A's own pull request is judged too."""
+    a = commit(github.repo, {NEW_RUN: phase_a_run("q1")}, "A")
+    github.open_pull(a, at=OPEN)
+    github.add_run(a, OPEN)
+    b = commit(github.repo, {NEW_RUN: phase_a_run("q1", "q2")}, "B")
+    github.open_pull(b, number=NUMBER + 1, at=LATER, branch="other")
+    github.add_run(b, LATER, branch="other")
+    github.tree_limit = 2  # every recursive tree of the repository is cut after two entries
+    code, out, body = report(github, a, "--time", AFTER)
+    assert code == 0 and codes(body) == ["superseded-run"], out
+    code, out, body = report(github, b, "--time", AFTER)
+    assert code == 0 and body["verdict"] == "accepted", out
+
+
+def test_a_pull_request_past_the_compare_limit_gets_a_located_error_and_a_status(github):
+    """GitHub's compare lists at most 300 files: a pull request changing 300 or more cannot
+    be seen whole.  The reporter says so, with the fix (split it), and sets the status."""
+    head = commit(github.repo, {f"submissions/notes/n{i}.txt": b"x" for i in range(301)}, "many files")
+    github.open_pull(head, at=OPEN)
+    github.add_run(head, OPEN)
+    code, out, _ = report(github, head, "--time", LATER)
+    assert code == 1 and status_of(github, head) == "error", out
+    comment = github.comments_on(NUMBER)[-1]
+    assert "300 files or more" in comment and "split it: at most 299 changed files" in comment, comment

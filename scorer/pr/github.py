@@ -77,6 +77,15 @@ CHECK_WORKFLOW = ".github/workflows/check.yml"
 STATUS_LETTERS = {"added": "A", "removed": "D", "modified": "M", "renamed": "R", "copied": "C", "changed": "T"}
 
 
+class ApiLimit(GitError):
+    """What the check cannot read because GitHub's answer is cut at a documented limit
+    (a compare's 300 files, a truncated tree), with the ``fix``."""
+
+    def __init__(self, message: str, fix: str) -> None:
+        super().__init__(message)
+        self.fix = fix
+
+
 def connect(token: str, api_url: str = DEFAULT_API) -> Github:
     """A PyGithub client for ``api_url`` (``https://api.github.com``, or an Enterprise or test server)."""
     return Github(base_url=api_url, auth=Auth.Token(token))
@@ -87,12 +96,17 @@ class ApiRepo:
     clone, no checkout).
 
     Files are read by commit id: trees (``git/trees/{sha}?recursive=1``) give each path's
-    mode, object id and size; blobs (``git/blobs/{sha}``) give the bytes.
+    mode, object id and size; blobs (``git/blobs/{sha}``) give the bytes.  GitHub cuts a
+    recursive tree past its limit and says so (``truncated``: "the number of items in the
+    tree array exceeded our maximum limit"); a path such a listing lacks is then found one
+    folder at a time (:meth:`_walk`), and only a folder whose own listing is cut gives a
+    :class:`ApiLimit` naming it.  A compare lists at most :data:`COMPARE_FILES_LIMIT` files:
+    a pull request that may change more gives an :class:`ApiLimit` too.
     """
 
     def __init__(self, repo) -> None:
         self.repo = repo
-        self._trees: dict[str, dict] = {}
+        self._trees: dict[str, tuple[dict[str, dict], bool]] = {}
         self._compares: dict[tuple[str, str], object] = {}
 
     def commit(self, rev: str) -> str:
@@ -105,9 +119,10 @@ class ApiRepo:
         comparison = self._compare(base, head)
         files = comparison.files
         if len(files) >= COMPARE_FILES_LIMIT:
-            raise GitError(f"the pull request changes {COMPARE_FILES_LIMIT} files or more (the API lists at most "
-                           f"{COMPARE_FILES_LIMIT}); split it")
-        now, before = self._tree(head), self._tree(comparison.merge_base_commit.sha)
+            raise ApiLimit(f"the pull request changes {COMPARE_FILES_LIMIT} files or more, and GitHub's compare lists "
+                           f"at most {COMPARE_FILES_LIMIT}, so the check cannot see every change",
+                           f"split it: at most {COMPARE_FILES_LIMIT - 1} changed files per pull request")
+        base = comparison.merge_base_commit.sha
         found = slashed(self, head, [f.filename for f in files if f.status != "removed"])
         out = []
         for f in files:
@@ -115,8 +130,8 @@ class ApiRepo:
                 continue
             letter = STATUS_LETTERS[f.status]
             old_path = f.previous_filename if letter in "RC" else None
-            entry = now.get(f.filename) if letter != "D" else None  # a deleted path has no new entry
-            old = before.get(old_path or f.filename)
+            entry = self._entry(head, f.filename) if letter != "D" else None  # a deleted path has no new entry
+            old = self._entry(base, old_path or f.filename)
             out.append(Change(status=letter, path=f.filename, old_path=old_path,
                               mode=entry["mode"] if entry is not None else ABSENT_MODE,
                               old_mode=old["mode"] if old else ABSENT_MODE,
@@ -130,19 +145,26 @@ class ApiRepo:
         return base64.b64decode(found.content) if found.encoding == "base64" else found.content.encode("utf-8")
 
     def read(self, commit: str, path: str) -> bytes | None:
-        entry = self._tree(commit).get(path)
-        if entry is None or entry["type"] != "blob" or entry["mode"] not in REGULAR_MODES:
-            return None
-        return self.blob(entry["sha"])
+        entry = self.entry(commit, path)
+        return self.blob(entry["sha"]) if entry is not None else None
 
     def files(self, commit: str, folder: str) -> list[str]:
         prefix = folder.rstrip("/") + "/"
-        return sorted(p for p, e in self._tree(commit).items() if p.startswith(prefix) and e["type"] != "tree")
+        entries, truncated = self._tree(commit)
+        if truncated:  # the folder's trees, one call per folder
+            found, entries = self._entry(commit, folder.rstrip("/")), {}
+            pending = [(prefix, found["sha"])] if found is not None and found["type"] == "tree" else []
+            while pending:
+                above, tree = pending.pop()
+                for e in self._listing(tree, False, f"{above.rstrip('/')} of {commit[:12]}"):
+                    entries[above + e["path"]] = e
+                    pending += [(f"{above}{e['path']}/", e["sha"])] if e["type"] == "tree" else []
+        return sorted(p for p, e in entries.items() if p.startswith(prefix) and e["type"] != "tree")
 
     def entry(self, commit: str, path: str) -> dict | None:
         """The tree entry (``sha``, ``size``, ...) of the regular file at ``path`` in
         ``commit``; None when there is none."""
-        entry = self._tree(commit).get(path)
+        entry = self._entry(commit, path)
         return entry if entry is not None and entry["type"] == "blob" and entry["mode"] in REGULAR_MODES else None
 
     def blob_id(self, commit: str, path: str) -> str | None:
@@ -154,14 +176,40 @@ class ApiRepo:
         found = self._call(lambda: self.repo.get_git_tree(tree), f"no tree {tree!r}")
         return [(e["path"], e["type"], e["sha"]) for e in found.raw_data["tree"]]
 
-    def _tree(self, commit: str) -> dict[str, dict]:
-        """path -> tree entry (``mode``, ``type``, ``sha``, ``size``) of every path in ``commit``."""
+    def _tree(self, commit: str) -> tuple[dict[str, dict], bool]:
+        """(path -> tree entry (``mode``, ``type``, ``sha``, ``size``) of the paths in
+        ``commit`` GitHub lists at once, whether it cut that list: ``truncated``)."""
         if commit not in self._trees:
             tree = self._call(lambda: self.repo.get_git_tree(commit, recursive=True), f"no tree of {commit!r}")
-            if tree.raw_data.get("truncated"):
-                raise GitError(f"the tree of {commit[:12]} is too large for the API to list")
-            self._trees[commit] = {e["path"]: e for e in tree.raw_data["tree"]}
+            self._trees[commit] = ({e["path"]: e for e in tree.raw_data["tree"]}, bool(tree.raw_data.get("truncated")))
         return self._trees[commit]
+
+    def _entry(self, commit: str, path: str) -> dict | None:
+        """The tree entry at ``path`` in ``commit`` (any type); None when there is none."""
+        entries, truncated = self._tree(commit)
+        return entries.get(path) if path in entries or not truncated else self._walk(commit, path)
+
+    def _walk(self, commit: str, path: str) -> dict | None:
+        """The tree entry at ``path`` in ``commit``, read one folder at a time
+        (``git/trees/{sha}`` without ``recursive``: one call per folder on the way)."""
+        tree, parts = commit, path.split("/")
+        for depth, name in enumerate(parts):
+            where = "/".join(parts[:depth]) or "the top folder"
+            entry = next((e for e in self._listing(tree, False, f"{where} of {commit[:12]}") if e["path"] == name), None)
+            if entry is None or depth == len(parts) - 1:
+                return None if entry is None else {**entry, "path": path}
+            if entry["type"] != "tree":
+                return None
+            tree = entry["sha"]
+        return None
+
+    def _listing(self, tree: str, recursive: bool, where: str) -> list[dict]:
+        """The entries of ``tree`` (:class:`ApiLimit` when GitHub cuts the list: ``where`` names it)."""
+        found = self._call(lambda: self.repo.get_git_tree(tree, recursive=recursive), f"no tree {tree!r}")
+        if found.raw_data.get("truncated"):
+            raise ApiLimit(f"the folder {where} holds more entries than GitHub lists at once (its tree is "
+                           "truncated)", "keep fewer files in one folder, or ask the organizers")
+        return found.raw_data["tree"]
 
     def _compare(self, base: str, head: str):
         if (base, head) not in self._compares:
@@ -420,14 +468,19 @@ class TeamPushes:
         try:
             return found if found is not None and found != self.api.blob_id(self.api.merge_base(base, commit),
                                                                             path) else None
+        except ApiLimit:
+            raise
         except GitError:
             return None
 
     def _blob_at(self, commit: str, path: str) -> str | None:
         """The blob id at ``path`` in ``commit``; None when there is none, or when GitHub
-        no longer gives the commit."""
+        no longer gives the commit.  A tree too large to read raises :class:`ApiLimit`: a
+        version is never taken as absent because GitHub cut a listing."""
         try:
             return self.api.blob_id(commit, path)
+        except ApiLimit:
+            raise
         except GitError:
             return None
 
@@ -662,6 +715,8 @@ def judge(api: ApiRepo, pull, sha: str, branch: str, checks: CheckTimes, event_t
         return check, check.to_markdown(), None
     except ScorerError as exc:
         what, problems = f"the configuration of {branch} is invalid", list(exc.problems)
+    except ApiLimit as exc:
+        what, problems = "the files cannot be read", [Problem(code="api-limit", message=str(exc), fix=exc.fix)]
     except (GitError, GithubException) as exc:
         what, problems = "the files cannot be read", [Problem(code="git-error", message=str(exc),
                                                               fix="run the check again (re-run the PR check)")]
