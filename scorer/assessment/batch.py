@@ -32,8 +32,9 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 
+from scorer.assessment.exchange import read_judgement_file
 from scorer.assessment.feedback import synergy_feedback
-from scorer.assessment.judgements import load_judgements, pool_digest, pool_items
+from scorer.assessment.judgements import pool_digest, pool_items
 from scorer.assessment.merge import agreement, decide, manual_scores, next_gold
 from scorer.assessment.pool import Pool, build_pool, pool_kinds
 from scorer.errors import Problem, ScorerError
@@ -182,14 +183,16 @@ def read_key(path: Path, pool_path: Path, digest: str) -> dict:
 
 
 def read_judgements(pool: Mapping, digest: str, files: Sequence[Path]) -> list[dict]:
-    """The assessors' judgements of a pool from their files, each checked; a located
-    error for none, a bad file, or two files of one assessor."""
+    """The assessors' judgements of a pool from their files, in any format of
+    :mod:`scorer.assessment.exchange`, each checked; a located error for none, a bad
+    file, or two sets of one assessor."""
     if not files:
         raise _usage("no judgements file given", "name the assessors' files (one per assessor)")
-    judgements = [load_judgements(path, pool, digest) for path in files]
+    judgements = [judged for path in files for judged in read_judgement_file(path, pool, digest)]
     names = [j["assessor"] for j in judgements]
     if len(set(names)) != len(names):
-        raise _usage(f"two judgements files of one assessor: {sorted(names)}", "give one file per assessor")
+        raise _usage(f"two sets of judgements of one assessor: {sorted(names)}",
+                     "give one file per assessor (a Label Studio export holds one set per annotator)")
     return judgements
 
 

@@ -20,7 +20,21 @@ from scorer.assessment.batch import (
     round_feedback,
     write_pool,
 )
-from scorer.assessment.judgements import check_judgements, load_judgements, new_judgements, save_judgements
+from scorer.assessment.exchange import (
+    FORMAT_FILES,
+    FORMATS,
+    LABEL_STUDIO_CONFIG,
+    label_studio_tasks,
+    qrels_candidates,
+)
+from scorer.assessment.judgements import (
+    check_judgements,
+    load_judgements,
+    new_judgements,
+    pool_digest,
+    save_judgements,
+)
+from scorer.assessment.pool import Pool
 from scorer.assessment.server import Assessment, serve
 from scorer.cli.common import EXIT_OK, EXIT_USAGE
 from scorer.errors import Problem, ScorerError
@@ -45,6 +59,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", help="the folder of the pool (default: assessment/<task>/<batch>/<phase>)")
     p.add_argument("--key", help=f"where to write the key, outside the pool folder (default: "
                                  f"{KEYS_FOLDER}/<task>/<batch>/<phase>/{KEY_FILE}, git-ignored)")
+    p.add_argument("--format", choices=FORMATS, default="json",
+                   help="also write the pool for the assessors' own tool: label-studio (tasks to import, and the "
+                        "labeling interface label-studio.xml) or qrels (TREC qrels candidates of the documents); "
+                        "assess merge reads their exports back (default: json, the judging page's pool.json only)")
     p.add_argument("--now", help="the time to check the windows against (default: now; ISO 8601 UTC)")
     p.set_defaults(handler=cmd_pool)
 
@@ -52,8 +70,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                        usage=ASSESS_USAGE,
                        description="assess POOL_FOLDER: serve the judging page of the pool on 127.0.0.1 and save "
                                    "this assessor's judgements after every judgement (resumable). assess merge "
-                                   "POOL_FOLDER FILES: turn the assessors' judgements into the batch's next gold "
-                                   "version and expert scores, and print the agreement between assessors.")
+                                   "POOL_FOLDER FILES: turn the assessors' judgements (judgements files of the "
+                                   "judging page, Label Studio JSON exports or TREC qrels) into the batch's next "
+                                   "gold version and expert scores, and print the agreement between assessors.")
     p.add_argument("words", nargs="+", metavar="POOL_FOLDER | merge POOL_FOLDER FILES")
     p.add_argument("--assessor", help="your name (letters, digits, '.', '_', '-'); names your judgements file")
     p.add_argument("--judgements", help="the judgements file (default: POOL_FOLDER/judgements/<assessor>.json)")
@@ -88,15 +107,21 @@ def cmd_pool(args: argparse.Namespace) -> int:
         raise _usage(f"--now {args.now!r} is not a UTC time", "write it like 2026-05-01T12:00:00Z")
     root = Path(args.repo)
     pool = batch_pool(root, args.task, args.batch, args.phase, now)
+    if args.format == "qrels" and "documents" not in pool.document["kinds"]:
+        raise _usage(f"qrels are for documents, and the pool of {args.task} {args.phase} has none",
+                     "use --format label-studio for answers (or json)")
     folder = Path(args.out) if args.out else root / "assessment" / args.task / args.batch / args.phase
     key = Path(args.key) if args.key else default_key(root, args.task, args.batch, args.phase)
     pool_path, key_path = write_pool(pool, folder, key)
+    written = write_exchange(pool, pool_path, args.format)
     sizes = ", ".join(f"{n} {kind.replace('_', ' ')}" for kind, n in pool.size.items())
     print(f"pool of {args.task} {args.batch} {args.phase}: {len(pool.document['questions'])} questions, {sizes} "
           f"from {len(pool.key['runs'])} runs")
     for path, reason in pool.key["skipped"].items():
         print(f"  left out {path}: {reason}")
     print(f"wrote {pool_path} (for the assessors) and {key_path} (for the organizers only)")
+    for path in written:
+        print(f"wrote {path} (for the assessors: {args.format})")
     print(f"  next: python -m scorer assess {shlex.quote(str(folder))} --assessor NAME")
     return EXIT_OK
 
@@ -176,3 +201,22 @@ def cmd_synergy_feedback(args: argparse.Namespace) -> int:
     print(f"wrote {out}: feedback of {task} {args.round}, {len(questions)} questions, {judged} judged documents "
           f"and snippets ({golden} golden), from {len(files)} assessors' judgements")
     return EXIT_OK
+
+
+def write_exchange(pool: Pool, pool_path: Path, form: str) -> list[Path]:
+    """Beside ``pool.json``, the pool in the assessors' tool's format (nothing for json)."""
+    if form == "label-studio":
+        tasks, config = (pool_path.parent / name for name in FORMAT_FILES[form])
+        digest = pool_digest(pool_path.read_bytes())
+        write_atomic(tasks, (json.dumps(label_studio_tasks(pool.document, digest), indent=1, ensure_ascii=False)
+                             + "\n").encode("utf-8"))
+        write_atomic(config, LABEL_STUDIO_CONFIG.encode("utf-8"))
+        return [tasks, config]
+    if form == "qrels":
+        (path,) = (pool_path.parent / name for name in FORMAT_FILES[form])
+        text, left_out = qrels_candidates(pool.document)
+        write_atomic(path, text.encode("utf-8"))
+        for key in left_out:
+            print(f"  {key} is not in {path.name}: its ids hold white space (judge it in pool.json)")
+        return [path]
+    return []
