@@ -208,8 +208,7 @@ def test_downloads_match_their_tables(demo_site):
                 assert cell["text"].strip() == (raw or "")
     assert shown[:2] == ["rank", "system"] and header[:2] == ["rank", "average_rank"] and "documents.map" in header
     assert [r["rank"] for r in data["rows"]] == [r["average_rank"] for r in data["rows"]] == [1, 2, 3, 4, 5]
-    assert header[2:6] == ["rank_interval_low", "rank_interval_high", "average_rank_interval_low",
-                           "average_rank_interval_high"]
+    assert header[2:4] == ["rank_interval_low", "rank_interval_high"] and "average_rank_interval_low" not in header
     # the unanswered category of helix-hybrid is "-" on the page and empty in the downloads (concepts are
     # folded under the leaderboard: only one system answered them, so they are not ranked)
     hybrid = next(r for r in data["rows"] if r["system"] == "Hybrid BM25 + dense")

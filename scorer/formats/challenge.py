@@ -115,7 +115,6 @@ class Rules:
     alpha: float = 0.05
     trials: int = 10000
     seed: int = 1
-    bootstrap: int = 1000  # rank-interval replicates (0: no intervals)
     copy_similarity: float = 0.9  # runs at least this similar to another team's earlier run are flagged (scorer.pr.copies)
 
 

@@ -6,21 +6,13 @@
   mean of per-question values, or of a measure of per-question counts such as c@1), the
   max-T step-down over all pairs of a batch, and groups (letters or tiers) of systems
   that are not significantly different.
-* :mod:`scorer.ranking.bootstrap`: the interval of each system's rank, from a paired
-  bootstrap over the batch's questions.
+* :mod:`scorer.ranking.ranksets`: simultaneous rank sets of every system of a ranking,
+  from the same pairwise decisions as the groups.
 * :mod:`scorer.ranking.friedman`: across batches, the Friedman test and the Nemenyi
   critical difference.
 
 The rules and formulas, with examples, are in ``docs/ranking.md``.
 """
-from scorer.ranking.bootstrap import (
-    BootstrapComponent,
-    RankIntervals,
-    bootstrap_ranks,
-    interval_method,
-    mean_counts,
-    mean_of_counts,
-)
 from scorer.ranking.friedman import (
     FriedmanResult,
     complete_rank_matrix,
@@ -38,6 +30,7 @@ from scorer.ranking.ranks import (
     rank_on_components,
     task_a_ranking,
 )
+from scorer.ranking.ranksets import Component, average_bounds, different_pairs, rank_sets, surely_better
 from scorer.ranking.significance import (
     SignificanceGroups,
     c_at_1_from_counts,
@@ -60,6 +53,5 @@ __all__ = [
     "SignificanceGroups", "compact_letters", "per_question_arrays", "count_statistic_p_values",
     "count_statistic_groups", "c_at_1_from_counts", "group_labels", "tiers", "simulate_error_and_power",
     "FriedmanResult", "friedman_test", "nemenyi_critical_difference", "nemenyi_groups",
-    "complete_rank_matrix", "BootstrapComponent", "RankIntervals", "bootstrap_ranks", "interval_method",
-    "mean_counts", "mean_of_counts",
+    "complete_rank_matrix", "Component", "average_bounds", "surely_better", "rank_sets", "different_pairs",
 ]

@@ -38,26 +38,33 @@ def group_column(ranking: Ranking, measure: str, label: str) -> Column:
 
 
 def could_be_first(ranking: Ranking, system_name) -> str:
-    """One sentence per tested measure: the best system and the systems not significantly
-    different from it; ``system_name``: key -> display name.  "" when nothing is tested."""
+    """One sentence per tested measure: the systems no system is significantly better than
+    on it (their rank set on it starts at 1), best first; for a ranking over several
+    measures first one sentence for the ranking itself (the systems whose rank set starts
+    at 1).  ``system_name``: key -> display name.  "" when nothing is tested."""
     sentences = []
+    overall = ranking.rank_sets.get("top_set") or []
+    if len(ranking.components) > 1 and overall:
+        sentences.append(_first_sentence("this ranking", overall, len(ranking.rank_sets.get("order", overall)),
+                                         system_name, "the rank set starts at 1"))
     for measure in tested(ranking):
         sig = ranking.significance[measure]
         top = sig.get("top_set") or []
-        if not top:
-            continue
-        names = [system_name(k) for k in top[:NAMED_FIRST]]
-        more = f" and {len(top) - NAMED_FIRST} more (T1 in the group column)" if len(top) > NAMED_FIRST else ""
-        what = labels.measure_label(measure)
-        if len(top) == 1:
-            sentences.append(f"Could be first on {what}: only {names[0]}; every other system is significantly below it.")
-        elif len(top) == len(sig.get("order", top)):
-            sentences.append(f"Could be first on {what}: any of the {len(top)} systems; none is significantly "
-                             "below the best.")
-        else:
-            sentences.append(f"Could be first on {what} (not significantly different from the best, "
-                             f"{len(top)} of {len(sig.get('order', top))}): {', '.join(names)}{more}.")
+        if top:
+            sentences.append(_first_sentence(labels.measure_label(measure), top, len(sig.get("order", top)),
+                                             system_name, "no system significantly better"))
     return " ".join(sentences)
+
+
+def _first_sentence(what: str, top: list, total: int, system_name, meaning: str) -> str:
+    """"Could be first on <what>: ..." for the ``top`` of ``total`` systems."""
+    names = [system_name(k) for k in top[:NAMED_FIRST]]
+    more = f" and {len(top) - NAMED_FIRST} more (T1 in the group column)" if len(top) > NAMED_FIRST else ""
+    if len(top) == 1:
+        return f"Could be first on {what}: only {names[0]}; every other system is significantly below it."
+    if len(top) == total:
+        return f"Could be first on {what}: any of the {len(top)} systems; none is significantly below another."
+    return f"Could be first on {what} ({meaning}, {len(top)} of {total}): {', '.join(names)}{more}."
 
 
 def pairs_view(board_slug: str, ranking: Ranking, system_name) -> TableView:

@@ -1,11 +1,14 @@
-"""Rank intervals on the page: "2 (1-3)" and a small inline plot (no JavaScript).
+"""Ranks on every page: "4.5 (4-5)", the rank (ties share the mean of their places) and its
+simultaneous 95% rank set, and a small inline plot (no JavaScript).
 
-The batch tables give each ranked system a 95% bootstrap interval of its rank and of its
-average rank (``docs/ranking.md``, "Rank uncertainty").  A rank cell keeps the raw rank
-as its value (sorting, downloads) and shows the rank with its interval; the interval
-ends go to download-only columns (:func:`interval_columns`).  The plot is an SVG drawn
-from numbers only (nothing a participant wrote), hidden from screen readers: the text
-beside it says the same.
+The batch tables give each ranked system its rank set (``docs/ranking.md``, "Rank
+uncertainty"): the ranks it could have, for all systems at once, from the same tests as
+the groups and the "could be first" line.  :func:`rank_set_text` is the one way a rank
+is written, on the boards, the home page, the team and system pages and the overviews.
+A rank cell keeps the raw rank as its value (sorting, downloads) and shows the rank with
+its set; the set's ends go to download-only columns (:func:`interval_columns`).  The
+plot is an SVG drawn from numbers only (nothing a participant wrote), hidden from screen
+readers: the text beside it says the same.
 """
 from __future__ import annotations
 
@@ -16,9 +19,10 @@ from scorer.site.tables import Cell, Column, is_number, rank_cell, rank_text
 PLOT_WIDTH, PLOT_HEIGHT, PLOT_MARGIN = 64, 12, 4
 
 
-def interval_text(value, interval) -> str:
-    """``2 (1-3)``: the rank and its interval (``1 (1-1)``: first in every replicate);
-    the rank alone when there is no interval."""
+def rank_set_text(value, interval=None) -> str:
+    """How every page writes a rank: ``4.5 (4-5)``, the rank (tied systems share the mean
+    of their places, 4.5 for the 4th and 5th) and in brackets its rank set (``1 (1-1)``:
+    surely first); the rank alone without a set, "-" without a rank."""
     if not is_number(value) or not interval:
         return rank_text(value)
     low, high = interval
@@ -44,68 +48,62 @@ def interval_plot(value: float, low: float, high: float, scale: int) -> str:
             f'<circle cx="{x(value)}" cy="{middle:g}" r="3" fill="currentColor"/></svg>')
 
 
-def rank_interval_cell(value, interval, scale: int | None = None, what: str = "rank") -> Cell:
-    """A rank cell showing "2 (1-3)", with the interval plot over ranks 1..``scale`` when
-    ``scale`` is given; the value stays the raw rank.  Without an interval: :func:`rank_cell`."""
+def rank_interval_cell(value, interval, scale: int | None = None) -> Cell:
+    """A rank cell showing "2 (1-3)", with the plot of the set over ranks 1..``scale`` when
+    ``scale`` is given; the value stays the raw rank.  Without a set: :func:`rank_cell`."""
     if not is_number(value) or not interval:
         return rank_cell(value)
     low, high = interval
-    text = interval_text(value, interval)
-    title = f"{what} {rank_text(value)}; 95% bootstrap interval {rank_text(low)} to {rank_text(high)}"
+    text = rank_set_text(value, interval)
+    title = f"rank {rank_text(value)}; 95% simultaneous rank set {rank_text(low)} to {rank_text(high)}"
     if not scale:
         return Cell(value, text, css="interval", title=title)
     return Cell(value, text, css="interval", title=f"{title} of {scale} ranked systems",
                 html=f'<span class="rank-text">{text}</span> {interval_plot(value, low, high, scale)}')
 
 
-def interval_columns(key: str, label: str) -> list[Column]:
-    """The download-only columns of the low and high end of the interval of ``key``."""
-    return [Column(f"{key}_interval_{end}", f"{label}, 95% interval {end}", numeric=True, page=False,
-                   title=f"{end} end of the 95% bootstrap interval of the {label}") for end in ("low", "high")]
+def interval_columns() -> list[Column]:
+    """The download-only columns of the two ends of the rank set."""
+    return [Column(f"rank_interval_{end}", f"rank, 95% rank set {end}", numeric=True, page=False,
+                   title=f"{end} end of the simultaneous 95% rank set") for end in ("low", "high")]
 
 
-RANK_COLUMN = Column("rank", "Rank", numeric=True,
-                     title="rank of the average rank (ties share the mean); in brackets its 95% bootstrap "
-                           "interval over the batch's questions (Task A: documents)")
+RANK_TITLE = ("in brackets the simultaneous 95% rank set: the ranks the system could have, for all systems at "
+              "once (from the same tests as the groups; a system whose set starts at 1 could be first)")
+RANK_COLUMN = Column("rank", "Rank", numeric=True, title=f"rank of the average rank (ties share the mean); {RANK_TITLE}")
 #: The rank column of a table whose average ranks read as its ranks (:func:`average_shown` False).
 RANK_IS_AVERAGE_COLUMN = Column("rank", "Rank", numeric=True,
-                                title="rank, here equal to the average of the component ranks; in brackets "
-                                      "its 95% bootstrap interval over the batch's questions (Task A: documents)")
+                                title=f"rank, here equal to the average of the component ranks; {RANK_TITLE}")
 AVERAGE_RANK_COLUMN = Column("average_rank", "Avg. rank", numeric=True, secondary=True,
-                             title="mean of the component ranks; in brackets its 95% bootstrap interval")
+                             title="mean of the component ranks (its rank, with the rank set, is the Rank column)")
 
 
 def average_shown(records) -> bool:
     """Whether the average rank needs a column of its own on the page: some record's
-    average rank, with its interval, reads differently from its rank (``1 (1-1)`` in both
-    is said once)."""
-    return any(interval_text(r.get("rank"), r.get("rank_interval"))
-               != interval_text(r.get("average_rank"), r.get("average_rank_interval")) for r in records)
+    average rank reads differently from its rank (2 and 2 is said once)."""
+    return any(rank_text(r.get("rank")) != rank_text(r.get("average_rank")) for r in records)
 
 
 def rank_columns(average: bool, shown: bool = True) -> list[Column]:
-    """The rank column (and the average rank's, when ``average``), shown with their
-    intervals, then the ends of those intervals (downloads only); the cells are :func:`rank_cells`.
-    ``shown`` False (:func:`average_shown`): the average rank is in the downloads only."""
+    """The rank column with its set (and the average rank's, when ``average``), then the
+    ends of the set (downloads only); the cells are :func:`rank_cells`.  ``shown`` False
+    (:func:`average_shown`): the average rank is in the downloads only."""
     if not average:
-        return [RANK_COLUMN, *interval_columns("rank", "rank")]
+        return [RANK_COLUMN, *interval_columns()]
     if not shown:
-        return [RANK_IS_AVERAGE_COLUMN, replace(AVERAGE_RANK_COLUMN, page=False), *interval_columns("rank", "rank"),
-                *interval_columns("average_rank", "average rank")]
-    return [RANK_COLUMN, AVERAGE_RANK_COLUMN, *interval_columns("rank", "rank"),
-            *interval_columns("average_rank", "average rank")]
+        return [RANK_IS_AVERAGE_COLUMN, replace(AVERAGE_RANK_COLUMN, page=False), *interval_columns()]
+    return [RANK_COLUMN, AVERAGE_RANK_COLUMN, *interval_columns()]
 
 
 def rank_cells(record: dict, scale: int, average: bool) -> list[Cell]:
-    """The cells of :func:`rank_columns` of a ranking record (its ``rank_interval`` and
-    ``average_rank_interval`` from the batch tables; none for an unranked system); the rank
-    plot spans ranks 1..``scale``."""
+    """The cells of :func:`rank_columns` of a ranking record (its ``rank_interval``, the
+    rank set, from the batch tables; none for an unranked system); the plot spans ranks
+    1..``scale``."""
     rank = record.get("rank_interval")
-    if not average:
-        return [rank_interval_cell(record.get("rank"), rank, scale), *_ends(rank)]
-    mean = record.get("average_rank_interval")
-    return [rank_interval_cell(record.get("rank"), rank, scale),
-            rank_interval_cell(record.get("average_rank"), mean, what="average rank"), *_ends(rank), *_ends(mean)]
+    cells = [rank_interval_cell(record.get("rank"), rank, scale)]
+    if average:
+        cells.append(rank_cell(record.get("average_rank")))
+    return [*cells, *_ends(rank)]
 
 
 def _ends(interval) -> list[Cell]:

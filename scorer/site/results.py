@@ -73,6 +73,7 @@ class Ranking:
                           # component_ranks, scores, used, significance (measure -> group label)
     significance: dict    # measure -> {tested_on, display, groups, tiers, top_set, pairs, reason, ...}
     best_per_team: tuple
+    rank_sets: dict = field(default_factory=dict)  # confidence, order, groups, tiers, top_set (or reason)
 
 
 @dataclass(frozen=True)
@@ -165,7 +166,8 @@ def _run_entry(path: str, e: dict) -> RunEntry:
 
 def _ranking(name: str, raw: dict) -> Ranking:
     return Ranking(name=name, rule=raw["rule"], components=tuple(raw["components"]), records=tuple(raw["records"]),
-                   significance=raw.get("significance", {}), best_per_team=tuple(raw.get("best_per_team", ())))
+                   significance=raw.get("significance", {}), best_per_team=tuple(raw.get("best_per_team", ())),
+                   rank_sets=raw.get("rank_sets", {}))
 
 
 #: The families a run may answer only some of (``Scoring.categories``: Phase A, Synergy's

@@ -8,6 +8,7 @@ from markupsafe import Markup
 
 from scorer.formats.challenge import parse_utc, utc_text
 from scorer.site import labels, paths
+from scorer.site.intervals import rank_set_text
 from scorer.site.tables import TableView, rank_text, rows_html
 from scorer.tasks import TASKS
 
@@ -17,7 +18,7 @@ def environment(templates: Path) -> Environment:
     env = Environment(loader=FileSystemLoader(str(templates)), autoescape=True, keep_trailing_newline=True,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters.update(safe_url=safe_url, rank=rank_text, when=time_html)
-    env.globals.update(labels=labels, paths=paths, rows_html=rows_html, tasks=TASKS)
+    env.globals.update(labels=labels, paths=paths, rows_html=rows_html, tasks=TASKS, rank_set_text=rank_set_text)
     return env
 
 

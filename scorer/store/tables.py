@@ -18,26 +18,24 @@ from scorer.formats.challenge import Challenge, RunRef
 from scorer.formats.goldversions import gold_version
 from scorer.measures.registry import MEASURES, higher_is_better
 from scorer.ranking import (
-    BootstrapComponent,
     RankedSystem,
     SignificanceGroups,
     best_per_team,
-    bootstrap_ranks,
     c_at_1_from_counts,
     complete_rank_matrix,
     count_statistic_groups,
     friedman_test,
+    group_labels,
     ideal_ranking,
-    interval_method,
-    mean_counts,
-    mean_of_counts,
     nemenyi_critical_difference,
     nemenyi_groups,
     per_question_arrays,
     rank_on_components,
     significance_groups,
     task_a_ranking,
+    tiers,
 )
+from scorer.ranking.ranksets import Component, different_pairs, rank_sets, surely_better
 from scorer.store.runs import PRELIMINARY_VARIANT
 from scorer.tasks import SCORINGS, TASKS
 
@@ -50,7 +48,9 @@ TASK_A_RULE = ("per test set, rank on {measure}; mean of the system's best {k} t
                "systems with fewer than {k} ranked test sets are listed, not ranked")
 MCQA_RULE = "rank on {measure}; ties share the average rank"
 LATE_REASON = "received after its window closed; this challenge does not rank late runs"
-BOOTSTRAP_CONFIDENCE = 0.95  #: of the rank intervals (docs/ranking.md, "Rank uncertainty")
+RANK_SET_METHOD = ("simultaneous rank sets (Mogstad, Romano, Shaikh and Wilhelm 2024): [1 + #systems surely "
+                   "better, n - #systems surely worse], from the max-T step-down tests of the ranking's measures "
+                   "read together (each at alpha / family)")
 
 #: mcqa measures that are functions of per-question counts, tested by swapping the two
 #: systems' outcomes per question and recomputing the measure (docs/ranking.md): measure ->
@@ -283,18 +283,21 @@ PHASE_TABLES = {"taskB": taskb_table, "mcqa": mcqa_table}
 
 def _ranking_json(challenge: Challenge, records: list[RankedSystem], rule: str, runs: Sequence[ScoredRun],
                   per_question: Mapping[str, Mapping], components: Sequence[str] | None = None) -> dict:
-    """A ranking with its significance tests and rank intervals; late systems that are not
-    ranked are listed last.
+    """A ranking with its significance tests and simultaneous rank sets; late systems that
+    are not ranked are listed last.
 
     Task B (``components`` None: the measures the records used) tests, per measure, the
-    ranked systems with a score in it; Task A (``components`` = the ranked measure) tests
-    all ranked systems on their documents of every test set.
+    ranked systems with a score in it, the measures together (each at alpha / m); Task A
+    (``components`` = the ranked measure) tests all ranked systems on their documents of
+    every test set, ordered by their batch rank (the documents' measure is its stand-in).
     """
     by_component = components is None  # Task B: the components are measures; Task A: test sets
     components = list(components or dict.fromkeys(c for r in records for c in r.used))
-    tests = {m: _significance(challenge, m, _tested_systems(records, m, by_component), per_question)
+    family = len(components) if by_component else 1
+    tests = {m: _significance(challenge, m, _tested_systems(records, m, by_component), per_question, family,
+                              _ranked_scores(records, m if by_component else None))
              for m in components}
-    bootstrap, intervals = _rank_intervals(challenge, records, per_question, None if by_component else components[0])
+    sets, intervals = _rank_sets(challenge, records, tests, family, by_component)
     rows = [_record_json(r, {m: t["groups"][r.system] for m, t in tests.items() if r.system in t.get("groups", {})},
                          intervals.get(r.system, {}))
             for r in records]
@@ -302,7 +305,17 @@ def _ranking_json(challenge: Challenge, records: list[RankedSystem], rule: str, 
     team_of = {r.key: r.ref.team for r in runs}
     return {"rule": rule, "components": components, "records": rows,
             "best_per_team": [r.system for r in best_per_team(records, team_of)], "significance": tests,
-            "bootstrap": bootstrap}
+            "rank_sets": sets}
+
+
+def _ranked_scores(records: list[RankedSystem], measure: str | None) -> dict[str, float]:
+    """system -> the score the ranking orders it by, higher is better: its value of
+    ``measure`` (negated when lower is better), or minus its rank (``measure`` None: Task A,
+    whose test is of a stand-in over all test sets)."""
+    if measure is None:
+        return {r.system: -r.rank for r in records if r.rank is not None}
+    sign = 1.0 if higher_is_better(measure) else -1.0
+    return {r.system: sign * r.scores[measure] for r in records if measure in r.scores}
 
 
 def _tested_systems(records: list[RankedSystem], component: str, by_component: bool) -> list[str]:
@@ -320,52 +333,54 @@ def _late_rows(records: list[RankedSystem], runs: Sequence[ScoredRun]) -> list[d
             for key in sorted({r.key for r in runs if r.late} - listed)]
 
 
-def _record_json(record: RankedSystem, groups: dict[str, str], intervals: dict[str, list[float]]) -> dict:
+def _record_json(record: RankedSystem, groups: dict[str, str], intervals: dict[str, list[int]]) -> dict:
     return {"system": record.system, "rank": record.rank, "average_rank": record.average_rank,
             "ranked": record.ranked, "reason": record.reason, "baseline": record.baseline,
             "component_ranks": record.component_ranks, "scores": record.scores, "used": list(record.used),
             "significance": groups, **intervals}
 
 
-def _significance(challenge: Challenge, measure: str, systems: list[str], per_question: Mapping[str, Mapping]) -> dict:
-    """Pairwise randomisation tests (max-T step-down) and groups of ``systems`` on one measure."""
+def _significance(challenge: Challenge, measure: str, systems: list[str], per_question: Mapping[str, Mapping],
+                  family: int, ranked: Mapping[str, float]) -> dict:
+    """Pairwise randomisation tests (max-T step-down, read with the ``family`` measures of
+    the ranking) and groups of ``systems`` on one measure, ordered by ``ranked``."""
     rules = challenge.rules
     if measure in _COUNT_MEASURES:
-        return _count_significance(challenge, measure, systems, per_question)
+        return _count_significance(challenge, measure, systems, per_question, family, ranked)
     available = _per_question_names(systems, per_question)
     tested_on = per_question_measure(measure, available)
-    out = {"measure": measure, "tested_on": tested_on, **_test_settings(challenge)}
+    out = {"measure": measure, "tested_on": tested_on, **_test_settings(challenge, family)}
     if tested_on is None or len(systems) < 2:
         return {**out, "reason": "no per-question values for this measure" if tested_on is None and systems
                 else "fewer than two ranked systems"}
     _, arrays = per_question_arrays({s: per_question[s] for s in systems}, tested_on)
-    return {**out, **_groups_json(significance_groups(arrays, alpha=rules.alpha, trials=rules.trials, seed=rules.seed))}
+    return {**out, **_groups_json(significance_groups(arrays, alpha=rules.alpha, trials=rules.trials, seed=rules.seed,
+                                                      family=family, ranked={s: ranked[s] for s in systems}))}
 
 
-def _test_settings(challenge: Challenge) -> dict:
+def _test_settings(challenge: Challenge, family: int) -> dict:
     rules = challenge.rules
-    return {"alpha": rules.alpha, "trials": rules.trials, "seed": rules.seed, "correction": "maxT"}
+    return {"alpha": rules.alpha, "trials": rules.trials, "seed": rules.seed, "correction": "maxT", "family": family}
 
 
 def _groups_json(groups: SignificanceGroups) -> dict:
     """The tests of a batch and measure as stored (``docs/results.md``): the order, the
     groups shown (``display``: letters or tiers), the tiers and the set that could be
     first, and every pair with its raw and adjusted p-value and decision."""
-    different = groups.different
     return {"order": list(groups.order), "display": groups.display, "groups": groups.labels,
             "tiers": groups.tiers, "top_set": list(groups.top_set),
             "pairs": [{"systems": list(pair), "p": groups.p_values[pair], "p_adjusted": groups.adjusted[pair],
-                       "different": frozenset(pair) in different} for pair in sorted(groups.p_values)]}
+                       "different": frozenset(pair) in groups.different} for pair in sorted(groups.p_values)]}
 
 
 def _count_significance(challenge: Challenge, measure: str, systems: list[str],
-                        per_question: Mapping[str, Mapping]) -> dict:
+                        per_question: Mapping[str, Mapping], family: int, ranked: Mapping[str, float]) -> dict:
     """The randomisation test of a measure of per-question counts (c@1): the systems'
     outcomes are swapped per question and the measure itself recomputed (no stand-in)."""
     rules = challenge.rules
     columns, statistic = _COUNT_MEASURES[measure]
     out = {"measure": measure, "tested_on": measure, "method": "outcome swap: " + ", ".join(columns),
-           **_test_settings(challenge)}
+           **_test_settings(challenge, family)}
     if len(systems) < 2:
         return {**out, "reason": "fewer than two ranked systems"}
     questions = sorted({q for s in systems for q in per_question.get(s, {})})
@@ -376,98 +391,55 @@ def _count_significance(challenge: Challenge, measure: str, systems: list[str],
             return {**out, "reason": "the systems were scored on different questions"}
         counts[s] = np.array([[values[q].get(c) for c in columns] for q in questions], dtype=float)
     return {**out, **_groups_json(count_statistic_groups(counts, statistic, alpha=rules.alpha, trials=rules.trials,
-                                                         seed=rules.seed))}
+                                                         seed=rules.seed, family=family,
+                                                         ranked={s: ranked[s] for s in systems}))}
 
 
-def _rank_intervals(challenge: Challenge, records: list[RankedSystem], per_question: Mapping[str, Mapping],
-                    taska_measure: str | None) -> tuple[dict, dict[str, dict[str, list[float]]]]:
-    """The paired bootstrap of a ranking (``docs/ranking.md``, "Rank uncertainty"):
-    its description, and system -> ``rank_interval`` and ``average_rank_interval`` of the
-    ranked systems.  Task B and mcqa resample the batch's questions; Task A
-    (``taska_measure``) each test set's documents, keeping the best-k rule."""
-    rules = challenge.rules
-    out: dict = {"replicates": rules.bootstrap, "seed": rules.seed, "confidence": BOOTSTRAP_CONFIDENCE,
-                 "method": interval_method(BOOTSTRAP_CONFIDENCE), "resampled": "questions" if taska_measure is None else
-                 "documents, within each test set"}
-    ranked = [r.ranked for r in records]
-    if rules.bootstrap == 0:
-        return {**out, "reason": "rules.bootstrap = 0: no rank intervals"}, {}
-    if not any(ranked):
+def _rank_sets(challenge: Challenge, records: list[RankedSystem], tests: Mapping[str, dict], family: int,
+               by_component: bool) -> tuple[dict, dict[str, dict[str, list[int]]]]:
+    """The simultaneous rank sets of a ranking (``docs/ranking.md``, "Rank uncertainty") from
+    the decisions of its ``tests``: its description (confidence, the groups and tiers of
+    the "surely better" relation, the systems that could be first), and system ->
+    ``rank_interval`` of the ranked systems.  Task B: each measure is a component
+    (:mod:`scorer.ranking.ranksets`); Task A: the test of all documents is its one component."""
+    alpha = challenge.rules.alpha
+    out: dict = {"confidence": round(1 - alpha, 10), "alpha": alpha, "family": family,
+                 "method": RANK_SET_METHOD}
+    ranked = np.array([r.ranked for r in records])
+    if not ranked.any():
         return {**out, "reason": "no ranked system"}, {}
-    built = (_taska_components(records, per_question, taska_measure) if taska_measure is not None
-             else _taskb_components(records, per_question))
-    if isinstance(built, str):
-        return {**out, "reason": built}, {}
-    components, stand_ins = built
-    result = bootstrap_ranks(components, ranked, rules.best_k if taska_measure is not None else None,
-                             rules.bootstrap, rules.seed, BOOTSTRAP_CONFIDENCE)
-    intervals = {r.system: {"rank_interval": list(rank), "average_rank_interval": list(average)}
-                 for r, rank, average in zip(records, result.rank, result.average_rank)
-                 if r.ranked and rank is not None and average is not None}
-    return {**out, "stand_ins": stand_ins}, intervals
-
-
-def _taskb_components(records: list[RankedSystem], per_question: Mapping[str, Mapping]
-                      ) -> tuple[list[BootstrapComponent], dict[str, str]] | str:
-    """The components of a Task B (Synergy, mcqa) ranking over the batch's questions, and
-    the stand-ins used (measure -> per-question value); or why there are none."""
+    if not any("pairs" in t for t in tests.values()):
+        return {**out, "reason": next((t["reason"] for t in tests.values() if "reason" in t), "nothing tested")}, {}
     systems = [r.system for r in records]
-    questions = sorted({q for s in systems for q in per_question.get(s, {})})
-    available = _per_question_names(systems, per_question)
-    components, stand_ins = [], {}
-    for measure in dict.fromkeys(c for r in records for c in r.used):
-        scored = np.array([measure in r.scores for r in records])
-        if measure in _COUNT_MEASURES:
-            columns, statistic = _COUNT_MEASURES[measure]
-            counts = np.array([[[per_question.get(s, {}).get(q, {}).get(c, np.nan) for c in columns]
-                                for s in systems] for q in questions], dtype=float).reshape(len(questions), len(systems), len(columns))
-            if np.isnan(counts[:, scored]).any():  # cannot happen within a batch: one gold
-                return f"the systems were scored on different questions ({measure})"
-            components.append(BootstrapComponent(np.nan_to_num(counts), statistic, higher_is_better(measure), scored))
-            continue
-        stand_in = per_question_measure(measure, available)
-        if stand_in is None:
-            return f"no per-question values for {measure}"
-        if stand_in != measure:
-            stand_ins[measure] = stand_in
-        values = _per_question_matrix(per_question, systems, questions, stand_in)
-        components.append(BootstrapComponent(mean_counts(values), mean_of_counts, higher_is_better(measure), scored))
-    return components, stand_ins
+    components = [_component(systems, tests[m], np.array([m in r.component_ranks for r in records])
+                             if by_component else ranked) for m in tests]
+    used = np.array([[m in r.used for m in tests] for r in records]).reshape(len(records), len(tests))
+    better = surely_better(components, used, ranked)
+    order = [r.system for r in records if r.ranked]
+    different = different_pairs(better, systems)
+    labels, display = group_labels(order, different)
+    layers = tiers(order, different)
+    intervals = {s: {"rank_interval": list(bounds)} for s, bounds in zip(systems, rank_sets(better, ranked)) if bounds}
+    return {**out, "order": order, "display": display, "groups": labels, "tiers": layers,
+            "top_set": [s for s in order if layers[s] == 1]}, intervals
 
 
-def _taska_components(records: list[RankedSystem], per_question: Mapping[str, Mapping], measure: str
-                      ) -> tuple[list[BootstrapComponent], dict[str, str]] | str:
-    """The components of a Task A ranking, one per test set, each over that test set's
-    documents (keys ``<test set>/<pmid>``; the test set is the stratum resampled)."""
-    systems = [r.system for r in records]
-    stand_in = per_question_measure(measure, _per_question_names(systems, per_question))
-    if stand_in is None:
-        return f"no per-question values for {measure}"
-    keys = sorted({q for s in systems for q in per_question.get(s, {})})
-    values = _per_question_matrix(per_question, systems, keys, stand_in)
-    testset_of = np.array([k.partition("/")[0] for k in keys])
-    components = [BootstrapComponent(mean_counts(values[testset_of == t]), mean_of_counts, higher_is_better(measure),
-                                     np.array([t in r.scores for r in records]), stratum=t)
-                  for t in sorted({t for r in records for t in r.scores})]
-    return components, ({measure: stand_in} if stand_in != measure else {})
+def _component(systems: list[str], test: dict, ranked: np.ndarray) -> Component:
+    """A component of :mod:`scorer.ranking.ranksets` from a stored test: ``better[k, j]``
+    for each different pair, k the one first in the test's order (none when untested)."""
+    index = {s: i for i, s in enumerate(systems)}
+    position = {s: i for i, s in enumerate(test.get("order", []))}
+    better = np.zeros((len(systems), len(systems)), dtype=bool)
+    for pair in test.get("pairs", []):
+        if pair["different"]:
+            first, second = sorted(pair["systems"], key=position.__getitem__)
+            better[index[first], index[second]] = True
+    return Component(better, ranked)
 
 
 def _per_question_names(systems: list[str], per_question: Mapping[str, Mapping]) -> set[str]:
     """Every per-question measure any of ``systems`` has."""
     return set().union(*(values for s in systems for values in per_question.get(s, {}).values()))
-
-
-def _per_question_matrix(per_question: Mapping[str, Mapping], systems: list[str], questions: list[str],
-                         measure: str) -> np.ndarray:
-    """questions x systems values of ``measure``, NaN where a system has none (or null)."""
-    matrix = np.full((len(questions), len(systems)), np.nan)
-    row = {q: i for i, q in enumerate(questions)}
-    for column, system in enumerate(systems):
-        values = [(row[q], v.get(measure)) for q, v in per_question.get(system, {}).items() if q in row]
-        if values:
-            rows, column_values = zip(*values)
-            matrix[list(rows), column] = np.array(column_values, dtype=float)  # None -> NaN
-    return matrix
 
 
 # --- overview ----------------------------------------------------------------------------
