@@ -173,3 +173,51 @@ def test_a_pull_request_past_the_compare_limit_gets_a_located_error_and_a_status
     assert code == 1 and status_of(github, head) == "error", out
     comment = github.comments_on(NUMBER)[-1]
     assert "300 files or more" in comment and "split it: at most 299 changed files" in comment, comment
+
+
+def test_a_later_version_counts_whatever_its_pull_requests_updated_at_says(github):
+    """What updates a pull request's ``updated_at`` is not promised.  Alice's #8, opened
+    before the window, gets version B pushed in the window while its ``updated_at`` stays
+    before the window: B is still found (from her own check runs), and A is superseded."""
+    a = commit(github.repo, {NEW_RUN: phase_a_run("q1")}, "A")
+    github.open_pull(a, at=OPEN)
+    github.add_run(a, OPEN)
+    b = commit(github.repo, {NEW_RUN: phase_a_run("q1", "q2")}, "B")
+    github.open_pull(b, number=NUMBER + 1, at="2026-02-27T12:00:00Z", branch="other")
+    github.add_run(b, LATER, branch="other")
+    github.pulls[NUMBER + 1]["updated_at"] = "2026-02-27T12:00:00Z"
+    code, out, body = report(github, a, "--time", AFTER)
+    assert code == 0 and codes(body) == ["superseded-run"], out
+
+
+@pytest.mark.parametrize("order", ["oldest first", "newest first"])
+def test_no_verdict_rests_on_the_order_runs_are_listed_in(github, monkeypatch, order):
+    """GitHub's description promises no order of workflow runs.  A at 12:00 (#7), A again
+    at 13:00 (#9), B at 15:00 (#8): B is the latest whatever the order; and when the
+    listing of alice's runs is cut (here at 2), the cut list decides nothing in either
+    order (it fails closed on alpha's run: too-many-variants)."""
+    import scorer.pr.github
+    from tests.fake_github import FakeGitHub
+    listed = FakeGitHub.list_runs
+
+    def ordered(self, query, body):
+        status, answer = listed(self, query, body)
+        answer["workflow_runs"] = sorted(answer["workflow_runs"], key=lambda r: r["created_at"],
+                                         reverse=order == "newest first")
+        return status, answer
+
+    monkeypatch.setattr(FakeGitHub, "ROUTES", [(p, v, ordered if r is listed else r, n)
+                                               for p, v, r, n in FakeGitHub.ROUTES])
+    a = commit(github.repo, {NEW_RUN: phase_a_run("q1")}, "A")
+    github.open_pull(a, at=OPEN)
+    github.add_run(a, OPEN)
+    github.open_pull(a, number=NUMBER + 2, at="2026-03-01T13:00:00Z", branch="again")
+    github.add_run(a, "2026-03-01T13:00:00Z", branch="again")
+    b = commit(github.repo, {NEW_RUN: phase_a_run("q1", "q2")}, "B")
+    github.open_pull(b, number=NUMBER + 1, at=LATER, branch="other")
+    github.add_run(b, LATER, branch="other")
+    code, out, body = report(github, a, "--time", AFTER)
+    assert code == 0 and codes(body) == ["superseded-run"], out
+    monkeypatch.setattr(scorer.pr.github, "MAX_MEMBER_RUNS", 2)
+    code, out, body = report(github, a, "--time", AFTER)
+    assert code == 0 and codes(body) == ["too-many-variants"], out
