@@ -3,7 +3,8 @@
 **Out** (``python -m scorer pool --format``), both as blind as ``pool.json``:
 
 * ``label-studio``: Label Studio tasks (:func:`label_studio_tasks`), one per pooled item:
-  ``data`` holds the question, the item (its text, PubMed link and place, the gold's
+  ``data`` holds a heading (a Label Studio ``Header`` shows one data field or static
+  text, never both), the question, the item (its text, PubMed link and place, the gold's
   answers for an answer, a note when the runs disagree on a snippet's text), the item's
   key and the pool's SHA-256; ``predictions`` holds the pooled item itself, as what "the
   pool" (``model_version``, never a system) returned.  :data:`LABEL_STUDIO_CONFIG` is
@@ -50,9 +51,8 @@ LABEL_STUDIO_MODEL = "pool"
 UNJUDGED = -1
 #: The Label Studio labeling interface of the tasks (their ``data`` members, the controls read back).
 LABEL_STUDIO_CONFIG = """<View>
-  <Header value="Question $question_id ($question_type)"/>
+  <Header value="$heading"/>
   <Text name="question" value="$question"/>
-  <Header value="Judge this item ($kind)"/>
   <Text name="item" value="$text"/>
   <Text name="where" value="$where"/>
   <Text name="gold" value="$gold"/>
@@ -104,6 +104,8 @@ def label_studio_tasks(pool: Mapping, digest: str) -> list[dict]:
                 else "")
         data = {"pool": digest, "item": key, "question_id": question["id"], "question": question.get("body") or "",
                 "question_type": question.get("type") or "", "kind": kind.replace("_", " "),
+                "heading": f"Question {question['id']} ({question.get('type') or 'no type'}): judge this "
+                           f"{kind.replace('_', ' ')[:-1]}",
                 "text": _shown(kind, item), "document": GOLD_URL + item["pmid"] if "pmid" in item else "",
                 "where": where, "note": note,
                 "gold": "   ".join(f"{k}. {' | '.join(e)}" for k, e in enumerate(entries, 1))
