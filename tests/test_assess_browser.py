@@ -13,7 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from scorer.assessment.pool import build_pool
 from scorer.cli import main
+from scorer.formats.taskb import read_taskb
+from scorer.store.files import canonical_json
 
 from test_browser import driver, webdriver_module  # noqa: F401  (fixtures)
 
@@ -124,5 +127,30 @@ def test_the_server_refuses_other_hosts_and_requests_without_the_token(pool_fold
         with pytest.raises(urllib.error.HTTPError) as info:
             urllib.request.urlopen(request, timeout=10)
         assert info.value.code == 403
+    finally:
+        server.kill()
+
+
+def test_the_page_shows_every_text_of_a_snippet_and_marks_the_conflict(driver, tmp_path):  # noqa: F811
+    """An attacker's text at an honest team's offsets: both are shown, each marked."""
+    def snippet(text):
+        return {"document": "http://www.ncbi.nlm.nih.gov/pubmed/3", "beginSection": "abstract",
+                "endSection": "abstract", "offsetInBeginSection": 0, "offsetInEndSection": 10, "text": text}
+    gold = read_taskb({"questions": [{"id": "q1", "body": "Which?", "type": "list", "documents": [], "snippets": []}]})
+    runs = {f"phaseA/{team}/s1": read_taskb({"questions": [{"id": "q1", "snippets": [snippet(text)]}]})
+            for team, text in (("honest", "True text."), ("evil", "AAAAAAAAAA"))}
+    meta = {"task": "taskB", "batch": "b1", "phase": "phaseA", "gold": "gold/taskb/b1/phaseA.json",
+            "gold_sha256": "0" * 64}
+    folder = tmp_path / "pool"
+    folder.mkdir()
+    (folder / "pool.json").write_bytes(canonical_json(
+        build_pool(gold, runs, kinds=("documents", "snippets"), meta=meta).document))
+    server = Server(folder)
+    try:
+        driver.get(server.url)
+        wait_for(driver, "return document.querySelectorAll('section.item').length === 2")
+        boxes = [box.text for box in driver.find_elements("css selector", "section.item")]
+        assert "AAAAAAAAAA" in boxes[0] and "True text." in boxes[1]
+        assert "The runs disagree on this text: s2" in boxes[0] and "The runs disagree on this text: s1" in boxes[1]
     finally:
         server.kill()
