@@ -24,26 +24,28 @@ def run(*questions: tuple[str, list[str]]) -> dict:
                           for q, docs in questions]}
 
 
-def test_similarity_is_the_mean_per_question_jaccard_without_the_test_sets_values():
+def test_similarity_is_the_mean_per_question_overlap_of_what_is_scored():
     common = values_of_testset(TESTSET)
-    a = profile("taskB", run(("q1", ["11", "12"]), ("q2", ["13"])), common)
-    b = profile("taskB", run(("q1", ["11", "12", "14"]), ("q2", ["13"])), common)
-    assert a["q1"] == {("/documents", json.dumps(PUBMED + "11")), ("/documents", json.dumps(PUBMED + "12"))}
-    assert similarity(a, b) == (2 / 3 + 1) / 2  # q1: 2 shared of 3; q2: the same; body and type not counted
-    c = profile("taskB", run(("q1", ["21"])), common)
+    a = profile("phaseA", run(("q1", ["11", "12"]), ("q2", ["13"])), common)
+    b = profile("phaseA", run(("q1", ["11", "14", "15"]), ("q2", ["13"])), common)
+    assert a["q1"] == {("documents", json.dumps(PUBMED + "11")), ("documents", json.dumps(PUBMED + "12"))}
+    assert similarity(a, b) == (1 / 2 + 1) / 2  # q1: 1 shared of the smaller 2; q2: the same; body, type not items
+    c = profile("phaseA", run(("q1", ["21"])), common)
     assert similarity(a, c) == 0.0  # q1 shares nothing, q2 only in a
-    assert similarity(a, profile("taskB", run(("q2", ["13"])), common)) == 0.5  # q1 only in a: 0
+    assert similarity(a, profile("phaseA", run(("q2", ["13"])), common)) == 0.5  # q1 only in a: 0
+    junk = profile("phaseA", run(("q1", ["11", "12", "99"]), ("q2", ["13", "98"])), common)
+    assert similarity(a, junk) == 1.0  # a member added to every question: every item of a is there
     assert similarity({}, {}) is None
-    assert similarity(profile("taskB", run(("q1", [])), common), {}) is None  # only the test set's values
+    assert similarity(profile("phaseA", run(("q1", [])), common), {}) is None  # an empty list is no item
 
 
 def test_canonical_ignores_format_key_order_and_question_order_but_not_document_order():
     original = run(("q1", ["11", "12"]), ("q2", ["13"]))
     reordered = {"questions": [dict(reversed(list(q.items()))) for q in reversed(original["questions"])]}
-    assert canonical("taskB", original) == canonical("taskB", reordered)
+    assert canonical("phaseA", original) == canonical("phaseA", reordered)
     ranked_otherwise = run(("q1", ["12", "11"]), ("q2", ["13"]))
-    assert canonical("taskB", original) != canonical("taskB", ranked_otherwise)
-    assert similarity(profile("taskB", original), profile("taskB", ranked_otherwise)) == 1.0
+    assert canonical("phaseA", original) != canonical("phaseA", ranked_otherwise)
+    assert similarity(profile("phaseA", original), profile("phaseA", ranked_otherwise)) == 1.0
 
 
 def copied_run(repo, data: bytes) -> tuple[int, dict, str]:
@@ -62,7 +64,7 @@ def test_a_byte_for_byte_copy_of_another_teams_run_is_refused(repo):
     assert code == 1 and codes(change) == ["copied-run"]
     assert change["copies"] == [{"copy": GOLD_RUN, "original": BETA_RUN, "similarity": 1.0, "identical": True,
                                  "earlier": True}]
-    assert f"{GOLD_RUN} is identical (after canonical JSON) to {BETA_RUN}" in markdown
+    assert f"{GOLD_RUN} is identical (in what is scored) to {BETA_RUN}" in markdown
 
 
 def test_a_reformatted_reordered_copy_is_refused(repo):
@@ -93,10 +95,10 @@ def test_a_near_copy_is_flagged_not_refused(repo):
                                 {"id": "q2", "documents": [PUBMED + d for d in ten], "snippets": []}]})
     code, change, markdown = copied_run(repo, near)
     assert code == 0 and change["accepted"], markdown
-    # q1: 9 shared of 11 documents; q2: the same 10: (9/11 + 1) / 2 = 0.90909 >= 0.9
-    assert change["copies"] == [{"copy": GOLD_RUN, "original": BETA_RUN, "similarity": 0.9091, "identical": False,
+    # q1: 9 shared of 10 documents each; q2: the same 10: (9/10 + 1) / 2 = 0.95 >= 0.9
+    assert change["copies"] == [{"copy": GOLD_RUN, "original": BETA_RUN, "similarity": 0.95, "identical": False,
                                  "earlier": True}]
-    assert f"91% similar to `{BETA_RUN}`" in markdown
+    assert f"95% similar to `{BETA_RUN}`" in markdown
 
 
 def test_the_threshold_comes_from_the_rules(repo):
@@ -104,12 +106,12 @@ def test_the_threshold_comes_from_the_rules(repo):
     commit(repo, {"challenge.toml": (repo / "challenge.toml").read_bytes().replace(
         b'flavor = "official"', b'flavor = "official"\ncopy_similarity = 0.5')}, "a lower threshold")
     git(repo, "branch", "-f", "main", "HEAD")
-    commit(repo, {GOLD_RUN: phase_a_run("q1", "q2", documents=("21", "22", "23"))})  # 2 of 3 shared: 0.667
+    commit(repo, {GOLD_RUN: phase_a_run("q1", "q2", documents=("21", "23", "24"))})  # 1 of beta's 2 shared: 0.5
     _, body, _, _ = check(repo, base=default_main)
     assert [c["copies"] for c in body["changes"] if c["path"] == GOLD_RUN] == [[]]  # below the default 0.9
     code, change, markdown = check(repo)[:3]
-    assert code == 0 and only(change)["copies"][0]["similarity"] == 0.6667
-    assert f"67% similar to `{BETA_RUN}`" in markdown
+    assert code == 0 and only(change)["copies"][0]["similarity"] == 0.5
+    assert f"50% similar to `{BETA_RUN}`" in markdown
 
 
 def test_a_different_run_and_a_teams_own_run_are_not_flagged(repo):
@@ -145,7 +147,7 @@ def test_the_organizers_view_names_each_copy_and_its_earlier_original(repo, tmp_
          "copy_received": received[GOLD_RUN], "original_received": received[BETA_RUN]},
         {"copy": GOLD_RUN, "original": other, "similarity": 1.0, "identical": False, "earlier": True,
          "copy_received": received[GOLD_RUN], "original_received": received[other]}]
-    assert (f"ci copies: {GOLD_RUN} is identical (after canonical JSON) to {BETA_RUN} (received "
+    assert (f"ci copies: {GOLD_RUN} is identical (in what is scored) to {BETA_RUN} (received "
             f"{received[GOLD_RUN]}; the original {received[BETA_RUN]})") in out.getvalue()
     assert "3 run(s) flagged (1 identical)" in out.getvalue()
 
@@ -184,7 +186,7 @@ def alice_pull(app, data: bytes, at: str = LATE_IN_WINDOW) -> str:
 def test_a_copy_of_a_run_in_an_open_pull_request_is_refused(github):
     beta_pull(github, beta_run())
     value = json.loads(beta_run())
-    value["questions"].reverse()  # reordered: still identical after canonical JSON
+    value["questions"].reverse()  # reordered: still identical in what is scored
     head = alice_pull(github, json.dumps(value).encode())
     code, out, body = report(github, head, "--time", LATE_IN_WINDOW)
     assert code == 0 and body["verdict"] == "rejected", out
@@ -193,7 +195,7 @@ def test_a_copy_of_a_run_in_an_open_pull_request_is_refused(github):
     original = f"{BETA_OPEN} (pull request #{BETA_PULL})"
     assert change["copies"] == [{"copy": NEW_RUN, "original": original, "similarity": 1.0, "identical": True,
                                  "earlier": True}]
-    assert change["reasons"][0]["message"] == (f"{NEW_RUN} is identical (after canonical JSON) to {original}, "
+    assert change["reasons"][0]["message"] == (f"{NEW_RUN} is identical (in what is scored) to {original}, "
                                                "another team's run submitted before yours")
 
 
@@ -213,9 +215,9 @@ def test_a_near_copy_of_a_run_in_a_pull_request_is_flagged(github):
     head = alice_pull(github, near)
     code, out, body = report(github, head, "--time", LATE_IN_WINDOW)
     assert code == 0 and body["verdict"] == "accepted", out
-    # q1: 9 shared of 11 documents; q2: the same 10: (9/11 + 1) / 2 = 0.90909
+    # q1: 9 shared of 10 documents each; q2: the same 10: (9/10 + 1) / 2 = 0.95
     assert only(body)["copies"] == [{"copy": NEW_RUN, "original": f"{BETA_OPEN} (pull request #{BETA_PULL})",
-                                     "similarity": 0.9091, "identical": False, "earlier": True}]
+                                     "similarity": 0.95, "identical": False, "earlier": True}]
 
 
 def test_a_pull_request_that_arrived_later_or_a_strangers_is_not_an_original(github):

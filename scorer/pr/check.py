@@ -58,7 +58,9 @@ from scorer.formats.challenge import (
     utc_text,
 )
 from scorer.formats.jsontext import load_json
-from scorer.gitrepo import GitRepo, RepoReader, blob_id, export
+from scorer.formats.scored import digest
+from scorer.formats.sealed import sealed_limit
+from scorer.gitrepo import GitRepo, RepoReader, export
 from scorer.pr.copies import Copy, Fingerprint, compare, values_of_testset
 from scorer.pr.policy import (
     LEDGER,
@@ -71,6 +73,7 @@ from scorer.pr.policy import (
     judge_content,
     judge_envelope,
     normalized_run,
+    run_identity,
     shown,
     testset_path,
     verdict,
@@ -187,23 +190,30 @@ def event_time(event: dict | None) -> datetime | None:
 
 # --- the check -------------------------------------------------------------------------
 
+#: A run's identity from its file (:func:`scorer.pr.policy.run_identity`): (path, blob id,
+#: size or None) -> the identity, None when it has none (not a run, too large, invalid).
+Identity = Callable[[str, str, int | None], str | None]
+
+
 class Variants(Protocol):
     """The team's later versions of a run (the reporter's, from the API:
-    :class:`scorer.pr.github.TeamPushes`): the reason against the version ``blob`` of
-    ``path`` submitted at ``since`` in ``window`` by a team of ``members``, on base commit
-    ``base`` (:func:`scorer.pr.policy.latest_variant`), None when it is the latest."""
+    :class:`scorer.pr.github.TeamPushes`): the reason against ``version`` (the run's
+    identity, :func:`scorer.pr.policy.run_identity`) of ``path`` submitted at ``since`` in
+    ``window`` by a team of ``members``, on base commit ``base``, each file read by
+    ``identity`` (:func:`scorer.pr.policy.latest_variant`), None when it is the latest."""
 
-    def __call__(self, path: str, blob: str, since: datetime, window: Window, members: frozenset[str],
-                 base: str) -> Reason | None: ...
+    def __call__(self, path: str, version: str, since: datetime, window: Window, members: frozenset[str],
+                 base: str, identity: Identity) -> Reason | None: ...
 
-    def first(self, path: str, blob: str, members: frozenset[str], window: Window) -> tuple[datetime | None, bool]:
-        """When a team of ``members`` first made blob ``blob`` public at ``path`` in
+    def first(self, path: str, version: str, members: frozenset[str], window: Window,
+              identity: Identity) -> tuple[datetime | None, bool]:
+        """When a team of ``members`` first made ``version`` public at ``path`` in
         ``window`` (None: not found), and whether that is sure (no bound cut its history)."""
         ...
 
 
-#: When a team first made a version of a run public: (path, blob id, the team's members in
-#: lower case) -> (the time or None, whether sure); :meth:`Variants.first` in one window.
+#: When a team first made a version of a run public: (path, its identity, the team's
+#: members in lower case) -> (the time or None, whether sure); :meth:`Variants.first` in one window.
 FirstPublic = Callable[[str, str, frozenset[str]], tuple[datetime | None, bool]]
 
 
@@ -212,14 +222,13 @@ class PublicRun:
     """A run visible in a pull request that is not merged (open, or closed unmerged): where
     it is (``label``: its path and pull request), its identity, its bytes, the pull
     request's author, when that pull request's head became its head
-    (:func:`scorer.pr.github.arrival_time`), and its blob id."""
+    (:func:`scorer.pr.github.arrival_time`)."""
 
     label: str
     ref: RunRef
     data: bytes
     author: str
     arrived: datetime
-    blob: str | None = None
 
 
 class PublicRuns(Protocol):
@@ -260,6 +269,7 @@ def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, a
                                     "systems_per_team": challenge.limits.systems_per_team,
                                     "max_run_bytes": challenge.limits.max_run_bytes,
                                     "copy_similarity": challenge.rules.copy_similarity})
+        identity = identities(git, challenge)
         for decision in judge_changes(git.changes(base_commit, head_commit), context):
             check = RunCheck(decision)
             if decision.needs_content and decision.card is not None:
@@ -272,7 +282,7 @@ def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, a
                 data = git.blob(decision.change.blob)
                 if decision.sealed:  # no key here: the envelope only (the publisher opens it after the window)
                     check.decision = judge_envelope(decision, data, challenge)
-                    _latest(check, variants, challenge, base_commit, context.now)
+                    _latest(check, variants, challenge, base_commit, context.now, identity)
                     report.checks.append(check)
                     continue
                 testset = git.read(base_commit, testset_path(decision.ref))
@@ -283,12 +293,12 @@ def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, a
                     visible = (public(decision.ref, window, context.now, challenge.limits.max_run_bytes)
                                if public is not None and window is not None else [])
                     first = (None if variants is None or window is None else
-                             functools.partial(_first_in, variants, window))
+                             functools.partial(_first_in, variants, window, identity))
                     check.copies = earlier_copies(decision.ref, value, testset, git, base_commit, existing, challenge,
-                                                  context.now, visible, blob=decision.change.blob, first=first)
+                                                  context.now, visible, first=first)
                     refused = tuple(copied_reason(c) for c in check.copies if c.identical and c.earlier)
                     check.decision = replace(check.decision, reasons=check.decision.reasons + refused)
-                    _latest(check, variants, challenge, base_commit, context.now)
+                    _latest(check, variants, challenge, base_commit, context.now, identity)
                     _dry_run(check, value, challenge, git, base_commit, trusted)
             report.checks.append(check)
         _team_file_problems(report.checks, git, base_commit, head_commit, team_files)
@@ -297,17 +307,20 @@ def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, a
     return report
 
 
-def _latest(check: RunCheck, variants: Variants | None, challenge: Challenge, base: str, now: datetime) -> None:
+def _latest(check: RunCheck, variants: Variants | None, challenge: Challenge, base: str, now: datetime,
+            identity: Identity) -> None:
     """Refuse an accepted, on-time run that is not its team's latest on-time version
-    (``superseded-run``, from ``variants``); nothing without ``variants``."""
+    (``superseded-run``, from ``variants``, versions told apart by ``identity``); nothing
+    without ``variants``."""
     decision = check.decision
     ref, blob = decision.ref, decision.change.blob
     if variants is None or not decision.accepted or decision.late or ref is None or blob is None:
         return
     window, members = challenge.window(ref), _members(challenge, ref.team)
-    if window is None or members is None:
+    version = identity(decision.change.path, blob, decision.change.size)
+    if window is None or members is None or version is None:
         return
-    reason = variants(decision.change.path, blob, now, window, members, base)
+    reason = variants(decision.change.path, version, now, window, members, base, identity)
     if reason is not None:
         check.decision = replace(decision, reasons=decision.reasons + (reason,))
 
@@ -338,10 +351,27 @@ def _team_file_problems(checks: list[RunCheck], git: RepoReader, base: str, head
         check.decision = replace(check.decision, problems=check.decision.problems + mine)
 
 
-def _first_in(variants: Variants, window: Window, path: str, blob: str,
+def _first_in(variants: Variants, window: Window, identity: Identity, path: str, version: str,
               members: frozenset[str]) -> tuple[datetime | None, bool]:
     """:meth:`Variants.first` in ``window`` (a :data:`FirstPublic`)."""
-    return variants.first(path, blob, members, window)
+    return variants.first(path, version, members, window, identity)
+
+
+def identities(git: RepoReader, challenge: Challenge) -> Identity:
+    """The :data:`Identity` of files read from ``git`` by blob id: the blob's
+    :func:`scorer.pr.policy.run_identity` under ``challenge``'s limits, each blob read at
+    most once and only when its size is known and within the limit (a sealed run's: its
+    envelope's, :func:`scorer.formats.sealed.sealed_limit`); None otherwise."""
+    limits = challenge.limits
+    known: dict[tuple[str, str], str | None] = {}
+    bound = max(limits.max_run_bytes, sealed_limit(limits.max_run_bytes))
+
+    def identity(path: str, blob: str, size: int | None) -> str | None:
+        if (path, blob) not in known:
+            known[path, blob] = (run_identity(path, git.blob(blob), limits)
+                                 if size is not None and size <= bound else None)
+        return known[path, blob]
+    return identity
 
 
 def _members(challenge: Challenge, team: str) -> frozenset[str] | None:
@@ -350,24 +380,25 @@ def _members(challenge: Challenge, team: str) -> frozenset[str] | None:
     return None if found is None else frozenset(m.lower() for m in found.members)
 
 
-def first_public(first: FirstPublic | None, path: str, blob: str | None, members: frozenset[str] | None,
+def first_public(first: FirstPublic | None, path: str, version: str | None, members: frozenset[str] | None,
                  known: datetime | None) -> tuple[datetime | None, bool]:
-    """When a team of ``members`` first made the run at ``path`` (blob id ``blob``) public,
-    and whether that is sure: the earlier of ``first``'s answer (the team's first check run
-    of a commit with that blob there) and ``known`` (a time it is known public by: the
-    current head's arrival, or the ledger's).  Both are upper bounds of the true time, so
-    the earlier is the better one; ``known`` alone when there is no ``first`` (``ci
-    check`` has no API), no blob id or no team, or ``first`` finds none (another blob: the
-    same run with other whitespace is another file).  Not sure when ``first`` says a bound
-    cut the team's history."""
-    found, sure = first(path, blob, members) if first is not None and blob is not None and members else (None, True)
+    """When a team of ``members`` first made the run at ``path`` (identity ``version``,
+    :func:`scorer.pr.policy.run_identity`) public, and whether that is sure: the earlier of
+    ``first``'s answer (the team's first check run of a commit with that version there,
+    however its file was written, refused or not) and ``known`` (a time it is known public
+    by: the current head's arrival, or the ledger's).  Both are upper bounds of the true
+    time, so the earlier is the better one; ``known`` alone when there is no ``first``
+    (``ci check`` has no API), no identity or no team, or ``first`` finds none.  Not sure
+    when ``first`` says a bound cut the team's history."""
+    found, sure = (first(path, version, members) if first is not None and version is not None and members
+                   else (None, True))
     times = [t for t in (found, known) if t is not None]
     return (min(times) if times else None), sure
 
 
 def earlier_copies(ref: RunRef, value, testset: bytes | None, git: RepoReader, base: str, existing: tuple[str, ...],
                    challenge: Challenge, now: datetime, public: list[PublicRun] | None = None, *,
-                   blob: str | None = None, first: FirstPublic | None = None) -> list[Copy]:
+                   first: FirstPublic | None = None) -> list[Copy]:
     """The other teams' runs of ``ref``'s batch phase on the base branch (``existing``: its
     run paths) that run ``value``, whose pull request's head arrived at ``now``, is
     identical to or at least ``[rules] copy_similarity`` similar to
@@ -380,7 +411,7 @@ def earlier_copies(ref: RunRef, value, testset: bytes | None, git: RepoReader, b
     Who was first: a near copy compares the times known (``now``; the
     base branch's ledger, or the time the other pull request's head arrived).  An
     identical one, the only kind refused, compares when each team first made its file
-    public (:func:`first_public` with ``first``; this run's blob id is ``blob``), read only
+    public (:func:`first_public` with ``first``, by each run's identity), read only
     when such a pair is found; when a bound cut this run's team's history, no identical run
     is ``earlier`` (flagged, never refused: this run may be the original)."""
     limit, arrived = challenge.limits.max_run_bytes, ledger_times(git.read(base, LEDGER))
@@ -393,18 +424,17 @@ def earlier_copies(ref: RunRef, value, testset: bytes | None, git: RepoReader, b
 
     @functools.cache
     def since() -> tuple[datetime | None, bool]:  # this run's first time public, read once and only if needed
-        return first_public(first, ref.path, blob, _members(challenge, ref.team), now)
+        return first_public(first, ref.path, digest(ref.scorer_task, value), _members(challenge, ref.team), now)
 
-    def before(hit: Copy, path: str, their_blob: str | None, team: str, known: datetime | None) -> tuple[bool, bool]:
+    def before(hit: Copy, path: str, theirs: str | None, team: str, known: datetime | None) -> tuple[bool, bool]:
         """Whether the original of ``hit`` (at ``path``, of ``team``, known public at
         ``known``) was public before this run, and whether that is sure."""
         if not hit.identical:
             return known is not None and known < now, True
-        (mine_at, sure), (theirs_at, _) = since(), first_public(first, path, their_blob, _members(challenge, team),
-                                                                known)
+        (mine_at, sure), (theirs_at, _) = since(), first_public(first, path, theirs, _members(challenge, team), known)
         return theirs_at is not None and mine_at is not None and theirs_at < mine_at, sure
 
-    mine, found = Fingerprint.of(ref.task, value, common), []
+    mine, found = Fingerprint.of(ref.scorer_task, value, common), []
     for path in existing:
         other = run_ref(path)
         if other is None or other.team == ref.team or (other.task, other.batch, other.phase) != (
@@ -414,19 +444,20 @@ def earlier_copies(ref: RunRef, value, testset: bytes | None, git: RepoReader, b
         theirs = normalized_run(other, data, limit, challenge.limits) if data is not None else None
         if data is None or theirs is None:
             continue
-        hit = compare(ref.path, mine, path, Fingerprint.of(other.task, theirs, common), challenge.rules.copy_similarity)
+        print_ = Fingerprint.of(other.scorer_task, theirs, common)
+        hit = compare(ref.path, mine, path, print_, challenge.rules.copy_similarity)
         if hit is not None:
-            earlier, sure = before(hit, path, blob_id(data), other.team, arrived.get(path))
+            earlier, sure = before(hit, path, print_.digest, other.team, arrived.get(path))
             found.append(replace(hit, earlier=earlier and sure))
     for run in public or ():
         team = _members(challenge, run.ref.team)
         if run.ref.team == ref.team or team is None or run.author.lower() not in team:
             continue
         theirs = normalized_run(run.ref, run.data, limit, challenge.limits)
-        hit = (compare(ref.path, mine, run.label, Fingerprint.of(run.ref.task, theirs, common),
-                       challenge.rules.copy_similarity) if theirs is not None else None)
-        if hit is not None:
-            earlier, sure = before(hit, run.ref.path, run.blob, run.ref.team, run.arrived)
+        print_ = Fingerprint.of(run.ref.scorer_task, theirs, common) if theirs is not None else None
+        hit = compare(ref.path, mine, run.label, print_, challenge.rules.copy_similarity) if print_ else None
+        if hit is not None and print_ is not None:
+            earlier, sure = before(hit, run.ref.path, print_.digest, run.ref.team, run.arrived)
             found += [replace(hit, earlier=sure)] if earlier else []
     return found
 

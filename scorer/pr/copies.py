@@ -8,24 +8,30 @@ organizers' view, ``python -m scorer ci copies`` (:func:`repository_copies`), co
 the runs of each batch phase of a repository with each other (:func:`copies_among`).  See
 ``docs/pull-requests.md`` ("Copied runs").
 
-**Identical** (:func:`canonical`): the same JSON after canonicalisation: object keys
-sorted, no whitespace, and the run's entries (questions; Task A: documents; mcqa: answers)
-sorted by their id, so a copy reformatted or with its questions reordered is still
-identical.
+Both compare what is scored, never bytes (:mod:`scorer.formats.scored`):
+
+**Identical** (:func:`canonical`): the same scored form (its digest,
+:func:`scorer.formats.scored.digest`): the form the measures compare after the fixes
+``normalize`` makes, members no measure reads dropped, case and whitespace folded where
+no measure sees them.  So a copy reformatted, reordered, normalized, with other snippet
+texts, upper-case exact answers, other whitespace in its ideal answers or a repeated
+document is still identical.
 
 **Similarity** (:func:`similarity`): a run's *profile* (:func:`profile`) maps each entry id
-to its set of answer items: every element of every list in the entry (a document, a
-snippet with its offsets and text, a concept, an exact answer or synonym list, a label)
-and every other scalar (an ideal answer, a yes/no answer), each as its member path and
-canonical JSON; values that occur in the test set (the question's body and type) are left
-out, as every run repeats them.  Then, over the ids that have an item in either run,
+to its scored items (:func:`scorer.formats.scored.items`: documents, concepts, triples,
+snippet places, labels, the lower-cased first string of each exact answer, the ideal
+answer with its whitespace collapsed); items whose value occurs in the test set (mcqa:
+the candidate ids) are left out, as every run repeats them.  Then, over the ids that have
+an item in either run,
 
-    similarity(A, B) = mean over ids q of |A_q ∩ B_q| / |A_q ∪ B_q|   (Jaccard; an id
-                       only one run answers counts 0)
+    similarity(A, B) = mean over ids q of |A_q ∩ B_q| / min(|A_q|, |B_q|)
+                       (the overlap coefficient; an id only one run answers counts 0)
 
-so 1 means the same documents, snippets and answers for every question, whatever their
-order, and two runs with nothing in common score 0.  None when neither run has an item.
-A pair at or above ``[rules] copy_similarity`` of ``challenge.toml`` is flagged.
+so 1 means that for every question one run's items are all among the other's: the same
+run, or one with items added (a member that matches nothing, added to every question, is
+still a copy) or left out; two runs with nothing in common score 0.  None when neither run
+has an item.  A pair at or above ``[rules] copy_similarity`` of ``challenge.toml`` is
+flagged, never refused.
 
 Cost: a profile is linear in the run's size; a comparison is linear in the two profiles,
 so the check compares one run with the n runs of its batch phase in O(n·size), and the
@@ -36,17 +42,14 @@ against the 64 others 0.06 s.
 """
 from __future__ import annotations
 
-import hashlib
-import json
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from scorer.errors import ScorerError
 from scorer.formats.challenge import RunRef, load_challenge, read_received, run_ref, utc_text
 from scorer.formats.jsontext import load_json
+from scorer.formats.scored import digest, items, text
 from scorer.pr.policy import normalized_run, testset_path
-from scorer.tasks import TASKS
 
 #: The default of ``[rules] copy_similarity``.
 DEFAULT_COPY_SIMILARITY = 0.9
@@ -54,36 +57,10 @@ DEFAULT_COPY_SIMILARITY = 0.9
 Profile = dict[str, frozenset[tuple[str, str]]]
 
 
-def _text(value) -> str:
-    """Canonical JSON: keys sorted, no whitespace."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-
-
-def _entries(task: str, run) -> list[tuple[str, dict]]:
-    """(id as text, entry) of each entry of ``run`` (the task registry's ``run_ids``)."""
-    key, member = TASKS[task].run_ids
-    entries = run.get(key) if isinstance(run, dict) else None
-    return [(str(e[member]), e) for e in entries or () if isinstance(e, dict) and member in e]
-
-
 def canonical(task: str, run) -> str:
-    """The SHA-256 of ``run``'s canonical JSON: keys sorted, no whitespace, its entries sorted
-    by id (and, for equal ids, by their text)."""
-    key, _ = TASKS[task].run_ids
-    ordered = sorted((qid, _text(entry)) for qid, entry in _entries(task, run))
-    rest = {k: v for k, v in run.items() if k != key} if isinstance(run, dict) else run
-    return hashlib.sha256(_text([rest, ordered]).encode()).hexdigest()
-
-
-def _items(value, path: str) -> Iterator[tuple[str, str]]:
-    """(member path, canonical JSON) of every list element and every other scalar of ``value``."""
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from _items(v, f"{path}/{k}")
-    elif isinstance(value, list):
-        yield from ((path, _text(element)) for element in value)
-    else:
-        yield path, _text(value)
+    """The digest of ``run``'s scored form (``task``: a task of :func:`scorer.evaluate`):
+    :func:`scorer.formats.scored.digest`."""
+    return digest(task, run)
 
 
 def values_of_testset(testset) -> frozenset[str]:
@@ -96,36 +73,35 @@ def values_of_testset(testset) -> frozenset[str]:
         if isinstance(value, dict):
             stack.extend(value.values())
         elif isinstance(value, list):
-            out.update(_text(v) for v in value)
+            out.update(text(v) for v in value)
             stack.extend(value)
         else:
-            out.add(_text(value))
+            out.add(text(value))
     return frozenset(out)
 
 
 def profile(task: str, run, common: frozenset[str] = frozenset()) -> Profile:
-    """Entry id -> its answer items (see the module doc), without the values of ``common``
-    (:func:`values_of_testset`) and without the id itself; entries with no item are left out."""
-    _, member = TASKS[task].run_ids
-    out: dict[str, set[tuple[str, str]]] = {}
-    for qid, entry in _entries(task, run):
-        items = {item for item in _items({k: v for k, v in entry.items() if k != member}, "")
-                 if item[1] not in common}
-        if items:
-            out.setdefault(qid, set()).update(items)
-    return {qid: frozenset(items) for qid, items in out.items()}
+    """Entry id -> its scored items (:func:`scorer.formats.scored.items`) without the values
+    of ``common`` (:func:`values_of_testset`); entries with no item are left out."""
+    out = {}
+    for qid, found in items(task, run).items():
+        kept = frozenset(item for item in found if item[1] not in common)
+        if kept:
+            out[qid] = kept
+    return out
 
 
 def similarity(a: Profile, b: Profile) -> float | None:
-    """The mean per-id Jaccard similarity of two profiles (see the module doc); None when
+    """The mean per-id overlap coefficient of two profiles (see the module doc); None when
     neither has an item."""
     ids = a.keys() | b.keys()
     if not ids:
         return None
     total = 0.0
     for qid in ids:
-        left, right = a.get(qid, frozenset()), b.get(qid, frozenset())
-        total += len(left & right) / len(left | right)
+        left, right = a.get(qid), b.get(qid)
+        if left and right:
+            total += len(left & right) / min(len(left), len(right))
     return total / len(ids)
 
 
@@ -147,7 +123,7 @@ class Copy:
                 "identical": self.identical, "earlier": self.earlier}
 
     def describe(self) -> str:
-        how = "identical (after canonical JSON)" if self.identical else f"{self.similarity:.0%} similar"
+        how = "identical (in what is scored)" if self.identical else f"{self.similarity:.0%} similar"
         return f"{self.copy} is {how} to {self.original}"
 
 
@@ -205,7 +181,7 @@ def repository_copies(root: Path) -> list[Copy]:
         if ref is not None and path.is_file() and not path.is_symlink():
             phases.setdefault((ref.task, ref.batch, ref.phase), []).append((relative, ref))
     found: list[Copy] = []
-    for (task, _, _), runs in sorted(phases.items()):
+    for _, runs in sorted(phases.items()):
         common = _testset_values(root / testset_path(runs[0][1]))
         times = {relative: utc_text(received[relative]) for relative, _ in runs if relative in received}
         ordered = sorted(runs, key=lambda r: (r[0] not in times, times.get(r[0], ""), r[0]))
@@ -216,7 +192,8 @@ def repository_copies(root: Path) -> list[Copy]:
                 continue
             value = normalized_run(ref, path.read_bytes(), challenge.limits.max_run_bytes, challenge.limits)
             if value is not None:
-                prints.append((relative, ref.team, Fingerprint.of(task, value, common), times.get(relative)))
+                prints.append((relative, ref.team, Fingerprint.of(ref.scorer_task, value, common),
+                               times.get(relative)))
         found += copies_among(prints, challenge.rules.copy_similarity)
     return found
 

@@ -53,6 +53,7 @@ from scorer.formats.challenge import RunRef, Window, run_ref
 from scorer.gitrepo import ABSENT_MODE, REGULAR_MODES, Change, GitError, slashed
 from scorer.pr.check import (
     CheckReport,
+    Identity,
     PublicRun,
     check_pull_request,
     error_markdown,
@@ -397,20 +398,25 @@ class TeamPushes:
         self.repo, self.api, self.workflow = repo, api, workflow
         self._pushes: dict[tuple, tuple[list[Push], bool]] = {}
 
-    def __call__(self, path: str, blob: str, since: datetime, window: Window, members: frozenset[str],
-                 base: str) -> Reason | None:
+    def __call__(self, path: str, version: str, since: datetime, window: Window, members: frozenset[str],
+                 base: str, identity: Identity) -> Reason | None:
         pushes, complete = self.pushes(members, window)
-        return latest_variant(path, blob, since, window, pushes, lambda commit: self._submitted(commit, path, base),
+        return latest_variant(path, version, since, window, pushes,
+                              lambda commit: _version(self._submitted(commit, path, base), path, identity),
                               complete=complete)
 
-    def first(self, path: str, blob: str, members: frozenset[str], window: Window) -> tuple[datetime | None, bool]:
-        """When a team of ``members`` first made blob ``blob`` public at ``path`` in
-        ``window``: the earliest of its pushes (:meth:`pushes`) whose commit's tree has
-        that blob there (:func:`scorer.pr.policy.first_submitted`; one tree per commit
-        read, earliest first, shared with :meth:`__call__`), and whether that is sure
-        (False when a bound cut the team's records)."""
+    def first(self, path: str, version: str, members: frozenset[str], window: Window,
+              identity: Identity) -> tuple[datetime | None, bool]:
+        """When a team of ``members`` first made ``version`` (a run's identity,
+        :func:`scorer.pr.policy.run_identity`) public at ``path`` in ``window``: the earliest
+        check run of a commit of one of its pull requests' head branches whose file there
+        has that identity, however written (:func:`scorer.pr.policy.first_submitted`; one
+        tree per commit read, earliest first, shared with :meth:`__call__`, and each blob
+        once, by ``identity``), and whether that is sure (False when a bound cut the team's
+        history)."""
         pushes, complete = self.pushes(members, window)
-        return first_submitted(blob, window, pushes, lambda commit: self._blob_at(commit, path), complete=complete)
+        return first_submitted(version, window, pushes,
+                               lambda commit: _version(self._entry_at(commit, path), path, identity), complete=complete)
 
     def pushes(self, members: frozenset[str], window: Window) -> tuple[list[Push], bool]:
         """Every check run in ``window`` made by one of ``members`` (logins in lower case)
@@ -460,29 +466,42 @@ class TeamPushes:
                         if check_workflow_run(r, self.repo.full_name, self.workflow))
         return list(runs.values()), complete
 
-    def _submitted(self, commit: str, path: str, base: str) -> str | None:
-        """The blob id at ``path`` in ``commit`` when it differs from the one at the merge
-        base of ``base`` and ``commit`` (the pull request with that head changes the file);
-        None when it does not, or when GitHub no longer gives the commit."""
-        found = self._blob_at(commit, path)
+    def _submitted(self, commit: str, path: str, base: str) -> dict | None:
+        """The tree entry at ``path`` in ``commit`` when its blob differs from the one at the
+        merge base of ``base`` and ``commit`` (the pull request with that head changes the
+        file); None when it does not, or when GitHub no longer gives the commit."""
+        found = self._entry_at(commit, path)
         try:
-            return found if found is not None and found != self.api.blob_id(self.api.merge_base(base, commit),
-                                                                            path) else None
+            return found if found is not None and found["sha"] != self.api.blob_id(
+                self.api.merge_base(base, commit), path) else None
         except ApiLimit:
             raise
         except GitError:
             return None
 
-    def _blob_at(self, commit: str, path: str) -> str | None:
-        """The blob id at ``path`` in ``commit``; None when there is none, or when GitHub
-        no longer gives the commit.  A tree too large to read raises :class:`ApiLimit`: a
-        version is never taken as absent because GitHub cut a listing."""
+    def _entry_at(self, commit: str, path: str) -> dict | None:
+        """The tree entry (``sha``, ``size``) at ``path`` in ``commit``; None when there is
+        none, or when GitHub no longer gives the commit.  A tree too large to read raises
+        :class:`ApiLimit`: a version is never taken as absent because GitHub cut a listing."""
         try:
-            return self.api.blob_id(commit, path)
+            return self.api.entry(commit, path)
         except ApiLimit:
             raise
         except GitError:
             return None
+
+
+def _version(entry: dict | None, path: str, identity: Identity) -> str | None:
+    """The identity of the file of tree entry ``entry`` at ``path`` (None: no entry, or a
+    file without one); a blob GitHub no longer gives has none."""
+    if entry is None:
+        return None
+    try:
+        return identity(path, entry["sha"], entry.get("size"))
+    except ApiLimit:
+        raise
+    except GitError:
+        return None
 
 
 def _updated(pull) -> datetime:
@@ -603,8 +622,7 @@ class OpenRuns:
                 entry = self.api.entry(pull.head.sha, f.filename)
                 if entry is not None and entry.get("size", limit + 1) <= limit:
                     found.append(PublicRun(f"{f.filename} (pull request #{pull.number})", other,
-                                           self.api.blob(entry["sha"]), login(pull.user) or "", self._arrival(pull),
-                                           entry["sha"]))
+                                           self.api.blob(entry["sha"]), login(pull.user) or "", self._arrival(pull)))
         return found
 
     def _pull_files(self, pull) -> list:

@@ -50,10 +50,11 @@ code                         when
                              also obeys the path, kind, team, membership, system and size
                              rules of a run (its size limit: ``MAX_CARD_BYTES``), not the
                              window rules
-``copied-run``               the run is identical (after canonical JSON) to another team's
-                             run of the same batch phase that was public before it (each
-                             timed by when its team first submitted that file:
-                             :func:`scorer.pr.check.earlier_copies`), on the base branch
+``copied-run``               the run is identical in what is scored (:func:`run_identity`)
+                             to another team's run of the same batch phase that was public
+                             before it (each timed by when its team first submitted that
+                             run, however written: :func:`scorer.pr.check.earlier_copies`),
+                             on the base branch
                              or (the reporter only) in a pull request not merged
                              (:mod:`scorer.pr.copies`; a near copy is only flagged)
 ``not-sealed``               a sealed run that is not an age file (or is ASCII-armored)
@@ -73,6 +74,7 @@ key is at hand, so what is inside is validated when the publisher opens it.
 """
 from __future__ import annotations
 
+import hashlib
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
@@ -82,6 +84,7 @@ from scorer.errors import Problem, ScorerError, bounded, some_of
 from scorer.formats.cards import MAX_CARD_BYTES, card_problems, card_ref, parse_card, primary_conflicts
 from scorer.formats.challenge import Challenge, RunRef, Window, run_ref, sealed_ref, submission_ref, utc_text
 from scorer.formats.jsontext import load_json
+from scorer.formats.scored import digest
 from scorer.formats.sealed import envelope_problems, sealed_limit
 from scorer.gitrepo import GITLINK_MODE, REGULAR_MODES, SYMLINK_MODE, Change
 from scorer.tasks import SCORINGS, TASKS, run_path_forms
@@ -532,14 +535,33 @@ def judge_content(decision: Decision, data: bytes, testset: bytes | None, max_by
 
 
 def normalized_run(ref: RunRef, data: bytes, max_bytes: int, limits=None):
-    """The parsed, normalized value of run ``ref``'s bytes, as :func:`judge_content` gives
-    it; None when the bytes cannot be read or the run has errors."""
+    """The parsed, normalized value of run ``ref``'s bytes: what ``normalize`` writes (as
+    :func:`judge_content` gives it for a valid run); None when the bytes cannot be read or
+    the run has an error ``normalize`` does not fix.  A run refused only for what
+    ``normalize`` fixes is the same run as the one ``normalize`` writes of it."""
     try:
         parsed, doc = load_json(data, name=ref.path, max_bytes=max_bytes)
     except ScorerError:
         return None
     problems, fixed = _validate(ref, parsed, doc, limits)
-    return None if any(p.severity == "error" for p in problems) else fixed
+    return None if any(p.severity == "error" and p.fixed_by != "normalize" for p in problems) else fixed
+
+
+def run_identity(path: str, data: bytes, limits) -> str | None:
+    """What identifies the run at ``path`` of bytes ``data`` (``limits``: the challenge's
+    :class:`scorer.formats.challenge.Limits`): the digest of its scored form
+    (:func:`scorer.formats.scored.digest` of :func:`normalized_run`), so two versions
+    every measure scores alike are one run however they are written; a sealed run
+    (``<system>.json.age``) by the SHA-256 of its envelope's bytes (age output is random:
+    two equal envelopes are one envelope sent twice).  None for a path that is no run's,
+    bytes above ``limits.max_run_bytes`` (a sealed run: its envelope's limit), and a run
+    that cannot be read or has errors ``normalize`` does not fix."""
+    ref = run_ref(path)
+    if ref is None:
+        sealed = sealed_ref(path) is not None and len(data) <= sealed_limit(limits.max_run_bytes)
+        return "age:" + hashlib.sha256(data).hexdigest() if sealed else None
+    value = normalized_run(ref, data, limits.max_run_bytes, limits) if len(data) <= limits.max_run_bytes else None
+    return None if value is None else digest(ref.scorer_task, value)
 
 
 def copied_reason(copy) -> Reason:
@@ -745,19 +767,21 @@ class Push:
         return f"pull request #{self.pull}" if self.pull is not None else "a pull request from a deleted fork"
 
 
-def latest_variant(path: str, blob: str, since: datetime, window: Window, pushes: list[Push],
+def latest_variant(path: str, version: str, since: datetime, window: Window, pushes: list[Push],
                    submitted: Callable[[str], str | None], limit: int = MAX_VARIANT_COMMITS,
                    complete: bool = True) -> Reason | None:
     """``superseded-run`` when the team's latest on-time version of the run at ``path`` is
-    not ``blob`` (the version submitted at ``since``); None when it is.
+    not ``version`` (the one submitted at ``since``); None when it is.
 
-    A version is what a commit of ``pushes`` (the team's submissions in all its pull
-    requests, open or closed, into any branch) submits at ``path``: ``submitted(commit)``,
-    the blob id of the file when the commit changes it from its merge base with the base
-    branch (what a pull request with that head would merge), None when it does not change
-    it.  Only pushes inside ``window`` (both ends included) and strictly
+    A version is a run's identity (:func:`run_identity`: the digest of what is scored, so
+    a reformatted or normalized file is the same version).  What a commit of ``pushes``
+    (the team's submissions in all its pull requests, open or closed, into any branch)
+    submits at ``path`` is ``submitted(commit)``: the identity of the file when the commit
+    changes it from its merge base with the base branch (what a pull request with that
+    head would merge), None when it does not change it.  Only pushes inside ``window`` (both ends included) and strictly
     after ``since`` are read, latest first; the first that submits ``path`` decides:
-    another blob supersedes this run, the same blob (submitted again) leaves it the latest.
+    another version supersedes this run, the same one (submitted again, however written)
+    leaves it the latest.
     A push after the window closed never counts (it is late: the run submitted on time
     stays the team's).  More than ``limit`` distinct commits to read gives
     ``too-many-variants`` (the check cannot tell; one API call per commit), and so do
@@ -770,43 +794,44 @@ def latest_variant(path: str, blob: str, since: datetime, window: Window, pushes
                                "the window than the check lists, so which version is the latest cannot be told")
     later = sorted((p for p in pushes if since < p.time and window.opens <= p.time <= window.closes),
                    key=lambda p: (p.time, p.pull), reverse=True)
-    for version in _versions(later, submitted, limit):
-        if version is None:
+    for read in _versions(later, submitted, limit):
+        if read is None:
             return _too_many(path, f"the team pushed more than {limit} commits after this version "
                                    f"({utc_text(since)}) while the window was open; the check reads at most {limit}")
-        push, found = version
+        push, found = read
         if found is None:
             continue
-        if found == blob:
+        if found == version:
             return None
         return Reason("superseded-run",
                       f"{path}: your team submitted another version of this run later, still in the window: "
-                      f"{push.where} (commit {push.commit[:12]}, blob {found[:12]}) at "
+                      f"{push.where} (commit {push.commit[:12]}, scored otherwise) at "
                       f"{utc_text(push.time)}, after this version ({utc_text(since)}); only a team's latest "
                       "on-time version of a run counts, in whichever pull request (open or closed) it was",
                       f"merge {push.where}, the latest version, or ask the organizers")
     return None
 
 
-def first_submitted(blob: str, window: Window, pushes: list[Push], submitted: Callable[[str], str | None],
+def first_submitted(version: str, window: Window, pushes: list[Push], submitted: Callable[[str], str | None],
                     limit: int = MAX_VARIANT_COMMITS, complete: bool = True) -> tuple[datetime | None, bool]:
-    """When the team first made version ``blob`` of a run public, and whether that is sure:
-    the time of the earliest push of ``pushes`` (the team's submissions, as for
-    :func:`latest_variant`) inside ``window`` (both ends included) whose commit has
-    ``blob`` at the run's path (``submitted(commit)``: the blob id there, None when there
-    is none), read earliest first; None when no push has it.
+    """When the team first made ``version`` of a run public (:func:`run_identity`: however
+    the file was written, refused or not), and whether that is sure: the time of the
+    earliest push of ``pushes`` (the team's submissions, as for :func:`latest_variant`)
+    inside ``window`` (both ends included) whose commit has ``version`` at the run's path
+    (``submitted(commit)``: the identity of the file there, None when there is none), read
+    earliest first; None when no push has it.
 
     Sure (True) only when ``pushes`` are ``complete``: a listing cut at its bound keeps the
     most recent pushes, so an earlier one may be missing, and the time found (or the
     caller's fallback) is then only an upper bound.  Reading more than ``limit`` distinct
-    commits without finding ``blob`` gives (None, False).
+    commits without finding ``version`` gives (None, False).
     """
     earliest = sorted((p for p in pushes if window.opens <= p.time <= window.closes), key=lambda p: (p.time, p.pull))
-    for version in _versions(earliest, submitted, limit):
-        if version is None:
+    for read in _versions(earliest, submitted, limit):
+        if read is None:
             return None, False
-        push, found = version
-        if found == blob:
+        push, found = read
+        if found == version:
             return push.time, complete
     return None, complete
 
@@ -838,5 +863,5 @@ def verdict(decisions: list[Decision]) -> bool:
 
 
 __all__ = ["Change", "Reason", "Decision", "Context", "path_problem", "shown", "judge_changes", "judge_change",
-           "judge_content", "judge_envelope", "normalized_run", "copied_reason", "testset_path",
+           "judge_content", "judge_envelope", "normalized_run", "run_identity", "copied_reason", "testset_path",
            "testset_ids", "testset_candidates", "verdict", "RUN_FORM", "Push", "latest_variant", "first_submitted"]
