@@ -43,11 +43,11 @@ def main() -> None:
     rng = random.Random(1)
     runs = [make_run(rng, args.questions, args.documents, args.snippets) for _ in range(args.runs)]
     start = time.perf_counter()
-    prints = [(f"run{i}", f"team{i}", Fingerprint.of("taskB", run)) for i, run in enumerate(runs)]
+    prints = [(f"run{i}", f"team{i}", Fingerprint.of("phaseA", run), None) for i, run in enumerate(runs)]
     fingerprinted = time.perf_counter()
     found = copies_among(prints, 0.9)
     pairwise = time.perf_counter()
-    one = [compare("new", prints[0][2], path, theirs, 0.9) for path, _, theirs in prints[1:]]
+    one = [compare("new", prints[0][2], path, theirs, 0.9) for path, _, theirs, _ in prints[1:]]
     single = time.perf_counter()
     pairs = args.runs * (args.runs - 1) // 2
     print(f"{args.runs} runs x {args.questions} questions ({args.documents} documents, {args.snippets} snippets)")

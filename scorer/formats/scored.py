@@ -47,6 +47,7 @@ import json
 import re
 from collections.abc import Callable
 
+from scorer.formats.jsontext import JsonValue
 from scorer.tasks import SCORINGS
 
 #: Each file format's entries (:attr:`scorer.tasks.Scoring.files`): (list member, id member).
@@ -56,12 +57,12 @@ SNIPPET_PLACE = ("document", "beginSection", "endSection", "offsetInBeginSection
 Form = dict[str, dict[str, object]]
 
 
-def text(value) -> str:
+def text(value: JsonValue) -> str:
     """Canonical JSON: keys sorted, no whitespace, non-ASCII as written."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-def _unique(values) -> list:
+def _unique(values: JsonValue) -> JsonValue:
     """The list with repeats dropped, the first of each kept; a non-list as it is."""
     if not isinstance(values, list):
         return values
@@ -75,24 +76,24 @@ def _unique(values) -> list:
     return out
 
 
-def _snippets(values) -> list:
+def _snippets(values: JsonValue) -> JsonValue:
     return [[s.get(k) for k in SNIPPET_PLACE] if isinstance(s, dict) else s for s in values] \
         if isinstance(values, list) else values
 
 
-def _triples(values) -> list:
+def _triples(values: JsonValue) -> JsonValue:
     return [[("" if t.get(k) is None else t.get(k)) for k in "spo"] if isinstance(t, dict) else t for t in values] \
         if isinstance(values, list) else values
 
 
-def _lowered(value):
+def _lowered(value: JsonValue) -> JsonValue:
     """Every string of ``value`` lower-cased (lists kept as lists)."""
     if isinstance(value, str):
         return value.lower()
     return [_lowered(v) for v in value] if isinstance(value, list) else value
 
 
-def _exact(value):
+def _exact(value: JsonValue) -> JsonValue:
     """An exact answer's scored form: lower-cased; a list of lists without its empty lists."""
     if isinstance(value, list) and value and all(isinstance(v, list) for v in value):
         return [_lowered(v) for v in value if v]
@@ -102,7 +103,7 @@ def _exact(value):
 _WHITESPACE = re.compile(r"\s+")
 
 
-def ideal_form(value):
+def ideal_form(value: JsonValue) -> JsonValue:
     """An ideal answer with its whitespace folded where no measure sees it.
 
     ROUGE as BioASQ runs it reads the text's ASCII characters up to the first line break
@@ -129,7 +130,7 @@ _TASKB_FORMS: dict[str, Callable] = {"documents": _unique, "concepts": _unique, 
                                      "triples": _triples, "exact_answer": _exact, "ideal_answer": ideal_form}
 
 
-def _labels(values) -> list:
+def _labels(values: JsonValue) -> JsonValue:
     return sorted({v for v in values if isinstance(v, str)}) if isinstance(values, list) else values
 
 
@@ -145,7 +146,7 @@ def _members(task: str, entry: dict, id_member: str) -> list[str]:
     return sorted(k for k in entry if k != id_member and (k in named if scoring.answers[1] else True))
 
 
-def scored_form(task: str, run) -> Form:
+def scored_form(task: str, run: JsonValue) -> Form:
     """Entry id (as text) -> {member: its scored form} of a run of ``task`` (a task of
     :func:`scorer.evaluate`): see the module doc.  Entries that are not objects or
     have no id are left out (a valid run has none)."""
@@ -160,11 +161,11 @@ def scored_form(task: str, run) -> Form:
     return out
 
 
-def _same(value):
+def _same(value: JsonValue) -> JsonValue:
     return value
 
 
-def digest(task: str, run) -> str:
+def digest(task: str, run: JsonValue) -> str:
     """The SHA-256 (hex) of the canonical JSON of ``run``'s :func:`scored_form`, entries
     in id order: equal for two runs exactly when every measure scores them alike in the
     ways listed in the module doc."""
@@ -172,12 +173,12 @@ def digest(task: str, run) -> str:
     return hashlib.sha256(text([task, sorted(form.items())]).encode()).hexdigest()
 
 
-def _collapsed(value) -> list:
+def _collapsed(value: JsonValue) -> JsonValue:
     """An ideal answer's similarity item: whitespace runs collapsed to one space, ends stripped."""
     return [" ".join(value.split()) if isinstance(value, str) else value]
 
 
-def _first_strings(value) -> list:
+def _first_strings(value: JsonValue) -> JsonValue:
     """An exact answer's similarity items: a label, or the first string of each answer list."""
     if not isinstance(value, list):
         return [value]
@@ -189,13 +190,13 @@ def _first_strings(value) -> list:
 _LOOSE: dict[str, Callable] = {"ideal_answer": _collapsed, "exact_answer": _first_strings}
 
 
-def _loose(member: str, value) -> list[str]:
+def _loose(member: str, value: JsonValue) -> list[str]:
     """The similarity items of one member's scored form, each as canonical JSON."""
     found = _LOOSE[member](value) if member in _LOOSE else value if isinstance(value, list) else [value]
     return [text(v) for v in found]
 
 
-def items(task: str, run) -> dict[str, frozenset[tuple[str, str]]]:
+def items(task: str, run: JsonValue) -> dict[str, frozenset[tuple[str, str]]]:
     """Entry id -> its similarity items ``(member, canonical JSON)`` (see the module doc);
     entries without an item are left out."""
     out = {}

@@ -444,10 +444,10 @@ def earlier_copies(ref: RunRef, value, testset: bytes | None, git: RepoReader, b
         theirs = normalized_run(other, data, limit, challenge.limits) if data is not None else None
         if data is None or theirs is None:
             continue
-        print_ = Fingerprint.of(other.scorer_task, theirs, common)
-        hit = compare(ref.path, mine, path, print_, challenge.rules.copy_similarity)
+        original = Fingerprint.of(other.scorer_task, theirs, common)
+        hit = compare(ref.path, mine, path, original, challenge.rules.copy_similarity)
         if hit is not None:
-            earlier, sure = before(hit, path, print_.digest, other.team, arrived.get(path))
+            earlier, sure = before(hit, path, original.digest, other.team, arrived.get(path))
             found.append(replace(hit, earlier=earlier and sure))
     for run in public or ():
         team = _members(challenge, run.ref.team)

@@ -37,8 +37,8 @@ Cost: a profile is linear in the run's size; a comparison is linear in the two p
 so the check compares one run with the n runs of its batch phase in O(n·size), and the
 comparison of all the runs of a batch phase is pairwise, O(n²·size).  Measured with
 ``benchmarks/bench_copies.py`` (65 runs of 100 questions with 10 documents and 10
-snippets each, one core): the 65 fingerprints 1.6 s, the 2,080 pairs 1.6 s, one run
-against the 64 others 0.06 s.
+snippets each, one core, a shared machine): the 65 fingerprints 2.3 s, the 2,080 pairs 1.5 s, one run
+against the 64 others 0.04 s.
 """
 from __future__ import annotations
 
