@@ -169,9 +169,9 @@ def read_pool(folder: Path) -> tuple[dict, str]:
 def read_key(path: Path, pool_path: Path, digest: str) -> dict:
     """The key of a pool, checked to be the key of that very pool (its ``pool_sha256``)."""
     if not path.is_file():
-        raise _usage(f"there is no key at {path}",
-                     "give the key python -m scorer pool wrote (--key), or make the pool again: the same runs "
-                     "and gold give the same pool and key")
+        raise ScorerError(Problem(code="no-key", file=str(path), message="the pool's key is not there",
+                                  fix="give the key python -m scorer pool wrote (--key), or make the pool again: "
+                                      "the same runs and gold give the same pool and key"))
     value = load_json(path)[0]
     if not isinstance(value, dict) or value.get("pool_sha256") != digest:
         raise ScorerError(Problem(code="other-key", file=str(path), pointer="/pool_sha256",

@@ -156,7 +156,7 @@ def read_judgement_file(path: Path, pool: Mapping, digest: str) -> list[dict]:
     return [qrels_judgements(text, pool, digest, str(path), assessor_name(path.stem))]
 
 
-def _bad(name: str, pointer: str, message: str, fix: str, **where) -> Problem:
+def _bad(name: str, pointer: str | None, message: str, fix: str, **where) -> Problem:
     return Problem(code="bad-judgement", file=name, pointer=pointer, message=message, fix=fix, **where)
 
 
@@ -258,7 +258,7 @@ def label_studio_judgements(value: object, pool: Mapping, digest: str, name: str
             problems += [p.located(file=name, pointer=pointer + "/result") for p in found]
             sets[assessor][key] = judgement
     if not isinstance(value, list):
-        problems.append(_bad(name, "", "a Label Studio export is a JSON array of tasks", fix))
+        problems.append(_bad(name, None, "a Label Studio export is a JSON array of tasks", fix))
     if problems:
         raise ScorerError(problems)
     return [{"version": 1, "assessor": assessor, "pool": digest, "judgements": dict(sorted(judged.items()))}
@@ -277,7 +277,7 @@ def qrels_judgements(text: str, pool: Mapping, digest: str, name: str, assessor:
         if not parts or parts[0].startswith("#"):
             continue
         if len(parts) != 4 or not re.fullmatch(r"-?\d{1,9}", parts[3]):
-            problems.append(_bad(name, "", "a qrels line is: question-id 0 PMID relevance (a whole number)",
+            problems.append(_bad(name, None, "a qrels line is: question-id 0 PMID relevance (a whole number)",
                                  "write e.g. `q1 0 12345678 1` (1 relevant, 0 not relevant, -1 not judged)",
                                  line=number))
             continue
@@ -286,11 +286,11 @@ def qrels_judgements(text: str, pool: Mapping, digest: str, name: str, assessor:
             continue
         key = documents.get((qid, pmid))
         if key is None:
-            problems.append(_bad(name, "", f"document {pmid} of question {qid} is not in the pool",
+            problems.append(_bad(name, None, f"document {pmid} of question {qid} is not in the pool",
                                  "judge the lines of `python -m scorer pool --format qrels` only",
                                  line=number, question_id=qid))
         elif key in judged:
-            problems.append(_bad(name, "", f"document {pmid} of question {qid} is judged twice",
+            problems.append(_bad(name, None, f"document {pmid} of question {qid} is judged twice",
                                  "keep one line per question and document", line=number, question_id=qid))
         else:
             judged[key] = {"relevant": int(relevance) > 0}
