@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -56,8 +57,9 @@ def clone(origin: Path, name: str) -> Path:
     return target
 
 
-def merge_run(origin: Path, key: str) -> None:
-    """A participant's run lands on main in a commit dated DATES[key] (as GitHub's merge would)."""
+def merge_run(origin: Path, key: str, date: str | None = None) -> None:
+    """A participant's run lands on main in a commit dated ``date``, else DATES[key] (as
+    GitHub's merge would)."""
     work = origin.parent / f"participant-{key}"
     if not work.exists():
         git(origin.parent, "clone", "--quiet", str(origin), str(work))
@@ -65,7 +67,7 @@ def merge_run(origin: Path, key: str) -> None:
     (work / RUNS[key]).parent.mkdir(parents=True, exist_ok=True)
     shutil.copy(ROOT / RUNS[key], work / RUNS[key])
     git(work, "add", RUNS[key])
-    git(work, "commit", "--quiet", "-m", f"add {key}", date=DATES[key])
+    git(work, "commit", "--quiet", "-m", f"add {key}", date=date or DATES[key])
     git(work, "push", "--quiet", "origin", "HEAD:main")
 
 
@@ -200,3 +202,18 @@ def test_refuses_a_clone_with_local_work(origin):
     with pytest.raises(PublishError, match="lacks"):
         publish(ahead)
     assert git(ahead, "log", "-1", "--format=%s") == "local"
+
+
+def test_publish_counts_late_runs_as_score_all_does(origin, capsys):
+    """A run merged after its window closed (batch 1 Phase A closes 2026-03-03T10:00Z): ``ci
+    publish`` says it is late, in the words of ``score-all`` on the published tree."""
+    from scorer.cli import main as cli_main
+    merge_run(origin, "R1")
+    merge_run(origin, "R2", date="2026-03-04T09:00:00+00:00")
+    publisher = clone(origin, "pub")
+    assert cli_main(["ci", "publish", "--repo", str(publisher), "--jobs", "1"]) == 0
+    published = capsys.readouterr().out
+    assert cli_main(["score-all", "--repo", str(clone(origin, "after")), "--jobs", "1"]) == 0
+    counted = capsys.readouterr().out
+    assert ", 1 late" in published and ", 1 late" in counted, (published, counted)
+    assert re.search(r"\d+ failed, \d+ awaiting gold, 1 late", published)

@@ -249,9 +249,7 @@ def cmd_ci_publish(args: argparse.Namespace) -> int:
     for path, arrival in sorted(out.received.items()):
         print(f"ci publish: received {path} at {arrival.time} ({arrival.source})")
     print(f"ci publish: {'pushed' if out.pushed else 'nothing new at'} {out.commit} after {out.attempts} attempt(s); "
-          f"{len(s.scored)} scored, {len(s.reused)} reused, {len(s.failed)} failed, "
-          f"{len(s.awaiting_gold)} awaiting gold" + (f", {len(s.sealed)} sealed" if s.sealed else "")
-          + (f", {len(s.opened)} opened" if s.opened else "") + (f", {len(s.unopened)} unopenable" if s.unopened else ""))
+          f"{s.counts()}")
     return EXIT_OK
 
 

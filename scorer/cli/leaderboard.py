@@ -59,8 +59,7 @@ def cmd_score_all(args: argparse.Namespace) -> int:
     tables = ("no batch tables (a shard)" if shard else "nothing written (runs need scoring)" if summary.missing
               else f"{len(summary.tables_computed)} batch table(s) computed, {len(summary.tables_reused)} reused"
               + (f", {len(summary.tables_failed)} failed" if summary.tables_failed else ""))
-    print(f"score-all: {where}{len(summary.scored)} scored, {len(summary.reused)} reused, "
-          f"{len(summary.failed)} failed, {len(summary.awaiting_gold)} awaiting gold, {len(summary.late)} late"
+    print(f"score-all: {where}{summary.counts()}"
           f"{f', {len(summary.missing)} need scoring' if reuse_only else ''}; {tables}")
     if reuse_only:  # the question asked: does every run have its result (or error) file?
         return EXIT_INVALID if summary.missing else EXIT_OK

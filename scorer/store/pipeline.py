@@ -115,6 +115,16 @@ class Summary:
     def ok(self) -> bool:
         return not self.failed and not self.missing and not self.tables_failed
 
+    def counts(self) -> str:
+        """The runs' counts in words, as ``score-all`` and ``ci publish`` print them:
+        ``"3 scored, 1 reused, 0 failed, 0 awaiting gold, 1 late"``, then the sealed runs
+        not opened, opened and unopenable, each when there is one."""
+        words = [f"{len(self.scored)} scored", f"{len(self.reused)} reused", f"{len(self.failed)} failed",
+                 f"{len(self.awaiting_gold)} awaiting gold", f"{len(self.late)} late"]
+        words += [f"{len(runs)} {name}" for name, runs in (("sealed", self.sealed), ("opened", self.opened),
+                                                           ("unopenable", self.unopened)) if runs]
+        return ", ".join(words)
+
 
 def score_all(root: str | Path = ".", jobs: int = 1, on_run: Callable[[str], None] | None = None,
               shard: tuple[int, int] | None = None, reuse_only: bool = False, identity: str | None = None,
