@@ -419,6 +419,29 @@ def test_system_beyond_the_team_limit(repo):
     assert "runs of 2 systems (a0, a1); the limit is 2" in body["changes"][1]["reasons"][0]["message"]
 
 
+def test_systems_beyond_the_limit_of_a_batch_and_phase(repo):
+    """[rules] max_systems_per_team = 1: alpha has a run of a1 in batch2 Phase A on main, so
+    a run of a2 there is refused, naming that run; a2 in batch1 Phase A is another batch
+    and phase (and the two new runs of a pull request count together)."""
+    git(repo, "checkout", "-q", "main")
+    commit(repo, {"challenge.toml": BASE_FILES["challenge.toml"].replace(
+        b'[rules]\n', b'[rules]\nmax_systems_per_team = 1\n')}, "one system per batch and phase")
+    git(repo, "checkout", "-q", "-B", "pr", "main")
+    other = "submissions/taskB/batch1/phaseA/alpha/a2.json"
+    commit(repo, {NEW_RUN: phase_a_run("q1"), other: phase_a_run("q2")})
+    code, body, markdown, out = check(repo)
+    by_path = {c["path"]: codes(c) for c in body["changes"]}
+    assert code == 1 and by_path == {other: [], NEW_RUN: ["systems-in-batch"]}, by_path
+    message = next(c for c in body["changes"] if c["path"] == NEW_RUN)["reasons"][0]["message"]
+    assert f"runs of 1 systems in batch2/phaseA ({ALPHA_RUN})" in message and "the limit is 1" in message
+    assert ALPHA_RUN in markdown and f"check verdict: {NEW_RUN}: refused (systems-in-batch)" in out
+    assert body["rules"]["max_systems_per_team"] == 1
+    # replacing the run already in is no new system
+    commit(repo, {NEW_RUN: None, ALPHA_RUN: phase_a_run("q1", documents=("14",))})
+    code, body, _, _ = check(repo)
+    assert code == 0, body
+
+
 def test_two_new_systems_count_together(repo):
     commit(repo, {ALPHA_RUN: None}, "withdraw")  # not allowed either, but makes alpha start from zero
     git(repo, "checkout", "-q", "main")

@@ -43,6 +43,7 @@ name = "One verdict"
 
 [rules]
 flavor = "official"
+max_systems_per_team = 1000
 
 [limits]
 systems_per_team = 1000

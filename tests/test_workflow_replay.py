@@ -237,6 +237,28 @@ def every_step_ran(platform: Platform, skip: frozenset | set = frozenset()) -> N
                     f"{file} › job {job_id} › step '{name}' never ran"
 
 
+def test_a_team_beyond_its_systems_of_a_batch_is_refused(tmp_path):
+    """[rules] max_systems_per_team = 1: alpha's run of a1 is merged; its run of a2 in the
+    same batch and phase is refused by the check workflow, the comment naming a1's run;
+    replacing a1's run is accepted."""
+    challenge = CHALLENGE.replace("[rules]\n", "[rules]\nmax_systems_per_team = 1\n")
+    platform = new_platform(tmp_path, challenge=challenge)
+    with platform.online():
+        first = platform.at("2026-03-02T11:00:00Z").open_pull("alice", {f"{BATCH}/alpha/a1.json": run(11)}, "a1")
+        check_and_report(platform, "success")
+        platform.at("2026-03-02T11:30:00Z").merge(first)
+        publish(platform)
+        second = platform.at("2026-03-02T12:00:00Z").open_pull("alice", {f"{BATCH}/alpha/a2.json": run(12)}, "a2")
+        check_and_report(platform, "failure")
+        said = comment(platform, second)
+        assert platform.status(second.head) == "failure" and "systems-in-batch" in said
+        assert f"{BATCH}/alpha/a1.json" in said and "the limit is 1 per team in each batch and phase" in said
+        again = platform.at("2026-03-02T12:30:00Z").open_pull("alice", {f"{BATCH}/alpha/a1.json": run(11, 12)},
+                                                                "a1-again")
+        check_and_report(platform, "success")
+        assert platform.status(again.head) == "success"
+
+
 def test_publish_without_its_token_stops_at_the_ruleset(tmp_path):
     """Without PUBLISH_TOKEN the publisher pushes with GITHUB_TOKEN, which main's ruleset
     refuses (docs/organizers.md): the step fails at once and says so."""

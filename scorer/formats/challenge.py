@@ -116,6 +116,9 @@ class Rules:
     trials: int = 10000
     seed: int = 1
     copy_similarity: float = 0.9  # runs at least this similar to another team's earlier run are flagged (scorer.pr.copies)
+    # systems a team may enter in one batch and phase (Task A: test set; mcqa, Synergy: batch or round);
+    # [limits] systems_per_team caps the systems it registers, and so enters, in all
+    max_systems_per_team: int = 5
 
 
 @dataclass(frozen=True)

@@ -267,6 +267,7 @@ def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, a
                              rules={"flavor": challenge.rules.flavor, "edition": challenge.rules.edition,
                                     "accept_late_runs": challenge.rules.accept_late_runs,
                                     "systems_per_team": challenge.limits.systems_per_team,
+                                    "max_systems_per_team": challenge.rules.max_systems_per_team,
                                     "max_run_bytes": challenge.limits.max_run_bytes,
                                     "copy_similarity": challenge.rules.copy_similarity})
         identity = identities(git, challenge)

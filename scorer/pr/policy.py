@@ -36,7 +36,11 @@ code                         when
 ``no-actor``                 nobody to check membership for
 ``not-a-member``             the actor is not a member of the run's team
 ``unregistered-system``      a system not in the team file
-``too-many-systems``         the team would have runs of more systems than the limit
+``too-many-systems``         the team would have runs of more systems than
+                             ``limits.systems_per_team`` in all
+``systems-in-batch``         the team would have runs of more systems than
+                             ``rules.max_systems_per_team`` in the run's batch and
+                             phase (Task A: test set); its runs already in are named
 ``window-not-open``          the event happened before the window opened
 ``window-closed``            after it closed, and late runs are not accepted
 ``too-large``                the file is larger than ``limits.max_run_bytes``
@@ -170,9 +174,12 @@ class Context:
 
 @dataclass
 class _Systems:
-    """The systems each team has runs of: on the base branch, plus accepted additions."""
+    """The systems each team has runs of, on the base branch plus accepted additions: in
+    all (``in_use``: team -> systems) and in each batch and phase (``entered``: (team,
+    task, batch, phase) -> system -> the path of its run there, sealed or plain)."""
 
     in_use: dict[str, set[str]] = field(default_factory=dict)
+    entered: dict[tuple[str, str, str, str], dict[str, str]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, paths) -> _Systems:
@@ -180,8 +187,13 @@ class _Systems:
         for path in paths:
             ref = submission_ref(path)
             if ref is not None:
-                out.in_use.setdefault(ref.team, set()).add(ref.system)
+                out.add(ref, path)
         return out
+
+    def add(self, ref: RunRef, path: str) -> None:
+        """Count run ``ref`` (at ``path``) towards its team's systems."""
+        self.in_use.setdefault(ref.team, set()).add(ref.system)
+        self.entered.setdefault((ref.team, ref.task, ref.batch, ref.phase), {}).setdefault(ref.system, path)
 
 
 def judge_changes(changes: list[Change], context: Context) -> list[Decision]:
@@ -330,7 +342,7 @@ def _judge_new(change: Change, context: Context, systems: _Systems) -> Decision:
     reasons = [*_batch_rule(ref, window), *_team_rules(ref, context, systems), *_window_rule(ref, window, context),
                *_sealing_rule(ref, sealed, context.challenge), *_size_rule(change, limit)]
     if not reasons:
-        systems.in_use.setdefault(ref.team, set()).add(ref.system)
+        systems.add(ref, change.path)
     needs = (window is not None and change.size is not None and change.size <= limit
              and (not sealed or (context.challenge.is_sealed(ref.task) and context.challenge.recipient is not None)))
     return Decision(change, ref=ref, reasons=tuple(reasons), late=_late(window, context), needs_content=needs,
@@ -445,7 +457,10 @@ def _member_rule(ref: RunRef, context: Context) -> Reason | None:
 def _system_rule(ref: RunRef, registered, context: Context, systems: _Systems) -> Reason | None:
     """``unregistered-system`` when the team file does not list the system;
     ``too-many-systems`` when a new system would give the team runs of more systems than
-    ``limits.systems_per_team`` (counting the base branch and the changes accepted so far)."""
+    ``limits.systems_per_team`` in all; ``systems-in-batch`` than
+    ``rules.max_systems_per_team`` in the run's batch and phase (Task A: test set), naming
+    the team's runs already in.  Both count the base branch (sealed runs included) and the
+    changes accepted so far."""
     if ref.system not in registered:
         return Reason("unregistered-system", f"team {ref.team} has no system {ref.system} "
                                              f"(registered: {some_of(sorted(registered)) or 'none'})",
@@ -455,6 +470,15 @@ def _system_rule(ref: RunRef, registered, context: Context, systems: _Systems) -
         return Reason("too-many-systems", f"team {ref.team} already has runs of {len(used)} systems "
                                           f"({some_of(sorted(used))}); the limit is {limit} per team",
                       "submit with a system your team already has runs of, or ask the organizers")
+    entered = systems.entered.get((ref.team, ref.task, ref.batch, ref.phase), {})
+    most = context.challenge.rules.max_systems_per_team
+    if ref.system not in entered and len(entered) >= most:
+        return Reason("systems-in-batch", f"team {ref.team} already has runs of {len(entered)} systems in "
+                                          f"{_window_name(ref)} ({some_of(p for _, p in sorted(entered.items()))}); "
+                                          f"the limit is {most} per team in each batch and phase "
+                                          "([rules] max_systems_per_team)",
+                      "replace one of those runs (submit at its path again) instead of adding a system, "
+                      "or ask the organizers")
     return None
 
 
