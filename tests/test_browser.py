@@ -15,7 +15,8 @@ at a 390 px wide viewport while the page itself does not; the footer's ``<detail
 participant names with markup shown as text; WCAG AA contrast of every text on the main
 page types from computed styles.  Issue 28: each kind of board shows the scores it ranks on;
 no board, run page (per-question tables) or head-to-head page is wider than 1,280 px, and
-every table that scrolls shows the cue; the filtered views (open weights, primary runs) hold
+every table that scrolls shows the cue; the filtered views (open weights, primary runs, no
+earlier BioASQ test data, no web search or agents) hold
 exactly the matching runs; each overview follows its stated order; folded legend, titled
 headers, readable times.  Screenshots of every page kind at 1,280 and 390 px go to
 ``test-artifacts/screenshots/<kind>-<width>.png`` (ignored by Git) for a person to review:
@@ -1156,10 +1157,17 @@ return [...document.querySelectorAll('main table.sortable')].filter(t => !t.clos
 """
 
 
+#: The filtered views of a board: <board>.<kind>.html.
+FILTER_KINDS = ("open", "primary", "no-bioasq", "no-tools")
+
+
 def test_the_filtered_views_exist_and_hold_exactly_the_matching_runs(page, site):
     """For every board with runs: <board>.open.html holds the rows of the systems whose card
-    says open weights, <board>.primary.html those whose card names this batch primary, both
-    with the ranks of the full board (the cards read from downloads/cards.json)."""
+    says open weights, <board>.primary.html those whose card names this batch primary,
+    <board>.no-bioasq.html those whose card says no earlier BioASQ test set was used
+    (earlier_bioasq = [], or without it external data without BioASQ gold),
+    <board>.no-tools.html those whose card says neither web search nor agents, all with
+    the ranks of the full board (the cards read from downloads/cards.json)."""
     cards = json.loads((site / "downloads/cards.json").read_text(encoding="utf-8"))
 
     def keep(kind: str, key: str, task: str, batch: str) -> bool:
@@ -1168,11 +1176,18 @@ def test_the_filtered_views_exist_and_hold_exactly_the_matching_runs(page, site)
             return False
         if kind == "open":
             return card["weights"] == "open"
+        if kind == "no-bioasq":
+            if card["earlier_bioasq"] is not None:
+                return card["earlier_bioasq"] == []
+            return card["external_data"] is not None and "bioasq-gold" not in card["external_data"]
+        if kind == "no-tools":
+            return card["web_search"] is False and card["agents"] is False
         return card["primary"] is True or (isinstance(card["primary"], list) and f"{task}/{batch}" in card["primary"])
 
-    boards = [p for p in leaderboards(site) if not p.startswith("overview/") and ".open." not in p
-              and ".primary." not in p and not p.endswith("-preliminary.html")]  # kept results: not filtered
-    checked = {"open": 0, "primary": 0}
+    boards = [p for p in leaderboards(site) if not p.startswith("overview/")
+              and not any(f".{kind}." in p for kind in FILTER_KINDS)
+              and not p.endswith("-preliminary.html")]  # kept results: not filtered
+    checked = dict.fromkeys(FILTER_KINDS, 0)
     problems = []
     for board in boards:
         full = page(board).execute_script(FILTERED_ROWS)
@@ -1181,7 +1196,7 @@ def test_the_filtered_views_exist_and_hold_exactly_the_matching_runs(page, site)
             continue
         parts = board.removesuffix(".html").split("/")
         task, batch = parts[0], parts[1]
-        for kind in ("open", "primary"):
+        for kind in FILTER_KINDS:
             shown = {t["id"]: t["rows"] for t in page(board.replace(".html", f".{kind}.html")).execute_script(
                 FILTERED_ROWS)}  # a table no row of which matches is not shown (an empty-state line instead)
             for whole in full:
@@ -1190,7 +1205,7 @@ def test_the_filtered_views_exist_and_hold_exactly_the_matching_runs(page, site)
                     problems.append(f"{board} {kind} {whole['id']}: {shown.get(whole['id'])} != {expected}")
                 checked[kind] += sum(1 for r in expected if r["key"])
     assert not problems, "\n".join(problems[:20])
-    assert checked["open"] > 30 and checked["primary"] > 30, checked
+    assert checked["open"] > 30 and checked["primary"] > 30 and checked["no-bioasq"] > 20 and checked["no-tools"] > 20, checked
 
 
 OVERVIEW_ROWS = """

@@ -186,3 +186,34 @@ def test_a_run_card_s_schema_and_batch_problems_in_one_run(challenge):
     found = {p.code: p for p in caught.value.problems}
     assert set(found) == {"config-pattern", "unknown-batch"}
     assert (found["config-pattern"].line, found["unknown-batch"].line) == (1, 2)
+
+
+def test_llm_card_fields_are_checked_and_located(challenge):
+    """The LLM fields of a run card (issue 37): a knowledge cutoff in another form or not on
+    the calendar, an unknown ``inference``, a non-boolean ``web_search``, and
+    ``earlier_bioasq`` disagreeing with ``external_data``, each at its line with its fix."""
+    from scorer.formats.cards import parse_card
+    path = "submissions/cards/alpha/a1.toml"
+    good = (b'model_version = "m-2025-01-01"\ninference = "local"\nknowledge_cutoff = "2024-06-01"\n'
+            b'web_search = false\nagents = true\nexternal_data = ["bioasq-gold"]\nearlier_bioasq = ["training", "prompts"]\n')
+    card = parse_card(good, path, load_challenge(challenge))
+    assert (card.model_version, card.inference, card.knowledge_cutoff, card.web_search, card.agents,
+            card.earlier_bioasq) == ("m-2025-01-01", "local", "2024-06-01", False, True, ("training", "prompts"))
+    assert not card.without_earlier_bioasq
+
+    def problems(text: bytes) -> dict:
+        with pytest.raises(ScorerError) as caught:
+            parse_card(text, path, load_challenge(challenge))
+        return {p.code: p for p in caught.value.problems}
+
+    found = problems(b'inference = "cloud"\nknowledge_cutoff = "June 2024"\nweb_search = "no"\n')
+    assert set(found) == {"config-enum", "config-pattern", "config-type"}
+    assert (found["config-enum"].line, found["config-pattern"].line, found["config-type"].line) == (1, 2, 3)
+    assert '"2024-06"' in found["config-pattern"].fix
+    found = problems(b'agents = false\nknowledge_cutoff = "2024-02-30"\n')
+    assert set(found) == {"invalid-date"} and found["invalid-date"].line == 2
+    found = problems(b'external_data = ["bioasq-gold"]\nearlier_bioasq = []\n')
+    assert set(found) == {"card-disagrees"} and found["card-disagrees"].line == 2
+    assert "bioasq-gold" in found["card-disagrees"].fix
+    found = problems(b'earlier_bioasq = ["prompts"]\nexternal_data = ["other-qa"]\n')
+    assert set(found) == {"card-disagrees"} and found["card-disagrees"].line == 1

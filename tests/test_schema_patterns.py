@@ -119,6 +119,7 @@ CASES = [
      lambda r: _config_text(r, "teams/g.toml", _team_toml(description='"a\\u0007bell"'))),
     ("team.schema.json", "/$defs/url", lambda r: _config_text(r, "teams/g.toml", _team_toml(url='"ftp://x.org"'))),
     ("run-card.schema.json", "/properties/size", lambda r: _card(r, 'size = "8 billion"\n')),
+    ("run-card.schema.json", "/properties/knowledge_cutoff", lambda r: _card(r, 'knowledge_cutoff = "June 2024"\n')),
     ("run-card.schema.json", "/properties/primary/oneOf/1/items", lambda r: _card(r, 'primary = ["taskB batch1"]\n')),
     ("run-card.schema.json", "/$defs/line", lambda r: _card(r, 'model = "Llama\\u202e 3"\n')),
     ("run-card.schema.json", "/$defs/url", lambda r: _card(r, 'paper = "https://x.org/a b"\n')),

@@ -11,6 +11,7 @@ import csv
 import hashlib
 import io
 import json
+import re
 import shutil
 import zipfile
 from html.parser import HTMLParser
@@ -436,8 +437,10 @@ def test_run_cards_on_boards_filtered_views_run_pages_and_downloads(demo_site):
                               "BM25 baseline", "Quokka first attempt"]
     cards = {row[1]["text"].strip(): row[3]["text"] for row in main["rows"][1:]}  # the Notes column
     team_runs = {row[1]["text"].strip(): row[4]["text"] for row in main["rows"][1:]}
-    assert cards == {"Dense retrieval + reader": "open · 400M · BioASQ gold · primary", "Hybrid BM25 + dense": "open · 33M",
-                     "Generative QA <v2>": "API · other QA · primary", "BM25 baseline": "baseline; open · primary",
+    assert cards == {"Dense retrieval + reader": "open · 400M · BioASQ gold (training) · primary",
+                     "Hybrid BM25 + dense": "open · 33M",
+                     "Generative QA <v2>": "API · BioASQ gold (prompts) + other QA · web search · primary",
+                     "BM25 baseline": "baseline; open · primary",
                      "Quokka first attempt": "not disclosed"}
     assert team_runs["Dense retrieval + reader"] == "2" and team_runs["Quokka first attempt"] == "1"
     assert "../../taskB/batch1/phaseA.open.html" in board.links and "../../taskB/batch1/phaseA.primary.html" in board.links
@@ -451,6 +454,14 @@ def test_run_cards_on_boards_filtered_views_run_pages_and_downloads(demo_site):
     run = (demo_site / "runs/taskB/batch1/phaseA/helix/helix-dense.html").read_text("utf-8")
     assert "PubMedBERT retriever + BioBART reader" in run and "earlier BioASQ gold" in run
     assert "Not disclosed" in (demo_site / "runs/taskB/batch1/phaseA/quokka/quokka-1.html").read_text("utf-8")
+    no_bioasq = Page((demo_site / "taskB/batch1/phaseA.no-bioasq.html").read_text("utf-8"))
+    no_tools = Page((demo_site / "taskB/batch1/phaseA.no-tools.html").read_text("utf-8"))
+    # no earlier BioASQ test data: BM25 says earlier_bioasq = [], Helix hybrid external_data = []
+    assert systems(no_bioasq) == ["Hybrid BM25 + dense", "BM25 baseline"]
+    # no web search or agents: both false on Helix dense and BM25; MedQA searches the web, Helix hybrid does not say
+    assert systems(no_tools) == ["Dense retrieval + reader", "BM25 baseline"]
+    assert "../../taskB/batch1/phaseA.no-bioasq.html" in board.links
+    assert "no earlier BioASQ test data" in "".join(board.text)
     downloads = json.loads((demo_site / "downloads/cards.json").read_text("utf-8"))
     assert sorted(downloads) == ["helix/helix-dense", "helix/helix-hybrid", "medqa-friends/medqa-gen",
                                  "northbridge/nb-hier", "organizers/bm25-baseline"]
@@ -459,6 +470,37 @@ def test_run_cards_on_boards_filtered_views_run_pages_and_downloads(demo_site):
     assert {r["system"]: r["card.weights"] for r in data["rows"]} == {
         "Dense retrieval + reader": "open", "Hybrid BM25 + dense": "open", "Generative QA <v2>": "api",
         "BM25 baseline": "open", "Quokka first attempt": None}
+
+
+def test_llm_run_card_fields_on_the_built_site(demo_site):
+    """Every field of an LLM card (issue 37) on a built site: the demo's MedQA card
+    (scripts/demo/config.py CARDS) says each one; its run page shows them, the board's
+    hover text and downloads carry them, ``downloads/cards.json`` has them."""
+    run = Page((demo_site / "runs/taskB/batch1/phaseB/medqa-friends/medqa-gen.html").read_text("utf-8"))
+    text = re.sub(r"\s+", " ", " ".join(t.strip() for t in run.text if t.strip()))
+    for label, value in (("Model version", "demo-chat-2025-11-20"), ("Runs made", "through a vendor's API"),
+                         ("Knowledge cutoff", "2025-06"), ("Web search at inference", "yes"),
+                         ("Agents or tools at inference", "no"),
+                         ("Earlier BioASQ test sets (public gold) in training or prompts", "used in prompts")):
+        assert f"{label} {value}" in text, label
+    # a card without the new fields says so field by field
+    quiet = (demo_site / "runs/taskB/batch1/phaseA/helix/helix-hybrid.html").read_text("utf-8")
+    assert "<dt>Knowledge cutoff</dt><dd>not disclosed</dd>" in quiet
+    board = (demo_site / "taskB/batch1/phaseB.html").read_text("utf-8")
+    assert ("model version: demo-chat-2025-11-20; size: not disclosed; weights: API model; runs made: through a "
+            "vendor&#39;s API; knowledge cutoff: 2025-06; web search at inference: yes; agents at inference: no; "
+            "external data: earlier BioASQ gold, other QA data; earlier BioASQ test sets: used in prompts") in board
+    data = json.loads((demo_site / "downloads/taskB-batch1-phaseB-phaseB-exact.json").read_text("utf-8"))
+    medqa = next(r for r in data["rows"] if r["system"] == "Generative QA <v2>")
+    assert {k: medqa[f"card.{k}"] for k in ("model_version", "inference", "knowledge_cutoff", "web_search", "agents",
+                                            "earlier_bioasq")} == {
+        "model_version": "demo-chat-2025-11-20", "inference": "api", "knowledge_cutoff": "2025-06", "web_search": True,
+        "agents": False, "earlier_bioasq": "prompts"}
+    cards = json.loads((demo_site / "downloads/cards.json").read_text("utf-8"))
+    assert {k: cards["medqa-friends/medqa-gen"][k] for k in ("model_version", "inference", "knowledge_cutoff",
+                                                             "web_search", "agents", "earlier_bioasq")} == {
+        "model_version": "demo-chat-2025-11-20", "inference": "api", "knowledge_cutoff": "2025-06", "web_search": True,
+        "agents": False, "earlier_bioasq": ["prompts"]}
 
 
 def test_cards_that_cannot_be_used_count_as_none_and_say_why(tmp_path):

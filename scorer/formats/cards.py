@@ -1,8 +1,10 @@
 """Run cards: ``submissions/cards/<team>/<system>.toml`` -> :class:`Card`.
 
-A card says what a system's runs are: the model family and size, open weights or an API,
-the external data used, the retrieval corpus, the batches where it is the team's primary
-run, a link to code or a paper (``docs/submit.md``, "Say what your runs are"; the schema
+A card says what a system's runs are: the model family, its exact version and size, open
+weights or an API, whether the runs were made through an API or locally, the model's
+knowledge cutoff, web search or agents at inference, the external data used and whether
+earlier BioASQ test sets (whose gold is public) were used in training or prompts, the
+retrieval corpus, the batches where it is the team's primary run, a link to code or a paper (``docs/submit.md``, "Say what your runs are"; the schema
 is ``run-card.schema.json``).  It is the team's own file, added by a pull request like a
 run; what a card leaves out (and a system without a card) is "not disclosed", which never
 changes a rank.  Every problem is located (file, line, TOML path) and says how to fix it.
@@ -13,6 +15,7 @@ import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from datetime import date
 from pathlib import Path
 
 from scorer.errors import Problem, ScorerError
@@ -26,6 +29,10 @@ _CARD_PATH = re.compile(r"submissions/cards/([a-z0-9][a-z0-9-]{0,63})/([a-z0-9][
 EXTERNAL_DATA = {"bioasq-gold": "earlier BioASQ gold", "other-qa": "other QA data", "other": "other data"}
 #: The kinds of model weights, as the site says them.
 WEIGHTS = {"open": "open weights", "api": "API model", "closed": "closed weights"}
+#: Where the runs were made, as the site says it.
+INFERENCE = {"api": "through a vendor's API", "local": "locally (hardware the team runs)"}
+#: Where earlier BioASQ test sets were used, as the site says it.
+EARLIER_BIOASQ = {"training": "in training", "prompts": "in prompts"}
 
 
 @dataclass(frozen=True)
@@ -35,9 +42,15 @@ class Card:
     team: str
     system: str
     model: str | None = None
+    model_version: str | None = None
     size: str | None = None
     weights: str | None = None
+    inference: str | None = None                 # "api" or "local"
+    knowledge_cutoff: str | None = None          # "2024-06" or "2024-06-01"
+    web_search: bool | None = None
+    agents: bool | None = None
     external_data: tuple[str, ...] | None = None  # () : none used
+    earlier_bioasq: tuple[str, ...] | None = None  # "training", "prompts"; () : not used
     corpus: str | None = None
     primary: bool | tuple[str, ...] = False      # True: every batch; else "<task>/<batch>" entries
     code: str | None = None
@@ -47,14 +60,26 @@ class Card:
     def key(self) -> str:
         return f"{self.team}/{self.system}"
 
+    @property
+    def without_earlier_bioasq(self) -> bool:
+        """Whether the card says that no earlier BioASQ test set was used: ``earlier_bioasq
+        = []``, or, without that key, ``external_data`` given without ``bioasq-gold``
+        (False when it says neither: not disclosed)."""
+        if self.earlier_bioasq is not None:
+            return not self.earlier_bioasq
+        return self.external_data is not None and "bioasq-gold" not in self.external_data
+
     def is_primary(self, task: str, batch: str) -> bool:
         """Whether the system's run is its team's primary run in ``batch`` of ``task``."""
         return self.primary is True or (isinstance(self.primary, tuple) and f"{task}/{batch}" in self.primary)
 
     def to_json(self) -> dict:
         """The card as the downloads give it (undisclosed keys are null)."""
-        return {"model": self.model, "size": self.size, "weights": self.weights,
+        return {"model": self.model, "model_version": self.model_version, "size": self.size, "weights": self.weights,
+                "inference": self.inference, "knowledge_cutoff": self.knowledge_cutoff, "web_search": self.web_search,
+                "agents": self.agents,
                 "external_data": list(self.external_data) if self.external_data is not None else None,
+                "earlier_bioasq": list(self.earlier_bioasq) if self.earlier_bioasq is not None else None,
                 "corpus": self.corpus, "primary": self.primary if isinstance(self.primary, bool) else list(self.primary),
                 "code": self.code, "paper": self.paper}
 
@@ -74,7 +99,9 @@ def parse_card(data: bytes, path: str, challenge: Challenge) -> Card:
 
     Raises :class:`ScorerError` with every problem at once: not UTF-8, not TOML, the
     schema, a ``primary`` batch that ``challenge.toml`` lacks (when the schema accepted
-    ``primary``, whatever it refused elsewhere).  The team and system are the path's
+    ``primary``, whatever it refused elsewhere), a ``knowledge_cutoff`` that is no day of
+    the calendar (2024-02-30), and ``earlier_bioasq`` and ``external_data`` that disagree
+    (:func:`_bioasq_problems`).  The team and system are the path's
     (:func:`card_problems` checks that they are registered).
     """
     ref = card_ref(path)
@@ -91,14 +118,52 @@ def parse_card(data: bytes, path: str, challenge: Challenge) -> Card:
                             message=f"primary[{i}]: {entry!r} is not a batch of challenge.toml",
                             fix='write "<task>/<batch>" with the ids of challenge.toml, e.g. "taskB/batch1"')
                     for i, entry in enumerate(value["primary"]) if not _is_batch(challenge, entry)]
+    refused = {p.pointer or "" for p in problems}
+    problems += _cutoff_problems(value, text, path, refused) + _bioasq_problems(value, text, path, refused)
     if problems:
         raise ScorerError(problems)
     primary = value.get("primary", False)
-    external = value.get("external_data")
-    return Card(team=ref[0], system=ref[1], model=value.get("model"), size=value.get("size"),
-                weights=value.get("weights"), external_data=tuple(external) if external is not None else None,
-                corpus=value.get("corpus"), primary=primary if isinstance(primary, bool) else tuple(primary),
+    external, earlier = value.get("external_data"), value.get("earlier_bioasq")
+    return Card(team=ref[0], system=ref[1], model=value.get("model"), model_version=value.get("model_version"),
+                size=value.get("size"), weights=value.get("weights"), inference=value.get("inference"),
+                knowledge_cutoff=value.get("knowledge_cutoff"), web_search=value.get("web_search"),
+                agents=value.get("agents"), external_data=tuple(external) if external is not None else None,
+                earlier_bioasq=tuple(earlier) if earlier is not None else None, corpus=value.get("corpus"), primary=primary if isinstance(primary, bool) else tuple(primary),
                 code=value.get("code"), paper=value.get("paper"))
+
+
+def _cutoff_problems(value: dict, text: str, path: str, refused: set[str]) -> list[Problem]:
+    """``knowledge_cutoff`` as a full date that the calendar lacks ("2024-02-30"; the
+    schema's pattern checks the form, not the days of the month)."""
+    cutoff = value.get("knowledge_cutoff")
+    if not isinstance(cutoff, str) or len(cutoff) != 10 or rejected_at(refused, ["knowledge_cutoff"]):
+        return []
+    try:
+        date.fromisoformat(cutoff)
+    except ValueError:
+        return [Problem(code="invalid-date", file=path, line=toml_line(text, ["knowledge_cutoff"]),
+                        pointer="knowledge_cutoff", message=f"knowledge_cutoff: {cutoff!r} is not a date",
+                        fix='write a day of the calendar, or the year and month alone ("2024-02")')]
+    return []
+
+
+def _bioasq_problems(value: dict, text: str, path: str, refused: set[str]) -> list[Problem]:
+    """``earlier_bioasq`` and ``external_data`` that disagree, when the card gives both:
+    earlier BioASQ test sets used in training or prompts are earlier BioASQ gold
+    (``bioasq-gold``) among the external data, and the other way round."""
+    earlier, external = value.get("earlier_bioasq"), value.get("external_data")
+    if (not isinstance(earlier, list) or not isinstance(external, list)
+            or rejected_at(refused, ["earlier_bioasq"]) or rejected_at(refused, ["external_data"])):
+        return []
+    if bool(earlier) == ("bioasq-gold" in external):
+        return []
+    said = (f"earlier_bioasq = {earlier!r} says earlier BioASQ test sets were used, external_data does not name "
+            "\"bioasq-gold\"" if earlier else
+            "external_data names \"bioasq-gold\" (earlier BioASQ gold), earlier_bioasq = [] says it was not used")
+    return [Problem(code="card-disagrees", file=path, line=toml_line(text, ["earlier_bioasq"]), pointer="earlier_bioasq",
+                    message=f"earlier_bioasq: {said}",
+                    fix='make them agree: "bioasq-gold" in external_data exactly when earlier_bioasq names '
+                        '"training" or "prompts"')]
 
 
 def _is_batch(challenge: Challenge, entry: str) -> bool:

@@ -97,7 +97,8 @@ IDENTITY_COLUMNS = [SYSTEM_COLUMN, Column("team", "Team", secondary=True, title=
 BOARD_RANK_COLUMN = Column("rank", "Rank", numeric=True, title="the rank on the leaderboard above")
 NOTES_COLUMN = Column("notes", "Notes", secondary=True,
                       title="baseline, late, not ranked (and why); then the run card: open weights, API or closed, "
-                            "size, external data, primary run, or \"not disclosed\" without a card (never a rank change)")
+                            "size, external data (and earlier BioASQ test sets), web search, agents, primary run, or "
+                            "\"not disclosed\" without a card (never a rank change)")
 
 
 def _card_columns(disclosure: Disclosure | None) -> list[Column]:

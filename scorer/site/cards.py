@@ -1,5 +1,6 @@
 """Run cards on the boards: compact markers, the team's number of runs, the card's fields
-in the downloads, and the pre-built filtered views ("open weights only", "primary runs only").
+in the downloads, and the pre-built filtered views ("open weights only", "primary runs only",
+"no earlier BioASQ test data", "no web search or agents").
 
 A card (:mod:`scorer.formats.cards`) never changes a rank: a filtered view shows the rows
 of the full board that match, with their ranks on the full board.  A system without a card,
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from scorer.formats.cards import EXTERNAL_DATA, WEIGHTS, Card
+from scorer.formats.cards import EARLIER_BIOASQ, EXTERNAL_DATA, INFERENCE, WEIGHTS, Card
 from scorer.site.tables import Cell, Column, TableView, count_cell
 
 NOT_DISCLOSED = "not disclosed"
@@ -24,12 +25,16 @@ class CardFilter:
 
 
 FILTERS = (CardFilter("open", "open weights only", lambda card, task, batch: card.weights == "open"),
-           CardFilter("primary", "primary runs only", lambda card, task, batch: card.is_primary(task, batch)))
+           CardFilter("primary", "primary runs only", lambda card, task, batch: card.is_primary(task, batch)),
+           CardFilter("no-bioasq", "no earlier BioASQ test data", lambda card, task, batch: card.without_earlier_bioasq),
+           CardFilter("no-tools", "no web search or agents",
+                      lambda card, task, batch: card.web_search is False and card.agents is False))
 
 TEAM_RUNS_COLUMN = Column("team_runs", "Runs", numeric=True, secondary=True,
                           title="runs the team sent to this leaderboard (Task A batch: its systems with a run)")
 #: The card's fields in the downloads only.
-CARD_FIELDS = ("model", "size", "weights", "external_data", "corpus", "primary", "code", "paper")
+CARD_FIELDS = ("model", "model_version", "size", "weights", "inference", "knowledge_cutoff", "web_search", "agents",
+               "external_data", "earlier_bioasq", "corpus", "primary", "code", "paper")
 DOWNLOAD_COLUMNS = [Column(f"card.{f}", f"Card: {f.replace('_', ' ')}", page=False) for f in CARD_FIELDS]
 
 
@@ -63,8 +68,9 @@ class Disclosure:
 
     def _fields(self, card: Card) -> list[Cell]:
         values = card.to_json()
-        values["external_data"] = ("; ".join(card.external_data) if card.external_data else "none"
-                                   if card.external_data is not None else None)
+        for listed in ("external_data", "earlier_bioasq"):
+            items = getattr(card, listed)
+            values[listed] = ("; ".join(items) if items else "none") if items is not None else None
         values["primary"] = card.is_primary(self.task, self.batch)
         return [Cell(values[f], "" if values[f] is None else str(values[f])) for f in CARD_FIELDS]
 
@@ -83,8 +89,10 @@ def markers(card: Card, task: str, batch: str) -> str:
     if card.size:
         parts.append(card.size)
     if card.external_data:
-        parts.append(" + ".join({"bioasq-gold": "BioASQ gold", "other-qa": "other QA", "other": "other data"}[d]
+        how = f" ({', '.join(card.earlier_bioasq)})" if card.earlier_bioasq else ""  # "BioASQ gold (prompts)"
+        parts.append(" + ".join({"bioasq-gold": f"BioASQ gold{how}", "other-qa": "other QA", "other": "other data"}[d]
                                 for d in card.external_data))
+    parts += [what for what, used in (("web search", card.web_search), ("agents", card.agents)) if used]
     if card.is_primary(task, batch):
         parts.append("primary")
     return " · ".join(parts)
@@ -94,12 +102,34 @@ def card_text(card: Card, task: str, batch: str) -> str:
     """The card in words, one field after the other, "not disclosed" for the missing ones."""
     def said(value) -> str:
         return value if value else NOT_DISCLOSED
-    external = (NOT_DISCLOSED if card.external_data is None else
-                ", ".join(EXTERNAL_DATA[d] for d in card.external_data) or "none")
-    return "; ".join([f"model: {said(card.model)}", f"size: {said(card.size)}",
+    return "; ".join([f"model: {said(card.model)}", f"model version: {said(card.model_version)}",
+                      f"size: {said(card.size)}",
                       f"weights: {WEIGHTS[card.weights] if card.weights else NOT_DISCLOSED}",
-                      f"external data: {external}", f"corpus: {said(card.corpus)}",
+                      f"runs made: {INFERENCE[card.inference] if card.inference else NOT_DISCLOSED}",
+                      f"knowledge cutoff: {said(card.knowledge_cutoff)}",
+                      f"web search at inference: {yes_no(card.web_search)}", f"agents at inference: {yes_no(card.agents)}",
+                      f"external data: {_external(card)}", f"earlier BioASQ test sets: {_earlier(card)}",
+                      f"corpus: {said(card.corpus)}",
                       f"primary run here: {'yes' if card.is_primary(task, batch) else 'no'}"])
+
+
+def yes_no(value: bool | None) -> str:
+    """"yes", "no", or "not disclosed" for None."""
+    return NOT_DISCLOSED if value is None else "yes" if value else "no"
+
+
+def _external(card: Card) -> str:
+    """"earlier BioASQ gold, other QA data", "none", or "not disclosed"."""
+    if card.external_data is None:
+        return NOT_DISCLOSED
+    return ", ".join(EXTERNAL_DATA[d] for d in card.external_data) or "none"
+
+
+def _earlier(card: Card) -> str:
+    """"used in training, in prompts", "not used", or "not disclosed"."""
+    if card.earlier_bioasq is None:
+        return NOT_DISCLOSED
+    return "used " + ", ".join(EARLIER_BIOASQ[u] for u in card.earlier_bioasq) if card.earlier_bioasq else "not used"
 
 
 def card_rows(card: Card | None) -> list[tuple[str, str, str | None]]:
@@ -107,13 +137,18 @@ def card_rows(card: Card | None) -> list[tuple[str, str, str | None]]:
     for every field without a card)."""
     if card is None:
         return [("Run card", NOT_DISCLOSED, None)]
-    external = (NOT_DISCLOSED if card.external_data is None else
-                ", ".join(EXTERNAL_DATA[d] for d in card.external_data) or "none")
     primary = ("every batch it enters" if card.primary is True else
                ", ".join(card.primary) if card.primary else "not named")
-    return [("Model", card.model or NOT_DISCLOSED, None), ("Size", card.size or NOT_DISCLOSED, None),
+    return [("Model", card.model or NOT_DISCLOSED, None), ("Model version", card.model_version or NOT_DISCLOSED, None),
+            ("Size", card.size or NOT_DISCLOSED, None),
             ("Weights", WEIGHTS[card.weights] if card.weights else NOT_DISCLOSED, None),
-            ("External data", external, None), ("Retrieval corpus", card.corpus or NOT_DISCLOSED, None),
+            ("Runs made", INFERENCE[card.inference] if card.inference else NOT_DISCLOSED, None),
+            ("Knowledge cutoff", card.knowledge_cutoff or NOT_DISCLOSED, None),
+            ("Web search at inference", yes_no(card.web_search), None),
+            ("Agents or tools at inference", yes_no(card.agents), None),
+            ("External data", _external(card), None),
+            ("Earlier BioASQ test sets (public gold) in training or prompts", _earlier(card), None),
+            ("Retrieval corpus", card.corpus or NOT_DISCLOSED, None),
             ("Primary run of its team", primary, None),
             ("Code", card.code or NOT_DISCLOSED, card.code), ("Paper", card.paper or NOT_DISCLOSED, card.paper)]
 
