@@ -527,3 +527,47 @@ def test_cards_that_cannot_be_used_count_as_none_and_say_why(tmp_path):
         ("config-enum", "helix-small.toml"), ("not-a-card", "notes.txt"),
         ("primary-conflict", "helix-dense.toml"), ("primary-conflict", "helix-hybrid.toml"),
         ("symlink", "quokka-1.toml"), ("unregistered-system", "nobody.toml")]
+
+
+def _rank_set_text(rank, interval) -> str:
+    """The expected writing of a rank and its set: "4.5 (2-5)" (written out here, apart from
+    the site's own function)."""
+    number = str(int(rank)) if float(rank).is_integer() else f"{rank:.2f}".rstrip("0")
+    return f"{number} ({interval[0]}-{interval[1]})"
+
+
+def test_a_rank_and_its_set_read_the_same_on_every_page(demo_site):
+    # issue 35: a tie read "4." twice on the home page and "4.5 (4-4.5)" on the board, and the
+    # board's Rank and Avg. rank gave two different intervals; now one text everywhere
+    results = demo_site.parent / "results/batches"
+    records = json.loads((results / "taskB/batch2/phaseA.json").read_text("utf-8"))["rankings"]["phaseA"]["records"]
+    expected = {r["system"]: _rank_set_text(r["rank"], r["rank_interval"]) for r in records if r["ranked"]}
+    tied = [r for r in records if r["rank"] == 4.5]
+    assert len(tied) == 2 and len({expected[r["system"]] for r in tied}) == 1  # the demo's tie: one text
+    low, high = tied[0]["rank_interval"]
+    assert low <= 4 and high >= 5  # a tie for places 4 and 5 has both in its set
+    board = next(t for t in Page((demo_site / "taskB/batch2/phaseA.html").read_text("utf-8")).tables
+                 if t["id"] == "taskB-batch2-phaseA-phaseA")
+    ranked = [r for r in records if r["ranked"]]
+    assert [row[0]["text"].strip() for row in board["rows"][1:len(ranked) + 1]] == [expected[r["system"]] for r in ranked]
+    header = [c["text"].strip() for c in board["rows"][0]]
+    assert "Avg. rank" in header  # 4.5 and 4.75: read differently, shown, with no second set
+    assert all("(" not in row[header.index("Avg. rank")]["text"] for row in board["rows"][1:])
+    overview = next(t for t in Page((demo_site / "overview/taskB.html").read_text("utf-8")).tables
+                    if t["id"] == "overview-taskB-phaseA")
+    column = [c["text"].strip() for c in overview["rows"][0]].index("batch2 rank")
+    shown = sorted(row[column]["text"].strip() for row in overview["rows"][1:] if row[column]["text"].strip() != "-")
+    assert shown == sorted(expected.values())
+    # the home page's latest results: each line starts with the board's text of that system
+    home = (demo_site / "index.html").read_text("utf-8")
+    latest = home[home.index('<ul class="latest">'):]
+    latest = latest[:latest.index("</ul>")]
+    board_path = re.search(r'<h2 id="latest">Latest results</h2>\s*<p><a href="([^"]+)"', home).group(1)
+    texts = {}  # system -> the text of its rank cell on the latest board (its first table)
+    board_html = (demo_site / board_path).read_text("utf-8")
+    for row in board_html[:board_html.index("</table>")].split("<tr")[1:]:
+        found = re.search(r'<span class="rank-text">([^<]*)</span>.*?<a href="(?:\.\./)*teams/([^"]+)\.html"', row, re.S)
+        if found:
+            texts[found.group(2)] = found.group(1)
+    lines = re.findall(r'<li>([^<]*) <a href="teams/([^"]+)\.html"', latest)
+    assert lines and all(text == texts[key] for text, key in lines)

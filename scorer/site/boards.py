@@ -9,7 +9,7 @@ from __future__ import annotations
 from scorer.measures.registry import MEASURES, STATISTIC_LABELS
 from scorer.site import groups, labels, paths
 from scorer.site.cards import Disclosure
-from scorer.site.intervals import average_shown, rank_cells, rank_columns, ranked_count
+from scorer.site.intervals import average_shown, rank_cells, rank_columns, rank_interval_cell, ranked_count
 from scorer.site.results import Overview, Ranking, Row, Table, has_value
 from scorer.site.tables import Cell, Column, TableView, count_cell, noted, rank_cell, score_cell, text_cell, with_bars
 from scorer.store.tables import LATE_REASON
@@ -356,7 +356,8 @@ def overview_view(overview: Overview, name: str, names: Names) -> TableView:
     columns = ([Column("position", "#", numeric=True, title="position in the order stated above the table; "
                                                             "- for a system ranked in fewer batches")]
                + IDENTITY_COLUMNS
-               + [Column(f"rank.{b}", f"{b} rank", numeric=True, title=f"rank in {b}") for b in batches]
+               + [Column(f"rank.{b}", f"{b} rank", numeric=True,
+                         title=f"rank in {b}; in brackets its simultaneous 95% rank set there") for b in batches]
                + [Column("mean_rank", "Mean rank", numeric=True, title="mean of the batch ranks"),
                   Column("batches_ranked", "Batches ranked", numeric=True,
                          title=f"batches the system is ranked in, of {len(batches)}"),
@@ -374,7 +375,7 @@ def overview_view(overview: Overview, name: str, names: Names) -> TableView:
     for position, key in [*enumerate(numbered, 1), *((None, k) for k in after)]:
         s = systems[key]
         cells = ([count_cell(position)] + _identity_cells(names, key, key.split("/", 1)[0])
-                 + [rank_cell(s["ranks"].get(b)) for b in batches]
+                 + [rank_interval_cell(s["ranks"].get(b), s.get("rank_sets", {}).get(b)) for b in batches]
                  + [rank_cell(s["average_rank"]),
                     Cell(s["batches_ranked"], f"{s['batches_ranked']} of {len(batches)}"),
                     rank_cell(averages.get(key)), text_cell(nemenyi.get("letters", {}).get(key, ""))])

@@ -20,8 +20,8 @@ PAIRS_SUFFIX = "-pairs"
 PAIRS_FORMATS = ("csv", "json")
 
 LETTERS_TITLE = "systems sharing a letter are not significantly different"
-TIERS_TITLE = ("T1: not significantly different from the best system (could be first); T2: not significantly "
-               "different from the best system outside T1; and so on")
+TIERS_TITLE = ("T1: no system is significantly better (could be first); T2: only T1 "
+               "systems are significantly better; and so on")
 
 
 def tested(ranking: Ranking) -> list[str]:
@@ -33,8 +33,9 @@ def group_column(ranking: Ranking, measure: str, label: str) -> Column:
     """The column of a measure's groups: letters or tiers, as the test record says."""
     sig = ranking.significance.get(measure, {})
     meaning = TIERS_TITLE if sig.get("display") == "tiers" else LETTERS_TITLE
+    together = f", over the {sig['family']} measures of the ranking together" if sig.get("family", 1) > 1 else ""
     return Column(f"group.{measure}", label, secondary=True,
-                  title=f"significance group on {measure} (max-T step-down, α = {sig.get('alpha')}): {meaning}")
+                  title=f"significance group on {measure} (max-T step-down, α = {sig.get('alpha')}{together}): {meaning}")
 
 
 def could_be_first(ranking: Ranking, system_name) -> str:
@@ -77,8 +78,10 @@ def pairs_view(board_slug: str, ranking: Ranking, system_name) -> TableView:
                               Column("system_b", "System B", title="the other system"),
                               Column("p", "p", numeric=True, title="paired randomisation test of the pair alone"),
                               Column("p_adjusted", "p (adjusted)", numeric=True,
-                                     title="max-T step-down over all pairs of the batch and measure"),
-                              Column("different", "Different", title="adjusted p below α")],
+                                     title="max-T step-down over all pairs of the batch and measure, times the "
+                                           "number of measures the ranking tests together (at most 1)"),
+                              Column("different", "Different",
+                                     title="adjusted p below α, or implied by two such pairs (a above b above c)")],
                      empty="No pair was tested.", formats=PAIRS_FORMATS, limit=PAIRS_SHOWN)
     for measure in tested(ranking):
         sig = ranking.significance[measure]

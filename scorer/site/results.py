@@ -103,7 +103,7 @@ class Overview:
 
     task: str
     batches: tuple
-    rankings: dict        # name -> {systems: {key: {ranks, average_rank, batches_ranked}},
+    rankings: dict        # name -> {systems: {key: {ranks, rank_sets, average_rank, batches_ranked}},
                           #          friedman, nemenyi, reason}
     problems: tuple = ()  # why the overview could not be computed (problem dicts)
     left_out: tuple = ()  # the tables in error it leaves out: {task, batch, phase, name}

@@ -50,7 +50,7 @@ def _rank_charts(site: Site, key: str) -> list[dict]:
                          for b in batches] + [2])
             ranks = [(b, mine["ranks"].get(b)) for b in batches]
             charts.append({"task": task, "name": name, "ranks": ranks, "chart": rank_chart(ranks, worst),
-                           "average": mine["average_rank"]})
+                           "sets": mine.get("rank_sets", {}), "average": mine["average_rank"]})
     return charts
 
 

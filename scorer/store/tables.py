@@ -455,12 +455,17 @@ def overview(task: str, tables: Sequence[dict], alpha: float) -> dict:
 
 
 def _overview_ranking(records_by_batch: Mapping[str, list[dict]], alpha: float) -> dict:
+    """Per system: its rank in each batch, the rank set there when it has one, how many
+    batches rank it and the mean of those ranks; then Friedman and Nemenyi."""
     ranks: dict[str, dict[str, float]] = {}
+    sets: dict[str, dict[str, list]] = {}
     for batch, records in records_by_batch.items():
         for r in records:
             if r["ranked"]:
                 ranks.setdefault(r["system"], {})[batch] = r["rank"]
-    systems = {s: {"ranks": per_batch, "batches_ranked": len(per_batch),
+                if r.get("rank_interval"):
+                    sets.setdefault(r["system"], {})[batch] = r["rank_interval"]
+    systems = {s: {"ranks": per_batch, "rank_sets": sets.get(s, {}), "batches_ranked": len(per_batch),
                    "average_rank": float(np.mean(list(per_batch.values())))} for s, per_batch in sorted(ranks.items())}
     return {"batches": list(records_by_batch), "systems": systems,
             **_friedman_json({b: [_record(r) for r in rs] for b, rs in records_by_batch.items()}, alpha)}
