@@ -157,3 +157,34 @@ def test_a_copy_with_upper_case_answers_and_spaced_ideal_answers_is_refused(gith
         question["ideal_answer"] = question["ideal_answer"].replace(" ", "  ") + " "
     change = copied_with(github, phase_b(), copy, path=BETA_B, new=ALPHA_B, early=EARLY_B, late=LATE_B)
     assert codes(change) == ["copied-run"] and change["copies"][0]["identical"]
+
+
+# --- a sealed envelope sent again ------------------------------------------------------------
+
+def test_another_teams_sealed_envelope_sent_again_is_refused_naming_it(github):
+    """Alice seals her run at 12:00 (pull request #7); at 13:00 bob commits those very bytes
+    at beta's path.  Age output is random, so an equal envelope is alice's file: bob's is
+    refused, naming hers, and hers stays accepted."""
+    from scorer.formats.sealed import generate_key_pair, seal
+    from tests.pr_challenge import CHALLENGE, MAX_BYTES, phase_a_run
+    key = generate_key_pair()
+    git(github.repo, "checkout", "-q", "main")
+    commit(github.repo, {"challenge.toml": CHALLENGE.format(rules='flavor = "official"', max_bytes=MAX_BYTES).encode()
+                         + f'\n[submissions]\nsealed = ["taskB"]\nrecipient = "{key.recipient}"\n'.encode()},
+           "Task B sealed")
+    envelope = seal(phase_a_run("q1", "q2"), key.recipient)
+    git(github.repo, "checkout", "-q", "-B", "alice-branch", "main")
+    alice = commit(github.repo, {NEW_RUN + ".age": envelope}, "alice's sealed run")
+    github.open_pull(alice, number=ALICE_PULL, at=EARLY)
+    github.add_run(alice, EARLY)
+    git(github.repo, "checkout", "-q", "-B", "beta-branch", "main")
+    beta = commit(github.repo, {BETA_OPEN + ".age": envelope}, "alice's envelope at beta's path")
+    github.open_pull(beta, author="bob", number=BETA_PULL, at=COPIED_AT, branch="b")
+    github.add_run(beta, COPIED_AT, fork="bob", branch="b")
+    code, out, body = report(github, beta, "--time", COPIED_AT)
+    assert code == 0 and codes(only(body)) == ["replayed-envelope"], out
+    reason = only(body)["reasons"][0]["message"]
+    assert reason.startswith(f"{BETA_OPEN}.age is byte for byte the sealed run {NEW_RUN}.age (pull request "
+                             f"#{ALICE_PULL})")
+    code, out, body = report(github, alice, "--time", EARLY)
+    assert code == 0 and body["verdict"] == "accepted" and only(body)["copies"] == [], out

@@ -399,3 +399,22 @@ def test_a_key_that_cannot_be_read_stops_before_any_run_is_touched(sealed_tree):
     with pytest.raises(SealingError):
         score_all(sealed_tree, identity="-----BEGIN OPENSSH PRIVATE KEY-----\nnope\n", now=AFTER_CLOSE)
     assert not (sealed_tree / RUN).exists() and not (sealed_tree / "results").exists()
+
+
+def test_another_teams_envelope_on_the_base_branch_sent_again_is_refused(sealed_repo):
+    """Alpha's sealed run is on main (the ledger says when); bob commits its bytes at beta's
+    path: refused, naming alpha's run.  Bob's own sealing of the very same run is another
+    envelope (age output is random) and is accepted."""
+    envelope = seal(phase_a_run("q1", "q2"), KEY.recipient)
+    ledger = json.loads((sealed_repo / "submissions/received.json").read_text())
+    git(sealed_repo, "checkout", "-q", "main")
+    commit(sealed_repo, {f"{RUN}.age": envelope, "submissions/received.json": dumps({**ledger, RUN: OPEN})})
+    git(sealed_repo, "checkout", "-q", "-B", "pr", "main")
+    beta = "submissions/taskB/batch1/phaseA/beta/b1.json.age"
+    commit(sealed_repo, {beta: envelope})
+    code, body, markdown, _ = check(sealed_repo, actor="bob", now="2026-03-01T13:00:00Z")
+    assert code == 1 and codes(only(body)) == ["replayed-envelope"], markdown
+    assert only(body)["reasons"][0]["message"].startswith(f"{beta} is byte for byte the sealed run {RUN}.age,")
+    commit(sealed_repo, {beta: seal(phase_a_run("q1", "q2"), KEY.recipient)})
+    code, body, markdown, _ = check(sealed_repo, actor="bob", now="2026-03-01T13:00:00Z")
+    assert code == 0 and only(body)["accepted"], markdown

@@ -54,6 +54,7 @@ from scorer.formats.challenge import (
     load_challenge,
     parse_utc,
     run_ref,
+    sealed_ref,
     submission_ref,
     utc_text,
 )
@@ -222,19 +223,21 @@ class PublicRun:
     """A run visible in a pull request that is not merged (open, or closed unmerged): where
     it is (``label``: its path and pull request), its identity, its bytes, the pull
     request's author, when that pull request's head became its head
-    (:func:`scorer.pr.github.arrival_time`)."""
+    (:func:`scorer.pr.github.arrival_time`).  A sealed run (``envelope``: its blob id) is
+    never downloaded (``data`` empty): equal envelopes have equal blob ids."""
 
     label: str
     ref: RunRef
     data: bytes
     author: str
     arrived: datetime
+    envelope: str | None = None
 
 
 class PublicRuns(Protocol):
     """The other teams' runs of ``ref``'s batch phase in pull requests not merged opened
-    before ``now`` (in ``window``), each at most ``limit`` bytes, sealed runs left out (the
-    reporter's, from the API: :class:`scorer.pr.github.OpenRuns`)."""
+    before ``now`` (in ``window``), each at most ``limit`` bytes, sealed runs by their blob
+    id alone (the reporter's, from the API: :class:`scorer.pr.github.OpenRuns`)."""
 
     def __call__(self, ref: RunRef, window: Window, now: datetime, limit: int) -> list[PublicRun]: ...
 
@@ -283,6 +286,15 @@ def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, a
                 data = git.blob(decision.change.blob)
                 if decision.sealed:  # no key here: the envelope only (the publisher opens it after the window)
                     check.decision = judge_envelope(decision, data, challenge)
+                    window = challenge.window(decision.ref)
+                    if check.decision.accepted and window is not None:
+                        visible = (public(decision.ref, window, context.now, challenge.limits.max_run_bytes)
+                                   if public is not None else [])
+                        first = None if variants is None else functools.partial(_first_in, variants, window, identity)
+                        check.copies = replayed_envelopes(decision.ref, data, git, base_commit, existing, challenge,
+                                                          context.now, visible, first=first)
+                        refused = tuple(replayed_reason(c) for c in check.copies if c.earlier)
+                        check.decision = replace(check.decision, reasons=check.decision.reasons + refused)
                     _latest(check, variants, challenge, base_commit, context.now, identity)
                     report.checks.append(check)
                     continue
@@ -362,12 +374,15 @@ def identities(git: RepoReader, challenge: Challenge) -> Identity:
     """The :data:`Identity` of files read from ``git`` by blob id: the blob's
     :func:`scorer.pr.policy.run_identity` under ``challenge``'s limits, each blob read at
     most once and only when its size is known and within the limit (a sealed run's: its
-    envelope's, :func:`scorer.formats.sealed.sealed_limit`); None otherwise."""
+    envelope's, :func:`scorer.formats.sealed.sealed_limit`; its blob id is its identity,
+    so it is never read); None otherwise."""
     limits = challenge.limits
     known: dict[tuple[str, str], str | None] = {}
     bound = max(limits.max_run_bytes, sealed_limit(limits.max_run_bytes))
 
     def identity(path: str, blob: str, size: int | None) -> str | None:
+        if sealed_ref(path) is not None:  # an envelope is its bytes: its blob id says it, unread
+            return f"age:{blob}" if size is not None and size <= bound else None
         if (path, blob) not in known:
             known[path, blob] = (run_identity(path, git.blob(blob), limits)
                                  if size is not None and size <= bound else None)
@@ -452,7 +467,7 @@ def earlier_copies(ref: RunRef, value, testset: bytes | None, git: RepoReader, b
             found.append(replace(hit, earlier=earlier and sure))
     for run in public or ():
         team = _members(challenge, run.ref.team)
-        if run.ref.team == ref.team or team is None or run.author.lower() not in team:
+        if run.envelope is not None or run.ref.team == ref.team or team is None or run.author.lower() not in team:
             continue
         theirs = normalized_run(run.ref, run.data, limit, challenge.limits)
         print_ = Fingerprint.of(run.ref.scorer_task, theirs, common) if theirs is not None else None
@@ -461,6 +476,50 @@ def earlier_copies(ref: RunRef, value, testset: bytes | None, git: RepoReader, b
             earlier, sure = before(hit, run.ref.path, print_.digest, run.ref.team, run.arrived)
             found += [replace(hit, earlier=sure)] if earlier else []
     return found
+
+
+def replayed_envelopes(ref: RunRef, data: bytes, git: RepoReader, base: str, existing: tuple[str, ...],
+                       challenge: Challenge, now: datetime, public: list[PublicRun] | None = None, *,
+                       first: FirstPublic | None = None) -> list[Copy]:
+    """The other teams' sealed runs of ``ref``'s batch phase whose envelope is byte for
+    byte ``data``, the sealed run ``ref`` submitted at ``now``: on the base branch
+    (``existing``: its run paths) and in ``public`` (pull requests not merged, by blob id;
+    their author a member of the run's team).  Age output is random (a fresh file key and
+    nonce each time), so two teams that sealed their own runs never send equal envelopes:
+    an equal one is the other team's file sent again, which the publisher would open to
+    the other team's run.  Each is ``earlier`` when the other team made it public first
+    (:func:`first_public` by the envelope's identity, :func:`scorer.pr.policy.run_identity`;
+    the base branch's ledger and the other pull request's arrival are the known times),
+    and only then a reason to refuse; when a bound cut this team's records, none is."""
+    mine = run_identity(ref.sealed_path, data, challenge.limits)
+    unit, arrived = (ref.task, ref.batch, ref.phase), ledger_times(git.read(base, LEDGER))
+    since = functools.cache(lambda: first_public(first, ref.sealed_path, mine, _members(challenge, ref.team), now))
+    found = []
+
+    def replay(label: str, path: str, team: str, known: datetime | None) -> Copy:
+        (mine_at, sure), (theirs_at, _) = since(), first_public(first, path, mine, _members(challenge, team), known)
+        earlier = theirs_at is not None and mine_at is not None and theirs_at < mine_at
+        return Copy(ref.sealed_path, label, 1.0, True, earlier and sure)
+    for path in existing:
+        other = sealed_ref(path)
+        if (other is not None and other.team != ref.team and (other.task, other.batch, other.phase) == unit
+                and git.read(base, path) == data):
+            found.append(replay(path, path, other.team, arrived.get(other.path)))
+    for run in public or ():
+        members = _members(challenge, run.ref.team)
+        if (run.envelope is not None and mine == f"age:{run.envelope}" and run.ref.team != ref.team
+                and members is not None and run.author.lower() in members):
+            found.append(replay(run.label, run.ref.sealed_path, run.ref.team, run.arrived))
+    return found
+
+
+def replayed_reason(copy: Copy) -> Reason:
+    """``replayed-envelope``: a sealed run byte for byte another team's earlier envelope."""
+    return Reason("replayed-envelope",
+                  f"{copy.copy} is byte for byte the sealed run {copy.original}, another team's envelope made public "
+                  "before yours: age output is random, so an equal envelope is that very file sent again, and it "
+                  "would be opened to the other team's run",
+                  f"seal your own system's run (python -m scorer seal) and commit that envelope at {copy.copy}")
 
 
 def _team_cards(git: RepoReader, base: str, head: str, team: str, challenge: Challenge) -> list:

@@ -49,7 +49,7 @@ from itertools import islice
 from github import Auth, Github, GithubException
 
 from scorer.errors import Problem, ScorerError
-from scorer.formats.challenge import RunRef, Window, run_ref
+from scorer.formats.challenge import RunRef, Window, run_ref, sealed_ref
 from scorer.gitrepo import ABSENT_MODE, REGULAR_MODES, Change, GitError, slashed
 from scorer.pr.check import (
     CheckReport,
@@ -600,7 +600,9 @@ class OpenRuns:
     its pull request's head arrived (:meth:`CheckTimes.submitted`).  Whether it came before
     the run checked is for the check to tell (:func:`scorer.pr.check.earlier_copies`: a
     pull request whose head arrived later may still have carried that file earlier).  A
-    sealed run (``.json.age``) is left out: nobody can read it, so nobody can copy it.
+    sealed run (``.json.age``) is never downloaded (nobody can read it, so nobody can copy
+    what it holds): it is listed by its blob id, so an envelope sent again by another team
+    is found (:func:`scorer.pr.check.replayed_envelopes`).
     """
 
     def __init__(self, api: ApiRepo, pulls: RecentPulls, checks: CheckTimes):
@@ -615,14 +617,19 @@ class OpenRuns:
         found: list[PublicRun] = []
         for pull in candidates:
             for f in self._pull_files(pull):
-                other = run_ref(f.filename)
+                other, sealed = run_ref(f.filename), sealed_ref(f.filename)
+                other = other or sealed
                 if (other is None or f.status == "removed" or (other.task, other.batch, other.phase) != unit
                         or other.team == ref.team or len(found) >= MAX_PUBLIC_RUNS):
                     continue
                 entry = self.api.entry(pull.head.sha, f.filename)
-                if entry is not None and entry.get("size", limit + 1) <= limit:
-                    found.append(PublicRun(f"{f.filename} (pull request #{pull.number})", other,
-                                           self.api.blob(entry["sha"]), login(pull.user) or "", self._arrival(pull)))
+                label = f"{f.filename} (pull request #{pull.number})"
+                if entry is not None and sealed is not None:  # by blob id: an envelope is never downloaded
+                    found.append(PublicRun(label, other, b"", login(pull.user) or "", self._arrival(pull),
+                                           envelope=entry["sha"]))
+                elif entry is not None and entry.get("size", limit + 1) <= limit:
+                    found.append(PublicRun(label, other, self.api.blob(entry["sha"]), login(pull.user) or "",
+                                           self._arrival(pull)))
         return found
 
     def _pull_files(self, pull) -> list:

@@ -61,6 +61,9 @@ code                         when
                              on the base branch
                              or (the reporter only) in a pull request not merged
                              (:mod:`scorer.pr.copies`; a near copy is only flagged)
+``replayed-envelope``        a sealed run byte for byte another team's envelope that was
+                             public before it (age output is random: it is that team's
+                             file sent again; :func:`scorer.pr.check.replayed_envelopes`)
 ``not-sealed``               a sealed run that is not an age file (or is ASCII-armored)
 ``bad-envelope``             a sealed run whose age header or payload is not well formed
 ``wrong-recipient``          a sealed run not sealed to the challenge's key
@@ -78,7 +81,6 @@ key is at hand, so what is inside is validated when the publisher opens it.
 """
 from __future__ import annotations
 
-import hashlib
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
@@ -90,7 +92,7 @@ from scorer.formats.challenge import Challenge, RunRef, Window, run_ref, sealed_
 from scorer.formats.jsontext import load_json
 from scorer.formats.scored import digest
 from scorer.formats.sealed import envelope_problems, sealed_limit
-from scorer.gitrepo import GITLINK_MODE, REGULAR_MODES, SYMLINK_MODE, Change
+from scorer.gitrepo import GITLINK_MODE, REGULAR_MODES, SYMLINK_MODE, Change, blob_id
 from scorer.tasks import SCORINGS, TASKS, run_path_forms
 
 LEDGER = "submissions/received.json"
@@ -576,14 +578,14 @@ def run_identity(path: str, data: bytes, limits) -> str | None:
     :class:`scorer.formats.challenge.Limits`): the digest of its scored form
     (:func:`scorer.formats.scored.digest` of :func:`normalized_run`), so two versions
     every measure scores alike are one run however they are written; a sealed run
-    (``<system>.json.age``) by the SHA-256 of its envelope's bytes (age output is random:
-    two equal envelopes are one envelope sent twice).  None for a path that is no run's,
+    (``<system>.json.age``) by its envelope's bytes, as their Git blob id (age output is
+    random: two equal envelopes are one envelope sent twice).  None for a path that is no run's,
     bytes above ``limits.max_run_bytes`` (a sealed run: its envelope's limit), and a run
     that cannot be read or has errors ``normalize`` does not fix."""
     ref = run_ref(path)
     if ref is None:
         sealed = sealed_ref(path) is not None and len(data) <= sealed_limit(limits.max_run_bytes)
-        return "age:" + hashlib.sha256(data).hexdigest() if sealed else None
+        return f"age:{blob_id(data)}" if sealed else None
     value = normalized_run(ref, data, limits.max_run_bytes, limits) if len(data) <= limits.max_run_bytes else None
     return None if value is None else digest(ref.scorer_task, value)
 
