@@ -77,3 +77,30 @@ def test_a_copy_of_a_run_still_in_another_teams_pull_request_is_refused(tmp_path
         assert f"{theirs} (pull request #{beta.number})" in comment(platform, alpha)
         with pytest.raises(ReplayError, match="ruleset refuses"):
             platform.merge(alpha)
+
+
+def test_a_strangers_flood_on_a_same_named_branch_leaves_a_teams_run_mergeable(tmp_path):
+    """Issue 33's attack, through the workflows: mallory (no team) opens a pull request from
+    a branch named like alice's (``a1``) and makes 300 more check runs from it in the window
+    (recorded as GitHub records them: copies of her run with new ids and times; replaying
+    300 workflows would take too long).  Alice's next version is judged from her team's
+    own records only: accepted, merged through the ruleset, and received on time."""
+    platform = new_platform(tmp_path)
+    path = f"{BATCH}/alpha/a1.json"
+    with platform.online():
+        alpha = platform.at("2026-03-02T11:00:00Z").open_pull("alice", {path: run(11, 12)}, "a1")
+        check_and_report(platform, "success")
+        stranger = platform.at("2026-03-02T11:30:00Z").open_pull("mallory", {"notes.txt": b"hello"}, "a1")
+        check_and_report(platform, "failure")
+        hers = next(r for r in platform.api.runs if r["head_sha"] == stranger.head and r["path"].endswith("check.yml"))
+        for n in range(300):
+            run_id = next(platform.run_ids)
+            platform.api.runs.append({**hers, "id": run_id, "url": platform.api.api(f"actions/runs/{run_id}"),
+                                      "created_at": f"2026-03-02T11:{31 + n // 60:02d}:{n % 60:02d}Z"})
+        pushed = "2026-03-02T12:00:00Z"
+        platform.at(pushed).push_to_pull(alpha, {path: run(13, 14)})
+        check_and_report(platform, "success")
+        assert platform.status(alpha.head) == "success", comment(platform, alpha)
+        platform.at("2026-03-03T12:00:00Z").merge(alpha)
+        publish(platform)
+    assert main_json(platform, "submissions/received.json") == {path: pushed}

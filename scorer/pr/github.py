@@ -420,36 +420,33 @@ class TeamPushes:
 
     def pushes(self, members: frozenset[str], window: Window) -> tuple[list[Push], bool]:
         """Every check run in ``window`` made by one of ``members`` (logins in lower case)
-        from the head branch of a pull request opened by one of them, as a :class:`Push`
-        naming the latest of those pull requests opened by then (several may share a
-        branch), or from a head repository that is gone (no pull request named); and
-        whether that is all of them (False: a bound of the class doc cut a list)."""
+        from the head branch of a pull request opened by one of them, or from a head
+        repository that is gone (:func:`team_pushes`); and whether that is all of them
+        (False: a bound of the class doc cut a list)."""
         key = (members, window)
         if key not in self._pushes:
             runs, complete = self._member_runs(members, window)
-            heads = sorted({(r.head_repository.id, r.head_repository.owner.login, r.head_branch or "")
-                            for r in runs if r.head_repository is not None})
-            complete = complete and len(heads) <= MAX_TEAM_HEADS
-            pulls: dict[tuple[int, str], list] = {}
-            for repository, owner, branch in heads[:MAX_TEAM_HEADS]:
-                listed = _listed(partial(islice, self.repo.get_pulls(state="all", head=f"{owner}:{branch}"),
-                                         MAX_HEAD_PULLS + 1))
-                complete = complete and len(listed) <= MAX_HEAD_PULLS
-                pulls[repository, branch] = sorted(
-                    (p for p in listed[:MAX_HEAD_PULLS] if (login(p.user) or "").lower() in members
-                     and p.created_at is not None and head_of(p) == (repository, branch)),
-                    key=lambda p: (p.created_at, p.number))
-            found = []
-            for run in runs:
-                if run.head_repository is None:
-                    found.append(Push(run.created_at, None, run.head_sha))
-                    continue
-                opened = [p for p in pulls.get((run.head_repository.id, run.head_branch or ""), [])
-                          if p.created_at <= run.created_at]
-                if opened:
-                    found.append(Push(run.created_at, opened[-1].number, run.head_sha))
-            self._pushes[key] = (found, complete)
+            pulls, listed = self._head_pulls(runs, members)
+            self._pushes[key] = (team_pushes(runs, pulls), complete and listed)
         return self._pushes[key]
+
+    def _head_pulls(self, runs: list, members: frozenset[str]) -> tuple[dict[tuple[int, str], list], bool]:
+        """(head repository id, branch) -> the pull requests opened by ``members`` from that
+        head, for each head ``runs`` come from (``GET pulls?state=all&head=OWNER:BRANCH``,
+        each answer checked by id; at most :data:`MAX_TEAM_HEADS` heads and
+        :data:`MAX_HEAD_PULLS` pull requests each); and whether nothing was cut."""
+        heads = sorted({(r.head_repository.id, r.head_repository.owner.login, r.head_branch or "")
+                        for r in runs if r.head_repository is not None})
+        pulls: dict[tuple[int, str], list] = {}
+        complete = len(heads) <= MAX_TEAM_HEADS
+        for repository, owner, branch in heads[:MAX_TEAM_HEADS]:
+            listed = _listed(partial(islice, self.repo.get_pulls(state="all", head=f"{owner}:{branch}"),
+                                     MAX_HEAD_PULLS + 1))
+            complete = complete and len(listed) <= MAX_HEAD_PULLS
+            pulls.setdefault((repository, branch), []).extend(
+                p for p in listed[:MAX_HEAD_PULLS] if (login(p.user) or "").lower() in members
+                and p.created_at is not None and head_of(p) == (repository, branch))
+        return pulls, complete
 
     def _member_runs(self, members: frozenset[str], window: Window) -> tuple[list, bool]:
         """The check workflow's ``pull_request`` runs made by ``members`` created in
@@ -502,6 +499,24 @@ def _version(entry: dict | None, path: str, identity: Identity) -> str | None:
         raise
     except GitError:
         return None
+
+
+def team_pushes(runs: list, pulls: dict[tuple[int, str], list]) -> list[Push]:
+    """The :class:`Push` of each of a team's check runs ``runs``: a run from head
+    (repository id, branch) names the latest pull request of ``pulls[head]`` (the team's
+    pull requests from that head) opened at or before the run; a run from no such pull
+    request (a stranger's pull request from a member's branch) is none of the team's; a
+    run whose head repository is gone (a deleted fork) names none and still counts."""
+    found = []
+    for run in runs:
+        if run.head_repository is None:
+            found.append(Push(run.created_at, None, run.head_sha))
+            continue
+        opened = sorted((p for p in pulls.get((run.head_repository.id, run.head_branch or ""), [])
+                         if p.created_at <= run.created_at), key=lambda p: (p.created_at, p.number))
+        if opened:
+            found.append(Push(run.created_at, opened[-1].number, run.head_sha))
+    return found
 
 
 def _updated(pull) -> datetime:
