@@ -64,7 +64,17 @@ def test_lookalike_keys_ignore_case_compatibility_forms_spacing_and_variation_se
     assert shares_a_key("\u043delix", "helix")  # a Cyrillic small en: its capital is a look-alike of H
     assert shares_a_key("\u03bdega", "vega")  # GREEK SMALL LETTER NU: a look-alike of v (its capital is an N)
     assert not shares_a_key("Ομάδα", "Omada") and not shares_a_key("Team 1", "Team 2")
-    assert lookalike_keys("\u200b \ufe0f") == ("", "")
+    assert lookalike_keys("\u200b \ufe0f") == ("", "", "")
+
+
+@pytest.mark.parametrize("one, other", [("Helix", "HeIix"), ("Illumina", "lllumina"), ("ILLUMINA", "I1LUMINA"),
+                                        ("BOLD", "B0LD"), ("Bold", "B0ld"), ("Modern", "Modem"),
+                                        ("Team Alpha", "Tearn AIpha")])
+def test_capital_i_small_l_zero_o_and_rn_m_collide_in_every_case_form(one, other):
+    """The skeleton is also taken of the name as written: capital I meets small l (and the
+    digit 1), 0 meets O, rn meets m, whatever the case around them."""
+    assert shares_a_key(one, other)
+    assert not shares_a_key("Helix", "Helia") and not shares_a_key("Team Alpha", "Team Beta")
 
 
 def test_invisible_and_control_characters_are_named_by_code_point():
@@ -150,3 +160,9 @@ def test_ci_check_names_the_look_alike_in_a_team_registration(repo):
                         ("lookalike-name", "teams/alpha2.toml", 6, "systems[0].name")]
     assert "U+0410 CYRILLIC CAPITAL LETTER A" in change["problems"][0]["message"]
     assert "teams/alpha2.toml:1" in markdown and "Traceback" not in out
+
+
+def test_a_capital_i_for_a_small_l_is_refused_side_by_side(demo):
+    (demo / "teams" / "helix2.toml").write_text(team_file(HELIX.replace("l", "I", 1)), encoding="utf-8")
+    problems = [p for p in problems_of(demo) if p.code == "lookalike-name"]
+    assert sorted(Path(p.file).name for p in problems) == ["helix.toml", "helix2.toml"]

@@ -19,8 +19,8 @@ Python 3.11, 15 on 3.12):
   else (:func:`has_visible`) is refused.
 
 The look-alike keys (:func:`lookalike_keys`): the name without variation selectors (and
-refused characters), in NFKC, case-folded or upper-cased, reduced to its Unicode TR39
-skeleton (:func:`skeleton`), white space runs as one space, trimmed.  Two names
+refused characters), in NFKC, as written, case-folded or upper-cased, reduced to its
+Unicode TR39 skeleton (:func:`skeleton`), white space runs as one space, trimmed.  Two names
 that share a key read the same to a reader, and so do two names linked by a chain of
 such names.
 """
@@ -151,18 +151,20 @@ def skeleton(text: str) -> str:
     return unicodedata2.normalize("NFD", "".join(prototypes.get(c, c) for c in decomposed))
 
 
-def lookalike_keys(name: str) -> tuple[str, str]:
-    """Two keys under which names read the same (see the module): the skeleton of the
-    case-folded name and the skeleton of the upper-cased name.  Neither is enough on its
-    own, as case and the prototypes do not commute: ``"Нelix"`` (a Cyrillic capital En)
-    and ``"Helix"`` share only the second (folded, the Cyrillic small en is a look-alike
-    of a small capital H, not of h), ``"ν"`` (Greek nu) and ``"v"`` only the first (the
+def lookalike_keys(name: str) -> tuple[str, str, str]:
+    """Three keys under which names read the same (see the module): the skeleton of the
+    name as written, of the case-folded name and of the upper-cased name.  None is enough
+    on its own, as case and the prototypes do not commute: ``"HeIix"`` (a capital I) and
+    ``"Helix"`` share only the first (capital I is a look-alike of small l, but folded it
+    is a small i and upper-cased the l is a capital L); ``"Нelix"`` (a Cyrillic capital
+    En) and ``"Helix"`` only the last (folded, the Cyrillic small en is a look-alike of a
+    small capital H, not of h), ``"ν"`` (Greek nu) and ``"v"`` only the second (the
     capital Nu is an N).  The characters :func:`bad_characters` refuses are left out, so
-    that a refused name is also told whom it imitates; both keys are empty for a name
-    with nothing visible."""
+    that a refused name is also told whom it imitates; every key is empty for a name with
+    nothing visible."""
     shown = "".join(c for c in VARIATION_SELECTORS.sub("", name) if _why_refused(c) is None)
     text = unicodedata2.normalize("NFKC", shown)
-    return _spaced(skeleton(text.casefold())), _spaced(skeleton(text.upper()))
+    return _spaced(skeleton(text)), _spaced(skeleton(text.casefold())), _spaced(skeleton(text.upper()))
 
 
 def _spaced(text: str) -> str:
