@@ -15,7 +15,7 @@ from scorer.cli import main
 from scorer.cli.init import FROM_SOURCE, TEMPLATE, source_problems, source_tree
 from scorer.formats.challenge import DEFAULT_MEASURES, Limits, Rules, load_challenge
 from scorer.schemas import load_schema
-from scorer.site.docs import NOT_FOR_PARTICIPANTS
+from scorer.site.docs import NOT_FOR_PARTICIPANTS, PARTICIPANT_PAGES
 from scorer.tasks import TASKS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,10 +35,11 @@ def test_init_writes_a_skeleton_that_builds(tmp_path, capsys):
         assert (_files(copy) == _files(source)) if source.is_dir() else copy.read_bytes() == source.read_bytes()
     assert sorted(p.name for p in (repo / ".github/workflows").iterdir()) == ["check.yml", "publish.yml",
                                                                               "report.yml"]
-    # participant docs only: no demo, organizer or maintainer page
+    # participant docs only: no demo, organizer or maintainer page (testing, architecture,
+    # the official evaluator, the site: they speak of tests/ and code the challenge lacks)
     docs = sorted(p.stem for p in (repo / "docs").glob("*.md"))
-    assert docs == sorted(p.stem for p in (ROOT / "docs").glob("*.md") if p.stem not in NOT_FOR_PARTICIPANTS)
-    assert {"submit", "measures", "formats"} <= set(docs) and not set(docs) & {"demo", "organizers", "extending"}
+    assert docs == ["assessment", "challenge", "formats", "measures", "measures-ideal", "measures-mcqa",
+                    "measures-phaseb", "measures-taska", "pull-requests", "ranking", "results", "submit", "synergy"]
     # no demo data, an example team that is not read, a README with the GitHub settings
     assert not (repo / "submissions").exists() and not (repo / "gold").exists()
     assert (repo / "teams" / "example.toml.sample").is_file() and not list((repo / "teams").glob("*.toml"))
@@ -58,6 +59,14 @@ def test_init_writes_a_skeleton_that_builds(tmp_path, capsys):
     site = repo / "_site"
     assert (site / "index.html").is_file() and (site / "docs" / "submit.html").is_file()
     assert not any((site / "docs" / f"{name}.html").exists() for name in NOT_FOR_PARTICIPANTS)
+
+
+def test_every_page_of_docs_is_for_participants_or_not():
+    """Each page of docs/ is sorted: copied by init for participants, or named as for
+    someone else; a new page is neither until its author says which."""
+    pages = {p.stem for p in (ROOT / "docs").glob("*.md")}
+    assert pages == PARTICIPANT_PAGES | set(NOT_FOR_PARTICIPANTS)
+    assert not PARTICIPANT_PAGES & set(NOT_FOR_PARTICIPANTS)
 
 
 #: A commented-out line of TOML in the template's examples (not prose).

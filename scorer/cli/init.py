@@ -9,7 +9,8 @@ the base branch.  ``init`` therefore writes two kinds of files:
   ``scorer/`` and the entries of ``templates/init/from-source.txt``: ``pyproject.toml``,
   ``setup.py``, ``site_templates/``, ``requirements/`` (the lock files and ``lock.sh``),
   the three workflows of ``.github/workflows/`` and the pages of ``docs/`` that are for
-  participants (:func:`scorer.site.docs.for_participants`);
+  participants (:data:`scorer.site.docs.PARTICIPANT_PAGES`: no page for organizers or the
+  scorer's maintainers, such as testing or architecture);
 - from ``scorer/templates/init/`` (package data): the commented ``challenge.toml`` with
   BioASQ's defaults, ``teams/example.toml.sample``, ``.gitignore`` and the organizers'
   ``README.md`` (the GitHub settings to make).
@@ -28,7 +29,7 @@ from pathlib import Path
 
 from scorer.cli.common import EXIT_INVALID, EXIT_OK, print_problems
 from scorer.errors import Problem
-from scorer.site.docs import for_participants
+from scorer.site.docs import PARTICIPANT_PAGES
 
 PACKAGE = Path(__file__).resolve().parent.parent
 TEMPLATE = PACKAGE / "templates" / "init"
@@ -64,8 +65,8 @@ def source_tree() -> Path:
 
 
 def participant_docs(tree: Path) -> list[Path]:
-    """The pages of ``docs/`` a challenge shows its participants, sorted."""
-    return sorted(p for p in (tree / "docs").glob("*.md") if for_participants(p.stem))
+    """The pages of ``docs/`` that ``init`` copies for participants (:data:`PARTICIPANT_PAGES`), sorted."""
+    return sorted(p for p in (tree / "docs").glob("*.md") if p.stem in PARTICIPANT_PAGES)
 
 
 def write_skeleton(target: Path, tree: Path) -> list[str]:

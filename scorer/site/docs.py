@@ -36,15 +36,25 @@ ATTRIBUTES = {"a": {"href", "title"}, "ol": {"start"}, "th": {"style"}, "td": {"
               **{f"h{level}": {"id"} for level in range(1, 7)}}
 ALIGNMENT = {"text-align"}
 SCHEMES = {"http", "https", "mailto"}
-#: The pages of ``docs/`` that are not for participants (page -> whom it is for): the site
-#: of a challenge that is not the demo leaves them out, and ``python -m scorer init`` does
-#: not copy them into a new challenge.
+#: The pages of the scorer's ``docs/`` that are not for participants (page -> whom it is
+#: for): the site of a challenge that is not the demo leaves them out (a page an organizer
+#: adds, a FAQ say, is shown).
 NOT_FOR_PARTICIPANTS = {"demo": "visitors of the demo challenge", "organizers": "organizers",
-                        "extending": "maintainers of the scorer"}
+                        "extending": "maintainers of the scorer", "architecture": "maintainers of the scorer",
+                        "official-evaluator": "maintainers of the scorer", "site": "maintainers of the scorer",
+                        "testing": "maintainers of the scorer"}
+#: The pages of the scorer's ``docs/`` for participants: the ones ``python -m scorer init``
+#: copies into a new challenge (every page of ``docs/`` is here or in
+#: :data:`NOT_FOR_PARTICIPANTS`; ``tests/test_init.py`` checks it, so a new page is sorted
+#: into one of them before it can reach a challenge).
+PARTICIPANT_PAGES = frozenset({"submit", "pull-requests", "formats", "challenge", "results", "ranking", "assessment",
+                               "synergy", "measures", "measures-phaseb", "measures-ideal", "measures-taska",
+                               "measures-mcqa"})
 
 
 def for_participants(name: str) -> bool:
-    """Whether the page ``docs/<name>.md`` is for participants (see :data:`NOT_FOR_PARTICIPANTS`)."""
+    """Whether the site of a challenge shows the page ``docs/<name>.md`` to its
+    participants: any page but those of :data:`NOT_FOR_PARTICIPANTS`."""
     return name not in NOT_FOR_PARTICIPANTS
 
 
