@@ -204,3 +204,41 @@ def test_the_gold_table_of_challenge_toml_is_read(demo):
     assert challenge.gold_reveal is not None and challenge.gold_reveal.year == 2027
     assert challenge.gold_testsets == "as-given"
     assert challenge.to_json()["gold"]["reveal"] == "2027-01-01T00:00:00Z"
+
+
+def test_a_participant_validates_without_the_gold_and_score_says_where_the_numbers_come_from(demo, capsys,
+                                                                                             monkeypatch):
+    _with_key(demo)
+    _seal_folder(demo, SEALED_BATCH)
+    monkeypatch.chdir(demo)
+    run = sorted(Path("submissions/taskB/batch2/phaseB").rglob("*.json"))[0].as_posix()
+    assert main(["validate", run, "--challenge", "."]) == 0  # against the test set, no gold needed
+    capsys.readouterr()
+    for gold in (f"{SEALED_BATCH}/phaseB.json", f"{SEALED_BATCH}/phaseB.json.age"):
+        assert main(["score", run, "--gold", gold]) == 1
+        out = "".join(capsys.readouterr())
+        assert "this gold is sealed" in out and "publish job" in out and "validate RUN --challenge" in out
+
+
+def test_a_corrected_sealed_gold_is_rescored_and_the_revealed_plain_gold_rescores_nothing(demo):
+    _with_key(demo)
+    gold = demo / SEALED_BATCH / "phaseB.json"
+    original = gold.read_bytes()
+    _seal_folder(demo, SEALED_BATCH)
+    first = score_all(demo, jobs=2, identity=KEY.identity)
+    batch = {p for p in first.scored if p.startswith("submissions/taskB/batch2/phase")
+             and not p.startswith("submissions/taskB/batch2/phaseA/")}
+    assert batch and not first.failed
+    # sealed again, same content: a new envelope, nothing rescored
+    sealed = gold.with_name("phaseB.json.age")
+    sealed.write_bytes(seal(original, KEY.recipient))
+    assert not score_all(demo, jobs=2, identity=KEY.identity).scored
+    # a corrected gold (one ideal answer changed), sealed: the runs scored against it are rescored
+    value = json.loads(original)
+    value["questions"][0]["ideal_answer"] = ["A corrected ideal answer."]
+    sealed.write_bytes(seal(json.dumps(value).encode(), KEY.recipient))
+    assert set(score_all(demo, jobs=2, identity=KEY.identity).scored) == batch
+    # the reveal: the plain gold committed beside the sealed one, same content: nothing rescored
+    gold.write_bytes(json.dumps(value).encode())
+    revealed = score_all(demo, jobs=1)
+    assert not revealed.scored and not revealed.awaiting_gold and not revealed.failed

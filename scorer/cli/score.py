@@ -26,6 +26,7 @@ import json
 import math
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from scorer.cli.common import (
@@ -43,6 +44,7 @@ from scorer.evaluation import evaluate
 from scorer.evaluation.result import Result
 from scorer.formats.jsontext import load_json
 from scorer.formats.limits import QuestionLimits
+from scorer.formats.sealed import SEALED_SUFFIX, sealed_copy
 from scorer.formats.shapes import answers_for, file_shape, gold_fits
 from scorer.formats.spreadsheet import spreadsheet_row
 from scorer.formats.validation import form_zero_problems, form_zeroed
@@ -69,6 +71,10 @@ class Scored:
 def cmd_score(args: argparse.Namespace) -> int:
     """Score what the official evaluator can read, as it would; say loudly when a run would
     be rejected as a submission (``--strict``: refuse it instead, as the pull-request check does)."""
+    sealed = sealed_gold_problem(args.gold)
+    if sealed is not None:
+        print_problems([sealed])
+        return EXIT_INVALID
     limits, found = run_limits(args)
     print_problems(found)
     if args.format == "csv":
@@ -84,6 +90,20 @@ def cmd_score(args: argparse.Namespace) -> int:
         print(json.dumps(records[0] if len(records) == 1 else records, indent=2, sort_keys=True, allow_nan=False))
     codes = {o.code for o in outcomes}
     return EXIT_USAGE if EXIT_USAGE in codes else EXIT_INVALID if EXIT_INVALID in codes else EXIT_OK
+
+
+def sealed_gold_problem(gold: str) -> Problem | None:
+    """The problem of a ``--gold`` that is sealed (``<file>.age``, or a plain path whose
+    sealed file is there instead: ``[gold] sealed``): nobody but the challenge's publish job
+    opens it, so there is nothing to score against here.  None for any other path."""
+    path = Path(gold)
+    if not (path.name.endswith(SEALED_SUFFIX) or (not path.exists() and sealed_copy(path).is_file())):
+        return None
+    return Problem(code="sealed-gold", file=gold, message="this gold is sealed (the challenge's [gold] sealed): only "
+                   "the challenge's publish job opens it, and the numbers of a merged run are on its board and in "
+                   "results/runs/",
+                   fix="check the run without the gold: python -m scorer validate RUN --challenge . (its question "
+                       "ids against the test set, as the pull-request check does)")
 
 
 def _show(args: argparse.Namespace, problems: list[Problem]) -> None:
