@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from scorer.cli import main
+from scorer.errors import ScorerError
 from scorer.formats.challenge import load_challenge
 from scorer.formats.sealed import generate_key_pair, open_envelope, seal
 from scorer.store import score_all
@@ -242,3 +243,45 @@ def test_a_corrected_sealed_gold_is_rescored_and_the_revealed_plain_gold_rescore
     gold.write_bytes(json.dumps(value).encode())
     revealed = score_all(demo, jobs=1)
     assert not revealed.scored and not revealed.awaiting_gold and not revealed.failed
+
+
+def _assess(repo: Path, identity: str | None) -> dict:
+    """The judging of ``tests/test_final_results.py`` (``assess``), with the key ``identity``."""
+    from scorer.assessment.batch import batch_pool, default_key, merge_batch, write_pool
+    from scorer.assessment.judgements import new_judgements, pool_digest, pool_items, save_judgements, with_judgement
+    from scorer.formats.challenge import parse_utc
+
+    from test_final_results import ACCEPTED, MERGED
+    pool = batch_pool(repo, "taskB", "b2", "phaseA", parse_utc("2026-05-01T00:00:00Z"), identity=identity)
+    folder = repo / "assessment" / "b2"
+    pool_path, _ = write_pool(pool, folder, default_key(repo, "taskB", "b2", "phaseA"))
+    judgements = new_judgements("expert", pool_digest(pool_path.read_bytes()))
+    for key, (kind, item, _) in pool_items(pool.document).items():
+        judgements = with_judgement(judgements, key, {"relevant": kind == "documents" and item["pmid"] in ACCEPTED})
+    save_judgements(folder / "expert.json", judgements)
+    return merge_batch(repo, folder, [folder / "expert.json"], parse_utc(MERGED), identity=identity)
+
+
+def test_the_expert_assessment_works_on_sealed_gold_and_the_merge_writes_the_next_version_sealed(tmp_path):
+    from test_final_results import tiny_repo
+    plain, private = tiny_repo(tmp_path / "plain"), tiny_repo(tmp_path / "private")
+    text = (private / "challenge.toml").read_text(encoding="utf-8")
+    (private / "challenge.toml").write_text(text + f'\n[submissions]\nrecipient = "{KEY.recipient}"\n\n'
+                                                   '[gold]\nsealed = ["taskB"]\n', encoding="utf-8")
+    _seal_folder(private, "gold/taskb")
+    expected = _assess(plain, None)
+    with pytest.raises(ScorerError, match="the gold is sealed"):  # without the key: said, nothing written
+        _assess(private, None)
+    assert _assess(private, KEY.identity) == expected
+    folder = private / "gold/taskb/b2"
+    assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()) == [
+        "phaseA.json.age", "preliminary/phaseA.json.age", "versions.json"]
+    for name in ("phaseA.json", "preliminary/phaseA.json"):
+        assert open_envelope((folder / f"{name}.age").read_bytes(), KEY.identity, name) == \
+            (plain / "gold/taskb/b2" / name).read_bytes()
+    assert json.loads((folder / "versions.json").read_text()) == \
+        json.loads((plain / "gold/taskb/b2/versions.json").read_text())
+    # the final results, and the preliminary ones beside them, are the plain gold's
+    assert not score_all(plain).failed and not score_all(private, identity=KEY.identity).failed
+    assert {p: (d["measures"], d.get("variants")) for p, d in _results(private).items()} == \
+        {p: (d["measures"], d.get("variants")) for p, d in _results(plain).items()}

@@ -41,8 +41,9 @@ from scorer.errors import Problem, ScorerError
 from scorer.formats.challenge import load_challenge, utc_text
 from scorer.formats.goldversions import PRELIMINARY_FOLDER, VERSIONS_FILE, preliminary_copy, read_versions
 from scorer.formats.jsontext import load_json
+from scorer.formats.sealed import SealingError, gold_to_write, present, read_gold, sealed_copy
 from scorer.formats.taskb import read_taskb
-from scorer.store.files import canonical_json, sha256_file, write_atomic
+from scorer.store.files import canonical_json, sha256_bytes, write_atomic
 from scorer.store.runs import discover_runs
 from scorer.tasks import SCORINGS, TASKS
 
@@ -71,9 +72,18 @@ def gold_of(root: Path, task: str, batch: str, phase: str) -> Path:
         raise _usage(f"challenge.toml has no {task} batch {batch!r}",
                      f"use one of {', '.join(batches) or '(none yet: add the batch to challenge.toml)'}")
     gold = root / spec.gold(batch, phase)
-    if not gold.is_file():
+    if not present(gold):  # plain, or sealed ([gold] sealed: read with the key, read_gold)
         raise _usage(f"{spec.gold(batch, phase)} does not exist", "give a batch whose gold is in gold/")
     return gold
+
+
+def gold_bytes(gold: Path, identity: str | None) -> bytes:
+    """The bytes of a batch's gold file, a sealed one opened in memory with ``identity``
+    (:func:`scorer.formats.sealed.read_gold`); its located problem when it cannot be."""
+    try:
+        return read_gold(gold, identity)
+    except SealingError as exc:
+        raise ScorerError(exc.problem) from None
 
 
 def default_key(root: Path, task: str, batch: str, phase: str) -> Path:
@@ -94,8 +104,10 @@ def blind_problems(folder: Path) -> list[Problem]:
             for path in found]
 
 
-def batch_pool(root: Path, task: str, batch: str, phase: str, now: datetime) -> Pool:
-    """The pool of a closed batch and phase (see the module doc)."""
+def batch_pool(root: Path, task: str, batch: str, phase: str, now: datetime, identity: str | None = None) -> Pool:
+    """The pool of a closed batch and phase (see the module doc); ``identity``: the
+    challenge's private key, which opens a sealed gold in memory
+    (:func:`scorer.formats.sealed.read_gold`)."""
     challenge = load_challenge(root)
     gold_path = gold_of(root, task, batch, phase)
     spec = TASKS[task]
@@ -111,9 +123,10 @@ def batch_pool(root: Path, task: str, batch: str, phase: str, now: datetime) -> 
             runs[f"{ref.phase}/{ref.team}/{ref.system}"] = read_taskb(load_json(root / ref.path)[0], name=ref.path)
         except ScorerError as error:
             skipped[ref.path] = error.problems[0].message
-    gold = read_taskb(load_json(gold_path)[0], name=str(gold_path.relative_to(root)))
+    data = gold_bytes(gold_path, identity)
+    gold = read_taskb(load_json(data, name=str(gold_path.relative_to(root)))[0], name=str(gold_path.relative_to(root)))
     meta = {"task": task, "batch": batch, "phase": phase, "gold": str(gold_path.relative_to(root)),
-            "gold_sha256": sha256_file(gold_path)}
+            "gold_sha256": sha256_bytes(data)}
     pool = build_pool(gold, runs, kinds=pool_kinds(SCORINGS[spec.scorer_task(phase)]), meta=meta)
     pool.key["runs"] = sorted(runs)
     pool.key["skipped"] = skipped
@@ -196,7 +209,8 @@ def read_judgements(pool: Mapping, digest: str, files: Sequence[Path]) -> list[d
     return judgements
 
 
-def round_feedback(root: Path, task: str, batch: str, pool_folder: Path, judgement_files: Sequence[Path]) -> dict:
+def round_feedback(root: Path, task: str, batch: str, pool_folder: Path, judgement_files: Sequence[Path],
+                   identity: str | None = None) -> dict:
     """The Synergy feedback of a round (:mod:`scorer.assessment.feedback`) from its gold as
     it is now and the judgements of its pool (``pool_folder``)."""
     problems = blind_problems(pool_folder)
@@ -209,14 +223,16 @@ def round_feedback(root: Path, task: str, batch: str, pool_folder: Path, judgeme
                             f"give the pool folder of {batch} (--pool)")
     decisions = decide(pool, read_judgements(pool, digest, judgement_files))
     gold_path = gold_of(root, task, batch, pool["phase"])
-    return synergy_feedback(load_json(gold_path)[0], pool, decisions)
+    return synergy_feedback(load_json(gold_bytes(gold_path, identity), name=pool["gold"])[0], pool, decisions)
 
 
 def merge_batch(root: Path, pool_folder: Path, judgement_files: Sequence[Path], now: datetime,
-                key: Path | None = None) -> dict:
+                key: Path | None = None, identity: str | None = None) -> dict:
     """Merge judgements into the next gold version (see the module doc), recording ``now``
     as the time the version was made (``merged`` in ``versions.json``); the report.
-    ``key``: the pool's key (default :func:`default_key` of the pool's batch)."""
+    ``key``: the pool's key (default :func:`default_key` of the pool's batch).
+    ``identity``: the challenge's private key, for a sealed gold: it is opened in memory
+    and its next version written sealed to the challenge's recipient."""
     problems = blind_problems(pool_folder)
     if problems:
         raise ScorerError(problems)
@@ -232,7 +248,8 @@ def merge_batch(root: Path, pool_folder: Path, judgement_files: Sequence[Path], 
                             "make the pool again (python -m scorer pool) and judge the new items")
     judgements = read_judgements(pool, digest, judgement_files)
     names = [j["assessor"] for j in judgements]
-    if sha256_file(gold_path) != pool["gold_sha256"]:
+    data = gold_bytes(gold_path, identity)
+    if sha256_bytes(data) != pool["gold_sha256"]:
         raise ScorerError(Problem(code="gold-changed", file=own,
                                   message="the gold changed since the pool was made",
                                   fix="make the pool again (scorer pool) and judge the new items"))
@@ -244,8 +261,9 @@ def merge_batch(root: Path, pool_folder: Path, judgement_files: Sequence[Path], 
             path = gold_path.parent / name
             manual[path] = manual_scores(key_value, decisions, run_phase, load_json(path)[0] if path.is_file() else None)
     pairs = agreement(judgements)
-    record = write_gold_version(gold_path, next_gold(load_json(gold_path)[0], pool, decisions), manual,
-                                {"assessors": sorted(names), "agreement": pairs, "merged": utc_text(now)})
+    sealed_to = None if gold_path.is_file() else load_challenge(root).recipient
+    record = write_gold_version(gold_path, next_gold(load_json(data, name=own)[0], pool, decisions), manual,
+                                {"assessors": sorted(names), "agreement": pairs, "merged": utc_text(now)}, sealed_to)
     items = pool_items(pool)
     added: dict[str, int] = {}
     for item_key in decisions.accepted:
@@ -255,21 +273,26 @@ def merge_batch(root: Path, pool_folder: Path, judgement_files: Sequence[Path], 
             "manual": [str(path.relative_to(root)) for path in manual], "agreement": pairs}
 
 
-def write_gold_version(gold_path: Path, value: dict, manual: Mapping[Path, dict], record: Mapping) -> dict:
+def write_gold_version(gold_path: Path, value: dict, manual: Mapping[Path, dict], record: Mapping,
+                       sealed_to: str | None = None) -> dict:
     """Write the next version of a gold file, the only writes of a merge: the gold as it
     was to ``preliminary/<file>`` (once: a later merge keeps the first), the new gold
     ``value``, each expert-scores file of ``manual`` (path -> value), and the file's entry
     of ``versions.json`` (``record`` with the state, the version number, the preliminary
-    copy and the new gold's SHA-256); that entry."""
+    copy and the new gold's SHA-256, of its plain content); that entry.  A sealed gold
+    (``sealed_to``: the recipient) stays sealed: its sealed file is kept as the preliminary
+    copy and the new version is sealed (:func:`scorer.formats.sealed.gold_to_write`)."""
     preliminary = preliminary_copy(gold_path)
-    if not preliminary.exists():
-        write_atomic(preliminary, gold_path.read_bytes())
-    write_atomic(gold_path, (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    if not present(preliminary):
+        kept = gold_path if gold_path.is_file() else sealed_copy(gold_path)
+        write_atomic(preliminary.parent / kept.name, kept.read_bytes())
+    data = (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    write_atomic(*gold_to_write(gold_path, data, sealed_to))
     for path, scores in manual.items():
         write_atomic(path, (json.dumps(scores, indent=1) + "\n").encode("utf-8"))
     versions = read_versions(gold_path)
     versions[gold_path.name] = {
         "state": "final", "version": versions.get(gold_path.name, {}).get("version", 1) + 1,
-        "preliminary": f"{PRELIMINARY_FOLDER}/{gold_path.name}", "sha256": sha256_file(gold_path), **record}
+        "preliminary": f"{PRELIMINARY_FOLDER}/{gold_path.name}", "sha256": sha256_bytes(data), **record}
     write_atomic(gold_path.parent / VERSIONS_FILE, canonical_json(versions))
     return versions[gold_path.name]

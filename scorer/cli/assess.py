@@ -46,6 +46,10 @@ ASSESS_USAGE = ("python -m scorer assess POOL_FOLDER --assessor NAME [--port N]\
                 "       python -m scorer assess merge POOL_FOLDER JUDGEMENTS.json [...] [--repo DIR] [--key FILE]")
 
 
+IDENTITY_HELP = ("the challenge's private key file (python -m scorer keygen wrote it), when the gold is sealed "
+                 "([gold] sealed): it is opened in memory, and a merge seals the next version")
+
+
 def add_commands(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("pool", help="write the blind assessment pool of a closed batch and phase",
                        description="For a closed batch and phase: every item the runs returned that the gold does "
@@ -57,6 +61,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--batch", required=True, help="the batch (or Synergy round) id")
     p.add_argument("--phase", required=True, help="phaseA or phaseB (phaseB also pools the Phase A+ runs)")
     p.add_argument("--out", help="the folder of the pool (default: assessment/<task>/<batch>/<phase>)")
+    p.add_argument("--identity", metavar="FILE", help=IDENTITY_HELP)
     p.add_argument("--key", help=f"where to write the key, outside the pool folder (default: "
                                  f"{KEYS_FOLDER}/<task>/<batch>/<phase>/{KEY_FILE}, git-ignored)")
     p.add_argument("--format", choices=FORMATS, default="json",
@@ -78,6 +83,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--judgements", help="the judgements file (default: POOL_FOLDER/judgements/<assessor>.json)")
     p.add_argument("--port", type=int, default=8765, help="the port on 127.0.0.1 (default 8765; 0: any free one)")
     p.add_argument("--repo", default=".", help="merge: the challenge repository (default: the current folder)")
+    p.add_argument("--identity", metavar="FILE", help="merge: " + IDENTITY_HELP)
     p.add_argument("--key", help=f"merge: the pool's key (default: {KEYS_FOLDER}/<task>/<batch>/<phase>/{KEY_FILE} "
                                  "of --repo)")
     p.set_defaults(handler=cmd_assess)
@@ -94,6 +100,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--judgements", nargs="+", metavar="FILE",
                    help="the assessors' judgements (default: every file of POOL/judgements/)")
     p.add_argument("--out", help="the feedback file (default: assessment/synergy/ROUND/feedback.json)")
+    p.add_argument("--identity", metavar="FILE", help=IDENTITY_HELP)
     p.set_defaults(handler=cmd_synergy_feedback)
 
 
@@ -101,12 +108,23 @@ def _usage(message: str, fix: str) -> ScorerError:
     return ScorerError(Problem(code="usage", message=message, fix=fix))
 
 
+def _identity(args: argparse.Namespace) -> str | None:
+    """The text of ``--identity FILE`` (None without it); a located error when it cannot be read."""
+    if not args.identity:
+        return None
+    try:
+        return Path(args.identity).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _usage(f"--identity {args.identity}: cannot read the key file ({exc})",
+                     "give the private key file python -m scorer keygen wrote") from None
+
+
 def cmd_pool(args: argparse.Namespace) -> int:
     now = parse_utc(args.now) if args.now else datetime.now(UTC)
     if now is None:
         raise _usage(f"--now {args.now!r} is not a UTC time", "write it like 2026-05-01T12:00:00Z")
     root = Path(args.repo)
-    pool = batch_pool(root, args.task, args.batch, args.phase, now)
+    pool = batch_pool(root, args.task, args.batch, args.phase, now, identity=_identity(args))
     if args.format == "qrels" and "documents" not in pool.document["kinds"]:
         raise _usage(f"qrels are for documents, and the pool of {args.task} {args.phase} has none",
                      "use --format label-studio for answers (or json)")
@@ -167,7 +185,7 @@ def _merge(args: argparse.Namespace) -> int:
         raise _usage("assess merge needs the pool folder and at least one judgements file", f"run: {ASSESS_USAGE}")
     folder = Path(args.words[1])
     report = merge_batch(Path(args.repo), folder, [Path(w) for w in args.words[2:]], datetime.now(UTC),
-                         key=Path(args.key) if args.key else None)
+                         key=Path(args.key) if args.key else None, identity=_identity(args))
     added = ", ".join(f"{n} {kind.replace('_', ' ')}" for kind, n in sorted(report["added"].items())) or "nothing"
     print(f"{report['gold']}: version {report['version']} (final); added {added}")
     if report["manual"]:
@@ -192,7 +210,7 @@ def cmd_synergy_feedback(args: argparse.Namespace) -> int:
     base = root / "assessment" / task / args.round
     folder = Path(args.pool) if args.pool else base / SINGLE_PHASE
     files = [Path(f) for f in args.judgements] if args.judgements else sorted((folder / "judgements").glob("*.json"))
-    feedback = round_feedback(root, task, args.round, folder, files)
+    feedback = round_feedback(root, task, args.round, folder, files, identity=_identity(args))
     out = Path(args.out) if args.out else base / "feedback.json"
     write_atomic(out, (json.dumps(feedback, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
     questions = feedback["questions"]

@@ -67,6 +67,28 @@ def present(path: Path) -> bool:
     return path.is_file() or sealed_copy(path).is_file()
 
 
+def read_gold(path: Path, identity: str | None) -> bytes:
+    """The bytes of gold file ``path``: the plain file when it is there, else its sealed
+    copy (``[gold] sealed``) opened in memory with the private key ``identity`` (OpenSSH
+    PEM text).  Raises :class:`SealingError` when the gold is sealed and ``identity`` is
+    None or does not open it, OSError when there is neither file."""
+    if path.is_file() or not sealed_copy(path).is_file():
+        return path.read_bytes()
+    if identity is None:
+        raise SealingError(Problem(code="sealed-gold", file=str(sealed_copy(path)),
+                                   message="the gold is sealed: it is read with the challenge's private key",
+                                   fix="give the key file: --identity KEYFILE (python -m scorer keygen wrote it)"))
+    return open_envelope(sealed_copy(path).read_bytes(), identity, str(sealed_copy(path)), what="gold",
+                         fix="give the challenge's private key (--identity), the one its recipient is of")
+
+
+def gold_to_write(path: Path, data: bytes, recipient: str | None) -> tuple[Path, bytes]:
+    """Where and what to write for gold file ``path`` holding ``data``: sealed to
+    ``recipient`` at its :func:`sealed_copy` when the gold is sealed (``recipient`` given),
+    else ``data`` at ``path``.  Nothing plain of sealed gold is ever written."""
+    return (sealed_copy(path), seal(data, recipient)) if recipient else (path, data)
+
+
 class SealingError(ValueError):
     """A key that cannot be read or used, or a file that cannot be opened: ``problem`` says
     which and how to fix it."""
