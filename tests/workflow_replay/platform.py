@@ -20,6 +20,7 @@ from pathlib import Path
 
 import yaml
 
+from tests import github_shapes as shapes
 from tests.fake_github import NAME, OBSERVERS, OWNER, FakeGitHub, serve
 from tests.gitutil import git
 from tests.workflow_replay.gitserver import GitServer
@@ -82,6 +83,7 @@ class Platform:
         self.api = FakeGitHub(self.origin)
         self.api.tokens = {}
         self.api.public = self.public
+        self.api.clock = lambda: self.clock
         self.bypass: set[str] = set()  # tokens on the ruleset's bypass list
         self.github_tokens: set[str] = set()  # tokens of jobs: their pushes start no workflow
         self.queue: list[Queued] = []
@@ -147,9 +149,7 @@ class Platform:
 
     def repository(self) -> dict:
         """The repository object of event payloads."""
-        return {"id": 1, "name": NAME, "full_name": f"{OWNER}/{NAME}", "private": not self.public, "fork": False,
-                "owner": {"login": OWNER, "type": "Organization"}, "default_branch": "main",
-                "html_url": f"https://github.com/{OWNER}/{NAME}", "clone_url": f"{self.url}.git"}
+        return self.api.repository()
 
     def rev(self, ref: str) -> str:
         return git(self.origin, "rev-parse", "--verify", f"{ref}^{{commit}}")
@@ -188,11 +188,21 @@ class Platform:
         for ref, (before, after) in sorted(moves.items()):
             if ref.startswith("refs/heads/") and after:
                 changed = git(self.origin, "diff", "--name-only", before, after).splitlines() if before else []
-                payload = {"ref": ref, "before": before or "0" * 40, "after": after, "created": before is None,
-                           "deleted": False, "forced": False, "pusher": {"name": self.pusher(token)},
-                           "head_commit": {"id": after, "timestamp": self.clock}, "commits": [],
-                           "repository": self.repository(), "sender": {"login": self.pusher(token)}}
-                self.trigger("push", payload, sha=after, ref=ref, actor=self.pusher(token), changed=changed)
+                self.trigger("push", self.push_payload(ref, before, after, self.pusher(token)), sha=after, ref=ref,
+                             actor=self.pusher(token), changed=changed)
+
+    def push_payload(self, ref: str, before: str | None, after: str, pusher: str) -> dict:
+        """The ``push`` webhook payload of ``pusher`` moving ``ref`` from ``before`` (None: a
+        new branch) to ``after``: its commits oldest first (at most 20, as GitHub sends)."""
+        listed = git(self.origin, "rev-list", "--reverse", f"{before}..{after}" if before else after).split()
+        repo_api = self.api.repo_api
+        return {"ref": ref, "before": before or "0" * 40, "after": after, "created": before is None,
+                "deleted": False, "forced": False, "base_ref": None,
+                "compare": f"{shapes.WEB}/{OWNER}/{NAME}/compare/{(before or '0' * 40)[:12]}...{after[:12]}",
+                "commits": [shapes.push_commit(repo_api, self.api.commit_facts(c)) for c in listed[-20:]],
+                "head_commit": shapes.push_commit(repo_api, self.api.commit_facts(after)),
+                "pusher": {"name": pusher, "email": f"{pusher}@users.noreply.github.com"},
+                "repository": self.repository(), "sender": shapes.user(self.api.base_url, pusher)}
 
     def pusher(self, token: str | None) -> str:
         return "organizer" if token in (self.organizer, self.merge_button) else "publisher"
@@ -256,17 +266,17 @@ class Platform:
     def dispatch(self, file: str, who: str = "organizer") -> list[Queued]:
         """``who`` runs workflow ``file`` of main by hand (**Actions → Run workflow**)."""
         payload = {"inputs": {}, "ref": "refs/heads/main", "repository": self.repository(),
-                   "sender": {"login": who}, "workflow": f".github/workflows/{file}"}
+                   "sender": shapes.user(self.api.base_url, who), "workflow": f".github/workflows/{file}"}
         return self.trigger("workflow_dispatch", payload, sha=self.rev("main"), ref="refs/heads/main", actor=who,
                             only=file)
 
     def _completed(self, item: Queued, result) -> None:
         """A run completed: the workflow_run event (the default branch's workflows)."""
-        run = {**item.api_run, "status": "completed", "conclusion": result.conclusion, "run_attempt": 1,
-               "run_number": item.run_id, "updated_at": self.clock, "repository": self.repository(),
-               "pull_requests": []}
-        payload = {"action": "completed", "workflow_run": run, "workflow": {"name": run["name"], "path": run["path"]},
-                   "repository": self.repository(), "sender": {"login": item.actor}}
+        item.api_run["updated_at"] = self.clock
+        run = self.api.run_json(item.api_run)
+        payload = {"action": "completed", "workflow_run": run,
+                   "workflow": shapes.workflow(self.api.repo_api, run["path"], run["name"]),
+                   "repository": self.repository(), "sender": shapes.user(self.api.base_url, item.actor)}
         self.trigger("workflow_run", payload, sha=self.rev("main"), ref="refs/heads/main", actor=item.actor)
 
     # --- participants and the organizer -------------------------------------------
@@ -305,11 +315,11 @@ class Platform:
         """The author pushes a new commit to the pull request's branch: ``synchronize``."""
         work = self.clone(pull.author)
         git(work, "checkout", "-q", pull.branch)
-        pull.head = self._commit(work, files, message)
+        before, pull.head = pull.head, self._commit(work, files, message)
         pull.api["head"]["sha"] = pull.head
         pull.api["updated_at"] = self.clock
         self._pull_refs(pull, work)
-        self._pull_event(pull, "synchronize")
+        self._pull_event(pull, "synchronize", before)
         return pull.head
 
     def force_push(self, pull: Pull, commit: str) -> None:
@@ -318,12 +328,12 @@ class Platform:
         work = self.clone(pull.author)
         git(work, "checkout", "-q", pull.branch)
         git(work, "reset", "-q", "--hard", commit)
-        pull.head = commit
+        before, pull.head = pull.head, commit
         pull.api["head"]["sha"] = commit
         pull.api["updated_at"] = self.clock
         self.api.pull_event(pull.number, "head_ref_force_pushed", self.clock)
         self._pull_refs(pull, work)
-        self._pull_event(pull, "synchronize")
+        self._pull_event(pull, "synchronize", before)
 
     def close(self, pull: Pull) -> None:
         """The author closes ``pull`` without merging it (the ``closed`` event; GitHub records
@@ -358,9 +368,11 @@ class Platform:
                     f"Merge {pull.head} into {base}", date=self.clock)
         git(self.origin, "update-ref", f"refs/pull/{pull.number}/merge", merge)
 
-    def _pull_event(self, pull: Pull, action: str) -> None:
-        payload = {"action": action, "number": pull.number, "pull_request": pull.api,
-                   "repository": self.repository(), "sender": {"login": pull.author, "type": "User"}}
+    def _pull_event(self, pull: Pull, action: str, before: str | None = None) -> None:
+        """The ``pull_request`` event ``action`` of ``pull`` (``synchronize``: its head moved from ``before``)."""
+        payload = {"action": action, "number": pull.number, "pull_request": self.api.pull_json(pull.api, webhook=True),
+                   **({"before": before, "after": pull.head} if action == "synchronize" else {}),
+                   "repository": self.repository(), "sender": shapes.user(self.api.base_url, pull.author)}
         merge = self.rev(f"refs/pull/{pull.number}/merge")
         self.trigger("pull_request", payload, sha=merge, ref=f"refs/pull/{pull.number}/merge", actor=pull.author,
                      pull=pull)
