@@ -201,9 +201,8 @@ def test_no_verdict_rests_on_the_order_runs_are_listed_in(github, monkeypatch, o
     listed = FakeGitHub.list_runs
 
     def ordered(self, query, body):
-        status, answer = listed(self, query, body)
-        answer["workflow_runs"] = sorted(answer["workflow_runs"], key=lambda r: r["created_at"],
-                                         reverse=order == "newest first")
+        status, answer = listed(self, query, body)  # a Paged list of the run records
+        answer.items.sort(key=lambda r: r["created_at"], reverse=order == "newest first")
         return status, answer
 
     monkeypatch.setattr(FakeGitHub, "ROUTES", [(p, v, ordered if r is listed else r, n)
