@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from scorer.formats.challenge import parse_utc
-from scorer.pr.github import arrival_time, check_workflow_run
+from scorer.pr.github import arrival_time, check_workflow_run, team_pushes
 from tests.gitutil import commit
 from tests.pr_challenge import AFTER, NEW_RUN, OPEN, phase_a_run
 
@@ -57,7 +57,7 @@ def test_a_deleted_fork_takes_no_time_from_another_accounts_same_named_branch(gi
     github.open_pull(v2, author="mallory", number=STRANGER, at=LATER, branch="patch-1")
     github.add_run(v2, LATER, fork="mallory", branch="patch-1")
     github.close(STRANGER, LATER)
-    github.open_pull(v2, branch="patch-1")  # alice's push of v2, after the deadline
+    github.open_pull(v2, branch="patch-1")  # alice's push of v2, after the deadline (runs keep their repository)
     github.add_run(v2, AFTER, branch="patch-1")
     github.delete_fork("alice")
     code, out, body = report(github, v2, "--time", AFTER)
@@ -132,18 +132,19 @@ def test_a_pull_request_without_a_user_is_judged_and_given_a_status(github):
 
 def test_comments_without_a_user_or_a_body_are_passed_over(github):
     """A comment's ``user`` is nullable and its ``body`` optional in GitHub's description:
-    the reporter's own comment is still found among them and updated."""
+    the reporter's own comment is still found among them and updated in place."""
     head = commit(github.repo, {NEW_RUN: phase_a_run("q1", "q2")})
     github.open_pull(head, at=OPEN)
     github.add_run(head, OPEN)
-    github.comments += [{"id": 90, "user": None, "body": "hi", "issue": NUMBER, "url": github.api("issues/comments/90")},
-                        {"id": 91, "user": {"login": "github-actions[bot]", "type": "Bot"}, "issue": NUMBER,
-                         "url": github.api("issues/comments/91")}]
     code, out, body = report(github, head, "--time", LATER)
     assert code == 0 and body["verdict"] == "accepted", out
+    ours = github.comments[0]
+    github.comments[:0] = [{**ours, "id": 90, "user": None, "body": "hi", "url": github.api("issues/comments/90")},
+                           {**{k: v for k, v in ours.items() if k != "body"}, "id": 91,
+                            "url": github.api("issues/comments/91")}]
     code, out, body = report(github, head, "--time", LATER)
     assert code == 0 and status_of(github, head) == "success", out
-    assert len([c for c in github.comments if c.get("body", "").startswith("<!--")]) == 1
+    assert [c["id"] for c in github.comments if c.get("body", "").startswith("<!--")] == [ours["id"]]
 
 
 def test_a_later_version_in_a_truncated_tree_still_counts(github):
@@ -220,3 +221,42 @@ def test_no_verdict_rests_on_the_order_runs_are_listed_in(github, monkeypatch, o
     monkeypatch.setattr(scorer.pr.github, "MAX_MEMBER_RUNS", 2)
     code, out, body = report(github, a, "--time", AFTER)
     assert code == 0 and codes(body) == ["too-many-variants"], out
+
+
+def test_a_later_version_from_a_deleted_fork_still_counts(github):
+    """Alice's teammate submits version B from her own fork (#8) in the window, then, after
+    the deadline, deletes that fork (GitHub then gives #8 no ``head.repo``) to merge A:
+    B's check run, made by a member, still counts, so A stays superseded."""
+    a = commit(github.repo, {NEW_RUN: phase_a_run("q1")}, "A")
+    github.open_pull(a, at=OPEN)
+    github.add_run(a, OPEN)
+    b = commit(github.repo, {NEW_RUN: phase_a_run("q1", "q2")}, "B")
+    github.open_pull(b, author="Al-Two", number=NUMBER + 1, at=LATER, branch="other")
+    github.add_run(b, LATER, fork="Al-Two", branch="other")
+    github.close(NUMBER + 1, AFTER)
+    github.delete_fork("Al-Two")
+    code, out, body = report(github, a, "--time", AFTER)
+    assert code == 0 and codes(body) == ["superseded-run"], out
+    assert "a pull request from a deleted fork" in body["changes"][0]["reasons"][0]["message"]
+
+
+def test_team_pushes_names_the_members_pull_request_and_keeps_runs_no_pull_request_names():
+    """By hand: runs of members from head (1000, b) (alice's #7, mallory's #9 from alice's
+    branch), from head (1001, c) (only mallory's #10: a stranger's pull request from a
+    member's branch, none of the team's), from head (1002, d) that no pull request names
+    any more, and with no head repository (GitHub sending null)."""
+    class Pull:
+        def __init__(self, number, author, created):
+            self.number, self.user, self.created_at = number, type("U", (), {"login": author})(), parse_utc(created)
+
+    class Run:
+        def __init__(self, created, repo_id, branch, head):
+            self.created_at, self.head_branch, self.head_sha = parse_utc(created), branch, head
+            self.head_repository = type("R", (), {"id": repo_id})() if repo_id is not None else None
+
+    pulls = {(1000, "b"): [Pull(9, "mallory", "2026-03-01T11:00:00Z"), Pull(7, "Alice", OPEN)],
+             (1001, "c"): [Pull(10, "mallory", OPEN)]}
+    runs = [Run(LATER, 1000, "b", "h1"), Run("2026-03-01T11:30:00Z", 1000, "b", "h0"), Run(LATER, 1001, "c", "h2"),
+            Run(LATER, 1002, "d", "h3"), Run(LATER, None, None, "h4")]
+    found = team_pushes(runs, pulls, frozenset({"alice"}))
+    assert [(p.commit, p.pull) for p in found] == [("h1", 7), ("h3", None), ("h4", None)]

@@ -426,15 +426,15 @@ class TeamPushes:
         key = (members, window)
         if key not in self._pushes:
             runs, complete = self._member_runs(members, window)
-            pulls, listed = self._head_pulls(runs, members)
-            self._pushes[key] = (team_pushes(runs, pulls), complete and listed)
+            pulls, listed = self._head_pulls(runs)
+            self._pushes[key] = (team_pushes(runs, pulls, members), complete and listed)
         return self._pushes[key]
 
-    def _head_pulls(self, runs: list, members: frozenset[str]) -> tuple[dict[tuple[int, str], list], bool]:
-        """(head repository id, branch) -> the pull requests opened by ``members`` from that
-        head, for each head ``runs`` come from (``GET pulls?state=all&head=OWNER:BRANCH``,
-        each answer checked by id; at most :data:`MAX_TEAM_HEADS` heads and
-        :data:`MAX_HEAD_PULLS` pull requests each); and whether nothing was cut."""
+    def _head_pulls(self, runs: list) -> tuple[dict[tuple[int, str], list], bool]:
+        """(head repository id, branch) -> the pull requests from that head, for each head
+        ``runs`` come from (``GET pulls?state=all&head=OWNER:BRANCH``, each answer checked
+        by id; at most :data:`MAX_TEAM_HEADS` heads and :data:`MAX_HEAD_PULLS` pull
+        requests each); and whether nothing was cut."""
         heads = sorted({(r.head_repository.id, r.head_repository.owner.login, r.head_branch or "")
                         for r in runs if r.head_repository is not None})
         pulls: dict[tuple[int, str], list] = {}
@@ -444,8 +444,7 @@ class TeamPushes:
                                      MAX_HEAD_PULLS + 1))
             complete = complete and len(listed) <= MAX_HEAD_PULLS
             pulls.setdefault((repository, branch), []).extend(
-                p for p in listed[:MAX_HEAD_PULLS] if (login(p.user) or "").lower() in members
-                and p.created_at is not None and head_of(p) == (repository, branch))
+                p for p in listed[:MAX_HEAD_PULLS] if p.created_at is not None and head_of(p) == (repository, branch))
         return pulls, complete
 
     def _member_runs(self, members: frozenset[str], window: Window) -> tuple[list, bool]:
@@ -501,21 +500,21 @@ def _version(entry: dict | None, path: str, identity: Identity) -> str | None:
         return None
 
 
-def team_pushes(runs: list, pulls: dict[tuple[int, str], list]) -> list[Push]:
-    """The :class:`Push` of each of a team's check runs ``runs``: a run from head
-    (repository id, branch) names the latest pull request of ``pulls[head]`` (the team's
-    pull requests from that head) opened at or before the run; a run from no such pull
-    request (a stranger's pull request from a member's branch) is none of the team's; a
-    run whose head repository is gone (a deleted fork) names none and still counts."""
+def team_pushes(runs: list, pulls: dict[tuple[int, str], list], members: frozenset[str]) -> list[Push]:
+    """The :class:`Push` of each of the check runs ``runs`` made by ``members`` (logins in
+    lower case): a run from head (repository id, branch) names the latest pull request of
+    ``pulls[head]`` (the pull requests from that head) opened by a member at or before the
+    run; a run whose head only strangers' pull requests name (a stranger's pull request
+    from a member's branch) is none of the team's.  A run whose head no pull request names
+    any more, or whose head repository is gone (a deleted fork: GitHub then gives no
+    ``head.repo``), names none and still counts: deleting a fork never hides a version."""
     found = []
     for run in runs:
-        if run.head_repository is None:
-            found.append(Push(run.created_at, None, run.head_sha))
-            continue
-        opened = sorted((p for p in pulls.get((run.head_repository.id, run.head_branch or ""), [])
-                         if p.created_at <= run.created_at), key=lambda p: (p.created_at, p.number))
-        if opened:
-            found.append(Push(run.created_at, opened[-1].number, run.head_sha))
+        named = pulls.get((run.head_repository.id, run.head_branch or ""), []) if run.head_repository else []
+        opened = sorted((p for p in named if (login(p.user) or "").lower() in members
+                         and p.created_at <= run.created_at), key=lambda p: (p.created_at, p.number))
+        if opened or not named:
+            found.append(Push(run.created_at, opened[-1].number if opened else None, run.head_sha))
     return found
 
 
