@@ -571,3 +571,31 @@ def test_a_rank_and_its_set_read_the_same_on_every_page(demo_site):
             texts[found.group(2)] = found.group(1)
     lines = re.findall(r'<li>([^<]*) <a href="teams/([^"]+)\.html"', latest)
     assert lines and all(text == texts[key] for text, key in lines)
+
+
+def test_every_stored_rank_set_agrees_with_its_groups_and_could_be_first(demo_site):
+    # issue 37: the intervals came from a bootstrap and the groups from the max-T tests, so a
+    # row could read "1 (1-1)" beside a group shared with others; now one relation gives both
+    checked = 0
+    for path in sorted((demo_site.parent / "results/batches").rglob("*.json")):
+        table = json.loads(path.read_text("utf-8"))
+        for name, ranking in table.get("rankings", {}).items():
+            sets, records = ranking["rank_sets"], [r for r in ranking["records"] if r["ranked"]]
+            if "reason" in sets:
+                assert not any("rank_interval" in r for r in records)
+                continue
+            position = {s: i for i, s in enumerate(sets["order"])}
+            for r in records:
+                low, high = r["rank_interval"]
+                assert low <= r["rank"] <= high, (path, name, r["system"])  # the observed rank is in its set
+                assert (low == 1) == (r["system"] in sets["top_set"]) == (sets["tiers"][r["system"]] == 1)
+            if len(ranking["components"]) == 1:  # one measure: its groups and line are the sets'
+                test = ranking["significance"][ranking["components"][0]]
+                assert test["top_set"] == sets["top_set"] and test["groups"] == sets["groups"], (path, name)
+                for r in records:  # the set counts the pairs the test calls different, above and below
+                    different = [p["systems"] for p in test["pairs"] if p["different"] and r["system"] in p["systems"]]
+                    others = [a if b == r["system"] else b for a, b in different]
+                    above = sum(position[o] < position[r["system"]] for o in others)
+                    assert r["rank_interval"] == [1 + above, len(records) - (len(others) - above)]
+            checked += 1
+    assert checked >= 10
