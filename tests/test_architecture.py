@@ -120,14 +120,17 @@ def _in(module: str, layers: tuple[str, ...]) -> bool:
     return any(module == layer or module.startswith(layer + ".") for layer in layers)
 
 
+#: The ground floor of docs/architecture.md: located errors and the registries.
+GROUND_FLOOR = ("scorer.errors", "scorer.tasks", "scorer.measures.registry")
+
 #: docs/architecture.md, "Layers, by the way data flows": each layer imports only the
 #: layers before it (the modules of one row may import one another).
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("scorer.errors", "scorer.tasks", "scorer.measures.registry"),
+    GROUND_FLOOR,
+    ("scorer.measures",),
     ("scorer.parallel", "scorer.fingerprint", "scorer.gitrepo"),
     ("scorer.schemas",),
     ("scorer.formats",),
-    ("scorer.measures",),
     ("scorer.evaluation",),
     ("scorer.ranking",),
     ("scorer.store",),
@@ -151,25 +154,23 @@ def layer_of(module: str) -> int:
     return found
 
 
-#: Measures know nothing of files: of ``formats`` they may use typed records and pure
-#: helpers, never a module that reads or validates files, nor a reader function.
-FILE_READER_MODULES = ("scorer.formats.jsontext", "scorer.formats.validation", "scorer.formats.challenge",
-                       "scorer.formats.limits", "scorer.formats.mcqa", "scorer.formats.taska")
-FILE_READER_PREFIXES = ("load_", "read_", "validate_", "normalize_")
-
-
 def layer_violations() -> list[str]:
     """Every import that the layer order forbids, as ``file:line: module imports target``."""
     out = []
     for module, path in MODULES.items():
-        for target, name, line in imported_names(module, path):
+        for target, _, line in imported_names(module, path):
             where = f"{path.name if not path.is_relative_to(PACKAGE) else path.relative_to(PACKAGE.parent)}:{line}: {module} imports {target}"
             if layer_of(target) > layer_of(module):
                 out.append(f"{where} (an upward import)")
-            if _in(module, ("scorer.measures",)) and _in(target, ("scorer.formats",)) and (
-                    _in(target, FILE_READER_MODULES) or name.startswith(FILE_READER_PREFIXES)):
-                out.append(f"{where} ({name}: measures read no files)")
     return out
+
+
+def measure_imports_outside(modules: dict[str, Path]) -> list[str]:
+    """``module imports target`` for every import of a ``scorer.measures`` module of another
+    package of the scorer than ``scorer.measures`` and the ground floor: measures are pure
+    functions (no parallelism, files, git or HTML) that any layer may call."""
+    return [f"{module} imports {target}" for module, path in modules.items() if _in(module, ("scorer.measures",))
+            for target, _, _ in imported_names(module, path) if not _in(target, ("scorer.measures", *GROUND_FLOOR))]
 
 
 def test_every_module_has_a_layer():
@@ -189,6 +190,19 @@ def test_no_module_is_imported_by_a_name_string():
 
 def test_layer_order_of_design():
     assert layer_violations() == []
+
+
+def test_measures_import_only_measures_and_the_ground_floor():
+    assert measure_imports_outside(MODULES) == []
+
+
+@pytest.mark.parametrize("source", ["from scorer.parallel import fork_map\n",
+                                    "def f():\n    from scorer.formats.hierarchy import Hierarchy\n"])
+def test_a_measure_importing_another_package_is_found(tmp_path, source):
+    probe = tmp_path / "probe.py"
+    probe.write_text(source, encoding="utf-8")
+    assert measure_imports_outside({"scorer.measures.probe": probe, "scorer.evaluation.probe": probe}) == [
+        f"scorer.measures.probe imports {source.split('from ')[1].split(' import')[0]}"]
 
 
 def test_an_upward_import_is_found(monkeypatch, tmp_path):

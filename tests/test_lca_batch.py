@@ -16,8 +16,9 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorer.formats.hierarchy import parse_hierarchy, sorted_order
+from scorer.formats.hierarchy import parse_hierarchy
 from scorer.measures import lca
+from scorer.measures.arrays import sorted_order
 from scorer.measures.flat import LabelLists
 from scorer.measures.hierarchical import lca_augmented_sets, lca_sizes, most_specific_pairs
 

@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 from scorer import parallel
+from scorer.evaluation.task_a import PARALLEL_MIN_DOCUMENTS, forked_lca_runner
 from scorer.formats.hierarchy import parse_hierarchy
 from scorer.measures.flat import LabelLists
-from scorer.measures.hierarchical import PARALLEL_MIN_DOCUMENTS, official_hierarchical
+from scorer.measures.hierarchical import official_hierarchical
 from scorer.site.build import build_site
 from scorer.store import score_all
 
@@ -71,8 +72,8 @@ def test_lca_sizes_split_over_workers_equal_one_process(processes, request):
         request.getfixturevalue("no_processes")
     n = 2 * PARALLEL_MIN_DOCUMENTS
     gold, pred = _documents(1, n), _documents(2, n)
-    one = official_hierarchical(gold, pred, TREE, workers=1)
-    split = official_hierarchical(gold, pred, TREE, workers=3)
+    one = official_hierarchical(gold, pred, TREE)
+    split = official_hierarchical(gold, pred, TREE, run_lca=forked_lca_runner(3))
     assert one[0] == split[0]
     assert all(np.array_equal(a, b) for a, b in zip(one[1].values(), split[1].values(), strict=True))
 

@@ -10,6 +10,7 @@ import math
 
 import pytest
 
+from scorer.evaluation.task_a import forked_lca_runner
 from scorer.formats.hierarchy import parse_hierarchy
 from scorer.measures import hierarchical
 from scorer.measures.flat import LabelLists, official_flat, reference_flat
@@ -85,19 +86,19 @@ def test_reference_flat_scores_an_empty_prediction_as_zero():
 
 def test_hierarchical_official_counts_the_root_and_reference_does_not():
     # gold A1 -> {A1, A, R, 0}; predicted A2 -> {A2, A, R, 0}: 3 shared of 4
-    official, _ = official_hierarchical(lists(["A1"]), lists(["A2"]), TREE, workers=1)
+    official, _ = official_hierarchical(lists(["A1"]), lists(["A2"]), TREE)
     assert official["hier.precision"] == 0.75 and official["hier.recall"] == 0.75
     # reference: {A1, A} vs {A2, A}
-    reference, _ = reference_hierarchical(lists(["A1"]), lists(["A2"]), TREE, workers=1)
+    reference, _ = reference_hierarchical(lists(["A1"]), lists(["A2"]), TREE)
     assert reference["hier.precision"] == 0.5 and reference["hier.recall"] == 0.5
 
 
 def test_hierarchical_official_limits_ancestors_by_distance():
     # distance 1: ancestors up to 2 levels: {A11, A1, A} vs {A2, A, R}
-    m, _ = official_hierarchical(lists(["A11"]), lists(["A2"]), TREE, distance=1, workers=1)
+    m, _ = official_hierarchical(lists(["A11"]), lists(["A2"]), TREE, distance=1)
     assert m["hier.precision"] == pytest.approx(1 / 3) and m["hier.recall"] == pytest.approx(1 / 3)
     # distance 4 reaches everything: {A11, A1, A, R, 0} vs {A2, A, R, 0}
-    m, _ = official_hierarchical(lists(["A11"]), lists(["A2"]), TREE, workers=1)
+    m, _ = official_hierarchical(lists(["A11"]), lists(["A2"]), TREE)
     assert m["hier.precision"] == 0.75 and m["hier.recall"] == 0.6
 
 
@@ -115,28 +116,28 @@ def test_lca_dummy_common_ancestor_beyond_the_distance():
 
 
 def test_lca_reference_leaves_the_root_out():
-    official, _ = official_hierarchical(lists(["A1"]), lists(["B1"]), TREE, workers=1)
-    reference, _ = reference_hierarchical(lists(["A1"]), lists(["B1"]), TREE, workers=1)
+    official, _ = official_hierarchical(lists(["A1"]), lists(["B1"]), TREE)
+    reference, _ = reference_hierarchical(lists(["A1"]), lists(["B1"]), TREE)
     assert official["lca.precision"] == pytest.approx(1 / 3)   # R shared
     assert reference["lca.precision"] == 0.0                    # {A1, A} vs {B1, B}
 
 
 def test_lca_reduces_each_side_to_its_most_specific_labels():
     # gold A1 and its ancestor A: only A1 is linked; predicted A1 -> identical
-    m, _ = official_hierarchical(lists(["A1", "A"]), lists(["A1"]), TREE, workers=1)
+    m, _ = official_hierarchical(lists(["A1", "A"]), lists(["A1"]), TREE)
     assert (m["lca.precision"], m["lca.recall"], m["lca.f1"]) == (1.0, 1.0, 1.0)
 
 
 def test_hemkit_skips_empty_gold_lines_and_gives_nan_for_missing_predictions():
     # the empty gold line takes no run line; the 2nd gold line has no run line left
-    m, per_doc = official_hierarchical(lists([], ["A1"], ["A2"]), lists(["A1"]), TREE, workers=1)
+    m, per_doc = official_hierarchical(lists([], ["A1"], ["A2"]), lists(["A1"]), TREE)
     assert per_doc["hier.precision"][0] == 1.0 and math.isnan(per_doc["hier.precision"][1])
     assert math.isnan(m["hier.precision"]) and m["hier.recall"] == 0.5
 
 
 def test_reference_pools_counts_over_documents():
     # doc 1: {A1, A} vs {A1, A}; doc 2: {A11, A1, A} vs {B1, B}: hP = 2 / 4, hR = 2 / 5
-    m, per_doc = reference_hierarchical(lists(["A1"], ["A11"]), lists(["A1"], ["B1"]), TREE, workers=1)
+    m, per_doc = reference_hierarchical(lists(["A1"], ["A11"]), lists(["A1"], ["B1"]), TREE)
     assert m["hier.precision"] == 0.5 and m["hier.recall"] == 0.4
     assert per_doc["hier.precision"].tolist() == [1.0, 0.0]
 
@@ -145,15 +146,15 @@ def test_reference_labels_outside_the_hierarchy_count_but_match_nothing():
     outside = len(TREE)  # an id past the hierarchy
     gold = LabelLists.from_lists([[ids["A1"]]])
     run = LabelLists.from_lists([[ids["A1"], outside]])
-    m, _ = reference_hierarchical(gold, run, TREE, workers=1)
+    m, _ = reference_hierarchical(gold, run, TREE)
     assert m["hier.precision"] == pytest.approx(2 / 3) and m["lca.precision"] == 0.5
 
 
 def test_parallel_workers_give_the_same_numbers():
     docs = [["A1", "B"], ["A11"], ["A2", "B1"], ["B"]] * 600
     runs = [["A2"], ["A1", "B1"], ["A2"], ["A11", "B"]] * 600
-    one, _ = official_hierarchical(lists(*docs), lists(*runs), TREE, workers=1)
-    two, _ = official_hierarchical(lists(*docs), lists(*runs), TREE, workers=2)
+    one, _ = official_hierarchical(lists(*docs), lists(*runs), TREE)
+    two, _ = official_hierarchical(lists(*docs), lists(*runs), TREE, run_lca=forked_lca_runner(2))
     assert one == two
 
 

@@ -28,18 +28,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, pairwise
 from pathlib import Path
 
 import numpy as np
 
 from scorer.errors import Problem, ScorerError
 from scorer.evaluation.result import Result
-from scorer.formats.hierarchy import Hierarchy, load_hierarchy
+from scorer.formats.hierarchy import load_hierarchy
 from scorer.formats.jsontext import JsonText, Loaded
 from scorer.formats.taska import TaskADocument, read_taska
+from scorer.measures.dag import Hierarchy
 from scorer.measures.flat import LabelLists, official_flat, reference_flat
-from scorer.measures.hierarchical import official_hierarchical, reference_hierarchical
+from scorer.measures.hierarchical import LcaJob, LcaRunner, official_hierarchical, reference_hierarchical, run_here
+from scorer.parallel import fork_map
 
 PER_DOCUMENT = ("flat.accuracy", "flat.example_precision", "flat.example_recall", "flat.example_f1",
                 "hier.precision", "hier.recall", "hier.f1", "lca.precision", "lca.recall", "lca.f1")
@@ -58,7 +60,7 @@ class _FlavorRules:
     refuse_empty: bool          # a document left without a label of the hierarchy is an error
     dedupe_gold: bool           # repeated gold labels are dropped (run labels always are)
     flat: Callable              # (gold, run) -> (measures, per_document)
-    hierarchical: Callable      # (gold, run, tree, workers=) -> (measures, per_document)
+    hierarchical: Callable      # (gold, run, tree, run_lca=) -> (measures, per_document)
 
 
 _RULES = {
@@ -79,7 +81,7 @@ def evaluate_task_a(gold_loaded: Loaded, run_loaded: Loaded, *, edition: int, fl
 
     ``hierarchy``: path of a ``PARENT CHILD`` file or a loaded :class:`Hierarchy`.
     ``workers``: forked processes for the LCA measures (default 1: none; see
-    :func:`scorer.measures.hierarchical.lca_sizes`).
+    :func:`forked_lca_runner`).
     ``edition`` has no effect (Task A rules did not change between editions).
     """
     hierarchy = _required_hierarchy(hierarchy)
@@ -152,12 +154,47 @@ def _scores(gold_docs: list[TaskADocument], gold_lists: LabelLists, run_lists: L
     """(the 16 measures, PMID -> the per-document measures) of the flavor's flat and
     hierarchical measure functions; one run label list per gold document."""
     measures, per_document = rules.flat(gold_lists, run_lists)
-    hier_measures, hier_per_document = rules.hierarchical(gold_lists, run_lists, tree, workers=workers)
+    hier_measures, hier_per_document = rules.hierarchical(gold_lists, run_lists, tree,
+                                                          run_lca=forked_lca_runner(workers))
     measures.update(hier_measures)
     per_document.update(hier_per_document)
     per_question = {d.pmid: {name: float(per_document[name][k]) for name in PER_DOCUMENT}
                     for k, d in enumerate(gold_docs)}
     return measures, per_question
+
+
+PARALLEL_MIN_DOCUMENTS = 2000  #: below this, one process is faster than forking workers
+
+#: The job the forked workers of :func:`forked_lca_runner` read (set just before forking).
+_JOB: LcaJob | None = None
+
+
+def forked_lca_runner(workers: int) -> LcaRunner:
+    """The runner of the LCA measures' documents
+    (:func:`scorer.measures.hierarchical.lca_sizes`) over up to ``workers`` forked
+    processes, which share the job's path table; from :data:`PARALLEL_MIN_DOCUMENTS`
+    documents on only, else in this process.  The default of :func:`evaluate_task_a` is
+    one process: forking from a library is unsafe in threaded programs.  Where no process
+    can be forked the work runs here (:func:`scorer.parallel.fork_map`); the result does
+    not depend on the split."""
+    def run(job: LcaJob) -> np.ndarray:
+        count = min(workers, max(1, job.n_docs // (PARALLEL_MIN_DOCUMENTS // 2)))
+        if count <= 1:
+            return run_here(job)
+        global _JOB
+        _JOB = job
+        try:
+            parts = fork_map(_job_part, list(pairwise(np.linspace(0, job.n_docs, count + 1).astype(int))), count)
+        finally:
+            _JOB = None
+        return np.concatenate(parts)
+    return run
+
+
+def _job_part(bounds: tuple[int, int]) -> np.ndarray:
+    """In a forked worker: the sizes of documents ``bounds[0]..bounds[1]-1`` of :data:`_JOB`."""
+    assert _JOB is not None, "set by forked_lca_runner before forking"
+    return _JOB.sizes(*bounds)
 
 
 def _listing(items: list[str]) -> str:

@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from scorer.errors import Problem, ScorerError, excerpt, json_pointer
 from scorer.formats.jsontext import JsonFloat, JsonText, JsonValue, nesting_exceeds
+from scorer.measures.snippets import Snippet
 
 #: The deepest nesting a Task B file can need: root > questions > question >
 #: snippets > snippet > (list-valued section variant) plus two levels of slack for
@@ -44,17 +45,6 @@ SNIPPET_KEY_VARIANTS = {
 }
 _SNIPPET_KEYSET = frozenset(SNIPPET_KEYS)
 ABSENT = None  # marks a member that is not in the question object
-
-
-class Snippet(NamedTuple):
-    """A snippet as written: ``begin``/``end`` are offsetInBeginSection/offsetInEndSection."""
-
-    document: str
-    begin_section: str
-    end_section: str
-    begin: int
-    end: int
-    text: str = ""
 
 
 _new_snippet = partial(tuple.__new__, Snippet)  # a Snippet of its six fields, built in C

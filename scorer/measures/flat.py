@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from scorer.errors import Problem, ScorerError
-from scorer.formats.hierarchy import expand_ranges, sorted_member, sorted_unique
+from scorer.measures.arrays import expand_ranges, sorted_member, sorted_unique
 
 
 class LabelLists:

@@ -1,6 +1,6 @@
 """Task A hierarchical measures over a label DAG: hP/hR/hF and LCA-P/R/F.
 
-Documents are label-id lists (ids of a :class:`scorer.formats.hierarchy.Hierarchy`).
+Documents are label-id lists (ids of a :class:`scorer.measures.dag.Hierarchy`).
 
 ``official_hierarchical`` reproduces HEMKit (``HEMKit HIER TRUE SYS D 5``, BioASQ uses
 D = 4), quirks included: ancestors only up to distance D+1 with the artificial root
@@ -14,14 +14,15 @@ sizes).  See ``docs/measures-taska.md`` for every difference with an example.
 """
 from __future__ import annotations
 
-from itertools import pairwise
+from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 
-from scorer.formats.hierarchy import Hierarchy, sorted_member, sorted_unique
 from scorer.measures import lca
+from scorer.measures.arrays import sorted_member, sorted_unique
+from scorer.measures.dag import Hierarchy, PathTable
 from scorer.measures.flat import LabelLists, f_measure, ratio
-from scorer.parallel import fork_map
 
 OFFICIAL_DISTANCE = 4  #: HEMKit's maximum distance as BioASQ runs it
 
@@ -118,8 +119,54 @@ def most_specific_pairs(lists: LabelLists, hierarchy: Hierarchy, steps: int | No
     return docs[kept], labels[kept]
 
 
+class LcaJob(NamedTuple):
+    """The LCA sizes of :func:`lca_sizes` before they are computed: step 1 done and the path
+    table built; the documents are independent, so any split of ``0..n_docs`` may compute
+    them (:meth:`sizes` of each part, concatenated) with the same result."""
+
+    table: PathTable
+    gold_pairs: tuple[np.ndarray, np.ndarray]   # most specific (documents, labels), sorted
+    pred_pairs: tuple[np.ndarray, np.ndarray]
+    n_docs: int
+    n_nodes: int
+    excluded: np.ndarray                        # sorted nodes left out of the counts
+
+    def sizes(self, start: int, stop: int) -> np.ndarray:
+        """The ``(stop - start, 3)`` sizes ``(|T'∩P'|, |T'|, |P'|)`` of documents ``start..stop-1``."""
+        gold, pred = (_document_range(docs, labels, start, stop) for docs, labels in (self.gold_pairs, self.pred_pairs))
+        return lca.augmented_sizes(self.table, gold, pred, stop - start, self.n_nodes, self.excluded)
+
+
+#: How the documents of an :class:`LcaJob` are computed: ``job -> (n_docs, 3) sizes``.
+LcaRunner = Callable[[LcaJob], np.ndarray]
+
+
+def run_here(job: LcaJob) -> np.ndarray:
+    """All the sizes of ``job``, in this process (the :data:`LcaRunner` of the measures;
+    :mod:`scorer.evaluation.task_a` passes one that splits the documents over processes)."""
+    return job.sizes(0, job.n_docs)
+
+
+def lca_sizes(gold: LabelLists, pred: LabelLists, hierarchy: Hierarchy, *, steps, dummy, excluded,
+              run_lca: LcaRunner = run_here):
+    """Per document ``(|T'∩P'|, |T'|, |P'|)`` of :func:`lca_augmented_sets`, ``excluded``
+    nodes left out of the counts.
+
+    Step 1 runs vectorised over all documents and the path table of every label is built
+    first (:meth:`Hierarchy.path_table`, cached); steps 2-6 run as array operations over
+    blocks of documents (:func:`scorer.measures.lca.augmented_sizes`) in ``run_lca`` of the
+    :class:`LcaJob` (default: in this process; the result does not depend on the runner).
+    """
+    gold_pairs, pred_pairs = most_specific_pairs(gold, hierarchy, steps), most_specific_pairs(pred, hierarchy, steps)
+    table = hierarchy.path_table(sorted_unique(np.concatenate([gold.labels, pred.labels])).tolist(), steps,
+                                 dummy=dummy)
+    sizes = run_lca(LcaJob(table, gold_pairs, pred_pairs, len(gold), len(hierarchy),
+                           np.array(sorted(excluded), dtype=np.int64)))
+    return sizes[:, 0], sizes[:, 1], sizes[:, 2]
+
+
 def official_hierarchical(gold: LabelLists, pred: LabelLists, hierarchy: Hierarchy,
-                          distance: int = OFFICIAL_DISTANCE, workers: int = 1) -> tuple[dict, dict]:
+                          distance: int = OFFICIAL_DISTANCE, run_lca: LcaRunner = run_here) -> tuple[dict, dict]:
     """HEMKit ``HIER TRUE SYS distance 5``: ``(measures, per_document)``.
 
     Pairing: each non-empty gold line takes the next pred line (an empty set past the
@@ -128,7 +175,7 @@ def official_hierarchical(gold: LabelLists, pred: LabelLists, hierarchy: Hierarc
     hP = |T∩P|/|P|, hR = |T∩P|/|T|, hF = 2hPhR/(hP+hR) (0 if both 0).  LCA-P/R/F: the
     same on the sets of :func:`lca_augmented_sets`.  An empty prediction gives NaN P and
     F.  Each measure is the mean of its per-document values (NaN if any is NaN).
-    ``per_document`` arrays are indexed by the non-empty gold lines.  ``workers``: see
+    ``per_document`` arrays are indexed by the non-empty gold lines.  ``run_lca``: see
     :func:`lca_sizes`.
     """
     rows = np.flatnonzero(gold.sizes() > 0)
@@ -137,13 +184,13 @@ def official_hierarchical(gold: LabelLists, pred: LabelLists, hierarchy: Hierarc
     closure = hierarchy.closure(distance + 1, with_root=True)
     per_document = _prefixed("hier", hierarchical_scores(*_overlap_sizes(gold, pred, closure, len(hierarchy))))
     per_document.update(_prefixed("lca", hierarchical_scores(
-        *lca_sizes(gold, pred, hierarchy, steps=distance, dummy=True, excluded=frozenset(), workers=workers))))
+        *lca_sizes(gold, pred, hierarchy, steps=distance, dummy=True, excluded=frozenset(), run_lca=run_lca))))
     measures = {name: float(values.mean()) if len(values) else float("nan") for name, values in per_document.items()}
     return measures, per_document
 
 
 def reference_hierarchical(gold: LabelLists, pred: LabelLists, hierarchy: Hierarchy,
-                           workers: int = 1) -> tuple[dict, dict]:
+                           run_lca: LcaRunner = run_here) -> tuple[dict, dict]:
     """Kosmopoulos et al.: ``(measures, per_document)`` over pooled counts.
 
     T_k = gold labels of document k and all their ancestors, P_k likewise, the root(s)
@@ -152,7 +199,7 @@ def reference_hierarchical(gold: LabelLists, pred: LabelLists, hierarchy: Hierar
     distance limit and without the dummy node, the roots left out.  Labels that are not
     nodes of the hierarchy (ids >= ``len(hierarchy)``) are isolated nodes: they count in
     their own set and overlap nothing.  Undefined ratios (empty sets) are 0.
-    ``per_document`` holds each document's own P/R/F.  ``workers``: see :func:`lca_sizes`.
+    ``per_document`` holds each document's own P/R/F.  ``run_lca``: see :func:`lca_sizes`.
     """
     n_nodes = len(hierarchy)
     known_gold, outside_gold = _split_known(gold, n_nodes)
@@ -162,7 +209,7 @@ def reference_hierarchical(gold: LabelLists, pred: LabelLists, hierarchy: Hierar
     sizes_by_family = {
         "hier": _overlap_sizes(known_gold, known_pred, hierarchy.closure(None, with_root=False), n_nodes),
         "lca": lca_sizes(known_gold, known_pred, hierarchy, steps=None, dummy=False, excluded=roots,
-                         workers=workers),
+                         run_lca=run_lca),
     }
     for family, (overlap, gold_size, pred_size) in sizes_by_family.items():
         gold_size, pred_size = gold_size + outside_gold, pred_size + outside_pred
@@ -185,58 +232,6 @@ def _split_known(lists: LabelLists, n_nodes: int) -> tuple[LabelLists, np.ndarra
 def _overlap_sizes(gold: LabelLists, pred: LabelLists, closure, n_nodes: int):
     gold_size, pred_size, overlap = closure_counts(gold, pred, closure, n_nodes)
     return overlap, gold_size, pred_size
-
-
-PARALLEL_MIN_DOCUMENTS = 2000  #: below this, one process is faster than forking workers
-
-
-#: The job a forked worker of :func:`lca_sizes` reads (set just before forking).
-_JOB: tuple | None = None
-
-
-def lca_sizes(gold: LabelLists, pred: LabelLists, hierarchy: Hierarchy, *, steps, dummy, excluded,
-              workers: int = 1):
-    """Per document ``(|T'∩P'|, |T'|, |P'|)`` of :func:`lca_augmented_sets`, ``excluded``
-    nodes left out of the counts.
-
-    Step 1 runs vectorised over all documents and the path table of every label is built
-    first (:meth:`Hierarchy.path_table`, cached); steps 2-6 run as array operations over
-    blocks of documents (:func:`scorer.measures.lca.augmented_sizes`).  The documents are
-    independent: with ``workers`` > 1 and from :data:`PARALLEL_MIN_DOCUMENTS` on, they are
-    split over that many forked processes, which share the table
-    (:func:`scorer.parallel.fork_map`; in this process where no process can be forked).
-    The default is one process: forking from a library is unsafe in threaded programs.
-    The result does not depend on the split.
-    """
-    gold_pairs, pred_pairs = most_specific_pairs(gold, hierarchy, steps), most_specific_pairs(pred, hierarchy, steps)
-    table = hierarchy.path_table(sorted_unique(np.concatenate([gold.labels, pred.labels])).tolist(), steps,
-                                 dummy=dummy)
-    job = (table, gold_pairs, pred_pairs, len(hierarchy), np.array(sorted(excluded), dtype=np.int64))
-    n = len(gold)
-    workers = min(workers, max(1, n // (PARALLEL_MIN_DOCUMENTS // 2)))
-    if workers > 1:
-        bounds = np.linspace(0, n, workers + 1).astype(int)
-        global _JOB
-        _JOB = job
-        try:
-            parts = fork_map(_lca_sizes_of_job, list(pairwise(bounds)), workers)
-        finally:
-            _JOB = None
-        sizes = np.concatenate(parts)
-    else:
-        sizes = _lca_sizes_range(job, 0, n)
-    return sizes[:, 0], sizes[:, 1], sizes[:, 2]
-
-
-def _lca_sizes_of_job(bounds):
-    return _lca_sizes_range(_JOB, *bounds)
-
-
-def _lca_sizes_range(job, start: int, stop: int) -> np.ndarray:
-    """The ``(n, 3)`` sizes of documents ``start..stop-1`` of a :func:`lca_sizes` job."""
-    table, gold_pairs, pred_pairs, n_nodes, excluded = job
-    gold, pred = (_document_range(docs, labels, start, stop) for docs, labels in (gold_pairs, pred_pairs))
-    return lca.augmented_sizes(table, gold, pred, stop - start, n_nodes, excluded)
 
 
 def _document_range(docs: np.ndarray, labels: np.ndarray, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:

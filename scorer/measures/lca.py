@@ -23,7 +23,8 @@ from functools import partial
 
 import numpy as np
 
-from scorer.formats.hierarchy import PathTable, expand_ranges, run_starts, sorted_member, sorted_order, sorted_unique
+from scorer.measures.arrays import expand_ranges, run_starts, sorted_member, sorted_order, sorted_unique
+from scorer.measures.dag import PathTable
 
 BLOCK = 512  #: documents per block: the lookup tables stay in cache, the per-rank loops stay few
 

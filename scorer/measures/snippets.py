@@ -17,9 +17,21 @@ from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
-from scorer.formats.taskb import Snippet
 from scorer.measures.retrieval import harmonic_f1, ieee_div
+
+
+class Snippet(NamedTuple):
+    """A snippet as written: ``begin``/``end`` are offsetInBeginSection/offsetInEndSection
+    (the record the Task B reader, :mod:`scorer.formats.taskb`, makes of each snippet)."""
+
+    document: str
+    begin_section: str
+    end_section: str
+    begin: int
+    end: int
+    text: str = ""
 
 # --- official --------------------------------------------------------------------
 

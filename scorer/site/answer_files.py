@@ -17,10 +17,11 @@ from typing import Any
 
 from scorer.errors import ScorerError
 from scorer.formats.challenge import Challenge, RunRef
-from scorer.formats.hierarchy import Hierarchy, load_hierarchy
+from scorer.formats.hierarchy import load_hierarchy
 from scorer.formats.jsontext import load_input
 from scorer.formats.mcqa import McqaGold, read_mcqa_gold, read_mcqa_run
 from scorer.formats.taskb import read_taskb
+from scorer.measures.dag import Hierarchy
 from scorer.site import explain
 from scorer.tasks import SCORINGS, TASKS, Scoring
 

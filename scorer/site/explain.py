@@ -28,8 +28,8 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from scorer.formats import answers as ans
-from scorer.formats.hierarchy import ROOT, Hierarchy
 from scorer.formats.taskb import Snippet
+from scorer.measures.dag import ROOT, Hierarchy
 from scorer.measures.snippets import official_overlap, official_snippets, pubmed_id, reference_section
 
 
