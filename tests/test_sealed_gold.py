@@ -9,6 +9,7 @@ import json
 import re
 import shutil
 import subprocess
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -285,3 +286,16 @@ def test_the_expert_assessment_works_on_sealed_gold_and_the_merge_writes_the_nex
     assert not score_all(plain).failed and not score_all(private, identity=KEY.identity).failed
     assert {p: (d["measures"], d.get("variants")) for p, d in _results(private).items()} == \
         {p: (d["measures"], d.get("variants")) for p, d in _results(plain).items()}
+
+
+@pytest.mark.parametrize(("reveal", "warned"), [("", True), ('reveal = "never"', True),
+                                                 ("reveal = 2099-01-01T00:00:00Z", True),
+                                                 ("reveal = 2026-06-01T00:00:00Z", False)])
+def test_a_plain_gold_of_a_sealed_task_before_its_reveal_is_warned_about(demo, reveal, warned):
+    _with_key(demo, testsets=reveal)
+    _seal_folder(demo, "gold/taskb/batch3")  # batches 1 and 2 stay plain: committed too early, or revealed
+    summary = score_all(demo, jobs=2, identity=KEY.identity, now=datetime(2026, 7, 1, tzinfo=UTC))
+    found = sorted(p.file for p in summary.warnings if p.code == "plain-gold")
+    plain = [f"gold/taskb/batch{b}/{p}.json" for b in (1, 2) for p in ("phaseA", "phaseB")]
+    assert found == (plain if warned else [])
+    assert not summary.failed

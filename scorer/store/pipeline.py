@@ -69,6 +69,7 @@ from scorer.store.sealed import (
     SealedGold,
     discover_sealed,
     open_sealed_runs,
+    plain_gold_problems,
     read_ledger,
     sealed_gold,
     sealed_state,
@@ -163,8 +164,9 @@ def _score_all(root: Path, jobs: int, on_run: Callable[[str], None] | None, shar
     with tempfile.TemporaryDirectory(prefix="scorer-gold-") as opened:  # outside the repository
         state = _State(root, challenge, read_received(root), _read_index(root),
                        sealed_gold(root, challenge, key, Path(opened) if key else None))
+        state.now = now or datetime.now(UTC)
         if key is not None:
-            opening = open_sealed_runs(root, challenge, key, now or datetime.now(UTC), check_opened)
+            opening = open_sealed_runs(root, challenge, key, state.now, check_opened)
             state.summary.opened, state.summary.unopened = list(opening.opened), sorted(opening.failed)
         return _settle_all(root, state, jobs, on_run, shard, reuse_only)
 
@@ -174,6 +176,7 @@ def _settle_all(root: Path, state: _State, jobs: int, on_run: Callable[[str], No
     """The rest of :func:`_score_all`, once the sealed runs and gold are opened."""
     challenge = state.challenge
     refs, state.summary.warnings = discover_runs(root)
+    state.summary.warnings += plain_gold_problems(root, challenge, state.now)
     refs = state.settle_sealed(refs, discover_sealed(root))
     if shard is not None:
         assignment = shard_of([(ref.path, _size(root / ref.path)) for ref in refs], shard[1])
@@ -277,6 +280,7 @@ class _State:
                  gold: dict[str, SealedGold] | None = None):
         self.root, self.challenge, self.received = root, challenge, received
         self.sealed_gold = gold or {}  # plain gold path -> its sealed file's state (scorer.store.sealed)
+        self.now = datetime.now(UTC)  # the time of this call (sealed runs' windows, the gold's reveal)
         self.previous = previous.get("runs", {})
         self.previous_tables = {t["table"]: t for t in previous.get("batches", [])}
         self.entries: dict[str, dict] = {}

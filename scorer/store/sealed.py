@@ -41,9 +41,10 @@ from datetime import datetime
 from pathlib import Path
 
 from scorer.errors import Problem
-from scorer.formats.challenge import Challenge, RunRef, sealed_ref
+from scorer.formats.challenge import Challenge, RunRef, sealed_ref, utc_text
 from scorer.formats.sealed import SEALED_SUFFIX, SealingError, envelope_problems, open_envelope, sealed_limit
 from scorer.store.files import canonical_json, sha256_bytes, sha256_file, write_atomic
+from scorer.tasks import TASKS
 
 LEDGER = "results/sealed.json"
 #: Where sealed gold is looked for: every ``<file>.age`` under it.
@@ -240,3 +241,22 @@ def _open_gold(data: bytes, sealed: str, recipient: str | None, identity: str, t
         return SealedGold(None, None, (exc.problem.to_dict(),))
     write_atomic(target, plain)
     return SealedGold(sha256_bytes(plain), target)
+
+
+def plain_gold_problems(root: Path, challenge: Challenge, now: datetime) -> list[Problem]:
+    """A warning for each plain gold file of a task whose gold is sealed, committed before
+    the reveal (``[gold] reveal``: "never", or a time after ``now``): that gold is public
+    from that commit on, which the challenge's configuration says it must not be."""
+    if challenge.gold_reveal is not None and now >= challenge.gold_reveal:
+        return []
+    until = f"before its reveal ({utc_text(challenge.gold_reveal)})" if challenge.gold_reveal else \
+        'while [gold] reveal = "never"'
+    return [Problem(code="plain-gold", severity="warning", file=path,
+                    message=f"the gold of {task} is sealed ([gold] sealed), but this file of it is committed plain "
+                            f"{until}: it is public from this commit on, and its drill-down is shown",
+                    fix="if it is a mistake: git rm it, import the batch again with --seal, and treat the gold as "
+                        "public (it stays in the history); if the gold may be public now, set [gold] reveal")
+            for task in sorted(challenge.sealed_gold)
+            for path in sorted({TASKS[task].gold(batch_id, phase) for batch_id, batch in challenge.batches(task).items()
+                                for phase in batch.phase_windows()})
+            if (root / path).is_file()]
