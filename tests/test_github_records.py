@@ -260,3 +260,22 @@ def test_team_pushes_names_the_members_pull_request_and_keeps_runs_no_pull_reque
             Run(LATER, 1002, "d", "h3"), Run(LATER, None, None, "h4")]
     found = team_pushes(runs, pulls, frozenset({"alice"}))
     assert [(p.commit, p.pull) for p in found] == [("h1", 7), ("h3", None), ("h4", None)]
+
+
+def test_a_refused_comment_still_leaves_a_status(github, monkeypatch):
+    """GitHub refuses a comment on a locked conversation (403): the verdict still becomes
+    the commit status, and the report says the comment was not written."""
+    from tests.fake_github import FakeGitHub
+    head = commit(github.repo, {NEW_RUN: phase_a_run("q1", "q2")})
+    github.open_pull(head, at=OPEN)
+    github.add_run(head, OPEN)
+
+    def refuse(self, number, query, body):
+        return 403, {"message": "Unable to create comment because issue is locked.",
+                     "documentation_url": "https://docs.github.com/rest"}
+
+    monkeypatch.setattr(FakeGitHub, "ROUTES", [(p, v, refuse if r is FakeGitHub.create_comment else r, n)
+                                               for p, v, r, n in FakeGitHub.ROUTES])
+    code, out, body = report(github, head, "--time", LATER)
+    assert code == 0 and body["verdict"] == "accepted" and status_of(github, head) == "success", out
+    assert "comment not written (GitHub API: 403)" in out

@@ -671,6 +671,15 @@ def upsert_comment(pull, body: str, bot_login: str = DEFAULT_BOT):
     return "created", pull.create_issue_comment(text)
 
 
+def _commented(pull, body: str, bot_login: str) -> str:
+    """:func:`upsert_comment`'s action, or what GitHub answered when it refused the comment
+    (a locked conversation: 403): the verdict and the status do not wait on a comment."""
+    try:
+        return upsert_comment(pull, body, bot_login)[0]
+    except GithubException as exc:
+        return f"not written (GitHub API: {exc.status})"
+
+
 def set_status(repo, sha: str, state: str, description: str, target_url: str | None = None) -> None:
     """Set the commit status :data:`STATUS_CONTEXT` of ``sha`` (success, failure or error)."""
     options = {"target_url": target_url} if target_url else {}
@@ -798,11 +807,11 @@ def report(repo, sha: str, *, branch: str, now: datetime, time_source: str, run_
     verdicts: dict[tuple, CheckReport] = {}
     for pull in pulls:
         if pull.base.ref != branch:
-            action, _ = upsert_comment(pull, other_branch_markdown(pull.base.ref, branch), bot_login)
+            action = _commented(pull, other_branch_markdown(pull.base.ref, branch), bot_login)
             judged.append(Judged(pull.number, pull.base.ref, action, note=f"targets {pull.base.ref}, not {branch}"))
             continue
         check, body, error = judge(api, pull, sha, branch, checks, now, time_source, verdicts, variants, public)
-        action, _ = upsert_comment(pull, body, bot_login)
+        action = _commented(pull, body, bot_login)
         judged.append(Judged(pull.number, pull.base.ref, action, check=check, note=error))
         errors += [error] if error else []
     outcome = Outcome(pulls=judged)
