@@ -226,10 +226,10 @@ def test_the_run_pages_and_downloads_list_what_the_assessment_added(final_site):
     lists nothing and says its 6 questions changed because the gold grew."""
     page = (final_site / "runs/taskB/b2/phaseA/alpha/a2.html").read_text(encoding="utf-8")
     assert "What the experts' assessment added" in page and page.count(DOC.format(9100)) >= 6
-    items = json.loads((final_site / "downloads/run-taskB-b2-phaseA-alpha-a2-assessment-items.json").read_text())
+    items = json.loads((final_site / "downloads/run.taskB.b2.phaseA.alpha.a2.assessment-items.json").read_text())
     assert [(r["question"], r["kind"], r["item"]) for r in items["rows"]] == [
         (q, "document", DOC.format(9100)) for q in QUESTIONS]
-    values = json.loads((final_site / "downloads/run-taskB-b2-phaseA-alpha-a2-assessment-values.json").read_text())
+    values = json.loads((final_site / "downloads/run.taskB.b2.phaseA.alpha.a2.assessment-values.json").read_text())
     ap = [r for r in values["rows"] if r["measure"] == "documents.ap"]
     assert len(ap) == 6 and all(r["preliminary"] == pytest.approx(5 / 9) and r["final"] == pytest.approx(3 / 4)
                                 and r["change"] == pytest.approx(3 / 4 - 5 / 9) for r in ap)
@@ -268,9 +268,9 @@ def test_every_board_and_run_page_names_the_gold_version_of_its_numbers(final_re
     for name, (version, state, gold) in {"taskB-b2-phaseA-phaseA.json": (2, "final", final),
                                          "taskB-b2-phaseA-preliminary-phaseA.json": (1, "preliminary", kept),
                                          "taskB-b1-phaseA-phaseA.json": (1, "preliminary", unassessed),
-                                         "run-taskB-b2-phaseA-alpha-a2-measures.json": (2, "final", final)}.items():
+                                         "run.taskB.b2.phaseA.alpha.a2.measures.json": (2, "final", final)}.items():
         head = json.loads((downloads / name).read_text())
         assert (head["gold_version"], head["gold_state"], head["gold_sha256"]) == (version, state, _sha256(gold)), name
-    rows = list(csv.DictReader(io.StringIO((downloads / "run-taskB-b2-phaseA-alpha-a2-questions.csv").read_text())))
+    rows = list(csv.DictReader(io.StringIO((downloads / "run.taskB.b2.phaseA.alpha.a2.questions.csv").read_text())))
     assert len(rows) == 6 and {(r["gold_version"], r["gold_state"], r["gold_sha256"]) for r in rows} == {
         ("2", "final", _sha256(final))}

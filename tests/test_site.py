@@ -223,8 +223,8 @@ def test_per_question_downloads_hold_every_value_of_the_result_file(demo_site):
     results = demo_site.parent / "results/runs"
     for run, limit in (("taskB/batch1/phaseB/helix/helix-dense", None), ("taskA/batch1/week1/northbridge/nb-hier", 50)):
         per_question = json.loads((results / f"{run}.json").read_text("utf-8"))["per_question"]
-        slug = "run-" + run.replace("/", "-")
-        rows = list(csv.reader(io.StringIO((demo_site / f"downloads/{slug}-questions.csv").read_text("utf-8"))))
+        slug = "run." + run.replace("/", ".")
+        rows = list(csv.reader(io.StringIO((demo_site / f"downloads/{slug}.questions.csv").read_text("utf-8"))))
         header, rows = rows[0], rows[1:]
         if header[-3:] == ["gold_version", "gold_state", "gold_sha256"]:  # Task B: the gold, in every row
             header, rows = header[:-3], [r[:-3] for r in rows]
@@ -232,7 +232,7 @@ def test_per_question_downloads_hold_every_value_of_the_result_file(demo_site):
         for row in rows:
             assert [float(v) if v else None for v in row[1:]] == [per_question[row[0]].get(m) for m in header[1:]]
         page = Page((demo_site / f"runs/{run}.html").read_text(encoding="utf-8"))
-        body = next(t for t in page.tables if t["id"] == f"{slug}-questions")["rows"][1:]
+        body = next(t for t in page.tables if t["id"] == f"{slug}.questions")["rows"][1:]
         assert len(body) == min(len(rows), limit or len(rows))
         for html_row, csv_row in zip(body, rows):  # the page shows the download's first rows
             assert html_row[0]["text"] == csv_row[0]

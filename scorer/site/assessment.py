@@ -145,14 +145,14 @@ def added_views(slug: str, assessment: dict) -> tuple[TableView, TableView]:
     other = "other " if questions else ""
     others_text = (f"{others} {other}question{'s' if others != 1 else ''} of this run changed value without an item "
                    "of this run added: the gold grew with items other systems returned." if others else "")
-    items = TableView(slug=f"{slug}-assessment-items", caption="This run's items the assessment made relevant or correct",
+    items = TableView(slug=paths.part(slug, "assessment-items"), caption="This run's items the assessment made relevant or correct",
                       columns=[Column("question", "Question", row_header=True), Column("kind", "Kind"),
                                Column("item", "Item", title="as the run wrote it"),
                                Column("place", "Where", title="a snippet's document, sections and offsets")],
                       empty="None: this run returned nothing that the assessment added to the gold.",
                       note="Items in the final gold that were not in the preliminary gold, and that this run returned "
                            "(a snippet counts when it overlaps one the experts accepted).")
-    values = TableView(slug=f"{slug}-assessment-values", caption="Their questions' values before and after",
+    values = TableView(slug=paths.part(slug, "assessment-values"), caption="Their questions' values before and after",
                        columns=[Column("question", "Question", row_header=True), Column("measure", "Measure", title="the measure's id in the downloads"),
                                 Column("preliminary", "Preliminary", numeric=True, title="against the gold before the assessment"),
                                 Column("final", "Final", numeric=True, title="against the gold after the assessment"),

@@ -15,7 +15,7 @@ import math
 import operator
 from operator import itemgetter
 
-from scorer.site import labels
+from scorer.site import labels, paths
 from scorer.site.boards import MCQA_COLUMNS, mcqa_cell
 from scorer.site.explain import most_different
 from scorer.site.groups import p_cell
@@ -30,13 +30,15 @@ SIDE_BY_SIDE = 10
 
 
 def run_slug(entry: RunEntry) -> str:
-    return f"run-{entry.task}-{entry.batch}-{entry.phase}-{entry.team}-{entry.system}"
+    """The stem of a run's downloads: ``run.<task>.<batch>.<phase>.<team>.<system>``
+    (:func:`scorer.site.paths.download`: one name per run)."""
+    return paths.download("run", entry.task, entry.batch, entry.phase, entry.team, entry.system)
 
 
 def run_views(entry: RunEntry, doc: dict, official: set, order: list[str] | None = None) -> tuple[TableView, TableView]:
     """(measures, per-question values) of a scored run; ``order``: its :func:`item_order`
     when known."""
-    measures = TableView(slug=f"{run_slug(entry)}-measures", caption="Measures of this run",
+    measures = TableView(slug=paths.part(run_slug(entry), "measures"), caption="Measures of this run",
                          columns=[Column("measure", "Measure", row_header=True), Column("label", "Name"),
                                   Column("value", "Value", numeric=True), Column("official", "Official"),
                                   Column("note", "Note", page=False)])  # the page says it above the table
@@ -52,7 +54,7 @@ def run_views(entry: RunEntry, doc: dict, official: set, order: list[str] | None
     spec = TASKS[entry.task]
     shown, worst_on = spec.shown or (None, None)  # Task A: thousands of documents, the page shows the worst
     unit = spec.item.capitalize()
-    questions = TableView(slug=f"{run_slug(entry)}-questions", caption=f"Per-{unit.lower()} values"
+    questions = TableView(slug=paths.part(run_slug(entry), "questions"), caption=f"Per-{unit.lower()} values"
                           + (f", worst {shown} by {worst_on} first" if shown else ""),
                           columns=[Column("id", unit, row_header=True)]
                           + [Column(m, labels.measure_label(m), numeric=True, title=m) for m in names],
@@ -191,13 +193,13 @@ def taskb_pair_views(table: Table, a: str, b: str, docs: dict, slug: str) -> lis
     components = _components(table)
     qa, qb = (docs.get(k, {}).get("per_question", {}) for k in (a, b))
     questions = sorted(set(qa) | set(qb))
-    summary = TableView(slug=f"{slug}-summary", caption="A against B on each official measure",
+    summary = TableView(slug=paths.part(slug, "summary"), caption="A against B on each official measure",
                         columns=SUMMARY_COLUMNS, empty="No official measure has per-question values.")
     for measure, sig in components:
         on = sig["tested_on"]
         stats = _compare([qa.get(q, {}).get(on) for q in questions], [qb.get(q, {}).get(on) for q in questions])
         summary.add(_summary_cells(labels.measure_label(measure), on, stats, _p_values(sig, a, b)))
-    detail = TableView(slug=f"{slug}-questions", caption="Per-question values", formats=("csv",),
+    detail = TableView(slug=paths.part(slug, "questions"), caption="Per-question values", formats=("csv",),
                        columns=[Column("question", "Question", row_header=True)]
                        + [Column(f"{side}.{sig['tested_on']}", f"{side} {labels.measure_label(sig['tested_on'])}",
                                  numeric=True) for _, sig in components for side in ("A", "B")],
@@ -218,7 +220,7 @@ def taska_pair_view(table: Table, a: str, b: str, per_document: dict, slug: str)
         sig = ranking.significance.get(ranking.name, {})
         on = sig.get("tested_on") or ranking.name
         ranks = {r["system"]: r.get("component_ranks", {}) for r in ranking.records}
-        view = TableView(slug=f"{slug}-{ranking.name.replace('.', '-')}",
+        view = TableView(slug=paths.part(slug, ranking.name),
                          caption=f"{labels.ranking_label(ranking.name)}: A against B per test set",
                          columns=[Column("testset", "Test set", row_header=True),
                                   Column("rank_a", "Rank A", numeric=True), Column("rank_b", "Rank B", numeric=True)]
@@ -254,7 +256,7 @@ def mcqa_pair_views(table: Table, a: str, b: str, docs: dict, slug: str) -> list
     ma, mb = (docs.get(k, {}).get("measures", {}) for k in (a, b))
     qa, qb = (docs.get(k, {}).get("per_question", {}) for k in (a, b))
     sig: dict = next((r.significance.get(m, {}) for r in table.rankings.values() for m in r.components), {})
-    summary = TableView(slug=f"{slug}-summary", caption="A against B on every measure",
+    summary = TableView(slug=paths.part(slug, "summary"), caption="A against B on every measure",
                         columns=[Column("measure", "Measure", row_header=True)] + _ab_columns("Value"),
                         note=f"c@1: paired randomisation test (outcomes swapped per question), {_p_text(sig, a, b)}. "
                              "\"-\" means no value (n = 0 or nothing to measure).")
@@ -263,13 +265,13 @@ def mcqa_pair_views(table: Table, a: str, b: str, docs: dict, slug: str) -> list
                      mcqa_cell(measure, mb.get(measure))])
     prefix, suffix = "mcqa.reading_test.", ".c_at_1"
     tests = sorted({m[len(prefix):-len(suffix)] for m in (*ma, *mb) if m.startswith(prefix) and m.endswith(suffix)})
-    reading = TableView(slug=f"{slug}-reading-tests", caption="c@1 per reading test",
+    reading = TableView(slug=paths.part(slug, "reading-tests"), caption="c@1 per reading test",
                         columns=[Column("reading_test", "Reading test", row_header=True)] + _ab_columns("c@1"),
                         empty="No reading test has a value.")
     for test in tests:
         measure = f"{prefix}{test}{suffix}"
         reading.add([text_cell(test), mcqa_cell(measure, ma.get(measure)), mcqa_cell(measure, mb.get(measure))])
-    questions = TableView(slug=f"{slug}-questions", caption="Outcome per question", formats=("csv",),
+    questions = TableView(slug=paths.part(slug, "questions"), caption="Outcome per question", formats=("csv",),
                           columns=[Column("question", "Question", row_header=True), Column("a", "Outcome A"),
                                    Column("b", "Outcome B")],
                           note="The result files tell an unanswered question's right candidate from the others, "

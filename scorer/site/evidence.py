@@ -53,7 +53,7 @@ def _difference(a, b):
 
 def measure_view(pair: EvidencePair, without: dict, with_: dict, official: set) -> TableView:
     """Every measure of both runs: without, with, the difference (with - without); official first."""
-    view = TableView(slug=f"evidence-{pair.task}-{pair.batch}-{pair.key.replace('/', '-')}-measures",
+    view = TableView(slug=paths.part(paths.download("evidence", pair.task, pair.batch, pair.key), "measures"),
                      caption="Measures without and with the gold evidence",
                      columns=[Column("measure", "Measure", row_header=True), Column("label", "Name"),
                               Column(pair.without.phase, labels.phase_label(pair.task, pair.without.phase), numeric=True),
@@ -79,7 +79,7 @@ def question_view(pair: EvidencePair, without: dict, with_: dict) -> TableView:
     for m in names:
         columns += [Column(f"{m}:{pair.without.phase}", f"{labels.measure_label(m)} (A+)", numeric=True, title=m),
                     Column(f"{m}:{pair.with_.phase}", f"{labels.measure_label(m)} (B)", numeric=True, title=m)]
-    view = TableView(slug=f"evidence-{pair.task}-{pair.batch}-{pair.key.replace('/', '-')}-questions",
+    view = TableView(slug=paths.part(paths.download("evidence", pair.task, pair.batch, pair.key), "questions"),
                      caption="Per-question values without (A+) and with (B) the gold evidence",
                      columns=columns, formats=("csv",),
                      note="Questions answered in both runs, the largest change first.",

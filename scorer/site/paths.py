@@ -19,6 +19,26 @@ MAX_NAME = 150
 DIGEST_DIGITS = 16
 
 
+#: What joins the ids in a download's name (:func:`download`) and its tables' parts: ids
+#: are lowercase slugs (``[a-z0-9-]``, the schemas' ``slug``: teams, systems, batches, test
+#: sets) or the registries' task and phase ids (letters), so no id holds a ``.``, and two
+#: lists of ids never give one name (``alpha``/``a-one`` and ``alpha-a``/``one`` would
+#: with ``-``).
+SEPARATOR = "."
+
+
+def download(kind: str, *ids: str) -> str:
+    """The stem of a download named after ``ids``: ``kind.id.id...`` (:data:`SEPARATOR`).
+    A key ``<team>/<system>`` is two ids."""
+    return SEPARATOR.join([kind, *(part for key in ids for part in key.split("/"))])
+
+
+def part(stem: str, name: str) -> str:
+    """The stem of one table of a download family: ``stem.name`` (``name``'s own ``.``
+    written ``-``, so the parts of two stems never meet)."""
+    return f"{stem}{SEPARATOR}{name.replace('.', '-')}"
+
+
 def file_name(stem: str, suffix: str) -> str:
     """``stem + suffix`` when it has at most :data:`MAX_NAME` bytes (so every name that
     fits keeps its permalink); else the start of ``stem``, ``-``, the first
@@ -68,6 +88,13 @@ def compare_pair(task: str, batch: str, phase: str | None, a: str, b: str) -> st
     folder = compare_index(task, batch, phase).rsplit("/", 1)[0]
     stem = f"{a.replace('/', '.')}__{b.replace('/', '.')}"
     return f"{folder}/{file_name(stem, '.html')}"
+
+
+def pair_download(page: str) -> str:
+    """The stem of a head-to-head page's downloads: the page's path (:func:`compare_pair`)
+    without ``.html``, each ``/`` written :data:`SEPARATOR`
+    (``compare.taskB.batch1.phaseA.alpha.a-one__alpha-a.one``: one name per pair)."""
+    return page.removesuffix(".html").replace("/", SEPARATOR)
 
 
 def doc(name: str) -> str:

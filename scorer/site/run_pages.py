@@ -175,7 +175,7 @@ def _compare_pages(site: Site, table: Table, data: dict, answers: dict | None = 
     site.w.page(paths.compare_index(task, batch, phase), "compare_index.html", title, table=table, pairs=pairs,
                 systems=systems, names=site.names, board=paths.board(task, batch, phase))
     for path, a, b in pairs:
-        slug = path[:-5].replace("/", "-").replace(".", "-")
+        slug = paths.pair_download(path)
         views = PAIR_VIEWS[TASKS[task].view_kind](table, a, b, data, slug)
         site.w.downloads(*views)
         sides = differing(table, a, b, data, {k: views for k, (views, _) in answers.items()}) if answers else []
