@@ -131,6 +131,7 @@ def test_sealed_gold_gives_the_numbers_of_the_plain_gold_and_nothing_of_it(demo)
     assert phase_b and all(doc["provenance"]["gold_sha256"]["gold"] == digest for doc in phase_b)
     again = score_all(demo, jobs=1)
     assert not again.scored and not again.awaiting_gold and len(again.reused) == len(sealed)
+    assert again.sealed_gold == [f"{SEALED_BATCH}/{name}.json" for name in ("phaseA", "phaseB", "preliminary/phaseA")]
 
 
 def _cut_after_header(data: bytes) -> bytes:
@@ -299,3 +300,14 @@ def test_a_plain_gold_of_a_sealed_task_before_its_reveal_is_warned_about(demo, r
     plain = [f"gold/taskb/batch{b}/{p}.json" for b in (1, 2) for p in ("phaseA", "phaseB")]
     assert found == (plain if warned else [])
     assert not summary.failed
+
+
+def test_without_the_key_a_run_on_sealed_gold_waits_for_the_publish_job(demo):
+    _with_key(demo)
+    _seal_folder(demo, SEALED_BATCH)
+    waiting = score_all(demo, jobs=2)  # a shard job, a local score-all: no key
+    batch2 = {p for p in waiting.awaiting_gold}
+    assert batch2 and all(p.startswith("submissions/taskB/batch2/") for p in batch2)
+    assert not waiting.failed and waiting.sealed_gold and any(p.startswith("submissions/taskB/batch3/")
+                                                               for p in waiting.scored)
+    assert set(score_all(demo, jobs=2, identity=KEY.identity).scored) == batch2
