@@ -246,6 +246,13 @@ def test_bad_answer_judgements_and_shapes_are_located():
 
 
 def test_every_item_has_one_key():
-    items = pool_items(answer_pool().document)
+    pool = answer_pool()
+    items = pool_items(pool.document)
     assert sorted(items) == ["q1/a1", "q1/i1", "q2/a1", "q2/a2", "q2/i1", "q3/i1"]
-    assert json.dumps(answer_pool().key)  # plain JSON
+    alpha, beta = "phaseB/alpha/s1", "phaseAplus/beta/s1"
+    # By hand from RUN_B_ALPHA and RUN_B_BETA: q1 "P53" is a gold synonym, "mdm2"/"MDM2" one
+    # item; q2 "b" is gold, "c"/"C" one item, "d" beta's alone; beta's empty ideal answer and
+    # missing q3 give nothing; a yes/no answer is no exact-answer item.
+    assert pool.key["items"] == {"q1/a1": [beta, alpha], "q1/i1": [beta, alpha], "q2/a1": [beta, alpha],
+                                 "q2/a2": [beta], "q2/i1": [alpha], "q3/i1": [alpha]}
+    assert json.loads(json.dumps(pool.key)) == pool.key  # plain JSON: lists and string keys only
