@@ -4,6 +4,9 @@ report on the demo challenge."""
 from __future__ import annotations
 
 import json
+import re
+import runpy
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +18,8 @@ from scorer.measures import registry
 from scorer.ranking.ranks import rank_on_components, task_a_ranking
 from scorer.schemas import load_schema
 from scorer.tasks import SCORINGS, TASKS
+
+from test_architecture import MODULES, imported_names
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "gold"
@@ -176,13 +181,48 @@ def test_rankings_follow_the_registered_direction(monkeypatch):
     assert [r.system for r in rank_on_components(scores, ["demo.loss"])] == ["b", "a"]
 
 
-def test_the_registries_are_pure_data():
-    """Every layer reads them: at module level they import nothing of the scorer but each other."""
-    for module in (ROOT / "scorer" / "tasks.py", ROOT / "scorer" / "measures" / "registry.py"):
-        imports = [line for line in module.read_text().splitlines() if line.startswith(("import ", "from "))]
-        assert not [line for line in imports if "scorer" in line and "scorer.tasks" not in line], module
+def test_the_registries_import_what_extending_md_says():
+    """docs/extending.md: the task registry imports nothing of the scorer; the measure
+    registry only the task registry and the measure modules whose functions it names (read
+    at every level, as tests/test_architecture.py reads them)."""
+    assert imported_modules("scorer.tasks") == set()
+    assert imported_modules("scorer.errors") == set()
+    names = imported_modules("scorer.measures.registry")
+    assert "scorer.tasks" in names
+    assert {n for n in names if n != "scorer.tasks" and n.split(".")[:2] != ["scorer", "measures"]} == set()
     measures = registry.default_official_measures()  # written to results/: plain JSON values only
     assert measures and json.loads(json.dumps(measures)) == measures
+
+
+def imported_modules(module: str) -> set[str]:
+    return {target for target, _, _ in imported_names(module, MODULES[module])}
+
+
+def test_every_measure_names_the_functions_that_compute_it():
+    """A measure name leads to its functions: each entry has a kernel for every flavor its
+    task has, a public function of a module of scorer.measures that the evaluators call."""
+    evaluators = " ".join(path.read_text(encoding="utf-8") for path in (ROOT / "scorer" / "evaluation").glob("*.py"))
+    for m in registry.MEASURES.values():
+        flavors = registry.FLAVORS if SCORINGS[m.task].flavors else registry.FLAVORS[:1]
+        assert all(any(f in k.flavors for k in m.kernels) for f in flavors), m.name
+        for kernel in m.kernels:
+            function = kernel.function
+            module = sys.modules[function.__module__]
+            assert module.__name__.startswith("scorer.measures.") and not function.__name__.startswith("_"), m.name
+            assert getattr(module, function.__name__) is function, m.name
+            assert re.search(rf"\b{function.__name__}\b", evaluators), f"{m.name}: no evaluator calls {kernel.path}"
+
+
+def test_the_measure_tables_of_the_docs_are_made_from_the_registry():
+    """docs/measures*.md: each page's measure table is the registry's (run
+    ``python scripts/measure_tables.py`` after changing the registry)."""
+    tables = runpy.run_path(str(ROOT / "scripts" / "measure_tables.py"))
+    for page, (task, prefixes) in tables["PAGES"].items():
+        text = (ROOT / page).read_text(encoding="utf-8")
+        assert tables["rewritten"](text, task, prefixes) == text, f"{page}: run python scripts/measure_tables.py"
+    assert registry.kernel_table("mcqa").splitlines()[:3] == [
+        "| measure | computed by |", "|---|---|",
+        "| `mcqa.c_at_1` | `mcqa.c_at_1_of(...)`; counts = `mcqa.count_outcomes` of the questions' outcomes |"]
 
 
 def extra_measure_problems(extras, formulas) -> list[str]:

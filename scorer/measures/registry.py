@@ -1,19 +1,24 @@
 """The registry of measures: one :class:`Measure` per measure name, in the spirit of
 ``ir_measures``.  Everything that needs to know about a measure (the official tool's
 label, its family, whether higher is better, its display label, when it has no value,
-its role in the rankings) reads it here; the evaluators only compute the numbers.
+its role in the rankings, the functions that compute it) reads it here; the evaluators
+compute the numbers with the functions each entry names (:class:`Kernel`).
 
-Pure data: this module imports nothing of the scorer but the task registry (pure data
-too), so every layer may read it.
+Data about the measures: this module imports nothing of the scorer but the task registry
+(plain data) and the measure modules whose functions it names (pure, see
+``docs/architecture.md``), so every layer from ``scorer.formats`` up may read it.
 Adding a measure is one entry here (a Phase A measure: one :class:`PhaseAExtra`; see
-``docs/extending.md``).
+``docs/extending.md``); the measure tables of ``docs/measures*.md`` are made from it
+(:func:`kernel_table`, ``scripts/measure_tables.py``).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
-from scorer.tasks import PHASE_A_CATEGORIES
+from scorer.measures import abstention, adapted, exact, flat, hierarchical, mcqa, retrieval, rouge, snippets
+from scorer.tasks import PHASE_A_CATEGORIES, SCORINGS
 
 #: When a measure has no value: ``nan`` (NaN, ``null`` in JSON: nothing defines it, e.g.
 #: no gold question of its kind; never ranked), ``absent`` (the key is left out: its
@@ -35,6 +40,44 @@ STATISTIC_LABELS = {
     "manual.repetition": "manual repetition", "manual.readability": "manual readability"}
 
 
+FLAVORS = ("official", "reference")
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """The pure function that computes a measure in some flavors (ranx's kernel, an
+    ir_measures provider): ``function`` of :mod:`scorer.measures`, called with
+    ``parameters`` (name -> the value or rule, as text: a distance, the AP divisor of an
+    edition), the measure being ``output`` of what it returns (a key or an index; None:
+    the value itself); ``editions`` the editions it is used in (None: all), and ``over``
+    how the evaluator combines its per-question values into the measure ("" when the
+    function already takes every question)."""
+
+    function: Callable[..., Any]
+    output: tuple[str | int, ...] = ()
+    parameters: tuple[tuple[str, str], ...] = ()
+    flavors: tuple[str, ...] = FLAVORS
+    editions: tuple[int, ...] | None = None
+    over: str = "mean over the questions"
+
+    @property
+    def path(self) -> str:
+        """``retrieval.official_prf``: the function's module in :mod:`scorer.measures` and name."""
+        return f"{self.function.__module__.removeprefix('scorer.measures.')}.{self.function.__name__}"
+
+    def text(self) -> str:
+        """The kernel in a table cell: ``retrieval.official_prf(...)[0]`` with its
+        parameters, editions and combination."""
+        output = "".join(f"[{step!r}]" for step in self.output)
+        parts = [f"`{self.path}(...){output}`"]
+        parts += [f"{name} = {value}" for name, value in self.parameters]
+        if self.editions is not None:
+            parts.append("editions " + ", ".join(map(str, self.editions)))
+        if self.over:
+            parts.append(self.over)
+        return "; ".join(parts)
+
+
 @dataclass(frozen=True)
 class Measure:
     """What the scorer knows about one measure besides how to compute it.
@@ -50,7 +93,8 @@ class Measure:
     per-question value only (what significance tests resample), not a measure of the run.
     ``choosable``: organizers may name it in ``[official_measures]`` (for its family's or
     task's key; see :func:`official_choices`); counts, per-question values and measures
-    reported only with an extra input never are.
+    reported only with an extra input never are.  ``kernels``: the functions that compute
+    it (:class:`Kernel`), one per flavor or edition rule.
     """
 
     name: str
@@ -66,6 +110,7 @@ class Measure:
     count: bool = False
     per_question: bool = False
     choosable: bool = True
+    kernels: tuple[Kernel, ...] = ()
 
     @property
     def family(self) -> str:
@@ -116,6 +161,30 @@ def phase_a_extras(category: str) -> tuple[str, ...]:
     return tuple(e.statistic for e in PHASE_A_EXTRAS if category in e.categories)
 
 
+#: The edition rule of the AP divisor N (``docs/measures.md``).
+_AP_DIVISOR = ("divisor", "`retrieval.ap_divisor(edition, n_gold)`")
+_ONLY_OFFICIAL, _ONLY_REFERENCE = ("official",), ("reference",)
+
+
+def _phase_a_kernels(category: str, statistic: str) -> tuple[Kernel, ...]:
+    """P, R, F1 and AP per question (snippets by character positions), then means; GMAP
+    from the questions' AP."""
+    if statistic == "gmap":
+        aps = (("aps", "the questions' AP"),)
+        return (Kernel(retrieval.official_gmap, parameters=aps, flavors=_ONLY_OFFICIAL, over=""),
+                Kernel(retrieval.geometric_map, parameters=aps, flavors=_ONLY_REFERENCE, over=""))
+    if category == "snippets":
+        at = (("precision", "recall", "f1", "map").index(statistic),)
+        return (Kernel(snippets.official_snippet_measures, at, (_AP_DIVISOR,), _ONLY_OFFICIAL),
+                Kernel(snippets.snippet_measures, at, (_AP_DIVISOR,), _ONLY_REFERENCE))
+    if statistic == "map":
+        return (Kernel(retrieval.official_average_precision, (), (_AP_DIVISOR,), _ONLY_OFFICIAL),
+                Kernel(retrieval.average_precision, (), (_AP_DIVISOR,), _ONLY_REFERENCE))
+    at = (("precision", "recall", "f1").index(statistic),)
+    return (Kernel(retrieval.official_prf, at, flavors=_ONLY_OFFICIAL),
+            Kernel(retrieval.set_prf, at, flavors=_ONLY_REFERENCE))
+
+
 def _phase_a() -> list[Measure]:
     """Phase A, category by category: P, R, F1, MAP, GMAP (the official tool's labels), then
     the category's extra measures (:data:`PHASE_A_EXTRAS`, no official label).  The official
@@ -125,10 +194,12 @@ def _phase_a() -> list[Measure]:
     out = []
     for c in PHASE_A_CATEGORIES:
         out += [_family_measure(c, s, "phaseA", official_label=f"{label} {c}",
-                                official_for=c if s == ("f1" if c == "snippets" else "map") else None)
+                                official_for=c if s == ("f1" if c == "snippets" else "map") else None,
+                                kernels=_phase_a_kernels(c, s))
                 for s, label in labels.items()]
         out += [Measure(f"{c}.{e.statistic}", "phaseA", f"{FAMILY_LABELS[c]} {e.label}",
-                        higher_is_better=e.higher_is_better)
+                        higher_is_better=e.higher_is_better,
+                        kernels=(Kernel(retrieval.QUESTION_FORMULAS[e.statistic]),))
                 for e in PHASE_A_EXTRAS if c in e.categories]
     return out
 
@@ -143,16 +214,51 @@ def _phase_b() -> list[Measure]:
              ("factoid", "mrr", "Factoid MRR", 3, True), ("list", "precision", "List Prec", 4, False),
              ("list", "recall", "List Rec", 5, False), ("list", "f1", "List F1", 6, True)]
     out = [_family_measure(f, s, "phaseB", official_label=label, official_position=position,
-                           official_for=f if official else None)
+                           official_for=f if official else None, kernels=_exact_kernels(f, s))
            for f, s, label, position, official in exact]
-    out += [_family_measure(f, "c_at_1", "phaseB") for f in ("yesno", "factoid")]
-    automatic = ("rouge2.recall", "rouge2.precision", "rouge2.f1", "rougesu4.recall", "rougesu4.precision",
-                 "rougesu4.f1", "rougel", "rougel_adapted", "bleu4", "bleu4_adapted")
-    out += [_family_measure("ideal", s, "phaseB", official_for="ideal" if s == "rougesu4.f1" else None)
-            for s in automatic]
-    out += [_family_measure("ideal", f"manual.{s}", "phaseB", missing="absent", ranking="ideal.manual")
+    outcomes = (("outcomes", "correct, wrong or unanswered per question"),)
+    out += [_family_measure(f, "c_at_1", "phaseB", kernels=(Kernel(abstention.c_at_1_of_outcomes, parameters=outcomes,
+                                                                   over=""),))
+            for f in ("yesno", "factoid")]
+    out += [_family_measure("ideal", s, "phaseB", official_for="ideal" if s == "rougesu4.f1" else None,
+                            kernels=(kernel,))
+            for s, kernel in _IDEAL_KERNELS.items()]
+    out += [_family_measure("ideal", f"manual.{s}", "phaseB", missing="absent", ranking="ideal.manual",
+                            kernels=(Kernel(retrieval.mean, parameters=(("values", f"the experts' {s} scores"),),
+                                            over=""),))
             for s in ("recall", "precision", "repetition", "readability")]
     return out
+
+
+def _exact_kernels(family: str, statistic: str) -> tuple[Kernel, ...]:
+    """Yes/no over all the questions at once; factoid and list per question, then means
+    (the official factoid measures of edition 2 compare flat strings)."""
+    if family == "yesno":
+        at = (("accuracy", "f1_yes", "f1_no", "macro_f1").index(statistic),)
+        return (Kernel(exact.official_yesno, at, flavors=_ONLY_OFFICIAL, over=""),
+                Kernel(exact.reference_yesno, at, flavors=_ONLY_REFERENCE, over=""))
+    if family == "factoid":
+        at = (("strict_accuracy", "lenient_accuracy", "mrr").index(statistic),)
+        return (Kernel(exact.official_factoid_v2, at, flavors=_ONLY_OFFICIAL, editions=(2,)),
+                Kernel(exact.official_factoid, at, flavors=_ONLY_OFFICIAL, editions=(3, 5, 8, 9)),
+                Kernel(exact.reference_factoid, at, flavors=_ONLY_REFERENCE))
+    at = (("precision", "recall", "f1").index(statistic),)
+    return (Kernel(exact.official_list, at, flavors=_ONLY_OFFICIAL),
+            Kernel(exact.reference_list, at, flavors=_ONLY_REFERENCE))
+
+
+#: The bonus arguments of the adapted ROUGE-L and BLEU-4 (``docs/measures-ideal.md``).
+_BONUS = (("candidate_label, reference_labels", "the yes/no labels (yes/no questions)"),
+          ("entities", "the gold exact answers (factoid and list questions)"))
+_IDEAL_KERNELS = {
+    **{f"{unit}.{statistic}": Kernel(rouge.rouge_bioasq_many, (key,))
+       for unit, prefix in (("rouge2", "R2"), ("rougesu4", "SU4"))
+       for statistic, key in (("recall", f"{prefix}_R"), ("precision", f"{prefix}_P"), ("f1", f"{prefix}_F"))},
+    "rougel": Kernel(adapted.rouge_l),
+    "rougel_adapted": Kernel(adapted.rouge_l, parameters=_BONUS),
+    "bleu4": Kernel(adapted.bleu4_plain_and_adapted, (0,), over="corpus-level"),
+    "bleu4_adapted": Kernel(adapted.bleu4_plain_and_adapted, (1,), parameters=_BONUS, over="corpus-level"),
+}
 
 
 def _task_a() -> list[Measure]:
@@ -165,8 +271,19 @@ def _task_a() -> list[Measure]:
     official = ("accuracy", "EbP", "EbR", "EbF", "MaP", "MaR", "MaF", "MiP", "MiR", "MiF",
                 "hP", "hR", "hF", "LCA-P", "LCA-R", "LCA-F")
     return [Measure(n, "taskA", "Acc." if n == "flat.accuracy" else label, official_label=label,
-                    official_for="taskA" if n in ("flat.micro_f1", "lca.f1") else None)
+                    official_for="taskA" if n in ("flat.micro_f1", "lca.f1") else None, kernels=_task_a_kernels(n))
             for n, label in zip(names, official)]
+
+
+def _task_a_kernels(name: str) -> tuple[Kernel, ...]:
+    """The flat measures from the label lists of all documents, the hierarchical ones from
+    them and the hierarchy (HEMKit's distance D = 4 in the official flavor)."""
+    if name.startswith("flat."):
+        return (Kernel(flat.official_flat, (0, name), flavors=_ONLY_OFFICIAL, over=""),
+                Kernel(flat.reference_flat, (0, name), flavors=_ONLY_REFERENCE, over=""))
+    distance = (("distance", f"{hierarchical.OFFICIAL_DISTANCE} (HEMKit's D)"),)
+    return (Kernel(hierarchical.official_hierarchical, (0, name), distance, _ONLY_OFFICIAL, over=""),
+            Kernel(hierarchical.reference_hierarchical, (0, name), flavors=_ONLY_REFERENCE, over=""))
 
 
 def _mcqa() -> list[Measure]:
@@ -174,15 +291,26 @@ def _mcqa() -> list[Measure]:
     rates = [("accuracy", "accuracy"), ("accuracy_with_candidates", "accuracy with candidates")]
     counts = [("answered_right", "R"), ("answered_wrong", "W"), ("unanswered_right", "UR"),
               ("unanswered_wrong", "UW"), ("unanswered_empty", "UE")]
-    reading = [("correctly_discarded", "correctly discarded"), ("reading.median", "reading median"),
-               ("reading.mean", "reading mean"), ("reading.std", "reading std")]
+    reading = [("reading.median", "reading median"), ("reading.mean", "reading mean"), ("reading.std", "reading std")]
     outcomes = [("correct", "right"), ("unanswered", "unanswered"), ("correct_with_candidates", "right with candidates")]
-    return ([Measure("mcqa.c_at_1", "mcqa", "c@1", official_for="mcqa")]
-            + [Measure(f"mcqa.{s}", "mcqa", label, column=True) for s, label in rates]
-            + [Measure(f"mcqa.{s}", "mcqa", label, missing="never", column=True, count=True) for s, label in counts]
-            + [Measure(f"mcqa.{s}", "mcqa", label, column=True, choosable=False) for s, label in reading]
-            + [Measure("mcqa.random_baseline", "mcqa", "random baseline", choosable=False)]
-            + [Measure(f"mcqa.{s}", "mcqa", label, missing="never", per_question=True) for s, label in outcomes])
+    counted = (("counts", "`mcqa.count_outcomes` of the questions' outcomes"),)
+    tests = (("values", "the reading tests' c@1"),)
+    return ([Measure("mcqa.c_at_1", "mcqa", "c@1", official_for="mcqa",
+                     kernels=(Kernel(mcqa.c_at_1_of, parameters=counted, over=""),))]
+            + [Measure(f"mcqa.{s}", "mcqa", label, column=True,
+                       kernels=(Kernel(getattr(mcqa, s), parameters=counted, over=""),)) for s, label in rates]
+            + [Measure(f"mcqa.{s}", "mcqa", label, missing="never", column=True, count=True,
+                       kernels=(Kernel(mcqa.count_outcomes, (s,), over=""),)) for s, label in counts]
+            + [Measure("mcqa.correctly_discarded", "mcqa", "correctly discarded", column=True, choosable=False,
+                       kernels=(Kernel(mcqa.correctly_discarded, parameters=counted, over=""),))]
+            + [Measure(f"mcqa.{s}", "mcqa", label, column=True, choosable=False,
+                       kernels=(Kernel(mcqa.reading_summary, (s.partition(".")[2],), tests, over=""),))
+               for s, label in reading]
+            + [Measure("mcqa.random_baseline", "mcqa", "random baseline", choosable=False,
+                       kernels=(Kernel(mcqa.random_baseline, parameters=(("candidate_counts", "per question"),),
+                                       over=""),))]
+            + [Measure(f"mcqa.{s}", "mcqa", label, missing="never", per_question=True,
+                       kernels=(Kernel(mcqa.outcome, over="per question: 1.0 or 0.0"),)) for s, label in outcomes])
 
 
 #: Every measure by name, in the order of the tasks and of the official tools' output.
@@ -249,3 +377,25 @@ def measure_label(name: str) -> str:
     if family in FAMILY_LABELS and statistic in STATISTIC_LABELS:
         return f"{FAMILY_LABELS[family]} {STATISTIC_LABELS[statistic]}"
     return name
+
+
+def kernel_table(task: str, prefixes: tuple[str, ...] = ("",)) -> str:
+    """The Markdown table of the measures of scorer task ``task`` whose names start with one
+    of ``prefixes``, in registry order: name, the official tool's label and, per flavor (one
+    column where the flavors agree by definition, as for ``mcqa``), the kernels that compute
+    it (:meth:`Kernel.text`; several joined by "or", each with its editions; "as
+    `official`" where the reference flavor uses the same).  The measure
+    tables of ``docs/measures*.md`` are these (``scripts/measure_tables.py``)."""
+    flavors = FLAVORS if SCORINGS[task].flavors else ()
+    head = ["measure", "official tool label", *(f"`{f}` flavor" for f in flavors)] if flavors else \
+        ["measure", "computed by"]
+    rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for m in MEASURES.values():
+        if m.task != task or not m.name.startswith(prefixes):
+            continue
+        cells = [f"`{m.name}`", f"`{m.official_label}`" if m.official_label else "—"] if flavors else [f"`{m.name}`"]
+        by_flavor = [" **or** ".join(k.text() for k in m.kernels if flavor in k.flavors)
+                     for flavor in flavors or FLAVORS[:1]]
+        cells += [by_flavor[0], *("as `official`" if cell == by_flavor[0] else cell for cell in by_flavor[1:])]
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows) + "\n"
