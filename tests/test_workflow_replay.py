@@ -1,6 +1,7 @@
 """A whole season replayed through ``.github/workflows/*.yml`` as written
 (``tests/workflow_replay``): teams register, open pull requests (valid, invalid and
-fixed, late, into another team's path, a hostile one that rewrites the check workflow),
+fixed, late, into another team's path, a hostile one that rewrites the check workflow, a
+copy of another team's open run that no measure tells apart from it),
 the check and report workflows run on each, the organizer merges the green ones (two
 merges racing a publisher), the gold is released when the window closes, the scorer
 changes once (every run scored again), the site is built and deployed, and the
@@ -154,6 +155,13 @@ def test_a_season(tmp_path):
         assert platform.status(hostile.head) == "failure"  # the reporter ran main's scorer and judged again
         assert ".github/workflows/check.yml" in comment(platform, hostile)
 
+        # A copy of alice's open run with a document repeated in every question (no measure reads it twice):
+        # the check job alone cannot see alice's pull request; the reporter refuses it as identical.
+        copier = platform.at("2026-03-02T14:30:00Z").open_pull("carol", {f"{BATCH}/gamma/g1.json": run(11, 11, 12)},
+                                                               "copy")
+        check_and_report(platform, "success")
+        assert platform.status(copier.head) == "failure" and "copied-run" in comment(platform, copier)
+
         carol = platform.at("2026-03-02T15:00:00Z").open_pull("carol", {f"{BATCH}/gamma/g1.json": run(12, 13)}, "g1")
         check_and_report(platform, "success")
 
@@ -162,7 +170,7 @@ def test_a_season(tmp_path):
         assert platform.status(late.head) == "failure" and "window-closed" in comment(platform, late)
 
         # The ruleset keeps red pull requests out.
-        for red in (intruder, hostile, late):
+        for red in (intruder, hostile, copier, late):
             with pytest.raises(ReplayError, match="ruleset refuses"):
                 platform.merge(red)
 
