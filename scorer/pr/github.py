@@ -387,8 +387,11 @@ class TeamPushes:
     team's run (``too-many-variants``: GitHub promises no order of the runs, so a cut list
     decides nothing).  Then one tree per commit read and one compare (its merge base with
     the base branch) per commit read (:func:`scorer.pr.policy.latest_variant`, at most
-    :data:`scorer.pr.policy.MAX_VARIANT_COMMITS`); all are cached for the reporter's run.
-    A commit whose tree GitHub no longer gives counts as not submitting the path.
+    :data:`scorer.pr.policy.MAX_VARIANT_COMMITS`), and each distinct file at the run's path
+    downloaded once (no larger than ``limits.max_run_bytes``; an envelope never) to tell
+    its identity (:func:`scorer.pr.policy.run_identity`: versions are told apart by what is
+    scored, not by their bytes); all are cached for the reporter's run.  A commit whose
+    tree GitHub no longer gives counts as not submitting the path.
 
     The same records tell when a team first made a version of a run public
     (:meth:`first`), which times both sides of a copy.

@@ -773,7 +773,7 @@ def testset_ids(ref: RunRef, value) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-#: The most commits :func:`latest_variant` reads a run's blob from (one API call each).
+#: The most commits :func:`latest_variant` reads a run's version from (a tree, and each distinct file once).
 MAX_VARIANT_COMMITS = 50
 
 
