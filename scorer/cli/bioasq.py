@@ -43,9 +43,10 @@ from scorer.formats.bioasq import (
     testsets_disagree,
 )
 from scorer.formats.challenge import SLUG, Challenge, load_challenge, parse_utc, toml_line, utc_text
+from scorer.formats.goldversions import VERSIONS_FILE, imported_final, read_versions
 from scorer.formats.jsontext import JsonText, JsonValue, load_json
 from scorer.formats.sealed import sealed_copy
-from scorer.formats.validation import validate_run
+from scorer.formats.validation import PUBMED_URL, gold_document_forms, validate_run
 from scorer.tasks import GOLD_MEMBERS, TASKS, Task
 
 #: The tasks import-bioasq knows, for the parser.
@@ -199,8 +200,14 @@ def plan_import(args: argparse.Namespace, spec: Task, repo: Path) -> tuple[Plan,
         for phase in spec.gold_phases():
             plan.files[spec.gold(args.batch, phase)] = Path(args.golden).read_bytes()
             plan.said.append(f"{spec.gold(args.batch, phase)}: from {args.golden}")
+    elif args.final:
+        problems.append(Problem(code="usage", message="--final says what a golden file is, and none is given",
+                                fix="give --golden FILE with --final"))
     if problems:
         return Plan(), problems
+    if golden is not None:
+        problems += _mixed_forms(golden, args.golden)
+        _versions_plan(plan, args, spec, repo)
     for phase, fields in spec.testset_phases():
         relative = spec.testset(args.batch, phase)
         if phase in testsets:
@@ -224,7 +231,51 @@ def plan_import(args: argparse.Namespace, spec: Task, repo: Path) -> tuple[Plan,
     plan.toml, said, more = _windows_plan(args, spec, repo, windows)
     plan.said += said
     problems += more
-    return _sealed_gold_plan(plan, args, spec, repo, load_challenge(repo)) if not problems else plan, problems
+    errors = any(p.severity == "error" for p in problems)
+    return _sealed_gold_plan(plan, args, spec, repo, load_challenge(repo)) if not errors else plan, problems
+
+
+def _mixed_forms(golden: JsonValue, path: str) -> list[Problem]:
+    """A warning when the golden file writes documents in other URL forms than its usual
+    one (BioASQ 12b batch 4 writes 31 as ``https://pubmed.ncbi.nlm.nih.gov/N``): the
+    official evaluator compares documents as written, so a run matches each as the gold
+    writes it; what the organizer can do about it."""
+    other, both, examples = gold_document_forms(golden)
+    if not other:
+        return []
+    shown = "; ".join(f"{document} (question {qid})" for qid, document in examples)
+    return [Problem(code="gold-document-forms", severity="warning", file=path, message=(
+        f"the golden file writes {other} document(s) in another form than {PUBMED_URL.format('N')} (e.g. {shown})"
+        + (f"; {both} of them also in that form in the same question" if both else "")
+        + ". The official evaluator compares documents as written: a run matches each only as the gold writes it"),
+        fix="keep it as BioASQ published it to score as the official evaluator does (validate, normalize and the "
+            "check keep a run's documents the gold writes as they are, once the gold is out); or write them in the "
+            "one form before importing, so every form of a document counts alike (the scores then differ from the "
+            "official evaluator's: say so in the challenge's description)")]
+
+
+def _versions_plan(plan: Plan, args: argparse.Namespace, spec: Task, repo: Path) -> None:
+    """Record in ``versions.json`` beside the gold whether the golden file is final
+    (``--final``: BioASQ's golden files published after the challenge are the experts'
+    assessed gold, :func:`scorer.formats.goldversions.imported_final`); without it, an
+    earlier import's final record of these files is dropped (a new golden file says
+    nothing about its state until told)."""
+    golds = [Path(spec.gold(args.batch, phase)) for phase in spec.gold_phases()]
+    for folder in dict.fromkeys(g.parent for g in golds):
+        names = [g.name for g in golds if g.parent == folder]
+        versions = read_versions(repo / folder / names[0])
+        before = dict(versions)
+        for name in names:
+            if args.final:
+                versions[name] = imported_final(f"the BioASQ golden file {Path(args.golden).name}")
+            elif isinstance(versions.get(name), dict) and "imported" in versions[name]:
+                del versions[name]
+        if versions != before:
+            target = (folder / VERSIONS_FILE).as_posix()
+            plan.files[target] = (json.dumps(versions, indent=2, sort_keys=True) + "\n").encode("utf-8")
+            plan.said.append(f"{target}: {', '.join(names)} "
+                             + ("final (the experts' assessed gold): boards say final results" if args.final
+                                else "no longer recorded as final"))
 
 
 def _sealed_gold_plan(plan: Plan, args: argparse.Namespace, spec: Task, repo: Path, challenge: Challenge) -> Plan:

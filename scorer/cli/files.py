@@ -28,6 +28,7 @@ from scorer.formats.limits import QuestionLimits
 from scorer.tasks import SCORINGS, run_path_forms
 
 if TYPE_CHECKING:  # imported where used: the commands on files outside a challenge start without it
+    from scorer.formats.challenge import RunRef
     from scorer.pr.verdict import Verdict
 
 
@@ -53,7 +54,22 @@ def run_limits(args: argparse.Namespace) -> tuple[QuestionLimits, list[Problem]]
 def challenge_root(args: argparse.Namespace) -> str | None:
     """The challenge repository a command works in: ``--challenge DIR``, else the current
     folder when it holds ``challenge.toml``, else None."""
-    return args.challenge or ("." if Path("challenge.toml").is_file() else None)
+    return getattr(args, "challenge", None) or ("." if Path("challenge.toml").is_file() else None)
+
+
+def run_in_challenge(args: argparse.Namespace, path: str) -> tuple[str | None, str | None, RunRef | None]:
+    """Where the file ``path`` is in the challenge folder (:func:`challenge_root`): (the
+    folder, the file's path relative to it, its run's identity); None for each part that
+    is not there (no challenge; a file outside it; a path that is no run's)."""
+    from scorer.formats.challenge import run_ref
+    root = challenge_root(args)
+    if root is None:
+        return None, None, None
+    try:
+        relative = Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
+    except ValueError:
+        return root, None, None
+    return root, relative, run_ref(relative)
 
 
 def check_verdict(args: argparse.Namespace, path: str) -> tuple[Verdict | None, str]:
@@ -62,21 +78,16 @@ def check_verdict(args: argparse.Namespace, path: str) -> tuple[Verdict | None, 
     challenge repository (:func:`challenge_root`); else (None, a line saying why there is
     no verdict; "" outside a challenge or when its configuration cannot be read: the
     problems finding its limits say so)."""
-    from scorer.formats.challenge import load_challenge, run_ref
+    from scorer.formats.challenge import load_challenge
     from scorer.pr.verdict import VERDICT, folder_verdict
-    root = challenge_root(args)
+    root, relative, ref = run_in_challenge(args, path)
     if root is None:
         return None, ""
     try:
         challenge = load_challenge(root)
     except ScorerError:
         return None, ""
-    try:
-        relative = Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
-    except ValueError:
-        relative = None
-    ref = run_ref(relative) if relative is not None else None
-    if relative is None or ref is None:
+    if ref is None:
         where = "not in the challenge folder" if relative is None else "not at a run's path of the challenge"
         return None, f"{VERDICT}: {path}: not judged ({where}; the check judges a run at {run_path_forms()})"
     try:
@@ -84,6 +95,21 @@ def check_verdict(args: argparse.Namespace, path: str) -> tuple[Verdict | None, 
     except OSError:
         return None, ""  # reading it failed already, and says why
     return folder_verdict(Path(root), ref, data, challenge), ""
+
+
+def known_gold(args: argparse.Namespace, path: str) -> tuple[dict[str, frozenset[str]] | None, str | None]:
+    """The documents of the gold a run is scored against, as the gold writes them
+    (:func:`scorer.formats.validation.gold_items`), and that gold's path: ``--gold``, else
+    the gold of the run's batch and phase when the run is at its path in the challenge
+    folder (:func:`challenge_root`) and the gold is out; (None, None) otherwise.  A
+    :class:`ScorerError` when the gold cannot be read."""
+    from scorer.formats.validation import gold_items
+    from scorer.pr.policy import gold_path
+    gold = getattr(args, "gold", None)
+    root, _, ref = run_in_challenge(args, path)
+    if gold is None and root is not None and ref is not None and (Path(root) / gold_path(ref)).is_file():
+        gold = str(Path(root) / gold_path(ref))
+    return (gold_items(load_json(gold, max_bytes=None)[0]), gold) if gold else (None, None)
 
 
 #: How validate and score say that more problems than shown exist.
@@ -129,13 +155,16 @@ def open_file(path: str, given: str | None, role: str, max_bytes: int | None) ->
 
 
 def file_problems(opened: Opened, role: str, gold: str | None = None, hierarchy: str | None = None,
-                  limits: QuestionLimits | None = None) -> tuple[list[Problem], JsonValue]:
+                  limits: QuestionLimits | None = None,
+                  as_written: dict[str, frozenset[str]] | None = None) -> tuple[list[Problem], JsonValue]:
     """(problems, fixed value) of an opened file (see :func:`validate_run`), checked as each
     of its tasks in turn, each on the value the ones before fixed, with every problem
     reported once.  ``gold``: also compare its ids with this gold file's; ``hierarchy``
     (Task A): warn about labels that are not in this hierarchy file; ``limits``: a run's
-    lists longer than these per-question caps are errors.  A :class:`ScorerError` when
-    ``gold`` or ``hierarchy`` cannot be read."""
+    lists longer than these per-question caps are errors; ``as_written``: the gold's
+    documents (:func:`scorer.formats.validation.gold_items`; from ``gold`` when given),
+    kept as the run writes them.  A :class:`ScorerError` when ``gold`` or ``hierarchy``
+    cannot be read."""
     from scorer.formats.validation import validate_run
     gold_value = load_json(gold, max_bytes=None)[0] if gold else None
     labels = None
@@ -146,7 +175,7 @@ def file_problems(opened: Opened, role: str, gold: str | None = None, hierarchy:
     fixed = opened.value
     for task in opened.tasks:
         found, fixed = validate_run(task, fixed, opened.doc, role=role, gold_value=gold_value, labels=labels,
-                                    limits=limits)
+                                    limits=limits, as_written=as_written)
         for p in found:
             problems.setdefault((p.code, p.pointer, p.question_id, p.message), p)
     return list(problems.values()), fixed
@@ -199,7 +228,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     opened = None
     try:
         opened = open_file(args.file, args.task, args.role, args.max_bytes)
-        problems, _ = file_problems(opened, args.role, args.gold, args.hierarchy, limits)
+        as_written = known_gold(args, args.file)[0] if args.role == "run" else None
+        problems, _ = file_problems(opened, args.role, args.gold, args.hierarchy, limits, as_written)
     except ScorerError as exc:
         problems = exc.problems
     problems = found + _gold_like(opened, args.role) + problems
@@ -237,7 +267,13 @@ def cmd_normalize(args: argparse.Namespace) -> int:
               f"documented variants to fix, so nothing was written: fix by hand what this lists\n"
               f"  run: python -m scorer validate {shlex.quote(args.input)} --task {task}", file=sys.stderr)
         return EXIT_USAGE
-    problems, fixed = file_problems(opened, "run")
+    try:
+        as_written, gold = known_gold(args, opened.path)
+    except ScorerError as exc:
+        print_problems(exc.problems)
+        print(f"{args.input}: the gold cannot be read, nothing written", file=sys.stderr)
+        return EXIT_INVALID
+    problems, fixed = file_problems(opened, "run", as_written=as_written)
     out = Path(args.output)
     try:
         _write_json(fixed, out)
@@ -247,12 +283,13 @@ def cmd_normalize(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     # checked again as the same tasks, whatever the written file's path or shape would say
     written = replace(opened, path=str(out), **dict(zip(("value", "doc"), load_json(str(out), max_bytes=None))))
-    remaining, _ = file_problems(written, "run")
+    remaining, _ = file_problems(written, "run", as_written=as_written)
     counts: dict[str, int] = {}
     for p in problems:
         if p.fixed_by == "normalize":
             counts[p.code] = counts.get(p.code, 0) + (p.count or 1)
-    print(f"{args.output}: written with {sum(counts.values())} fix(es) as a run of {opened.described}")
+    print(f"{args.output}: written with {sum(counts.values())} fix(es) as a run of {opened.described}"
+          + (f"; the documents {gold} writes as they are were kept as written" if gold else ""))
     for code, n in sorted(counts.items()):
         print(f"  {n:6d} x {code}")
     errors = [p for p in remaining if p.severity == "error"]

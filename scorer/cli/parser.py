@@ -101,6 +101,10 @@ def add_setup_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     p.add_argument("--testset", action="append", default=[], metavar="[PHASE=]FILE",
                    help="a test set as BioASQ handed it out: phaseA=FILE, phaseB=FILE (Task B); FILE (Synergy)")
     p.add_argument("--golden", metavar="FILE", help="BioASQ's golden file of the batch (the gold of every phase)")
+    p.add_argument("--final", action="store_true",
+                   help="the golden file is final: the experts' gold after their assessment of the systems' "
+                        "answers, as BioASQ publishes it after a challenge (boards then say 'final'; default: "
+                        "preliminary, the gold as it is when the window closes)")
     p.add_argument("--seal", action="store_true",
                    help="seal the golden file to the challenge's key (gold/.../<phase>.json.age; implied where "
                         "[gold] sealed names the task): only the publish job opens it")
@@ -146,6 +150,11 @@ def build_parser(json_errors: bool = False) -> argparse.ArgumentParser:
     p.add_argument("input", help="the run to fix")
     p.add_argument("output", help="where to write the fixed run")
     common(p)
+    p.add_argument("--gold", help="the gold file the run is scored against: a document it writes as it is stays as "
+                                  "the run writes it (it matches as written; default: the gold of the run's batch "
+                                  "and phase, when the run is at its path in a challenge and the gold is out)")
+    p.add_argument("--challenge", metavar="DIR", help="the challenge repository the run is in (default: the current "
+                                                      "folder if it has challenge.toml)")
     p.set_defaults(handler=cmd_normalize)
 
     p = sub.add_parser("score", help="score runs against gold and print the measures",

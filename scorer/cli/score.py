@@ -38,7 +38,16 @@ from scorer.cli.common import (
     problem_summary,
 )
 from scorer.cli.detect import tasks_in_words
-from scorer.cli.files import ALL_HINT, Opened, check_verdict, file_problems, normalize_hint, open_file, run_limits
+from scorer.cli.files import (
+    ALL_HINT,
+    Opened,
+    check_verdict,
+    file_problems,
+    known_gold,
+    normalize_hint,
+    open_file,
+    run_limits,
+)
 from scorer.errors import Problem, ScorerError
 from scorer.evaluation import evaluate
 from scorer.evaluation.result import Result
@@ -154,7 +163,11 @@ def _score_one(args: argparse.Namespace, opened: Opened, limits: QuestionLimits)
     if usage is not None:
         print(f"score: {usage.message}\n    fix: {usage.fix}", file=sys.stderr)
         return Scored(run, EXIT_USAGE, opened, problems=[usage])
-    problems, fixed = file_problems(opened, "run", limits=limits)
+    try:
+        as_written = known_gold(args, run)[0]
+    except ScorerError:  # evaluate says why the gold cannot be read
+        as_written = None
+    problems, fixed = file_problems(opened, "run", limits=limits, as_written=as_written)
     errors = [p for p in problems if p.severity == "error"]
     verdict, why_not = check_verdict(args, run)
     said = verdict.lines() if verdict is not None else [why_not] if why_not else []

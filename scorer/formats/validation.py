@@ -16,7 +16,7 @@ from __future__ import annotations
 import copy
 import re
 import shlex
-from collections.abc import Callable, Container, Iterable
+from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import replace
 
 from jsonschema import ValidationError
@@ -30,7 +30,7 @@ from scorer.formats.mcqa import validate_mcqa
 from scorer.formats.taska import validate_taska
 from scorer.formats.taskb import SNIPPET_FIELDS, SNIPPET_KEY_VARIANTS, SNIPPET_KEYS
 from scorer.schemas import schema_fix, schema_problems
-from scorer.tasks import PHASE_B_MEMBERS, SCORINGS
+from scorer.tasks import SCORINGS
 
 #: The document URL form of every BioASQ gold file; the official tool compares strings.
 PUBMED_URL = "http://www.ncbi.nlm.nih.gov/pubmed/{}"
@@ -128,9 +128,52 @@ def _is_canonical_document(value: JsonValue) -> bool:
     return digits.isascii() and digits.isdigit()
 
 
-def _canonical_document(value: JsonValue, pointer: str, findings: Bounded) -> JsonValue:
-    """A document id in the gold's URL form; bare ids and other URL forms are findings."""
-    if isinstance(value, bool) or not isinstance(value, (str, int)):
+#: No gold items known (see :func:`gold_items`).
+_NOTHING_WRITTEN: frozenset[str] = frozenset()
+
+
+def gold_items(gold_value: JsonValue) -> dict[str, frozenset[str]]:
+    """Question id -> the documents a Task B gold file writes for it, exactly as written
+    (its ``documents`` and its snippets' ``document``).  The official evaluator compares
+    documents as strings, so a run's document equal to one of these matches it as it is,
+    whatever its URL form: the fixers leave it as written (BioASQ's own golden files mix
+    forms, :func:`gold_document_forms`).  {} for a value that is no Task B file."""
+    out: dict[str, frozenset[str]] = {}
+    questions = gold_value.get("questions") if isinstance(gold_value, dict) else None
+    for q in questions if isinstance(questions, list) else ():
+        if not isinstance(q, dict) or not isinstance(q.get("id"), str):
+            continue
+        documents, snippets = q.get("documents"), q.get("snippets")
+        found = [d for d in (documents if isinstance(documents, list) else ()) if isinstance(d, str)]
+        found += [s["document"] for s in (snippets if isinstance(snippets, list) else ())
+                  if isinstance(s, dict) and isinstance(s.get("document"), str)]
+        out[q["id"]] = out.get(q["id"], _NOTHING_WRITTEN) | frozenset(found)
+    return out
+
+
+def gold_document_forms(gold_value: JsonValue) -> tuple[int, int, list[tuple[str, str]]]:
+    """How a gold file writes its documents: (the documents written in another form than
+    :data:`PUBMED_URL`'s, those of them also written in that form in the same question,
+    up to 3 (question id, document) examples).  Each document of a question counts once."""
+    other = both = 0
+    examples: list[tuple[str, str]] = []
+    for qid, written in gold_items(gold_value).items():
+        for document in sorted(written):
+            match = _PMID_FORMS.fullmatch(document)
+            if match is None or document == PUBMED_URL.format(match.group(1)):
+                continue
+            other += 1
+            both += PUBMED_URL.format(match.group(1)) in written
+            if len(examples) < 3:
+                examples.append((qid, document))
+    return other, both, examples
+
+
+def _canonical_document(value: JsonValue, pointer: str, findings: Bounded,
+                        written: Container[str] = _NOTHING_WRITTEN) -> JsonValue:
+    """A document id in the gold's URL form; bare ids and other URL forms are findings,
+    except a string the gold writes as it is (``written``, :func:`gold_items`)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)) or value in written:
         return value
     text = str(value)
     match = _PMID_FORMS.fullmatch(text)
@@ -185,7 +228,8 @@ def _is_plain_snippet(snippet: JsonValue) -> bool:
             and ("document" not in snippet or _is_canonical_document(snippet["document"])))
 
 
-def _fix_snippet(snippet: JsonValue, pointer: str, findings: Bounded) -> JsonValue:
+def _fix_snippet(snippet: JsonValue, pointer: str, findings: Bounded,
+                 written: Container[str] = _NOTHING_WRITTEN) -> JsonValue:
     """The snippet at ``pointer`` with its fixes (and their findings); for a snippet that is
     not plain (:func:`_is_plain_snippet`, which callers check first)."""
     if not isinstance(snippet, dict):
@@ -213,14 +257,15 @@ def _fix_snippet(snippet: JsonValue, pointer: str, findings: Bounded) -> JsonVal
         elif target.startswith("offset"):
             value = _whole_number(value, where, target, findings)
         elif target == "document":
-            value = _canonical_document(value, where, findings)
+            value = _canonical_document(value, where, findings, written)
         fixed[target] = value
     return fixed
 
 
-def _fix_strings(values: JsonValue, pointer: str, what: str, findings: Bounded, documents: bool = False) -> JsonValue:
+def _fix_strings(values: JsonValue, pointer: str, what: str, findings: Bounded, documents: bool = False,
+                 written: Container[str] = _NOTHING_WRITTEN) -> JsonValue:
     """Numbers in a list of strings become their text; with ``documents``, documents get
-    the URL form."""
+    the URL form (but for those the gold writes as they are: ``written``)."""
     if not isinstance(values, list):
         if isinstance(values, str):
             findings.append(Finding(pointer, "string-instead-of-list", f'"{what}" is a string, not a list',
@@ -234,7 +279,7 @@ def _fix_strings(values: JsonValue, pointer: str, what: str, findings: Bounded, 
     for i, value in enumerate(values):
         where = f"{pointer}/{i}"
         if documents:
-            value = _canonical_document(value, where, findings)
+            value = _canonical_document(value, where, findings, written)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             text = value.literal if isinstance(value, JsonFloat) else str(value)
             findings.append(Finding(where, "number-instead-of-string", f"{what}[{i}] is the number {text}",
@@ -244,8 +289,11 @@ def _fix_strings(values: JsonValue, pointer: str, what: str, findings: Bounded, 
     return out
 
 
-def fix_phase_a_question(question: object) -> tuple[object, Iterable[Finding | Problem]]:
-    """Fix the Phase A members of one question; return (fixed question, findings)."""
+def fix_phase_a_question(question: object, written: Container[str] = _NOTHING_WRITTEN
+                         ) -> tuple[object, Iterable[Finding | Problem]]:
+    """Fix the Phase A members of one question; return (fixed question, findings).
+    ``written``: the documents the gold writes for the question (:func:`gold_items`),
+    left as they are."""
     findings = Bounded()  # a million bad documents in one question: 100 findings and a count
     if not isinstance(question, dict):
         return question, findings
@@ -263,13 +311,13 @@ def fix_phase_a_question(question: object) -> tuple[object, Iterable[Finding | P
         fixed["documents"] = fixed.pop("articles")
     if "documents" in fixed:
         fixed["documents"] = _fix_strings(fixed["documents"], "/documents", "documents", findings,
-                                          documents=True)
+                                          documents=True, written=written)
     if "concepts" in fixed:
         fixed["concepts"] = _fix_strings(fixed["concepts"], "/concepts", "concepts", findings)
     snippets = fixed.get("snippets")
     if isinstance(snippets, list):  # a plain snippet is copied, no pointer built; each is checked once
         fixed["snippets"] = [dict(s) if type(s) is dict and _is_plain_snippet(s) else
-                             _fix_snippet(s, f"/snippets/{i}", findings) for i, s in enumerate(snippets)]
+                             _fix_snippet(s, f"/snippets/{i}", findings, written) for i, s in enumerate(snippets)]
     return fixed, findings
 
 
@@ -281,15 +329,18 @@ GOLD_FIXERS: list[QuestionFixer] = [fix_phase_a_question]
 
 def run_fixers(task: str) -> list[QuestionFixer]:
     """The question fixers of a run of a Task B task of :func:`scorer.evaluate`: Phase A's
-    (every Task B file may carry documents and snippets), then Phase B's when the task is
-    scored on answers (its :attr:`scorer.tasks.Scoring.answers` hold Phase B's members)."""
-    answers = not set(SCORINGS[task].answers[1]).isdisjoint(PHASE_B_MEMBERS)
-    return [fix_phase_a_question, fix_phase_b_question] if answers else [fix_phase_a_question]
+    (every Task B file may carry documents and snippets), then Phase B's: the official
+    evaluator reads the exact answers of a Phase A run too (and aborts on a flat factoid
+    list there), so every Task B run gets them."""
+    return [fix_phase_a_question, fix_phase_b_question]
 
 
-def normalize_taskb(value: JsonValue, phase: str = "phaseA", role: str = "run"
+def normalize_taskb(value: JsonValue, phase: str = "phaseA", role: str = "run",
+                    as_written: Mapping[str, frozenset[str]] | None = None
                     ) -> tuple[object, list[tuple[str, Finding | Problem]]]:
-    """Apply every documented fix; return (fixed value, [(question pointer, finding)])."""
+    """Apply every documented fix; return (fixed value, [(question pointer, finding)]).
+    ``as_written``: the gold's documents of each question (:func:`gold_items`), which a
+    run's question keeps as written."""
     fixers = run_fixers(phase) if role == "run" else GOLD_FIXERS
     if not isinstance(value, dict) or not isinstance(value.get("questions"), list):
         return value, []
@@ -297,8 +348,11 @@ def normalize_taskb(value: JsonValue, phase: str = "phaseA", role: str = "run"
     found: list[tuple[str, Finding | Problem]] = []
     questions = []
     for i, question in enumerate(value["questions"]):
+        qid = question.get("id") if as_written and isinstance(question, dict) else None
+        written = as_written.get(qid, _NOTHING_WRITTEN) if as_written and isinstance(qid, str) else _NOTHING_WRITTEN
         for fixer in fixers:
-            question, findings = fixer(question)
+            question, findings = (fixer(question, written) if written and fixer is fix_phase_a_question
+                                  else fixer(question))
             found.extend((f"/questions/{i}", f) for f in findings)
         questions.append(question)
     fixed["questions"] = questions
@@ -407,14 +461,19 @@ def _coverage_problems(value: JsonValue, gold_value: JsonValue, phase: str) -> l
 
 
 def validate_taskb(value: JsonValue, doc: JsonText, *, phase: str = "phaseA", role: str = "run",
-                   gold_value: JsonValue = None, limits: QuestionLimits | None = None) -> tuple[list[Problem], object]:
+                   gold_value: JsonValue = None, limits: QuestionLimits | None = None,
+                   as_written: Mapping[str, frozenset[str]] | None = None) -> tuple[list[Problem], object]:
     """Every problem of a parsed Task B file, located; and the normalized value.
 
     ``role`` is ``"run"`` or ``"gold"``; with ``gold_value`` the run's questions are
     also compared with the gold's; with ``limits`` a run's lists longer than their
-    per-question cap are errors (gold files are never capped).
+    per-question cap are errors (gold files are never capped).  A run keeps the documents
+    the gold writes as they are (``as_written``, else :func:`gold_items` of
+    ``gold_value``): they match as written, so they are no problem to fix.
     """
-    fixed, found = normalize_taskb(value, phase, role)
+    if as_written is None and gold_value is not None and role == "run":
+        as_written = gold_items(gold_value)
+    fixed, found = normalize_taskb(value, phase, role, as_written)
     problems = [f if isinstance(f, Problem) else  # a summary of findings
                 Problem(code=f.code, message=f.message, fix=f.fix, severity=f.severity, pointer=f.pointer,
                         fixed_by=f.fixed_by)
@@ -438,31 +497,36 @@ def validate_taskb(value: JsonValue, doc: JsonText, *, phase: str = "phaseA", ro
 
 
 def validate_run(task: str, value: JsonValue, doc: JsonText, *, role: str = "run", gold_value: JsonValue = None,
-                 labels: Container[str] | None = None,
-                 limits: QuestionLimits | None = None) -> tuple[list[Problem], object]:
+                 labels: Container[str] | None = None, limits: QuestionLimits | None = None,
+                 as_written: Mapping[str, frozenset[str]] | None = None) -> tuple[list[Problem], object]:
     """Every problem of a parsed file of one task of :func:`scorer.evaluate` (``phaseA``,
     ``phaseB``, ``taskA``, ``mcqa``, ``synergy``), located, and its normalized value (the
     value itself for the tasks ``normalize`` has no fixes for).  The validator is that of
     the task's file format (the registry's :attr:`scorer.tasks.Scoring.files`).  Each
     validator takes what it uses: ``gold_value`` (Task B, mcqa: the run's ids against the
     gold's), ``labels`` (Task A: the hierarchy's ids), ``limits`` (per-question caps; not
-    mcqa)."""
+    mcqa), ``as_written`` (Task B: the gold's documents, :func:`gold_items`, kept as the
+    run writes them)."""
     return _VALIDATORS[SCORINGS[task].files](task, value, doc, role=role, gold_value=gold_value, labels=labels,
-                                             limits=limits)
+                                             limits=limits, as_written=as_written)
 
 
 def _taskb_problems(task: str, value: JsonValue, doc: JsonText, *, role: str, gold_value: JsonValue,
-                    labels: Container[str] | None, limits: QuestionLimits | None) -> tuple[list[Problem], object]:
-    return validate_taskb(value, doc, phase=task, role=role, gold_value=gold_value, limits=limits)
+                    labels: Container[str] | None, limits: QuestionLimits | None,
+                    as_written: Mapping[str, frozenset[str]] | None) -> tuple[list[Problem], object]:
+    return validate_taskb(value, doc, phase=task, role=role, gold_value=gold_value, limits=limits,
+                          as_written=as_written)
 
 
 def _taska_problems(task: str, value: JsonValue, doc: JsonText, *, role: str, gold_value: JsonValue,
-                    labels: Container[str] | None, limits: QuestionLimits | None) -> tuple[list[Problem], object]:
+                    labels: Container[str] | None, limits: QuestionLimits | None,
+                    as_written: Mapping[str, frozenset[str]] | None) -> tuple[list[Problem], object]:
     return validate_taska(value, doc, role=role, labels=labels, limits=limits), value
 
 
 def _mcqa_problems(task: str, value: JsonValue, doc: JsonText, *, role: str, gold_value: JsonValue,
-                   labels: Container[str] | None, limits: QuestionLimits | None) -> tuple[list[Problem], object]:
+                   labels: Container[str] | None, limits: QuestionLimits | None,
+                   as_written: Mapping[str, frozenset[str]] | None) -> tuple[list[Problem], object]:
     return validate_mcqa(value, doc, role=role, gold_value=gold_value), value
 
 

@@ -69,6 +69,7 @@ from scorer.pr.policy import (
     Decision,
     Reason,
     copied_reason,
+    gold_path,
     judge_card_content,
     judge_changes,
     judge_content,
@@ -300,7 +301,8 @@ def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, a
                     continue
                 testset = git.read(base_commit, testset_path(decision.ref))
                 check.decision, value = judge_content(decision, data, testset, challenge.limits.max_run_bytes,
-                                                            limits=challenge.limits)
+                                                      limits=challenge.limits,
+                                                      gold=git.read(base_commit, gold_path(decision.ref)))
                 if value is not None:
                     window = challenge.window(decision.ref)
                     visible = (public(decision.ref, window, context.now, challenge.limits.max_run_bytes)

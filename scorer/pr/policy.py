@@ -532,11 +532,19 @@ def testset_path(ref: RunRef) -> str:
     return TASKS[ref.task].testset(ref.batch, ref.phase)
 
 
+def gold_path(ref: RunRef) -> str:
+    """The gold file a run is scored against, once it is out: its documents written as
+    the run writes them stay so (:func:`judge_content`)."""
+    return TASKS[ref.task].gold(ref.batch, ref.phase)
+
+
 def judge_content(decision: Decision, data: bytes, testset: bytes | None, max_bytes: int,
-                  limits=None) -> tuple[Decision, object]:
+                  limits=None, gold: bytes | None = None) -> tuple[Decision, object]:
     """Validate a run's bytes (against the per-question ``limits``, a
     :class:`scorer.formats.limits.QuestionLimits`, when given) and compare its ids with
-    the test set's.
+    the test set's.  With the bytes of the batch's ``gold`` (once it is out), a document
+    the gold writes as it is stays as the run writes it: it matches as written
+    (:func:`scorer.formats.validation.gold_items`).
 
     Returns the decision with the validator's problems (and the reasons they give) and the
     run's parsed, normalized value (None when it cannot be read or is invalid).  A run
@@ -551,7 +559,7 @@ def judge_content(decision: Decision, data: bytes, testset: bytes | None, max_by
     except ScorerError as exc:
         problems = list(exc.problems)
     else:
-        problems, fixed = _validate(ref, parsed, doc, limits)
+        problems, fixed = _validate(ref, parsed, doc, limits, _gold_items(gold))
         if not any(p.severity == "error" for p in problems):
             value = fixed
             problems += _id_problems(ref, fixed, doc, testset, reasons)
@@ -597,11 +605,23 @@ def copied_reason(copy) -> Reason:
                   "submit your own system's run; a copy of another team's run is not accepted")
 
 
-def _validate(ref: RunRef, parsed, doc, limits=None) -> tuple[list[Problem], object]:
+def _validate(ref: RunRef, parsed, doc, limits=None, as_written=None) -> tuple[list[Problem], object]:
     """The validator's problems of a parsed run of ``ref``'s task (with its per-question
-    ``limits``), and its normalized value."""
+    ``limits``, keeping the gold's documents ``as_written``), and its normalized value."""
     from scorer.formats.validation import validate_run
-    return validate_run(ref.scorer_task, parsed, doc, role="run", limits=limits)
+    return validate_run(ref.scorer_task, parsed, doc, role="run", limits=limits, as_written=as_written)
+
+
+def _gold_items(gold: bytes | None) -> dict[str, frozenset[str]] | None:
+    """:func:`scorer.formats.validation.gold_items` of a gold file's bytes; None without
+    gold or for gold that cannot be read (its own problem, reported where it is scored)."""
+    from scorer.formats.validation import gold_items
+    if gold is None:
+        return None
+    try:
+        return gold_items(load_json(gold, name="gold", max_bytes=None)[0])
+    except ScorerError:
+        return None
 
 
 def _content_reasons(ref: RunRef, problems: list[Problem]) -> list[Reason]:
@@ -889,5 +909,5 @@ def verdict(decisions: list[Decision]) -> bool:
 
 
 __all__ = ["Change", "Reason", "Decision", "Context", "path_problem", "shown", "judge_changes", "judge_change",
-           "judge_content", "judge_envelope", "normalized_run", "run_identity", "copied_reason", "testset_path",
+           "judge_content", "judge_envelope", "normalized_run", "gold_path", "run_identity", "copied_reason", "testset_path",
            "testset_ids", "testset_candidates", "verdict", "RUN_FORM", "Push", "latest_variant", "first_submitted"]

@@ -23,7 +23,7 @@ from typing import Any
 from scorer.errors import Problem
 from scorer.formats.challenge import Challenge, RunRef
 from scorer.gitrepo import Change
-from scorer.pr.policy import Decision, Reason, judge_content, testset_path
+from scorer.pr.policy import Decision, Reason, gold_path, judge_content, testset_path
 
 #: The first words of a verdict's line (tests and readers find it by them).
 VERDICT = "check verdict"
@@ -61,20 +61,23 @@ class Verdict:
         return verdict_lines(self.path, self.reasons)
 
 
-def content_verdict(ref: RunRef, data: bytes, testset: bytes | None, challenge: Challenge) -> Verdict:
+def content_verdict(ref: RunRef, data: bytes, testset: bytes | None, challenge: Challenge,
+                    gold: bytes | None = None) -> Verdict:
     """The check's decision on the bytes ``data`` of run ``ref`` (a new file at its path),
-    against the test set's bytes ``testset`` (None: missing, a reason) and the challenge's
-    limits: exactly the content rules of ``ci check``."""
+    against the test set's bytes ``testset`` (None: missing, a reason), the challenge's
+    limits and the batch's ``gold`` when it is out: exactly the content rules of ``ci
+    check``."""
     decision, value = judge_content(Decision(Change("A", ref.path, size=len(data)), ref=ref), data, testset,
-                                    challenge.limits.max_run_bytes, limits=challenge.limits)
+                                    challenge.limits.max_run_bytes, limits=challenge.limits, gold=gold)
     return Verdict(ref.path, decision.reasons, decision.problems, value)
 
 
 def folder_verdict(root: Path, ref: RunRef, data: bytes, challenge: Challenge) -> Verdict:
-    """:func:`content_verdict` with the test set read from the challenge folder ``root``
-    (a clone: ``validate``, ``score``, ``seal``; the publisher's checkout)."""
-    testset = root / testset_path(ref)
-    return content_verdict(ref, data, testset.read_bytes() if testset.is_file() else None, challenge)
+    """:func:`content_verdict` with the test set and the gold read from the challenge
+    folder ``root`` (a clone: ``validate``, ``score``, ``seal``; the publisher's checkout)."""
+    testset, gold = root / testset_path(ref), root / gold_path(ref)
+    return content_verdict(ref, data, testset.read_bytes() if testset.is_file() else None, challenge,
+                           gold.read_bytes() if gold.is_file() else None)
 
 
 def verdict_lines(path: str, reasons: tuple[Reason, ...] | list[Reason], late: bool = False) -> list[str]:

@@ -17,7 +17,7 @@ from scorer.formats.cards import card_ref
 from scorer.formats.challenge import Challenge, RunRef, run_ref, sealed_ref
 from scorer.formats.jsontext import load_json
 from scorer.formats.taskb import read_taskb
-from scorer.formats.validation import form_zero_note, form_zero_problems, form_zeroed, validate_run
+from scorer.formats.validation import form_zero_note, form_zero_problems, form_zeroed, gold_items, validate_run
 from scorer.ranking.ranks import PHASE_A_CATEGORIES
 from scorer.store.assessed import assessment_added
 from scorer.tasks import SCORINGS, TASKS, run_path_forms
@@ -215,8 +215,11 @@ def _validate(job: RunJob) -> tuple[list[Problem], list[str] | None, object, obj
     """The validator's problems, the categories the run answered (Phase A, Synergy; else
     None), the run as parsed and as ``normalize`` would write it."""
     value, doc = load_json(Path(job.root) / job.ref.path, name=job.ref.path, max_bytes=job.max_bytes)
-    # mcqa: the ids are compared with the gold by the evaluation (located errors)
-    problems, fixed = validate_run(job.ref.scorer_task, value, doc, role="run")
+    # mcqa: the ids are compared with the gold by the evaluation (located errors); a Task B run keeps the
+    # documents its gold writes as they are (they match as written)
+    gold = load_json(job.gold["gold"], name="gold", max_bytes=None)[0] if SCORINGS[job.ref.scorer_task].normalizable else None
+    problems, fixed = validate_run(job.ref.scorer_task, value, doc, role="run",
+                                   as_written=gold_items(gold) if gold is not None else None)
     categories = SCORINGS[job.ref.scorer_task].categories
     return problems, answered_categories(fixed, categories) if categories else None, value, fixed
 
