@@ -112,3 +112,22 @@ def test_team_page_gives_task_a_mean_over_the_best_test_sets(demo_site):
     assert row[4] == f"Mean MiF {sum(values) / len(values):.4f} over {', '.join(used)}"
     assert row[6] == "week1, week2, week3, week4, week5"
     assert 'href="../runs/taskA/batch1/week3/northbridge/nb-hier.html">week3</a>' in page
+
+
+@pytest.mark.parametrize(("kept", "expected"), [
+    ("[mcqa]", ["late runs shown but not ranked", "significance level 0.05"]),  # c@1: one number in both flavors
+    ("[synergy]", ["flavor official", "late runs shown but not ranked", "significance level 0.05"]),  # edition 9 always
+])
+def test_rules_of_a_challenge_of_one_task(tmp_path, kept, expected):
+    """The rules line of a challenge with reading tests only, or Synergy only (the demo's
+    batches of that task kept, every other task's removed)."""
+    from scorer.formats.challenge import load_challenge
+    from scorer.site.home import rules_applying
+
+    text = (ROOT / "challenge.toml").read_text(encoding="utf-8")
+    head, tasks = text[:text.index("[taskb]")], text[text.index("[taskb]"):]
+    sections = re.split(r"\n(?=\[[a-z]+\]\n)", tasks)
+    (tmp_path / "teams").mkdir()
+    (tmp_path / "challenge.toml").write_text(head + "\n".join(s for s in sections if s.startswith(kept)),
+                                             encoding="utf-8")
+    assert rules_applying(load_challenge(tmp_path)) == expected
