@@ -311,3 +311,13 @@ def test_without_the_key_a_run_on_sealed_gold_waits_for_the_publish_job(demo):
     assert not waiting.failed and waiting.sealed_gold and any(p.startswith("submissions/taskB/batch3/")
                                                                for p in waiting.scored)
     assert set(score_all(demo, jobs=2, identity=KEY.identity).scored) == batch2
+
+
+@pytest.mark.parametrize("testsets", ['testsets = "questions"', 'testsets = "as-given"'])
+def test_a_test_set_of_a_sealed_task_that_carries_gold_is_warned_about(demo, testsets):
+    _with_key(demo, testsets=testsets)  # the demo's Phase B test sets carry Phase A's gold, as BioASQ's do
+    _seal_folder(demo, "gold/taskb")
+    summary = score_all(demo, jobs=2, identity=KEY.identity)
+    found = sorted((p.file, p.pointer) for p in summary.warnings if p.code == "testset-gold")
+    expected = [(f"testsets/taskb/batch{b}/phaseB.json", "/questions/0/documents") for b in (1, 2, 3)]
+    assert found == (expected if "questions" in testsets else [])

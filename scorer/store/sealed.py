@@ -44,7 +44,7 @@ from scorer.errors import Problem
 from scorer.formats.challenge import Challenge, RunRef, sealed_ref, utc_text
 from scorer.formats.sealed import SEALED_SUFFIX, SealingError, envelope_problems, open_envelope, sealed_limit
 from scorer.store.files import canonical_json, sha256_bytes, sha256_file, write_atomic
-from scorer.tasks import TASKS
+from scorer.tasks import GOLD_MEMBERS, TASKS
 
 LEDGER = "results/sealed.json"
 #: Where sealed gold is looked for: every ``<file>.age`` under it.
@@ -246,9 +246,15 @@ def _open_gold(data: bytes, sealed: str, recipient: str | None, identity: str, t
 def plain_gold_problems(root: Path, challenge: Challenge, now: datetime) -> list[Problem]:
     """A warning for each plain gold file of a task whose gold is sealed, committed before
     the reveal (``[gold] reveal``: "never", or a time after ``now``): that gold is public
-    from that commit on, which the challenge's configuration says it must not be."""
+    from that commit on, which the challenge's configuration says it must not be; and for
+    each of its test sets that carries gold (:func:`testset_gold_problems`)."""
     if challenge.gold_reveal is not None and now >= challenge.gold_reveal:
         return []
+    return _plain_gold_files(root, challenge) + testset_gold_problems(root, challenge)
+
+
+def _plain_gold_files(root: Path, challenge: Challenge) -> list[Problem]:
+    """The ``plain-gold`` warnings of :func:`plain_gold_problems`."""
     until = f"before its reveal ({utc_text(challenge.gold_reveal)})" if challenge.gold_reveal else \
         'while [gold] reveal = "never"'
     return [Problem(code="plain-gold", severity="warning", file=path,
@@ -256,7 +262,37 @@ def plain_gold_problems(root: Path, challenge: Challenge, now: datetime) -> list
                             f"{until}: it is public from this commit on, and its drill-down is shown",
                     fix="if it is a mistake: git rm it, import the batch again with --seal, and treat the gold as "
                         "public (it stays in the history); if the gold may be public now, set [gold] reveal")
-            for task in sorted(challenge.sealed_gold)
-            for path in sorted({TASKS[task].gold(batch_id, phase) for batch_id, batch in challenge.batches(task).items()
-                                for phase in batch.phase_windows()})
+            for task in sorted(challenge.sealed_gold) for path in _batch_files(challenge, task, TASKS[task].gold)
             if (root / path).is_file()]
+
+
+def _batch_files(challenge: Challenge, task: str, name: Callable[[str, str], str]) -> list[str]:
+    """The files ``name(batch, phase)`` of every batch and phase of ``task``, each once."""
+    return sorted({name(batch_id, phase) for batch_id, batch in challenge.batches(task).items()
+                   for phase in batch.phase_windows()})
+
+
+def testset_gold_problems(root: Path, challenge: Challenge) -> list[Problem]:
+    """With ``[gold] testsets = "questions"`` (the default), a warning for each test set of a
+    task whose gold is sealed that holds a member of :data:`scorer.tasks.GOLD_MEMBERS` with
+    a value (BioASQ's Phase B test set carries Phase A's gold documents and snippets),
+    located at the first such question."""
+    if challenge.gold_testsets != "questions":
+        return []
+    out = []
+    for task in sorted(challenge.sealed_gold):
+        for path in _batch_files(challenge, task, TASKS[task].testset):
+            try:
+                questions = json.loads((root / path).read_bytes()).get("questions")
+            except (OSError, ValueError, AttributeError):
+                continue  # absent or unreadable: the check and the scoring say so
+            found = next(((i, m) for i, q in enumerate(questions if isinstance(questions, list) else [])
+                          if isinstance(q, dict) for m in GOLD_MEMBERS if q.get(m)), None)
+            if found is not None:
+                out.append(Problem(code="testset-gold", severity="warning", file=path, pointer=f"/questions/{found[0]}/"
+                                   f"{found[1]}", message=f"the gold of {task} is sealed, but this test set holds "
+                                   f"{found[1]} (gold): it is public in the repository",
+                                   fix="keep each question's id, type and body only (import-bioasq does), hand the "
+                                       "full test set to the registered teams yourself; or set [gold] testsets = "
+                                       '"as-given" if it may be public'))
+    return out
