@@ -43,7 +43,7 @@ def sorted_order(*columns: tuple[np.ndarray, int | None]) -> np.ndarray:
     n = len(columns[0][0])
     if not n:
         return np.zeros(0, dtype=np.int64)
-    bounds = [int(values.max()) + 1 if bound is None else (bound or 1) for values, bound in columns]
+    bounds = [int(values.max()) + 1 if bound is None else int(bound or 1) for values, bound in columns]
     total = 1
     for bound in bounds:
         total *= max(bound, 1)
