@@ -7,9 +7,10 @@ request.  It trusts only:
 * the head commit id of the ``workflow_run`` event (which commit to judge; written by
   GitHub), and that run's ``created_at``;
 * what the REST API returns: every open pull request whose head is that commit (author,
-  base and head branch, creation time and issue events: reopened, base changed,
-  force-pushed), the check workflow's runs for the commit (creation time, head branch), and the
-  Git trees and blobs of the changed files;
+  base and head branch, head repository id, creation time and issue events: reopened,
+  base changed, force-pushed), the check workflow's runs for the commit (creation time,
+  head repository id and branch), the runs a team's members made (:class:`TeamPushes`),
+  and the Git trees and blobs of the changed files;
 * the protected branch the leaderboard publishes from (``--branch``), read through the
   same API (``challenge.toml``, ``teams/``, test sets, gold), and the scorer installed
   from the default branch.
@@ -26,7 +27,7 @@ The time the windows are checked at is :func:`arrival_time`: when the pull reque
 last became the head commit (the first ``pull_request`` run of the check workflow for it
 from the pull request's head branch since the pull request was last opened, reopened,
 retargeted or force-pushed; never an earlier time some pull request or branch carried the
-commit).  It is the one time of a submission: ``ci publish`` records the same time in
+commit; runs are tied to the pull request by head repository id, never by a name).  It is the one time of a submission: ``ci publish`` records the same time in
 ``submissions/received.json`` through :meth:`CheckTimes.created`.
 
 It does not read the check job's report artifact: that job ran the pull request's
