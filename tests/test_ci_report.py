@@ -19,7 +19,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from scorer.cli import main as cli_main
-from scorer.pr.github import MARKER, STATUS_CONTEXT, SUBMITTED_SOURCE
+from scorer.pr.github import MARKER, RECEIPT, STATUS_CONTEXT, SUBMITTED_SOURCE
 from tests.fake_github import BOT, NAME, NUMBER, OWNER, FakeGitHub, serve
 from tests.gitutil import commit
 from tests.pr_challenge import BETA_RUN, NEW_RUN, OPEN, check, phase_a_run
@@ -55,8 +55,9 @@ def test_report_equals_the_git_check_and_comments_once(github):
     _, checked, markdown, _ = check(github.repo, head=head)
     assert without_sources(body) == without_sources(checked) and body["verdict"] == "accepted"
     assert body["actor"] == "alice" and body["actor_source"] == "pull request author (REST API)"
-    assert [c["body"] for c in github.comments] == [f"{MARKER}\n{markdown}".replace("a time given with --now",
-                                                                                    SUBMITTED_SOURCE)]
+    receipt = RECEIPT.format(github.fork("alice")["id"])
+    assert [c["body"] for c in github.comments] == [f"{MARKER}\n{receipt}\n{markdown}".replace(
+        "a time given with --now", SUBMITTED_SOURCE)]
     assert github.statuses == [{"sha": head, "state": "success", "context": STATUS_CONTEXT,
                                 "description": "accepted: 1 of 1 change(s) accepted",
                                 "target_url": "https://example.org/run/1"}]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from scorer.formats.challenge import parse_utc
-from scorer.pr.github import arrival_time, check_workflow_run, team_pushes
+from scorer.pr.github import RECEIPT, arrival_time, check_workflow_run, team_pushes
 from tests.gitutil import commit
 from tests.pr_challenge import AFTER, NEW_RUN, OPEN, phase_a_run
 
@@ -48,12 +48,14 @@ def test_a_deleted_fork_takes_no_time_from_another_accounts_same_named_branch(gi
     """Alice (alpha) submits v1 from her fork's ``patch-1`` in the window.  Mallory (no
     member) opens and closes a pull request from her own ``patch-1`` with v2, also in the
     window.  After the deadline alice pushes v2 to her branch and deletes her fork: with
-    the head repository gone, no record ties a check run to alice's pull request any more,
-    so v2 counts from a time after its push (late), never from mallory's run."""
+    the head repository gone, alice's pull request is tied to its runs by the reporter's
+    receipt of her fork's id (never by the branch name): v2 counts from its own run, late,
+    never from mallory's.  Without a receipt it counts from the report's time, late too."""
     v1 = commit(github.repo, {NEW_RUN: phase_a_run("q1")}, "v1")
     v2 = commit(github.repo, {NEW_RUN: phase_a_run("q1", "q2")}, "v2")
     github.open_pull(v1, at=OPEN, branch="patch-1")
     github.add_run(v1, OPEN, branch="patch-1")
+    assert report(github, v1, "--time", OPEN)[0] == 0  # the reporter's receipt names alice's fork
     github.open_pull(v2, author="mallory", number=STRANGER, at=LATER, branch="patch-1")
     github.add_run(v2, LATER, fork="mallory", branch="patch-1")
     github.close(STRANGER, LATER)
@@ -63,7 +65,26 @@ def test_a_deleted_fork_takes_no_time_from_another_accounts_same_named_branch(gi
     code, out, body = report(github, v2, "--time", AFTER)
     assert code == 0 and body["time"] == AFTER and codes(body) == ["window-closed"], out
     assert status_of(github, v2) == "failure"
-    assert ledger_time(github, v2) >= AFTER  # the ledger: late too (the merge), never mallory's time
+    kept, github.comments = github.comments, []  # no receipt: the trusted time at hand, late
+    code, out, body = report(github, v2, "--time", "2026-03-03T13:00:00Z")
+    assert code == 0 and body["time"] == "2026-03-03T13:00:00Z" and codes(body) == ["window-closed"], out
+    github.comments = kept
+    assert ledger_time(github, v2) == AFTER  # the ledger agrees
+
+
+def test_an_honest_teams_deleted_fork_keeps_its_on_time_arrival(github):
+    """Alice submits in the window; the reporter's comment records her fork's id.  She
+    deletes her fork after the deadline, before the organizers merge: the receipt ties her
+    pull request to its own check run, so the report and the ledger both keep her time."""
+    head = commit(github.repo, {NEW_RUN: phase_a_run("q1", "q2")})
+    github.open_pull(head, at=OPEN)
+    github.add_run(head, OPEN)
+    assert report(github, head, "--time", OPEN)[0] == 0
+    github.delete_fork("alice")
+    code, out, body = report(github, head, "--time", AFTER)  # a re-run after the deletion
+    assert code == 0 and body["time"] == OPEN and body["verdict"] == "accepted", out
+    assert RECEIPT.format(1000) in github.comments_on(NUMBER)[-1]  # kept in the rewritten comment
+    assert ledger_time(github, head) == OPEN
 
 
 def test_a_run_path_with_its_repository_and_ref_is_the_check_workflow(github):

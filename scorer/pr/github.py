@@ -41,6 +41,7 @@ head commit, the check that branch protection requires.
 from __future__ import annotations
 
 import base64
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -65,6 +66,9 @@ from scorer.pr.policy import Push, Reason, first_submitted, latest_variant, show
 
 #: The hidden line that marks the reporter's comment (kept as the comment's first line).
 MARKER = "<!-- bioasq-leaderboard-report -->"
+#: The reporter's receipt in its comment (second line): the id of the pull request's head
+#: repository, written while that repository existed (:func:`upsert_comment`).
+RECEIPT = "<!-- head-repository: {} -->"
 #: The commit status that branch protection requires.
 STATUS_CONTEXT = "leaderboard/check"
 #: The account of a workflow's GITHUB_TOKEN: only its comments are taken for the sticky one.
@@ -541,8 +545,8 @@ class CheckTimes:
     empty; other API errors are raised.
     """
 
-    def __init__(self, repo, branch: str, workflow: str = CHECK_WORKFLOW):
-        self.repo, self.branch, self.workflow = repo, branch, workflow
+    def __init__(self, repo, branch: str, workflow: str = CHECK_WORKFLOW, bot_login: str = DEFAULT_BOT):
+        self.repo, self.branch, self.workflow, self.bot_login = repo, branch, workflow, bot_login
 
     def _merged(self, sha: str) -> list:
         """The pull requests merged into the branch that GitHub lists for commit ``sha``."""
@@ -571,16 +575,19 @@ class CheckTimes:
         creation time when GitHub gives none.
 
         When the pull request's head repository is gone (a deleted fork: ``head.repo`` is
-        null), no record ties a run to it any more (a run names its head repository by id,
-        and the pull request no longer does), and a branch name is no record (another
-        account can have a branch of that name): the time is then ``at`` (the time of the
-        trusted record at hand: the reporter's triggering run, the merge), else the pull
-        request's last update, and never before *since*: late rather than early."""
+        null), its id is taken from the reporter's receipt in its comment on the pull
+        request (:func:`receipt`), written while the repository existed.  Without one, no
+        record ties a run to the pull request (a branch name is no record: another account
+        can have a branch of that name): the time is then ``at`` (the time of the trusted
+        record at hand: the reporter's triggering run, the merge), else the pull request's
+        last update, and never before *since*: late rather than early."""
         created = pull.created_at or opened
         if created is None:
             raise GitError(f"GitHub gives no creation time for pull request #{pull.number}")
         since = resubmitted_at(created, _listed(pull.get_issue_events), pull.merged_at)
         source = head_of(pull)
+        if source[0] is None:
+            source = (receipt(reporter_comment(pull, self.bot_login)), source[1])
         if source[0] is None:
             return max(since, at or _updated(pull) or since)
         runs = _listed(lambda: self.repo.get_workflow_runs(event="pull_request", head_sha=head))
@@ -662,17 +669,36 @@ class OpenRuns:
         return self._arrived[key]
 
 
+def reporter_comment(pull, bot_login: str = DEFAULT_BOT):
+    """The reporter's comment on ``pull``: the bot's comment that starts with
+    :data:`MARKER` (a participant's comment that copies the marker is never taken); None
+    when there is none."""
+    return next((c for c in pull.get_issue_comments()  # user nullable, body optional (GitHub's description)
+                 if login(c.user) == bot_login and (c.body or "").startswith(MARKER)), None)
+
+
+def receipt(comment) -> int | None:
+    """The head repository id the reporter's comment ``comment`` records (:data:`RECEIPT`),
+    None when it records none."""
+    lines = (comment.body or "").split("\n", 2) if comment is not None else []
+    found = re.fullmatch(RECEIPT.format(r"(\d+)"), lines[1]) if len(lines) > 1 else None
+    return int(found.group(1)) if found else None
+
+
 def upsert_comment(pull, body: str, bot_login: str = DEFAULT_BOT):
     """Update the reporter's comment on ``pull`` in place, or create it: (``"updated"`` or
-    ``"created"``, the comment).  The comment is the bot's comment that starts with
-    :data:`MARKER`; a participant's comment that copies the marker is never taken."""
-    text = f"{MARKER}\n{body}"
-    for comment in pull.get_issue_comments():  # user nullable, body optional (GitHub's description)
-        if login(comment.user) == bot_login and (comment.body or "").startswith(MARKER):
-            if comment.body != text:
-                comment.edit(text)
-            return "updated", comment
-    return "created", pull.create_issue_comment(text)
+    ``"created"``, the comment).  Its first line is :data:`MARKER`, its second the
+    :data:`RECEIPT` of the pull request's head repository id (the one it recorded before,
+    once that repository is gone): a record of the head repository that only the
+    reporter writes, which outlives a deleted fork (:meth:`CheckTimes.submitted`)."""
+    ours = reporter_comment(pull, bot_login)
+    repository = pull.head.repo.id if pull.head.repo is not None else receipt(ours)
+    text = "\n".join([MARKER, *([RECEIPT.format(repository)] if repository is not None else []), body])
+    if ours is None:
+        return "created", pull.create_issue_comment(text)
+    if ours.body != text:
+        ours.edit(text)
+    return "updated", ours
 
 
 def _commented(pull, body: str, bot_login: str) -> str:
@@ -805,7 +831,7 @@ def report(repo, sha: str, *, branch: str, now: datetime, time_source: str, run_
     pulls = open_pulls_with_head(repo, sha, everyone)
     if not pulls:
         return Outcome(pulls=[])
-    api, checks, judged, errors = ApiRepo(repo), CheckTimes(repo, branch), [], []
+    api, checks, judged, errors = ApiRepo(repo), CheckTimes(repo, branch, bot_login=bot_login), [], []
     recent = RecentPulls(repo)
     variants, public = TeamPushes(repo, api), OpenRuns(api, recent, checks)
     verdicts: dict[tuple, CheckReport] = {}
