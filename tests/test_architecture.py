@@ -193,6 +193,30 @@ def test_layer_order_of_design():
     assert layer_violations() == []
 
 
+ARCHITECTURE = PACKAGE.parent / "docs" / "architecture.md"
+
+
+def documented_layers(text: str) -> list[tuple[str, ...]]:
+    """The modules of each row of the layer table of docs/architecture.md, in its order."""
+    section = text.split("## Layers, by the way data flows", 1)[1].split("\n## ", 1)[0]
+    return [tuple(re.findall(r"`(scorer[\w.]*)`", line.split("|")[1])) for line in section.splitlines()
+            if line.startswith("| `scorer")]
+
+
+def test_the_layer_table_of_the_docs_is_the_one_checked():
+    """docs/architecture.md's table lists the layers of :data:`LAYERS` in their order (the
+    package itself, the command line's entry, above them all)."""
+    assert documented_layers(ARCHITECTURE.read_text(encoding="utf-8")) == list(LAYERS[:-1])
+
+
+def test_the_git_adapter_is_used_where_the_docs_say():
+    """docs/architecture.md: "the one git adapter (used by `site`, `pr` and `cli`)"."""
+    said = re.search(r"the one git adapter \(used by ([^)]*)\)", ARCHITECTURE.read_text(encoding="utf-8"))
+    assert said, "docs/architecture.md no longer says who uses scorer.gitrepo"
+    users = {module.split(".")[1] for module, targets in GRAPH.items() if "scorer.gitrepo" in targets}
+    assert set(re.findall(r"`(\w+)`", said.group(1))) == users
+
+
 def test_measures_import_only_measures_and_the_ground_floor():
     assert measure_imports_outside(MODULES) == []
 
