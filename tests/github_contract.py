@@ -276,9 +276,6 @@ class Collector:
     answers: Counter = field(default_factory=Counter)
     payloads: Counter = field(default_factory=Counter)
     invalid: list[str] = field(default_factory=list)
-    #: Whether a test that got an invalid answer or payload fails (tests/conftest.py); off
-    #: until every answer of the fake is valid: meanwhile the counts are only reported.
-    strict: bool = True
 
     def answer(self, method: str, target: str, status: int, body) -> None:
         path = urlsplit(target).path
