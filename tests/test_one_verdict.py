@@ -325,3 +325,37 @@ def test_validate_score_seal_and_the_opened_check_give_one_verdict_on_every_seal
     code, output = _cli("ci", "check", "--repo", str(repo), "--base=main", "--head=HEAD", "--actor", "alice",
                         "--now", OPEN)
     assert code == 0 and all(_verdict(output, path) == "accepted" for path in sealed), output
+
+
+def test_the_warnings_pass_of_evaluate_gives_the_warnings_validate_gives(runs):
+    """``scorer.evaluate`` returns the warnings ``validate`` gives from a pass that skips
+    the questions with nothing to fix: on every run of the corpus it reads, the same ones."""
+    from scorer.errors import ScorerError
+    from scorer.formats.jsontext import load_json
+    from scorer.formats.validation import run_warnings, validate_run
+    from scorer.tasks import SINGLE_PHASE, TASKS
+    compared = 0
+    for (task, _, phase, name), data in runs.items():
+        try:
+            value, doc = load_json(data, name=name)
+        except ScorerError:
+            continue
+        scoring = TASKS[task].scorer_task(phase or SINGLE_PHASE)
+        expected = [p for p in validate_run(scoring, value, doc)[0] if p.severity == "warning"]
+        assert run_warnings(scoring, value, doc) == expected, (task, phase, name)
+        compared += bool(expected)
+    assert compared >= 5
+
+
+def test_the_dry_run_says_the_boards_sentence_for_a_zero_owed_to_a_form(tmp_path):
+    """``score`` prints the sentence a board shows for a category that scores 0 only
+    because of a form ``normalize`` fixes, with the command."""
+    gold, run = tmp_path / "gold.json", tmp_path / "run.json"
+    gold.write_text(json.dumps({"questions": [{"id": f"q{i}", "type": "yesno", "body": "?", "snippets": [],
+                                               "documents": [PUBMED + str(10 + i)]} for i in range(3)]}))
+    run.write_text(json.dumps({"questions": [{"id": f"q{i}", "snippets": [], "documents": [HTTPS.format(10 + i)]}
+                                             for i in range(3)]}))
+    code, output = _cli("score", str(run), "--gold", str(gold), "--task", "phaseA")
+    assert code == 0 and "documents.map        0.000000" in output, output
+    assert "documents: 0 only because the items are written in another URL form" in output
+    assert f"run: python -m scorer normalize {run} {run}" in output

@@ -126,10 +126,8 @@ def _dispatch(gold: JsonSource, run: JsonSource, task: str, edition: int, flavor
 def _validation_warnings(task: str, run_loaded: Loaded) -> list[Problem]:
     """The warnings ``validate`` gives for the run (its question ids against the gold are
     the pairing's partial-overlap warning)."""
-    from scorer.formats.validation import validate_run
-    value, doc = run_loaded
-    problems, _ = validate_run(task, value, doc, role="run")
-    return [p for p in problems if p.severity == "warning"]
+    from scorer.formats.validation import run_warnings
+    return run_warnings(task, *run_loaded)
 
 
 __all__ = ["EDITIONS", "EVALUATORS", "FLAVORS", "TASKS", "Flavor", "JsonText", "Result", "evaluate"]

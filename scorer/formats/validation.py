@@ -335,12 +335,27 @@ def run_fixers(task: str) -> list[QuestionFixer]:
     return [fix_phase_a_question, fix_phase_b_question]
 
 
+def _nothing_to_fix(question: object) -> bool:
+    """True for a run's question every fixer leaves as it is without a finding (a string
+    id, documents in the gold's URL form, concepts that are strings, plain snippets, no
+    answers), told without copying anything; False when a fixer may have something to say."""
+    if (type(question) is not dict or type(question.get("id")) is not str or "exact_answer" in question
+            or "ideal_answer" in question or ("articles" in question and "documents" not in question)):
+        return False
+    documents, concepts, snippets = (question.get("documents", ()), question.get("concepts", ()),
+                                     question.get("snippets", ()))
+    return (type(documents) in (list, tuple) and all(map(_is_canonical_document, documents))
+            and type(concepts) in (list, tuple) and all(type(c) is str for c in concepts)
+            and type(snippets) in (list, tuple) and all(type(s) is dict and _is_plain_snippet(s) for s in snippets))
+
+
 def normalize_taskb(value: JsonValue, phase: str = "phaseA", role: str = "run",
-                    as_written: Mapping[str, frozenset[str]] | None = None
+                    as_written: Mapping[str, frozenset[str]] | None = None, skip_plain: bool = False
                     ) -> tuple[object, list[tuple[str, Finding | Problem]]]:
     """Apply every documented fix; return (fixed value, [(question pointer, finding)]).
     ``as_written``: the gold's documents of each question (:func:`gold_items`), which a
-    run's question keeps as written."""
+    run's question keeps as written.  ``skip_plain``: a question with nothing to fix
+    (:func:`_nothing_to_fix`) is kept as it is, not copied (for the findings alone)."""
     fixers = run_fixers(phase) if role == "run" else GOLD_FIXERS
     if not isinstance(value, dict) or not isinstance(value.get("questions"), list):
         return value, []
@@ -348,6 +363,9 @@ def normalize_taskb(value: JsonValue, phase: str = "phaseA", role: str = "run",
     found: list[tuple[str, Finding | Problem]] = []
     questions = []
     for i, question in enumerate(value["questions"]):
+        if skip_plain and _nothing_to_fix(question):
+            questions.append(question)
+            continue
         qid = question.get("id") if as_written and isinstance(question, dict) else None
         written = as_written.get(qid, _NOTHING_WRITTEN) if as_written and isinstance(qid, str) else _NOTHING_WRITTEN
         for fixer in fixers:
@@ -462,7 +480,8 @@ def _coverage_problems(value: JsonValue, gold_value: JsonValue, phase: str) -> l
 
 def validate_taskb(value: JsonValue, doc: JsonText, *, phase: str = "phaseA", role: str = "run",
                    gold_value: JsonValue = None, limits: QuestionLimits | None = None,
-                   as_written: Mapping[str, frozenset[str]] | None = None) -> tuple[list[Problem], object]:
+                   as_written: Mapping[str, frozenset[str]] | None = None,
+                   warnings_only: bool = False) -> tuple[list[Problem], object]:
     """Every problem of a parsed Task B file, located; and the normalized value.
 
     ``role`` is ``"run"`` or ``"gold"``; with ``gold_value`` the run's questions are
@@ -470,30 +489,47 @@ def validate_taskb(value: JsonValue, doc: JsonText, *, phase: str = "phaseA", ro
     per-question cap are errors (gold files are never capped).  A run keeps the documents
     the gold writes as they are (``as_written``, else :func:`gold_items` of
     ``gold_value``): they match as written, so they are no problem to fix.
+    ``warnings_only``: the warnings alone (the schema, semantic, limit and coverage checks
+    give errors only, and are left out), questions with nothing to fix not copied; the
+    value returned is then not to be used.
     """
     if as_written is None and gold_value is not None and role == "run":
         as_written = gold_items(gold_value)
-    fixed, found = normalize_taskb(value, phase, role, as_written)
+    fixed, found = normalize_taskb(value, phase, role, as_written, skip_plain=warnings_only)
     problems = [f if isinstance(f, Problem) else  # a summary of findings
                 Problem(code=f.code, message=f.message, fix=f.fix, severity=f.severity, pointer=f.pointer,
                         fixed_by=f.fixed_by)
                 for f in bounded(f if isinstance(f, Problem) else replace(f, pointer=base + f.pointer)
-                                 for base, f in found)]
-    schema = SCORINGS[phase].run_schema if role == "run" else GOLD_SCHEMA
-    problems += schema_problems(schema, fixed, _schema_problem)
-    problems += _semantic_problems(fixed)
+                                 for base, f in found if not warnings_only or f.severity == "warning")]
+    if not warnings_only:
+        schema = SCORINGS[phase].run_schema if role == "run" else GOLD_SCHEMA
+        problems += schema_problems(schema, fixed, _schema_problem)
+        problems += _semantic_problems(fixed)
     if role == "run":
         problems += _ignored_problems(fixed, phase)
-    if limits is not None and role == "run":
+    if limits is not None and role == "run" and not warnings_only:
         problems += limit_problems(fixed, phase, limits)
-    if gold_value is not None:
+    if gold_value is not None and not warnings_only:
         problems += _coverage_problems(fixed, gold_value, phase)
+    if warnings_only:
+        problems = [p for p in problems if p.severity == "warning"]
     placed = []
     for p in bounded(problems):
         qid = p.question_id or _question_id(fixed, p.pointer)
         placed.append(doc.place(p.located(question_id=qid)))
     placed.sort(key=lambda p: (p.is_summary, p.line or 0, p.column or 0, p.pointer or ""))
-    return placed, copy.deepcopy(fixed) if fixed is value else fixed
+    return placed, fixed if warnings_only else copy.deepcopy(fixed) if fixed is value else fixed
+
+
+def run_warnings(task: str, value: JsonValue, doc: JsonText) -> list[Problem]:
+    """The warnings :func:`validate_run` gives for a run of ``task`` (forms the official
+    evaluator reads but compares as written, labels it reads otherwise, members it
+    ignores), without its errors.  A Task B run's questions with nothing to fix are passed
+    over without a copy, so a well-formed run costs one cheap pass: :func:`scorer.evaluate`
+    calls this on every run it scores."""
+    if _VALIDATORS[SCORINGS[task].files] is _taskb_problems:
+        return validate_taskb(value, doc, phase=task, warnings_only=True)[0]
+    return [p for p in validate_run(task, value, doc)[0] if p.severity == "warning"]
 
 
 def validate_run(task: str, value: JsonValue, doc: JsonText, *, role: str = "run", gold_value: JsonValue = None,
