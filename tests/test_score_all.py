@@ -376,7 +376,12 @@ def test_overview_has_average_ranks_friedman_and_nemenyi(scored):
     repo, _ = scored
     view = load(repo, "results/overview/taskB.json")["rankings"]["phaseA"]
     assert view["batches"] == ["b1", "b2"]
-    assert view["systems"]["alpha/a1"] == {"ranks": {"b1": 1.0, "b2": 1.0}, "batches_ranked": 2, "average_rank": 1.0}
+    a1 = dict(view["systems"]["alpha/a1"])
+    sets = a1.pop("rank_sets")
+    assert a1 == {"ranks": {"b1": 1.0, "b2": 1.0}, "batches_ranked": 2, "average_rank": 1.0}
+    # each batch's rank set, as the batch table has it (the pages write the rank with it)
+    assert sets == {b: record(load(repo, f"results/batches/taskB/{b}/phaseA.json"), "phaseA", "alpha/a1")["rank_interval"]
+                    for b in ("b1", "b2")}
     assert view["friedman"]["df"] == 3 and view["nemenyi"]["critical_difference"] > 0
     assert load(repo, "results/overview/taskB.json")["rankings"]["phaseB.exact"]["friedman"] is None
 

@@ -191,10 +191,10 @@ def test_the_line_of_the_systems_that_could_be_first():
                        significance={"documents.map": test}, best_per_team=())
     name = str.upper
     assert could_be_first(ranking(["a", "b"], ["a", "b", "c"]), name) == (
-        "Could be first on Documents MAP (not significantly different from the best, 2 of 3): A, B.")
+        "Could be first on Documents MAP (no system significantly better, 2 of 3): A, B.")
     assert could_be_first(ranking(["a"], ["a", "b"]), name) == (
         "Could be first on Documents MAP: only A; every other system is significantly below it.")
     assert could_be_first(ranking(["a", "b"], ["a", "b"]), name) == (
-        "Could be first on Documents MAP: any of the 2 systems; none is significantly below the best.")
+        "Could be first on Documents MAP: any of the 2 systems; none is significantly below another.")
     many = [f"s{i:02d}" for i in range(20)]
     assert could_be_first(ranking(many[:15], many), name).endswith("S11 and 3 more (T1 in the group column).")
