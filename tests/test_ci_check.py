@@ -504,9 +504,9 @@ def test_report_json_keys_are_stable(repo):
     _, body, _, _ = check(repo)
     assert sorted(body) == ["accepted", "actor", "actor_source", "base", "changes", "head", "merge_base", "rules",
                             "scorer_version", "summary", "time", "time_source", "verdict", "version"]
-    assert sorted(only(body)) == ["accepted", "blob", "copies", "late", "mode", "old_path", "path", "problems", "reason",
-                                  "reasons", "run", "score_problems", "scored_against", "scores", "sealed", "size",
-                                  "status"]
+    assert sorted(only(body)) == ["accepted", "after", "blob", "copies", "late", "mode", "next_after_run", "old_path",
+                                  "path", "problems", "reason", "reasons", "run", "score_problems", "scored_against",
+                                  "scores", "sealed", "size", "status"]
 
 
 def _outside_code(markdown: str) -> str:

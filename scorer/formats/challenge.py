@@ -11,7 +11,7 @@ import json
 import re
 import tomllib
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -119,6 +119,9 @@ class Rules:
     # systems a team may enter in one batch and phase (Task A: test set; mcqa, Synergy: batch or round);
     # [limits] systems_per_team caps the systems it registers, and so enters, in all
     max_systems_per_team: int = 5
+    # runs after the challenge (submissions/after/...): a team sends at most one per batch and
+    # phase (Task A: test set) within this many hours, so the gold cannot be mined by probing
+    after_run_hours: int = 24
 
 
 @dataclass(frozen=True)
@@ -157,6 +160,8 @@ class RunRef:
 
     ``phase`` is ``phaseA``/``phaseB`` for Task B, the test set id for Task A and
     :data:`scorer.tasks.SINGLE_PHASE` for a task whose path has no phase (mcqa, Synergy).
+    ``after``: a run sent after its batch's window closed, at the same path under
+    ``submissions/after/`` (:data:`AFTER`): scored, shown apart and never ranked.
     """
 
     task: str
@@ -164,10 +169,12 @@ class RunRef:
     phase: str
     team: str
     system: str
+    after: bool = False
 
     @property
     def path(self) -> str:
-        return TASKS[self.task].run_path(self.batch, self.phase, self.team, self.system)
+        path = TASKS[self.task].run_path(self.batch, self.phase, self.team, self.system)
+        return path.replace("submissions/", AFTER, 1) if self.after else path
 
     @property
     def sealed_path(self) -> str:
@@ -776,6 +783,9 @@ def _window_problems(value: dict, text: str, path: Path, rejected: set[str]) -> 
     return problems
 
 
+#: Where a run sent after its batch's window goes: the challenge's path with this prefix
+#: instead of ``submissions/`` (``submissions/after/taskB/batch1/phaseA/<team>/<system>.json``).
+AFTER = "submissions/after/"
 _UNIT_TASKS = "|".join(t.id for t in TASKS.values() if t.unit)
 _SINGLE_PHASE_TASKS = "|".join(t.id for t in TASKS.values() if not t.unit)
 _SUBMISSION = re.compile(rf"submissions/({_UNIT_TASKS})/([^/]+)/([^/]+)/([^/]+)/([^/]+)\.json")
@@ -786,12 +796,21 @@ def run_ref(relative_path: str) -> RunRef | None:
     """The identity of a run from its repository path, None if the path is not a run's.
 
     ``submissions/<taskA|taskB>/<batch>/<phase or test set>/<team>/<system>.json`` or
-    ``submissions/mcqa/<batch>/<team>/<system>.json`` (phase :data:`scorer.tasks.SINGLE_PHASE`).
+    ``submissions/mcqa/<batch>/<team>/<system>.json`` (phase :data:`scorer.tasks.SINGLE_PHASE`);
+    either under ``submissions/after/`` (:data:`AFTER`) instead: a run after the challenge.
     """
     path = str(PurePosixPath(relative_path))
+    if path.startswith(AFTER):
+        ref = _challenge_ref("submissions/" + path.removeprefix(AFTER))
+        return None if ref is None else replace(ref, after=True)
+    return _challenge_ref(path)
+
+
+def _challenge_ref(path: str) -> RunRef | None:
+    """The run at a challenge's path (not under :data:`AFTER`), None for any other path."""
     match = _SUBMISSION.fullmatch(path)
     if match:
-        return RunRef(*match.groups())
+        return RunRef(match.group(1), match.group(2), match.group(3), match.group(4), match.group(5))
     match = _SINGLE_PHASE_SUBMISSION.fullmatch(path)
     return RunRef(match.group(1), match.group(2), SINGLE_PHASE, match.group(3), match.group(4)) if match else None
 

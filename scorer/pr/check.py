@@ -53,6 +53,7 @@ from scorer.formats.challenge import (
     Window,
     load_challenge,
     parse_utc,
+    read_received,
     run_ref,
     sealed_ref,
     submission_ref,
@@ -147,6 +148,7 @@ def _change_json(check: RunCheck) -> dict:
     return {
         "path": c.path, "old_path": c.old_path, "status": c.status, "mode": c.mode, "size": c.size,
         "blob": c.blob, "accepted": d.accepted, "late": d.late, "sealed": d.sealed, "reason": d.reason,
+        "after": d.ref is not None and d.ref.after, "next_after_run": None if d.next_after is None else utc_text(d.next_after),
         "reasons": [r.to_json() for r in d.reasons],
         "run": None if d.ref is None else {"task": d.ref.task, "batch": d.ref.batch, "phase": d.ref.phase,
                                            "team": d.ref.team, "system": d.ref.system},
@@ -264,7 +266,9 @@ def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, a
         export(git, base_commit, ["challenge.toml", *team_files], trusted)
         challenge = load_challenge(trusted)
         existing = tuple(p for p in git.files(base_commit, "submissions") if submission_ref(p) is not None)
-        context = Context(challenge=challenge, actor=actor, now=now.astimezone(UTC), existing_runs=existing)
+        export(git, base_commit, [LEDGER], trusted)  # arrival times, for the limit on runs after the challenge
+        context = Context(challenge=challenge, actor=actor, now=now.astimezone(UTC), existing_runs=existing,
+                          received=read_received(trusted))
         report = CheckReport(base=base_commit, head=head_commit, merge_base=since, actor=actor,
                              actor_source=actor_source, time=context.now, time_source=time_source,
                              official_measures=challenge.official_measures,
@@ -273,7 +277,8 @@ def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, a
                                     "systems_per_team": challenge.limits.systems_per_team,
                                     "max_systems_per_team": challenge.rules.max_systems_per_team,
                                     "max_run_bytes": challenge.limits.max_run_bytes,
-                                    "copy_similarity": challenge.rules.copy_similarity})
+                                    "copy_similarity": challenge.rules.copy_similarity,
+                                    "after_run_hours": challenge.rules.after_run_hours})
         identity = identities(git, challenge)
         for decision in judge_changes(git.changes(base_commit, head_commit), context):
             check = RunCheck(decision)

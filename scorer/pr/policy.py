@@ -43,6 +43,13 @@ code                         when
                              phase (Task A: test set); its runs already in are named
 ``window-not-open``          the event happened before the window opened
 ``window-closed``            after it closed, and late runs are not accepted
+``window-open``              a run after the challenge (``submissions/after/...``) while its
+                             window is not closed yet (it goes to the challenge's path)
+``after-run-limit``          a run after the challenge less than ``rules.after_run_hours``
+                             after the team's last one of that batch and phase (Task A:
+                             test set), by the ledger's arrival times (:func:`next_after_run`)
+``sealed-after``             a sealed run after the challenge: its window is closed, so it is
+                             sent plain
 ``too-large``                the file is larger than ``limits.max_run_bytes``
 ``unreadable``               git could not give the file's size
 ``invalid-run``              the run does not validate (every problem, with its line)
@@ -78,13 +85,20 @@ code                         when
 A sealed run is judged by the same path, team, membership, system, window and size rules
 as a plain one, and by its envelope instead of its content (:func:`judge_envelope`): no
 key is at hand, so what is inside is validated when the publisher opens it.
+
+A run after the challenge (:attr:`scorer.formats.challenge.RunRef.after`: the challenge's
+path under ``submissions/after/``) is judged by the same path, team, membership, system,
+size and content rules; instead of the window rule, its window must have closed and its
+team's last run after the challenge of that batch and phase must have arrived at least
+``rules.after_run_hours`` before (``window-open``, ``after-run-limit``).  It is never late
+and never sealed; its decision says when the team's next one may come (``next_after``).
 """
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from scorer.errors import Problem, ScorerError, bounded, some_of
 from scorer.formats.cards import MAX_CARD_BYTES, card_problems, card_ref, parse_card, primary_conflicts
@@ -145,6 +159,7 @@ class Decision:
     needs_content: bool = False
     card: tuple[str, str] | None = None  # (team, system) of a run card; its content: judge_card_content
     sealed: bool = False
+    next_after: datetime | None = None  # a run after the challenge: when its team's next one may come
 
     @property
     def accepted(self) -> bool:
@@ -165,13 +180,17 @@ class Context:
     ``challenge``: read from the BASE branch (so a pull request cannot register its own
     members or systems); ``actor``: the GitHub login that submits (None: unknown);
     ``now``: the server-side time of the pull-request event (never a commit date);
-    ``existing_runs``: the run paths on the base branch (for the systems limit).
+    ``existing_runs``: the run paths on the base branch (for the systems limit);
+    ``received``: the base branch's ledger (``submissions/received.json``: run path -> when
+    it arrived, written by the publish job from the merged pull requests' records), for
+    the limit on runs after the challenge (:func:`next_after_run`).
     """
 
     challenge: Challenge
     actor: str | None
     now: datetime
     existing_runs: tuple[str, ...] = ()
+    received: dict[str, datetime] = field(default_factory=dict)
 
 
 @dataclass
@@ -182,6 +201,7 @@ class _Systems:
 
     in_use: dict[str, set[str]] = field(default_factory=dict)
     entered: dict[tuple[str, str, str, str], dict[str, str]] = field(default_factory=dict)
+    sent_after: dict[str, datetime] = field(default_factory=dict)  # runs after the challenge accepted so far
 
     @classmethod
     def of(cls, paths) -> _Systems:
@@ -321,8 +341,10 @@ def _judge_new(change: Change, context: Context, systems: _Systems) -> Decision:
     run, every other rule together, in this order: the batch (:func:`_batch_rule`), the
     team, membership and system (:func:`_team_rules`), the window (:func:`_window_rule`)
     and the size (:func:`_size_rule`; a sealed run's with :func:`scorer.formats.sealed.sealed_limit`),
-    and whether the task's runs are sealed (:func:`_sealing_rule`).  An accepted run's
-    system counts towards its team's limit for the changes after it.  The content is to be
+    and whether the task's runs are sealed (:func:`_sealing_rule`; a run after the
+    challenge: :func:`_sealed_after`).  An accepted run's system counts towards its team's
+    limit for the changes after it, and a run after the challenge towards its team's
+    ``after_run_hours`` limit, at the event's time.  The content is to be
     checked when the window is known and the size is known and within the limit.
     """
     alone = _protected(change.path) or _kind_rule(change)
@@ -341,14 +363,42 @@ def _judge_new(change: Change, context: Context, systems: _Systems) -> Decision:
                                                 + " (a sealed task's: the same path + .age)"),))
     window, limit = context.challenge.window(ref), context.challenge.limits.max_run_bytes
     limit = sealed_limit(limit) if sealed else limit
+    if ref.after:  # the team's runs after the challenge accepted so far in this pull request count too
+        context = replace(context, received={**context.received, **systems.sent_after})
+    sealing = _sealed_after(ref, sealed) if ref.after else _sealing_rule(ref, sealed, context.challenge)
     reasons = [*_batch_rule(ref, window), *_team_rules(ref, context, systems), *_window_rule(ref, window, context),
-               *_sealing_rule(ref, sealed, context.challenge), *_size_rule(change, limit)]
+               *sealing, *_size_rule(change, limit)]
+    next_after = next_after_run(ref, context.received, context.challenge.rules.after_run_hours) if ref.after else None
     if not reasons:
         systems.add(ref, change.path)
-    needs = (window is not None and change.size is not None and change.size <= limit
+        if ref.after:
+            systems.sent_after[change.path] = context.now
+            next_after = next_after_run(ref, {change.path: context.now}, context.challenge.rules.after_run_hours)
+    needs = (window is not None and change.size is not None and change.size <= limit and not (ref.after and sealed)
              and (not sealed or (context.challenge.is_sealed(ref.task) and context.challenge.recipient is not None)))
-    return Decision(change, ref=ref, reasons=tuple(reasons), late=_late(window, context), needs_content=needs,
-                    sealed=sealed)
+    return Decision(change, ref=ref, reasons=tuple(reasons), late=not ref.after and _late(window, context),
+                    needs_content=needs, sealed=sealed, next_after=next_after)
+
+
+def _sealed_after(ref: RunRef, sealed: bool) -> list[Reason]:
+    """``sealed-after`` for a sealed run after the challenge: its window is closed, nothing to hide."""
+    if not sealed:
+        return []
+    return [Reason("sealed-after", f"{ref.sealed_path} is sealed, but a run after the challenge is sent plain "
+                                   "(its window is closed)", f"add the run itself, {ref.path}")]
+
+
+def next_after_run(ref: RunRef, received: dict[str, datetime], hours: int) -> datetime | None:
+    """When team ``ref.team`` may send its next run after the challenge of ``ref``'s batch
+    and phase (Task A: test set): ``hours`` after the latest arrival, in ``received`` (run
+    path -> time), of any of its runs after the challenge there (any system); None when
+    it sent none or there is no limit (``hours`` 0).  Times come from the ledger (or the
+    check's own server-side time), never from a name or a commit date."""
+    same = (ref.task, ref.batch, ref.phase, ref.team)
+    times = [moment for path, moment in received.items()
+             if (other := run_ref(path)) is not None and other.after
+             and (other.task, other.batch, other.phase, other.team) == same]
+    return max(times) + timedelta(hours=hours) if times and hours else None
 
 
 def _sealing_rule(ref: RunRef, sealed: bool, challenge: Challenge) -> list[Reason]:
@@ -486,9 +536,12 @@ def _system_rule(ref: RunRef, registered, context: Context, systems: _Systems) -
 
 def _window_rule(ref: RunRef, window: Window | None, context: Context) -> list[Reason]:
     """``window-not-open`` before the window opens; ``window-closed`` after it closes
-    unless ``rules.accept_late_runs`` (then the run is late, :func:`_late`)."""
+    unless ``rules.accept_late_runs`` (then the run is late, :func:`_late`).  A run after
+    the challenge: :func:`_after_rule` instead."""
     if window is None:
         return []
+    if ref.after:
+        return _after_rule(ref, window, context)
     where, now = _window_name(ref), context.now
     if now < window.opens:
         return [Reason("window-not-open", f"the window of {where} opens at {utc_text(window.opens)}; "
@@ -498,6 +551,29 @@ def _window_rule(ref: RunRef, window: Window | None, context: Context) -> list[R
         return [Reason("window-closed", f"the window of {where} closed at {utc_text(window.closes)}; the pull "
                                         f"request is from {utc_text(now)}, and this challenge accepts no late runs",
                        "none: the window is closed (ask the organizers)")]
+    return []
+
+
+def _after_rule(ref: RunRef, window: Window, context: Context) -> list[Reason]:
+    """``window-open`` for a run after the challenge while its window has not closed;
+    ``after-run-limit`` when its team's last one of that batch and phase arrived less than
+    ``rules.after_run_hours`` before the event (:func:`next_after_run`, from the ledger)."""
+    where, now = _window_name(ref), context.now
+    challenge_path = replace(ref, after=False).path
+    if now <= window.closes:
+        return [Reason("window-open", f"the window of {where} closes at {utc_text(window.closes)}; the pull request "
+                                      f"is from {utc_text(now)}, so {ref.path} is not after the challenge",
+                       f"submit at {challenge_path} while the window is open, or here once it closed")]
+    hours = context.challenge.rules.after_run_hours
+    allowed = next_after_run(ref, context.received, hours)
+    if allowed is not None and now < allowed:
+        return [Reason("after-run-limit", f"team {ref.team} sent a run after the challenge of {where} at "
+                                          f"{utc_text(allowed - timedelta(hours=hours))}; one a team may send per "
+                                          f"batch and phase every {hours} hours ([rules] after_run_hours): the "
+                                          f"pull request is from {utc_text(now)}, and the next may come from "
+                                          f"{utc_text(allowed)}",
+                       f"submit again from {utc_text(allowed)} (close this pull request and open a new one then, "
+                       "or push a new commit then)")]
     return []
 
 

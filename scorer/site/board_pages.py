@@ -83,7 +83,7 @@ def _phase_boards(site: Site, task: str) -> None:
             where = labels.where_label(task, batch.name, phase)
             runs, window = site.table_runs(task, batch.id, phase), site.window_context(task, batch.id, phase)
             _board_page(site, paths.board(task, batch.id, phase), where, table, views, runs, window, disclosure,
-                        compare=paths.compare_index(task, batch.id, phase) if table and table.rows else None,
+                        after=_after(site, table, table), compare=paths.compare_index(task, batch.id, phase) if table and table.rows else None,
                         rules=write_sensitivity(site, table) if table else None, gold=gold_state(table, site.results.gold_sha256))
             if table is not None and table.preliminary is not None:
                 _preliminary_board(site, table, where, runs, window, disclosure)
@@ -127,7 +127,19 @@ def _batch_boards(site: Site, task: str) -> None:
             _board_page(site, paths.board(task, batch.id, testset), labels.where_label(task, batch.name, testset),
                         table, views, site.table_runs(task, batch.id, testset),
                         site.window_context(task, batch.id, testset), disclosure,
-                        up=paths.board(task, batch.id, None))
+                        up=paths.board(task, batch.id, None), after=_after(site, table, batch_table))
+
+
+def _after(site: Site, table: Table | None, ranked: Table | None) -> TableView | None:
+    """The section of a board's runs after the challenge (:func:`scorer.site.boards.after_view`,
+    with the measures ``ranked``'s rankings use) and its downloads; None when it has none."""
+    if table is None or not table.after:
+        return None
+    measures = list(dict.fromkeys(c for r in (ranked.rankings.values() if ranked else ()) for c in r.components))
+    view = boards.after_view(table, measures, site.names)
+    view.formats = BOARD_FORMATS
+    site.w.downloads(view)
+    return view
 
 
 def write_overviews(site: Site) -> None:

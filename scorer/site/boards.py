@@ -210,6 +210,25 @@ def _family_view(slug: str, caption: str, records: list[tuple[dict, Row]], measu
     return view
 
 
+def after_view(table: Table, measures: list[str], names: Names) -> TableView:
+    """The runs after the challenge of a board (:attr:`Table.after`), by arrival time:
+    the system, team, when it arrived (from the ledger) and ``measures`` (the board's
+    ranked ones; every measure of the runs when the board ranks none).  Never ranked: no
+    rank, group or average rank."""
+    rows = list(table.after)
+    shown = measures or sorted({m for row in rows for m in row.measures})
+    slug = f"{table.task}-{table.batch}-{table.phase or 'batch'}-after"
+    view = TableView(slug=slug, caption=f"{table.name}: runs after the challenge",
+                     columns=IDENTITY_COLUMNS + [Column("received", "Received", title="when the run arrived (UTC)")]
+                     + [Column(m, labels.measure_label(m), numeric=True, title=m) for m in shown],
+                     note="Sent after this window closed; scored against the same gold, never ranked.",
+                     empty="No run after the challenge.")
+    for row in rows:
+        view.add(_identity_cells(names, row.key, row.team) + [text_cell(row.received or "-")]
+                 + [_score_cell(row, m) for m in shown], key=row.key)
+    return view
+
+
 def taska_testset_view(table: Table, batch_table: Table | None, names: Names,
                        disclosure: Disclosure | None = None) -> TableView:
     """A Task A test set, compact: the rank on it in each batch ranking, the official

@@ -92,6 +92,7 @@ class Table:
     random_baseline: float | None = None  # mcqa: expected c@1 of a uniform random guesser
     sensitivity: dict | None = None  # the rankings under other rules (variants -> ranks), when computed
     gold: dict | None = None  # the gold's state and version (scorer.formats.goldversions), Task B and Synergy
+    after: tuple = ()  # the rows of the runs after the challenge (never ranked), by arrival time
     preliminary: Table | None = None  # a final table: its results against the preliminary gold, kept
     superseded: bool = False  # this is such a preliminary table (its downloads are named apart)
     problems: tuple = ()  # why the table could not be computed (problem dicts; then no rows, no rankings)
@@ -148,7 +149,8 @@ def load_results(root: str | Path) -> Results:
     if not index_path.is_file():
         return Results(root, None, None, {}, {}, {}, {})
     index = read_json(index_path)
-    runs = {path: _run_entry(path, e) for path, e in sorted(index.get("runs", {}).items())}
+    # a run after the challenge is shown only in its board's section (Table.after), never with the challenge's runs
+    runs = {path: _run_entry(path, e) for path, e in sorted(index.get("runs", {}).items()) if not e.get("after")}
     tables: dict = {}
     for listed in index.get("batches", []):
         raw = read_json(root / listed["table"])
@@ -207,7 +209,7 @@ def _taskb_tables(raw: dict) -> dict:
         rows=rows(earlier["systems"]), rankings=_rankings(earlier), gold=PRELIMINARY_GOLD, superseded=True)
     table = Table(task=raw["task"], batch=raw["batch"], phase=raw["phase"], name=raw.get("name", raw["batch"]),
                   rows=rows(raw["systems"]), rankings=_rankings(raw), sensitivity=raw.get("sensitivity"),
-                  gold=raw.get("gold"), preliminary=preliminary)
+                  gold=raw.get("gold"), preliminary=preliminary, after=_after_rows(raw))
     return {(table.task, table.batch, table.phase): table}
 
 
@@ -221,7 +223,7 @@ def _mcqa_tables(raw: dict) -> dict:
     as its runs) with the random baseline."""
     rows = {key: _row(key, s, s) for key, s in sorted(raw["systems"].items())}
     table = Table(task=raw["task"], batch=raw["batch"], phase=SINGLE_PHASE, name=raw.get("name", raw["batch"]), rows=rows,
-                  rankings=_rankings(raw), random_baseline=raw.get("random_baseline"))
+                  rankings=_rankings(raw), random_baseline=raw.get("random_baseline"), after=_after_rows(raw))
     return {(table.task, table.batch, table.phase): table}
 
 
@@ -235,8 +237,16 @@ def _taska_tables(raw: dict) -> dict:
         rows = {key: _row(key, s, s["testsets"][testset]) for key, s in sorted(raw["systems"].items())
                 if testset in s["testsets"]}
         out[(task, batch, testset)] = Table(task=task, batch=batch, phase=testset,
-                                            name=raw.get("name", batch), rows=rows, rankings={})
+                                            name=raw.get("name", batch), rows=rows, rankings={},
+                                            after=_after_rows(raw, testset))
     return out
+
+
+def _after_rows(raw: dict, phase: str | None = None) -> tuple[Row, ...]:
+    """The rows of a table's runs after the challenge (``after``, by arrival time); of test
+    set ``phase`` only when given (Task A)."""
+    return tuple(_row(f"{s['team']}/{s['system']}", s, s) for s in raw.get("after", [])
+                 if phase is None or s["phase"] == phase)
 
 
 def _error_tables(raw: dict) -> dict:

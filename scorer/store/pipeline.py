@@ -75,7 +75,7 @@ from scorer.store.sealed import (
     sealed_state,
 )
 from scorer.store.sealed import SEALED as STILL_SEALED
-from scorer.store.tables import PHASE_TABLES, ScoredRun, overview, taska_table
+from scorer.store.tables import PHASE_TABLES, ScoredRun, after_rows, overview, taska_table
 from scorer.tasks import SCORINGS, TASKS
 
 RESULTS = "results"
@@ -359,7 +359,7 @@ class _State:
     def _timing(self, ref: RunRef) -> dict:
         moment = self.received.get(ref.path)
         window = self.challenge.window(ref)
-        late = bool(window and window.is_late(moment))
+        late = bool(window and window.is_late(moment)) and not ref.after  # after the challenge: never late
         if late:
             self.summary.late.append(ref.path)
         return {"late": late, "received": _iso(moment)}
@@ -509,16 +509,28 @@ class _State:
                        partial(self._phase_table, task, batch, phase, runs))
 
     def _batch_table(self, task: str, batch: str, runs: list[tuple[RunRef, dict]]) -> dict:
-        return taska_table(self.challenge, task, batch, self._loaded(runs))
+        during = [(ref, e) for ref, e in runs if not ref.after]
+        return {**taska_table(self.challenge, task, batch, self._loaded(during)), **self._after(runs)}
 
     def _phase_table(self, task: str, batch: str, phase: str, runs: list[tuple[RunRef, dict]]) -> dict:
         """The table of a batch and phase, made by the table function of the task's view
-        kind (:data:`scorer.store.tables.PHASE_TABLES`)."""
-        return PHASE_TABLES[TASKS[task].view_kind](self.challenge, task, batch, phase, self._loaded(runs))
+        kind (:data:`scorer.store.tables.PHASE_TABLES`) from the challenge's runs; the runs
+        after the challenge are listed apart (:meth:`_after`), never ranked."""
+        during = [(ref, e) for ref, e in runs if not ref.after]
+        return {**PHASE_TABLES[TASKS[task].view_kind](self.challenge, task, batch, phase, self._loaded(during)),
+                **self._after(runs)}
+
+    def _after(self, runs: list[tuple[RunRef, dict]]) -> dict:
+        """``after``: the rows of the runs after the challenge among ``runs``
+        (:func:`scorer.store.tables.after_rows`); nothing when there are none."""
+        after = [(ref, e) for ref, e in runs if ref.after]
+        return {"after": after_rows(self._loaded(after))} if after else {}
 
     def _runs_in(self, task: str, batch: str, phase: str | None = None) -> list[tuple[RunRef, dict]]:
-        """(ref, index entry) of the scored runs of a batch (and phase), by path."""
-        return [(ref, e) for ref, e in ((RunRef(e["task"], e["batch"], e["phase"], e["team"], e["system"]), e)
+        """(ref, index entry) of the scored runs of a batch (and phase), by path; the runs
+        after the challenge among them (:attr:`scorer.formats.challenge.RunRef.after`) too."""
+        return [(ref, e) for ref, e in ((RunRef(e["task"], e["batch"], e["phase"], e["team"], e["system"],
+                                                after=e.get("after", False)), e)
                                         for _, e in sorted(self.entries.items()))
                 if e["status"] == SCORED and (ref.task, ref.batch) == (task, batch) and phase in (None, ref.phase)]
 
@@ -681,8 +693,9 @@ def _entry(ref: RunRef, status: str, relative: str, data: bytes, provenance: dic
 
 
 def _identity(ref: RunRef) -> dict:
+    """A run's identity in its result and index entry; ``after`` only for a run after the challenge."""
     return {"run": ref.path, "task": ref.task, "batch": ref.batch, "phase": ref.phase, "team": ref.team,
-            "system": ref.system}
+            "system": ref.system, **({"after": True} if ref.after else {})}
 
 
 def _iso(moment) -> str | None:

@@ -224,6 +224,14 @@ def _system_row(run: ScoredRun) -> dict:
             **{k: run.doc[k] for k in ("answered", "form_zero") if k in run.doc}}
 
 
+def after_rows(runs: Sequence[ScoredRun]) -> list[dict]:
+    """The rows of the runs after the challenge of a table (:attr:`scorer.formats.challenge.RunRef.after`),
+    by arrival time (``received``, from the ledger), then path: each run's row as a
+    ranked table's (its measures and counts) and its ``phase`` (Task A: its test set).
+    They are in no ranking, significance test, average rank or overview."""
+    return [{**_system_row(r), "phase": r.ref.phase} for r in sorted(runs, key=lambda r: (r.received or "", r.ref.path))]
+
+
 # --- Task A ------------------------------------------------------------------------------
 
 def taska_table(challenge: Challenge, task: str, batch: str, runs: Sequence[ScoredRun]) -> dict:

@@ -1,0 +1,150 @@
+"""Runs after the challenge (``submissions/after/...``): accepted once their window closed,
+at most one per team, batch and phase within ``[rules] after_run_hours`` (by the ledger's
+arrival times), scored by the publish job and shown apart, never ranked (issue 34)."""
+from __future__ import annotations
+
+import json
+import shutil
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from scorer.cli import main
+from scorer.formats.challenge import parse_utc, utc_text
+from tests.gitutil import commit, git
+from tests.pr_challenge import AFTER, BASE_FILES, GOLD_RUN, OPEN, check, codes, dumps, only, phase_a_run
+from tests.test_site import DEMO, Page, copy_demo
+
+LATER_RUN = "submissions/after/taskB/batch1/phaseA/alpha/a1.json"  # batch1 Phase A closed at AFTER
+OTHER_SYSTEM = "submissions/after/taskB/batch1/phaseA/alpha/a2.json"
+HOURS = 24  # the default of [rules] after_run_hours
+
+
+def _shifted(moment: str, hours: float) -> str:
+    return utc_text(parse_utc(moment) + timedelta(hours=hours))
+
+
+def _ledger_on_main(repo, entries: dict[str, str]) -> None:
+    """Record arrivals on the base branch's ledger (as the publish job does), then go back to the pull request."""
+    git(repo, "checkout", "-q", "main")
+    ledger = {**json.loads(BASE_FILES["submissions/received.json"]), **entries}
+    commit(repo, {"submissions/received.json": dumps(ledger)}, "publish")
+    git(repo, "checkout", "-q", "-B", "pr2", "main")
+
+
+def test_a_run_after_the_challenge_is_accepted_not_late_and_says_when_the_next_may_come(repo):
+    commit(repo, {LATER_RUN: phase_a_run("q1", "q2")})
+    code, body, markdown, out = check(repo, now=AFTER)
+    change = only(body)
+    assert code == 0, out
+    assert change["accepted"] and change["after"] and not change["late"]
+    assert change["next_after_run"] == _shifted(AFTER, HOURS)
+    assert "accepted after the challenge" in markdown and _shifted(AFTER, HOURS) in markdown
+    assert "After the challenge" in markdown
+
+
+def test_a_run_after_the_challenge_while_its_window_is_open_goes_to_the_challenge_path(repo):
+    commit(repo, {LATER_RUN: phase_a_run("q1", "q2")})
+    code, body, _, _ = check(repo, now=OPEN)
+    assert code == 1 and codes(only(body)) == ["window-open"]
+    assert GOLD_RUN in only(body)["reasons"][0]["fix"]
+
+
+def test_a_second_run_within_the_limit_is_refused_with_the_time_of_the_next(repo):
+    sent = AFTER
+    _ledger_on_main(repo, {LATER_RUN: sent})
+    commit(repo, {OTHER_SYSTEM: phase_a_run("q1", "q2")})  # another system: the limit is the team's
+    code, body, markdown, _ = check(repo, now=_shifted(sent, 1))
+    change = only(body)
+    assert code == 1 and codes(change) == ["after-run-limit"]
+    allowed = _shifted(sent, HOURS)
+    assert allowed in change["reasons"][0]["message"] and allowed in change["reasons"][0]["fix"]
+    assert change["next_after_run"] == allowed and allowed in markdown
+    assert check(repo, now=allowed)[0] == 0  # from then on it may come
+
+
+def test_two_runs_after_the_challenge_in_one_pull_request_count_together(repo):
+    commit(repo, {LATER_RUN: phase_a_run("q1", "q2"), OTHER_SYSTEM: phase_a_run("q1")})
+    code, body, _, _ = check(repo, now=AFTER)
+    assert code == 1
+    assert [codes(c) for c in body["changes"]] == [[], ["after-run-limit"]]
+
+
+def test_the_limit_is_per_batch_and_phase_and_per_team(repo):
+    _ledger_on_main(repo, {"submissions/after/taskB/batch2/phaseA/alpha/a1.json": AFTER,
+                           "submissions/after/taskB/batch1/phaseA/beta/b1.json": AFTER})
+    commit(repo, {LATER_RUN: phase_a_run("q1", "q2")})
+    assert check(repo, now=_shifted(AFTER, 1))[0] == 0
+
+
+def test_the_limit_is_a_setting(repo):
+    git(repo, "checkout", "-q", "main")
+    challenge = BASE_FILES["challenge.toml"].decode().replace('flavor = "official"',
+                                                              'flavor = "official"\nafter_run_hours = 2')
+    ledger = {**json.loads(BASE_FILES["submissions/received.json"]), LATER_RUN: AFTER}
+    commit(repo, {"challenge.toml": challenge.encode(), "submissions/received.json": dumps(ledger)}, "rules")
+    git(repo, "checkout", "-q", "-B", "pr2", "main")
+    commit(repo, {OTHER_SYSTEM: phase_a_run("q1")})
+    code, body, _, _ = check(repo, now=_shifted(AFTER, 1))
+    assert code == 1 and only(body)["next_after_run"] == _shifted(AFTER, 2)
+    assert check(repo, now=_shifted(AFTER, 2))[0] == 0
+
+
+# --- scored and shown apart --------------------------------------------------------------
+
+CHALLENGE_RUN = "submissions/taskB/batch1/phaseA/helix/helix-hybrid.json"  # the demo's
+AFTER_RUN = "submissions/after/taskB/batch1/phaseA/helix/helix-dense.json"
+ARRIVED = "2026-06-01T09:00:00Z"  # long after the demo's batch1 Phase A closed
+
+
+@pytest.fixture(scope="module")
+def after_repo(tmp_path_factory) -> Path:
+    """The demo with Task B alone and one run after the challenge (helix-hybrid's answers sent
+    again as helix-dense, long after the window), built once; the results before it added."""
+    repo = copy_demo(tmp_path_factory.mktemp("after") / "repo", DEMO)
+    toml = repo / "challenge.toml"
+    text = toml.read_text(encoding="utf-8")
+    toml.write_text(text[:text.index("[taska]")], encoding="utf-8")
+    for task in ("taskA", "mcqa", "synergy"):
+        shutil.rmtree(repo / "submissions" / task)
+    assert main(["score-all", "--repo", str(repo), "--jobs", "1"]) == 0
+    shutil.copytree(repo / "results", repo.parent / "results-before")
+    (repo / AFTER_RUN).parent.mkdir(parents=True)
+    shutil.copy(repo / CHALLENGE_RUN, repo / AFTER_RUN)
+    ledger = repo / "submissions" / "received.json"
+    ledger.write_text(json.dumps({**json.loads(ledger.read_text()), AFTER_RUN: ARRIVED}), encoding="utf-8")
+    assert main(["build", "--repo", str(repo), "--jobs", "1"]) == 0
+    return repo
+
+
+def _table(results: Path) -> dict:
+    return json.loads((results / "batches" / "taskB" / "batch1" / "phaseA.json").read_text())
+
+
+def test_a_run_after_the_challenge_is_scored_against_the_gold_and_listed_apart(after_repo):
+    entry = json.loads((after_repo / "results" / "index.json").read_text())["runs"][AFTER_RUN]
+    assert entry["status"] == "scored" and entry["after"] is True and entry["late"] is False
+    assert entry["received"] == ARRIVED
+    table = _table(after_repo / "results")
+    [row] = table["after"]
+    assert (row["team"], row["system"], row["received"]) == ("helix", "helix-dense", ARRIVED)
+    # the same answers against the same gold: the challenge run's numbers
+    assert row["measures"] == table["systems"]["helix/helix-hybrid"]["measures"]
+    # and never ranked: no ranking, significance test, average rank or overview changed
+    before = _table(after_repo.parent / "results-before")
+    assert table["rankings"] == before["rankings"] and table["systems"] == before["systems"]
+    overview = "overview/taskB.json"
+    assert (json.loads((after_repo / "results" / overview).read_text())
+            == json.loads((after_repo.parent / "results-before" / overview).read_text()))
+
+
+def test_the_board_shows_it_in_its_own_section_with_its_date(after_repo):
+    html = (after_repo / "_site" / "taskB" / "batch1" / "phaseA.html").read_text(encoding="utf-8")
+    head, section = html.split('id="after-the-challenge"', 1)
+    assert ARRIVED in section and ARRIVED not in head  # its date, only in its section
+    page = Page(section)
+    [table] = [t for t in page.tables if t["id"] and "after" in t["id"]]
+    assert len(table["rows"]) == 1 + 1  # the header row and the run's
+    download = json.loads((after_repo / "_site" / "downloads" / "taskB-batch1-phaseA-after.json").read_text())
+    assert [r["received"] for r in download["rows"]] == [ARRIVED]
