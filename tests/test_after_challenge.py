@@ -12,8 +12,10 @@ import pytest
 
 from scorer.cli import main
 from scorer.formats.challenge import parse_utc, utc_text
+from scorer.store import score_all
 from tests.gitutil import commit, git
 from tests.pr_challenge import AFTER, BASE_FILES, GOLD_RUN, OPEN, check, codes, dumps, only, phase_a_run
+from tests.test_sealed_gold import KEY, SEALED_BATCH, _seal_folder, _with_key, demo  # noqa: F401 - a fixture
 from tests.test_site import DEMO, Page, copy_demo
 
 LATER_RUN = "submissions/after/taskB/batch1/phaseA/alpha/a1.json"  # batch1 Phase A closed at AFTER
@@ -148,3 +150,24 @@ def test_the_board_shows_it_in_its_own_section_with_its_date(after_repo):
     assert len(table["rows"]) == 1 + 1  # the header row and the run's
     download = json.loads((after_repo / "_site" / "downloads" / "taskB-batch1-phaseA-after.json").read_text())
     assert [r["received"] for r in download["rows"]] == [ARRIVED]
+
+
+def test_a_run_after_the_challenge_on_sealed_gold_is_scored_by_the_publish_job_alone(demo):
+    """With sealed gold, only the holder of the key (the publish job) scores it, and to the
+    numbers of the same answers sent during the challenge."""
+    _with_key(demo)
+    source = "submissions/taskB/batch2/phaseB/quokka/quokka-1.json"
+    later = "submissions/after/taskB/batch2/phaseB/quokka/quokka-mesh.json"
+    (demo / later).parent.mkdir(parents=True)
+    shutil.copy(demo / source, demo / later)
+    (demo / "submissions" / "received.json").write_text(json.dumps({later: ARRIVED}), encoding="utf-8")
+    _seal_folder(demo, SEALED_BATCH)
+    assert later in score_all(demo, jobs=1).awaiting_gold  # no key: it waits for the publish job
+    summary = score_all(demo, jobs=1, identity=KEY.identity)
+    assert later in summary.scored and not summary.failed
+    table = json.loads((demo / "results" / "batches" / "taskB" / "batch2" / "phaseB.json").read_text())
+    [row] = table["after"]
+    assert (row["system"], row["received"]) == ("quokka-mesh", ARRIVED)
+    assert row["measures"] == table["systems"]["quokka/quokka-1"]["measures"]
+    assert all("quokka/quokka-mesh" != r["system"] for ranking in table["rankings"].values()
+               for r in ranking["records"])
