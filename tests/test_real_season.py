@@ -92,7 +92,7 @@ def test_real_11b_season_scores_as_the_official_evaluator(tmp_path, capsys):
     toml = repo / "challenge.toml"
     # the rules of the official numbers; IISR numbered its runs 0-5 across the season
     toml.write_text(toml.read_text(encoding="utf-8").replace("edition = 9 ", f"edition = {EDITION} ", 1)
-                    .replace("systems_per_team = 5 ", "systems_per_team = 6 ", 1), encoding="utf-8")
+                    .replace("\nsystems_per_team = 5 ", "\nsystems_per_team = 6 ", 1), encoding="utf-8")
     _import_batches(repo)
     expected = _place_runs(repo, _rows())
     assert main(["score-all", "--repo", str(repo), "--jobs", "2"]) == 1  # the unreadable run fails, alone

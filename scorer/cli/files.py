@@ -77,7 +77,9 @@ def check_verdict(args: argparse.Namespace, path: str) -> tuple[Verdict | None, 
     (:func:`scorer.pr.verdict.folder_verdict`), when it is at a run's path in the
     challenge repository (:func:`challenge_root`); else (None, a line saying why there is
     no verdict; "" outside a challenge or when its configuration cannot be read: the
-    problems finding its limits say so)."""
+    problems finding its limits say so).  With a verdict, the line is "" or, for a task
+    whose runs are sealed, says to submit the run sealed (the check refuses the plain
+    file, ``sealed-task``; its content is judged as here once opened)."""
     from scorer.formats.challenge import load_challenge
     from scorer.pr.verdict import VERDICT, folder_verdict
     root, relative, ref = run_in_challenge(args, path)
@@ -94,7 +96,9 @@ def check_verdict(args: argparse.Namespace, path: str) -> tuple[Verdict | None, 
         data = Path(path).read_bytes()
     except OSError:
         return None, ""  # reading it failed already, and says why
-    return folder_verdict(Path(root), ref, data, challenge), ""
+    sealed = (f"  note: runs of {ref.task} are sealed in this challenge: submit {ref.sealed_path}, written by "
+              f"python -m scorer seal {path}" if challenge.is_sealed(ref.task) else "")
+    return folder_verdict(Path(root), ref, data, challenge), sealed
 
 
 def known_gold(args: argparse.Namespace, path: str) -> tuple[dict[str, frozenset[str]] | None, str | None]:
@@ -246,8 +250,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
         if opened is not None:
             print(f"{args.file}: checked as a {'gold file' if args.role == 'gold' else 'run'} of {opened.described}")
         print(f"{args.file}: {'valid' if ok else 'INVALID'} ({problem_summary(problems)})")
-        for line in verdict.lines() if verdict is not None else [why_not] if why_not else []:
-            print(line)
+        for line in [*(verdict.lines() if verdict is not None else []), why_not]:
+            if line:
+                print(line)
         if normalize_hint(opened, problems) and verdict is None:  # a verdict's reasons give the command
             print("  " + normalize_hint(opened, problems))
     return EXIT_OK if ok and (verdict is None or verdict.accepted) else EXIT_INVALID

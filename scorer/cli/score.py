@@ -128,7 +128,7 @@ def _score_run(args: argparse.Namespace, run: str, limits: QuestionLimits) -> li
     except ScorerError as exc:
         _show(args, exc.problems)
         verdict, why_not = check_verdict(args, run)
-        _print_lines(verdict.lines() if verdict is not None else [why_not])
+        _print_lines([*(verdict.lines() if verdict is not None else []), why_not])
         print(f"{run}: nothing scored.", file=sys.stderr)
         return [Scored(run, EXIT_INVALID, problems=exc.problems, verdict=verdict)]
     if len(opened.tasks) > 1:
@@ -170,7 +170,7 @@ def _score_one(args: argparse.Namespace, opened: Opened, limits: QuestionLimits)
     problems, fixed = file_problems(opened, "run", limits=limits, as_written=as_written)
     errors = [p for p in problems if p.severity == "error"]
     verdict, why_not = check_verdict(args, run)
-    said = verdict.lines() if verdict is not None else [why_not] if why_not else []
+    said = [*(verdict.lines() if verdict is not None else []), why_not]
     hint = normalize_hint(opened, problems) if verdict is None else ""  # a verdict's reasons give the command
     if args.strict and (not verdict.accepted if verdict is not None else errors):
         _show(args, errors)
