@@ -171,3 +171,13 @@ def test_a_run_after_the_challenge_on_sealed_gold_is_scored_by_the_publish_job_a
     assert row["measures"] == table["systems"]["quokka/quokka-1"]["measures"]
     assert all("quokka/quokka-mesh" != r["system"] for ranking in table["rankings"].values()
                for r in ranking["records"])
+
+
+def test_a_run_after_the_challenge_merged_but_not_yet_timed_holds_the_next(repo):
+    """Merged, the publish job not yet run: its arrival is not in the ledger, so the next waits."""
+    git(repo, "checkout", "-q", "main")
+    commit(repo, {LATER_RUN: phase_a_run("q1", "q2")}, "merged, not yet published")
+    git(repo, "checkout", "-q", "-B", "pr2", "main")
+    commit(repo, {OTHER_SYSTEM: phase_a_run("q1")})
+    code, body, _, _ = check(repo, now=_shifted(AFTER, 100))
+    assert code == 1 and codes(only(body)) == ["after-run-pending"] and LATER_RUN in only(body)["reasons"][0]["message"]

@@ -48,6 +48,9 @@ code                         when
 ``after-run-limit``          a run after the challenge less than ``rules.after_run_hours``
                              after the team's last one of that batch and phase (Task A:
                              test set), by the ledger's arrival times (:func:`next_after_run`)
+``after-run-pending``        a run after the challenge while the team's earlier one of that
+                             batch and phase is merged but not yet in the ledger (the publish
+                             job has not run): its time, and so the next's, is not known
 ``sealed-after``             a sealed run after the challenge: its window is closed, so it is
                              sent plain
 ``too-large``                the file is larger than ``limits.max_run_bytes``
@@ -556,8 +559,10 @@ def _window_rule(ref: RunRef, window: Window | None, context: Context) -> list[R
 
 def _after_rule(ref: RunRef, window: Window, context: Context) -> list[Reason]:
     """``window-open`` for a run after the challenge while its window has not closed;
-    ``after-run-limit`` when its team's last one of that batch and phase arrived less than
-    ``rules.after_run_hours`` before the event (:func:`next_after_run`, from the ledger)."""
+    ``after-run-pending`` while its team has one of that batch and phase on the base branch
+    that the ledger does not time yet; ``after-run-limit`` when its team's last one there
+    arrived less than ``rules.after_run_hours`` before the event (:func:`next_after_run`,
+    from the ledger)."""
     where, now = _window_name(ref), context.now
     challenge_path = replace(ref, after=False).path
     if now <= window.closes:
@@ -565,6 +570,14 @@ def _after_rule(ref: RunRef, window: Window, context: Context) -> list[Reason]:
                                       f"is from {utc_text(now)}, so {ref.path} is not after the challenge",
                        f"submit at {challenge_path} while the window is open, or here once it closed")]
     hours = context.challenge.rules.after_run_hours
+    same = (ref.task, ref.batch, ref.phase, ref.team)
+    pending = sorted(p for p in context.existing_runs if p not in context.received and (other := run_ref(p)) is not None
+                     and other.after and (other.task, other.batch, other.phase, other.team) == same)
+    if hours and pending:
+        return [Reason("after-run-pending", f"team {ref.team}'s run after the challenge {pending[0]} is merged, but the "
+                                            "publish job has not recorded when it arrived yet "
+                                            "(submissions/received.json), so the time of the next cannot be told",
+                       "wait for the publish job to finish, then push again or re-run the check")]
     allowed = next_after_run(ref, context.received, hours)
     if allowed is not None and now < allowed:
         return [Reason("after-run-limit", f"team {ref.team} sent a run after the challenge of {where} at "
