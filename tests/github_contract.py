@@ -218,8 +218,9 @@ class Descriptions:
         ``webhooks``, OpenAPI 3.1 = draft 2020-12).
 
         The compiled jsonschema_rs (about 20 times faster: the suite sends thousands of
-        answers) passes valid values; a value it rejects is validated again by jsonschema,
-        whose verdict and errors are kept (its format checks are exactly :data:`FORMATS`)."""
+        answers) passes valid values; a value it rejects, or cannot take (a lone surrogate,
+        as the fake sends a name that is not UTF-8), is validated by jsonschema, whose
+        verdict and errors are kept (its format checks are exactly :data:`FORMATS`)."""
         draft_rs, draft_py = ((jsonschema_rs.Draft4Validator, jsonschema.Draft4Validator) if api == "rest" else
                               (jsonschema_rs.Draft202012Validator, jsonschema.Draft202012Validator))
         with self.lock:
@@ -230,8 +231,11 @@ class Descriptions:
             if (api, *key) not in self._fast:
                 self._fast[api, *key] = draft_rs(_absolute(schema, f"urn:github-{api}"), registry=self._registries[api],
                                                  validate_formats=True, formats=FAST_FORMATS)
-        if self._fast[api, *key].is_valid(value):  # type: ignore[attr-defined]
-            return []
+        try:
+            if self._fast[api, *key].is_valid(value):  # type: ignore[attr-defined]
+                return []
+        except UnicodeEncodeError:  # a lone surrogate (a file name that is not UTF-8): no Rust string holds it
+            pass
         with self.lock:
             if (api, *key) not in self._slow:
                 self._slow[api, *key] = draft_py({**schema, "components": self._components[api]}, format_checker=FORMATS)

@@ -84,6 +84,16 @@ def described():
     return github_contract.descriptions()
 
 
+def test_a_name_that_is_not_utf8_is_validated_too(described):
+    """The fake sends such a name as a lone surrogate (``\\udcff``), which the compiled
+    validator cannot take: the answer is still validated."""
+    tree = {"sha": "a" * 40, "truncated": False, "tree": [{"path": "x\udcff", "mode": "100644", "type": "blob",
+                                                          "sha": "b" * 40}]}
+    assert described.answer_errors("GET", "/repos/o/r/git/trees/x", 200, tree)[1] == []
+    tree["truncated"] = "no"
+    assert described.answer_errors("GET", "/repos/o/r/git/trees/x", 200, tree)[1]
+
+
 def test_requests_are_matched_to_their_operations(described):
     def operation_id(method: str, path: str) -> str | None:
         found = described.operation(method, path)
