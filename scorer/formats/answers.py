@@ -293,8 +293,8 @@ def fix_phase_b_question(question: object) -> tuple[object, Iterable[Finding | P
       ``ideal_answer: null`` -> member removed.
     """
 
-    if not isinstance(question, dict):
-        return question, []
+    if not isinstance(question, dict) or ("exact_answer" not in question and "ideal_answer" not in question):
+        return question, []  # nothing to fix (a Phase A run's question, mostly): no copy
     findings = Bounded()
     fixed = dict(question)
     qtype = fixed.get("type")
