@@ -119,5 +119,6 @@ def test_a_failing_scorer_sets_an_error_status_and_says_so(github, monkeypatch):
     assert code == 1 and "Traceback" not in out and body == {}, out
     assert states(github) == ["error"] and "internal error in the scorer: RuntimeError: boom" in \
         github.statuses[0]["description"]
-    assert github.comments_on(NUMBER)[0].splitlines()[1] == "### Submission check: ⚠️ error"
+    comment = github.comments_on(NUMBER)[0].splitlines()  # marker, head repository receipt, heading
+    assert comment[1] == "<!-- head-repository: 1000 -->" and comment[2] == "### Submission check: ⚠️ error"
     assert "boom \\ud800" in github.comments_on(NUMBER)[0]
