@@ -21,7 +21,7 @@ import pytest
 from scorer.cli import main as cli_main
 from scorer.pr.github import MARKER, RECEIPT, STATUS_CONTEXT, SUBMITTED_SOURCE
 from tests.fake_github import BOT, NAME, NUMBER, OWNER, FakeGitHub, serve
-from tests.gitutil import commit
+from tests.gitutil import commit, git
 from tests.pr_challenge import BETA_RUN, NEW_RUN, OPEN, check, phase_a_run
 
 
@@ -120,6 +120,22 @@ def test_stale_head_is_left_to_the_newer_run(github):
     github.open_pull(new)
     code, out, _ = report(github, old)
     assert code == 0 and "nothing reported" in out and github.writes() == []
+
+
+def test_a_run_whose_head_sha_is_the_test_merge_commit_turns_nothing_green(github):
+    """Issue 38, point 3: GitHub's description says only that a run's ``head_sha`` is "the
+    head commit that points to the version of the workflow being run".  The reporter
+    takes it to be the pull request's head; were it the test merge commit
+    (``refs/pull/N/merge``), no open pull request has it as head: nothing is written, the
+    head keeps no status, so the required status refuses the merge (fails safe), and the
+    report says so."""
+    head = commit(github.repo, {NEW_RUN: phase_a_run("q1", "q2")})
+    github.open_pull(head)
+    base = git(github.repo, "rev-parse", "main")
+    merge = git(github.repo, "commit-tree", f"{head}^{{tree}}", "-p", base, "-p", head, "-m", "test merge")
+    code, out, _ = report(github, merge)
+    assert code == 0 and f"no open pull request has {merge} as its head; nothing reported" in out
+    assert github.writes() == [] and not [s for s in github.statuses if s["sha"] == head]
 
 
 def test_token_comes_from_the_environment(github, monkeypatch):
