@@ -414,19 +414,33 @@ def _fast_parse(data: bytes) -> JsonValue:
     return value
 
 
+#: The bytes numpy compares at once: a block that stays in the CPU cache (one comparison of
+#: a whole 30 MB file allocates and faults in a 30 MB array first, twice as slow).
+_BLOCK = 1 << 18
+
+
+def _blocks(octets: np.ndarray) -> Iterator[tuple[int, np.ndarray]]:
+    """``(offset, block)`` of ``octets`` in consecutive blocks of :data:`_BLOCK` bytes."""
+    for start in range(0, len(octets), _BLOCK):
+        yield start, octets[start:start + _BLOCK]
+
+
 def _colons(data: bytes) -> int:
-    """The number of ``:`` bytes in ``data`` (numpy: about three times faster than
-    ``bytes.count``; UTF-8 never uses the byte of ``:`` inside a character)."""
-    return int(np.count_nonzero(np.frombuffer(data, np.uint8) == ord(":")))
+    """The number of ``:`` bytes in ``data`` (numpy, block by block: about six times
+    faster than ``bytes.count``; UTF-8 never uses the byte of ``:`` inside a character)."""
+    return sum(int(np.count_nonzero(block == ord(":"))) for _, block in _blocks(np.frombuffer(data, np.uint8)))
 
 
 def _escapes_u003(data: bytes) -> bool:
     """Whether ``data`` holds ``\\u003`` (an escaped ``0``-``9``, ``:`` ... ``?``), found
-    among the few backslashes (numpy: about twice as fast as ``in``)."""
+    among the few backslashes (numpy, block by block: about three times as fast as ``in``)."""
     octets = np.frombuffer(data, np.uint8)
-    at = np.flatnonzero(octets[:-4] == ord("\\"))
-    return bool(((octets[at + 1] == ord("u")) & (octets[at + 2] == ord("0")) & (octets[at + 3] == ord("0"))
-                 & (octets[at + 4] == ord("3"))).any())
+    for start, block in _blocks(octets[:-4]):  # a backslash in the last four bytes starts none
+        at = np.flatnonzero(block == ord("\\")) + start
+        if at.size and ((octets[at + 1] == ord("u")) & (octets[at + 2] == ord("0")) & (octets[at + 3] == ord("0"))
+                        & (octets[at + 4] == ord("3"))).any():
+            return True
+    return False
 
 
 def _written(value: JsonValue) -> bytes | None:
