@@ -504,9 +504,9 @@ def test_report_json_keys_are_stable(repo):
     _, body, _, _ = check(repo)
     assert sorted(body) == ["accepted", "actor", "actor_source", "base", "changes", "head", "merge_base", "rules",
                             "scorer_version", "summary", "time", "time_source", "verdict", "version"]
-    assert sorted(only(body)) == ["accepted", "after", "blob", "copies", "late", "mode", "next_after_run", "old_path",
-                                  "path", "problems", "reason", "reasons", "run", "score_problems", "scored_against",
-                                  "scores", "sealed", "size", "status"]
+    assert sorted(only(body)) == ["accepted", "after", "blob", "copies", "gold_sealed", "late", "mode", "next_after_run",
+                                  "old_path", "path", "problems", "reason", "reasons", "run", "score_problems",
+                                  "scored_against", "scores", "sealed", "size", "status"]
 
 
 def _outside_code(markdown: str) -> str:
@@ -676,3 +676,27 @@ def test_two_primary_cards_of_a_team_for_one_batch_are_refused(repo):
                   "submissions/cards/alpha/a1.toml": b'primary = ["taskB/batch1"]\n'})  # fixed in the same PR
     code, body, _, out = check(repo)
     assert code == 0, out
+
+
+def test_a_run_on_sealed_gold_is_said_to_be_scored_by_the_publish_job(repo):
+    """[gold] sealed: the base branch has the gold's .age only, so there is no dry run; the
+    report says the publish job scores the run, not "no gold yet"."""
+    from scorer.formats.sealed import generate_key_pair, seal
+    key = generate_key_pair()
+    git(repo, "checkout", "-q", "main")
+    toml = BASE_FILES["challenge.toml"].decode() + f'\n[submissions]\nrecipient = "{key.recipient}"\n\n[gold]\nsealed = ["taskB"]\n'
+    commit(repo, {"challenge.toml": toml.encode(), "gold/taskb/batch2/phaseA.json.age":
+                  seal(BASE_FILES["gold/taskb/batch1/phaseA.json"], key.recipient)}, "organizers")
+    git(repo, "checkout", "-q", "pr")
+    git(repo, "merge", "-q", "main")
+    commit(repo, {NEW_RUN: phase_a_run("q1", "q2")})
+    code, body, markdown, out = check(repo)
+    assert code == 0, out
+    change = only(body)
+    assert change["scores"] is None and change["gold_sealed"] is True
+    assert "scored by the publish job" in markdown and "No gold for this batch yet" not in markdown
+    git(repo, "checkout", "-q", "main")
+    commit(repo, {GOLD_RUN: phase_a_run("q1", "q2")})  # batch1's gold is plain: a dry run, as before
+    code, body, markdown, out = check(repo, base="main~1")
+    assert code == 0, out
+    assert only(body)["scores"] is not None and only(body)["gold_sealed"] is False

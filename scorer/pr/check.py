@@ -13,7 +13,8 @@
    API), an accepted run that is not its team's latest on-time version of that path is
    refused (``superseded-run``, :func:`scorer.pr.policy.latest_variant`).
 5. A valid run whose gold is on the base branch is scored (a dry run, with the rules'
-   flavor and edition); otherwise the check is validation only.
+   flavor and edition); otherwise the check is validation only (a task whose gold is
+   sealed: the report says the publish job scores the run once merged).
 6. A team file the pull request adds or changes is refused (``teams/`` is protected: the
    organizers merge it by hand), and read as the base's teams with it in place: its
    problems (a look-alike of another team's name, an invisible character, a login of
@@ -103,6 +104,7 @@ class RunCheck:
     score_problems: list[Problem] = field(default_factory=list)
     categories: list[str] | None = None  # Phase A: the categories the run answers (shown in the summary)
     copies: list[Copy] = field(default_factory=list)  # other teams' runs on the base branch it (nearly) copies
+    gold_sealed: bool = False  # no dry run: the task's gold is sealed ([gold] sealed), the publish job scores it
 
 
 @dataclass
@@ -154,7 +156,7 @@ def _change_json(check: RunCheck) -> dict:
                                            "team": d.ref.team, "system": d.ref.system},
         "problems": [p.to_dict() for p in d.problems],
         "scores": None if check.scores is None else {k: _finite(v) for k, v in check.scores.items()},
-        "scored_against": check.scored_against,
+        "scored_against": check.scored_against, "gold_sealed": check.gold_sealed,
         "score_problems": [p.to_dict() for p in check.score_problems],
         "copies": [c.to_json() for c in check.copies],
     }
@@ -565,14 +567,18 @@ def ledger_times(data: bytes | None) -> dict[str, datetime]:
 
 
 def _dry_run(check: RunCheck, value, challenge: Challenge, git: RepoReader, base: str, trusted: Path) -> None:
-    """Score a valid run against the base branch's gold, when there is gold."""
+    """Score a valid run against the base branch's gold, when there is gold.  A task whose
+    gold is sealed (``[gold] sealed``, and no plain gold revealed on the base branch) has no
+    dry run: :attr:`RunCheck.gold_sealed` says the publish job scores it once merged."""
     from scorer.evaluation import evaluate
     ref = check.decision.ref
     assert ref is not None, "only a run whose content was judged is scored"
     paths = {k: p.relative_to(challenge.root).as_posix() for k, p in challenge.gold_paths(ref).items()
              if k != "manual"}
-    if export(git, base, sorted(paths.values()), trusted) != sorted(paths.values()):
-        return  # no gold yet (or no hierarchy): validation only
+    exported = export(git, base, sorted(paths.values()), trusted)
+    if exported != sorted(paths.values()):
+        check.gold_sealed = challenge.gold_is_sealed(ref.task) and paths["gold"] not in exported
+        return  # no gold yet, sealed gold (or no hierarchy): validation only
     from scorer.store.runs import answered_categories, evaluate_options
     options = evaluate_options(ref.scorer_task, {k: str(trusted / p) for k, p in paths.items()})
     try:
