@@ -321,3 +321,29 @@ def test_a_test_set_of_a_sealed_task_that_carries_gold_is_warned_about(demo, tes
     found = sorted((p.file, p.pointer) for p in summary.warnings if p.code == "testset-gold")
     expected = [(f"testsets/taskb/batch{b}/phaseB.json", "/questions/0/documents") for b in (1, 2, 3)]
     assert found == (expected if "questions" in testsets else [])
+
+
+def test_a_run_page_of_a_sealed_batch_lists_the_runs_own_items_and_nothing_of_the_gold(demo, tmp_path):
+    """Sealed gold: a run page shows, question by question, what the run returned (its
+    documents, snippets, answers), unmarked, and no string only the gold holds."""
+    from scorer.site.build import build_site
+    _with_key(demo)
+    runs = {p.relative_to(demo).as_posix(): json.loads(p.read_text())
+            for p in (demo / "submissions/taskB/batch2").rglob("*.json")}
+    secrets = set()
+    for phase in ("phaseA", "phaseB"):
+        gold = json.loads((demo / SEALED_BATCH / f"{phase}.json").read_text())
+        secrets |= gold_only_strings(gold, list(runs.values()))
+    sent = "\n".join(p.read_text(encoding="utf-8") for p in (demo / "submissions/taskB/batch2").rglob("*.json"))
+    secrets = {s for s in secrets if json.dumps(s)[1:-1] not in sent}  # a run's longer answer quoting it: public
+    _seal_folder(demo, SEALED_BATCH)
+    assert not score_all(demo, jobs=1, identity=KEY.identity).failed
+    build_site(demo, tmp_path / "site", jobs=1)
+    pages = tmp_path / "site" / "runs" / "taskB" / "batch2"
+    phase_a = next(p for p in sorted(runs) if "/phaseA/" in p)
+    team, system = phase_a.removesuffix(".json").split("/")[-2:]
+    page = (pages / "phaseA" / team / f"{system}.html").read_text(encoding="utf-8")
+    document = runs[phase_a]["questions"][0]["documents"][0].rpartition("/")[2]
+    assert f"<li>{document}</li>" in page and "nothing marked" in page
+    assert "✓" not in page and "the gold has" not in page.lower()
+    assert len(secrets) > 10 and leaks(pages, secrets) == []

@@ -3,7 +3,8 @@ table) and each run file (read once per run), turned into the :class:`~scorer.si
 records the run and head-to-head pages show.
 
 The gold is shown only when its file is in the repository (the batch is closed and
-scored).  A file that cannot be read gives no drill-down (the page says so); the numbers
+scored); a Task B gold kept sealed (``[gold] sealed``) is never read: its runs show their
+own items, unmarked.  A file that cannot be read gives no drill-down (the page says so); the numbers
 come from ``results/`` either way.  Every file is read by the one reader of the scorer,
 :func:`scorer.formats.jsontext.load_input` (a byte order mark skipped as the check and the
 scoring skip it; on a file that was read strictly before, its fast path costs about what
@@ -20,6 +21,7 @@ from scorer.formats.challenge import Challenge, RunRef
 from scorer.formats.hierarchy import load_hierarchy
 from scorer.formats.jsontext import load_input
 from scorer.formats.mcqa import McqaGold, read_mcqa_gold, read_mcqa_run
+from scorer.formats.sealed import present
 from scorer.formats.taskb import read_taskb
 from scorer.measures.dag import Hierarchy
 from scorer.site import explain
@@ -44,6 +46,7 @@ class Basis:
     answers: bool = False
     hierarchy: Hierarchy | None = None
     gold_snippets: dict = field(default_factory=dict)  # Task B: id -> explain.gold_documents (retrieval only)
+    sealed: bool = False  # the gold is sealed ([gold] sealed): ``gold`` is empty, a run shows its own answer
 
 
 def load_basis(challenge: Challenge, task: str, batch: str, phase: str) -> Basis | None:
@@ -52,11 +55,13 @@ def load_basis(challenge: Challenge, task: str, batch: str, phase: str) -> Basis
     spec = TASKS[task]
     ref = RunRef(task, batch, phase, "", "")
     paths = challenge.gold_paths(ref)
-    if not paths["gold"].is_file():
-        return None
     testset = challenge.root / spec.testset(batch, phase)
+    sealed = not paths["gold"].is_file() and present(paths["gold"]) and spec.view_kind in _SEALED
+    if not paths["gold"].is_file() and not sealed:
+        return None
     try:
-        return _BASES[spec.view_kind](spec.view_kind, paths, testset, SCORINGS[spec.scorer_task(phase)])
+        return (_SEALED if sealed else _BASES)[spec.view_kind](spec.view_kind, paths, testset,
+                                                              SCORINGS[spec.scorer_task(phase)])
     except (ScorerError, OSError):
         return None
 
@@ -67,6 +72,14 @@ def _taskb_basis(kind: str, paths: dict[str, Path], testset: Path, scoring: Scor
     retrieval = "documents" in scoring.categories
     return Basis(kind, gold, shown, retrieval=retrieval, answers="ideal" in (scoring.summary or ()),
                  gold_snippets={q: explain.gold_documents(g.snippets) for q, g in gold.items()} if retrieval else {})
+
+
+def _taskb_sealed_basis(kind: str, paths: dict[str, Path], testset: Path, scoring: Scoring) -> Basis:
+    """A Task B table whose gold is sealed: the test set's questions, no gold (a run page
+    lists the run's own items, :func:`scorer.site.explain.own_answer`)."""
+    shown = read_taskb(*load_input(testset, name="testset")).first_by_id() if testset.is_file() else {}
+    return Basis(kind, {}, shown, retrieval="documents" in scoring.categories,
+                 answers="ideal" in (scoring.summary or ()), sealed=True)
 
 
 def _taska_basis(kind: str, paths: dict[str, Path], testset: Path, scoring: Scoring) -> Basis:
@@ -126,6 +139,12 @@ def explain_run(basis: Basis, run_path: Path, result: dict, only: list[str] | No
 
 def _taskb_views(basis: Basis, value: Any, values: dict, result: dict, only) -> list:
     run = read_taskb(value, name="run").first_by_id()
+    if basis.sealed:  # no gold: each question of the test set with the run's own answer
+        shown = basis.shown
+        return [explain.QuestionView(q, shown[q].body if q in shown else None, shown[q].type if q in shown else None,
+                                     values.get(q), own=explain.own_answer(run.get(q), retrieval=basis.retrieval,
+                                                                           answers=basis.answers))
+                for q in dict.fromkeys(only if only is not None else shown)]
     order = only if only is not None else [q for q in (*basis.shown, *basis.gold) if q in basis.gold]
     flavor, edition = result.get("flavor") or "official", result.get("edition") or 9
     return [explain.taskb_question(q, basis.shown.get(q), basis.gold.get(q), run.get(q), values.get(q),
@@ -163,4 +182,6 @@ def _mcqa_views(basis: Basis, value: Any, values: dict, result: dict, only) -> l
 #: How the gold and test set of a table are read, and how a run is shown against them, for
 #: each kind of task (:attr:`scorer.tasks.Task.view_kind`).
 _BASES = {"taskB": _taskb_basis, "taskA": _taska_basis, "mcqa": _mcqa_basis}
+#: Tables whose gold is sealed: the kinds whose runs are shown without it (Task B: own answers).
+_SEALED = {"taskB": _taskb_sealed_basis}
 _VIEWS = {"taskB": _taskb_views, "taskA": _taska_views, "mcqa": _mcqa_views}

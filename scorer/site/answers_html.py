@@ -10,9 +10,10 @@ from functools import lru_cache
 
 from markupsafe import Markup
 
+from scorer.measures.snippets import pubmed_id
 from scorer.site import labels
 from scorer.site.escaping import escape
-from scorer.site.explain import ExactExplained, QuestionView, ShownSnippet
+from scorer.site.explain import ExactExplained, OwnAnswer, QuestionView, ShownSnippet
 
 NO_ANSWER = '<p class="empty">No answer shown.</p>\n'
 
@@ -144,9 +145,29 @@ def _choice(q: QuestionView) -> str:
     return "".join(out)
 
 
+def _own(o: OwnAnswer) -> str:
+    """A run's own answer to a question whose gold is sealed: its items, unmarked."""
+    out = ['<p class="legend">The gold of this batch is sealed: the run\'s own answer, nothing marked.</p>\n']
+    if o.documents is not None:
+        out.append(f"<h4>Documents: {len(o.documents)} returned</h4>\n")
+        out += (['<ol class="ranked-docs">'] + [f"<li>{escape(pubmed_id(d))}</li>" for d in o.documents] + ["</ol>\n"]
+                if o.documents else ['<p class="empty">No document returned.</p>\n'])
+    if o.snippets is not None:
+        out.append(f"<h4>Snippets: {len(o.snippets)} returned</h4>\n")
+    out += [f'<p class="sn"><span class="where">#{rank} PMID {escape(pubmed_id(s.document))} '
+            f'{escape(s.begin_section)} {s.begin}-{s.end}</span><br>{escape(s.text)}</p>\n'
+            for rank, s in enumerate(o.snippets or (), 1)]
+    if o.exact:
+        out.append("<h4>Exact answer</h4>\n<ol>" + "".join(f"<li>{escape(' / '.join(e))}</li>" for e in o.exact)
+                   + "</ol>\n")
+    if o.ideal is not None:
+        out.append(f'<h4>Ideal answer</h4>\n<div class="snippet"><p>{escape(o.ideal)}</p></div>\n')
+    return "".join(out)
+
+
 def parts_html(q: QuestionView) -> str:
     """Everything shown of one question's answer (no summary line)."""
-    out = []
+    out = [] if q.own is None else [_own(q.own)]
     if q.documents is not None:
         out.append(_documents(q))
     if q.snippets is not None:

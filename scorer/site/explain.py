@@ -452,11 +452,37 @@ class QuestionView:
     ideal_values: tuple[tuple[str, float], ...] = ()
     labels: LabelsExplained | None = None
     choice: ChoiceExplained | None = None
+    own: OwnAnswer | None = None  # sealed gold: the run's own answer, no gold and no mark
 
     @property
     def has_ideal(self) -> bool:
         """An ideal answer to show: the run's or the gold's."""
         return self.ideal is not None or bool(self.gold_ideal)
+
+
+class OwnAnswer(NamedTuple):
+    """What a run returned for a question whose gold is sealed (``[gold] sealed``): its
+    documents, snippets, exact answer entries (each entry's strings) and ideal answer, as
+    the run wrote them; nothing of the gold, so no item is marked relevant or not."""
+
+    documents: tuple[str, ...] | None = None  # None: not scored on this phase (no retrieval)
+    snippets: tuple[Snippet, ...] | None = None
+    exact: tuple[tuple[str, ...], ...] = ()
+    ideal: str | None = None
+
+
+def own_answer(run, *, retrieval: bool, answers: bool) -> OwnAnswer:
+    """The :class:`OwnAnswer` of the run's question record ``run`` (None: the run has none,
+    nothing returned): ``retrieval``: documents and snippets, ``answers``: exact and ideal answers.  An exact
+    answer is a string (yes/no, one entry), or a list whose items are strings or lists of
+    strings (one entry each); anything else is left out."""
+    exact = run.exact_answer if run is not None and answers and run.has_exact_answer else None
+    items = [exact] if type(exact) is str else exact if type(exact) is list else []
+    entries = tuple(e for e in ((v,) if type(v) is str else tuple(x for x in v if type(x) is str)
+                                if type(v) is list else () for v in items) if e)
+    return OwnAnswer(tuple(run.documents if run else ()) if retrieval else None,
+                     tuple(run.snippets if run else ()) if retrieval else None, entries,
+                     ans.ideal_text(run.ideal_answer) if answers and run is not None else None)
 
 
 def taskb_question(qid: str, shown, gold, run, values: dict | None, *, retrieval: bool, answers: bool,
