@@ -48,10 +48,12 @@ import re
 from collections.abc import Callable
 
 from scorer.formats.jsontext import JsonValue
-from scorer.tasks import SCORINGS
+from scorer.tasks import SCORINGS, TASKS
 
-#: Each file format's entries (:attr:`scorer.tasks.Scoring.files`): (list member, id member).
-ENTRIES = {"taskb": ("questions", "id"), "taska": ("documents", "pmid"), "mcqa": ("answers", "question")}
+#: Each file format's entries (:attr:`scorer.tasks.Scoring.files`): (list member, id member),
+#: the :attr:`scorer.tasks.Task.run_ids` of the tasks scored in that format.
+ENTRIES = {SCORINGS[s].files: t.run_ids for t in TASKS.values()
+           for s in (t.scoring, *(p.scoring for p in t.phases)) if s is not None}
 SNIPPET_PLACE = ("document", "beginSection", "endSection", "offsetInBeginSection", "offsetInEndSection")
 
 Form = dict[str, dict[str, object]]
