@@ -4,13 +4,16 @@ names refused with the name they imitate, real names in any script accepted; che
 when a challenge is loaded and by ``ci check`` on a pull request's team file."""
 from __future__ import annotations
 
+import json
+from importlib import resources
 from pathlib import Path
 
 import pytest
+import unicodedata2
 
 from scorer.errors import ScorerError
 from scorer.formats.challenge import load_challenge
-from scorer.formats.names import bad_characters, has_visible, lookalike_keys, skeleton
+from scorer.formats.names import UNICODE_VERSION, bad_characters, has_visible, lookalike_keys, skeleton
 from tests.gitutil import commit
 from tests.pr_challenge import check, only
 from tests.test_site import copy_demo
@@ -36,6 +39,22 @@ def problems_of(repo: Path) -> list:
 @pytest.fixture
 def demo(tmp_path) -> Path:
     return copy_demo(tmp_path / "repo", ("challenge.toml", "teams"))
+
+
+# --- one Unicode version ---------------------------------------------------------------
+
+def test_the_character_properties_and_the_confusables_data_are_of_one_unicode_version():
+    """unicodedata2 is of the stated version, and so is confusable-homoglyphs' data, which
+    states none: its script table (Unicode's Scripts.txt, made by the same update command
+    as its confusables.txt data) lists exactly the characters that version assigns (every
+    code point but the unassigned, private-use and surrogate ones); each Unicode version
+    since 1.1 has assigned new characters."""
+    assert unicodedata2.unidata_version == UNICODE_VERSION
+    data = json.loads(resources.files("confusable_homoglyphs").joinpath("categories.json").read_text("utf-8"))
+    listed = {point for first, last, _, _ in data["code_points_ranges"] for point in range(first, last + 1)}
+    assigned = {point for point in range(0x110000) if unicodedata2.category(chr(point)) not in ("Cn", "Co", "Cs")}
+    assert not listed - assigned, "the confusables data is of a newer Unicode"
+    assert not assigned - listed, "the confusables data is of an older Unicode"
 
 
 # --- the pieces, against hand-worked examples of Unicode's data ----------------------------

@@ -1,10 +1,16 @@
 """Display names that cannot impersonate: which characters a team or system name may
 hold, and the key under which two names look the same.
 
-Characters (:func:`bad_characters`), by their Unicode general category in the Unicode
-version of :mod:`unicodedata2` (the same on every Python, so a name's verdict does not
-depend on the interpreter; the standard library's :mod:`unicodedata` is Unicode 14 on
-Python 3.11, 15 on 3.12):
+One Unicode version, :data:`UNICODE_VERSION` (15.1.0), for every character property used
+here: :mod:`unicodedata2` is pinned to it (``pyproject.toml``), so a name's verdict does
+not depend on the interpreter (the standard library's :mod:`unicodedata` is Unicode 14 on
+Python 3.11, 15 on 3.12), and it is the version of confusable-homoglyphs' data, which
+states none: its script table (``categories.json``, Unicode's ``Scripts.txt``) covers
+exactly the characters Unicode 15.1.0 assigns, and its ``confusables.json`` was made from
+Unicode's ``confusables.txt`` by the same update command (``tests/test_names.py`` checks
+both).  Case folding and upper-casing are Python's own (``str.casefold``, ``str.upper``).
+
+Characters (:func:`bad_characters`), by their Unicode general category:
 
 * refused: controls (Cc), formatting characters (Cf: the zero-width space, joiners, the
   bidirectional overrides and isolates, the byte order mark ...), surrogates (Cs),
@@ -33,7 +39,8 @@ from dataclasses import dataclass
 import unicodedata2
 from confusable_homoglyphs.utils import load as load_homoglyph_data
 
-UNICODE_VERSION = unicodedata2.unidata_version
+#: The Unicode version of :mod:`unicodedata2` and of the confusables data (see the module).
+UNICODE_VERSION = "15.1.0"
 
 #: General categories refused in a name -> what such a character is (for the message).
 REFUSED_CATEGORIES = {
