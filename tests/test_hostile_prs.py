@@ -96,7 +96,7 @@ def test_text_utf8_cannot_encode_is_escaped_in_every_report(tmp_path):
 def test_a_failed_write_keeps_the_previous_file(tmp_path, monkeypatch):
     target = tmp_path / "report.json"
     target.write_text("previous\n")
-    monkeypatch.setattr(prcheck.os, "replace", lambda *a: (_ for _ in ()).throw(OSError("disk full")))
+    monkeypatch.setattr(os, "replace", lambda *a: (_ for _ in ()).throw(OSError("disk full")))
     with pytest.raises(OSError):
         prcheck.write_text("new", target)
     assert target.read_text() == "previous\n" and [p.name for p in tmp_path.iterdir()] == ["report.json"]

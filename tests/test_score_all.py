@@ -520,3 +520,17 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path, mon
     with pytest.raises(OSError):
         files.write_atomic(target, b"new\n")
     assert target.read_bytes() == b"old\n" and os.listdir(tmp_path) == ["a.json"]
+
+
+def test_the_check_reports_and_the_results_share_one_atomic_writer(tmp_path, monkeypatch):
+    """The pull-request check's report is written as the results are: synced to the disk
+    before the rename, readable as a plain write leaves a file; a private file when asked."""
+    from scorer.pr.check import write_text
+    synced: list[int] = []
+    monkeypatch.setattr(os, "fsync", synced.append)
+    write_text("caf\u00e9 \udcff\n", tmp_path / "report.md")
+    assert (tmp_path / "report.md").read_bytes() == "caf\u00e9 \\udcff\n".encode("utf-8") and len(synced) == 1
+    assert (tmp_path / "report.md").stat().st_mode & 0o777 == 0o644
+    files.write_atomic(tmp_path / "private", b"key\n", mode=0o600)
+    assert (tmp_path / "private").stat().st_mode & 0o777 == 0o600 and len(synced) == 2
+    assert sorted(os.listdir(tmp_path)) == ["private", "report.md"]

@@ -33,7 +33,6 @@ from __future__ import annotations
 import functools
 import json
 import math
-import os
 import re
 import tempfile
 from collections.abc import Callable
@@ -82,6 +81,7 @@ from scorer.pr.policy import (
     testset_path,
     verdict,
 )
+from scorer.store.files import write_atomic
 from scorer.tasks import SCORINGS, TASKS
 
 REPORT_VERSION = 1
@@ -744,20 +744,10 @@ def internal_error(exc: BaseException) -> Problem:
 
 
 def write_text(text: str, path: str | Path) -> None:
-    """Write ``text`` to ``path`` as UTF-8, atomically: a temporary file in the same folder
-    renamed over ``path``, so a reader never sees a partial or empty file.  Characters
-    UTF-8 cannot encode (lone surrogates) are written as backslash escapes."""
-    target = Path(path)
-    data = text.encode("utf-8", "backslashreplace")
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    try:
-        os.fchmod(handle, 0o644)  # as a plain write would leave it (mkstemp makes it private)
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    """Write ``text`` to ``path`` as UTF-8 with :func:`scorer.store.files.write_atomic`, so a
+    reader never sees a partial or empty file.  Characters UTF-8 cannot encode (lone
+    surrogates) are written as backslash escapes."""
+    write_atomic(Path(path), text.encode("utf-8", "backslashreplace"))
 
 
 def write_json(report: dict, path: str | Path) -> None:

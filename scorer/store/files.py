@@ -93,8 +93,14 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
-def write_atomic(path: Path, data: bytes) -> bool:
-    """Replace ``path`` by ``data`` atomically; False (nothing written) if it already holds them."""
+def write_atomic(path: Path, data: bytes, mode: int = 0o644) -> bool:
+    """Replace ``path`` by ``data`` atomically, the scorer's one file writer: a temporary file
+    in the same folder (created with the folder if missing), its bytes flushed to the disk,
+    then renamed over ``path``, so a reader, an interrupted run or a power cut leaves the old
+    file or the complete new one, never a partial or empty one.  The file gets permission
+    bits ``mode`` (by default those a plain write leaves under the usual umask; the
+    temporary file is private until then).  False (nothing written) if ``path`` already
+    holds ``data``."""
     try:
         if path.read_bytes() == data:
             return False
@@ -103,6 +109,7 @@ def write_atomic(path: Path, data: bytes) -> bool:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(dir=path.parent, prefix=TEMP_PREFIX + path.name + ".")
     try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()

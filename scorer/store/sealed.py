@@ -239,7 +239,7 @@ def _open_gold(data: bytes, sealed: str, recipient: str | None, identity: str, t
         plain = open_envelope(data, identity, sealed, what="gold", fix=GOLD_SEAL_FIX)
     except SealingError as exc:
         return SealedGold(None, None, (exc.problem.to_dict(),))
-    write_atomic(target, plain)
+    write_atomic(target, plain, mode=0o600)  # the plain gold stays the key holder's alone
     return SealedGold(sha256_bytes(plain), target)
 
 
