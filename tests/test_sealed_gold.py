@@ -5,6 +5,7 @@ in ``results/``; a bad sealed gold is its own batch's located error.  See
 ``docs/organizers.md``, "Private gold"."""
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -75,20 +76,24 @@ def _with_key(root: Path, sealed: str = '["taskB"]', testsets: str = "") -> None
     (root / "challenge.toml").write_text(text, encoding="utf-8")
 
 
-@pytest.fixture
-def demo(tmp_path) -> Path:
-    """The demo's Task B batches 2 and 3 only (the runs of the other tasks and batches
-    removed to keep the test short), with the test's key as the challenge's."""
-    root = tmp_path / "demo"
+def demo_copy(root: Path, runs: tuple[str, ...]) -> Path:
+    """A copy of the demo's committed files in ``root`` with only the runs under the
+    folders ``runs`` (the others removed to keep a test short)."""
     files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
     for name in files.decode().split("\0"):
         if name and (ROOT / name).is_file() and not name.startswith(("results/", "tests/", "docs/", "benchmarks/")):
-            if name.startswith("submissions/") and not name.startswith(("submissions/taskB/batch2/",
-                                                                         "submissions/taskB/batch3/")):
+            if name.startswith("submissions/") and not name.startswith(runs):
                 continue
             (root / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(ROOT / name, root / name)
     return root
+
+
+@pytest.fixture
+def demo(tmp_path) -> Path:
+    """The demo's Task B batches 2 and 3 only, with the test's key as the challenge's
+    (once :func:`_with_key` is called)."""
+    return demo_copy(tmp_path / "demo", ("submissions/taskB/batch2/", "submissions/taskB/batch3/"))
 
 
 def _seal_folder(root: Path, folder: str, recipient: str = KEY.recipient) -> None:
@@ -347,3 +352,110 @@ def test_a_run_page_of_a_sealed_batch_lists_the_runs_own_items_and_nothing_of_th
     assert f"<li>{document}</li>" in page and "nothing marked" in page
     assert "✓" not in page and "the gold has" not in page.lower()
     assert len(secrets) > 10 and leaks(pages, secrets) == []
+
+
+def _answer_blocks(page: str) -> dict[str, str]:
+    """Question (Task A: PMID) id -> the HTML of its answer on a run page."""
+    return {m[1]: m[0] for m in re.finditer(r'<details class="answer".*?<code>([^<]*)</code>.*?</details>', page, re.S)}
+
+
+def _answers_section(page: str) -> str:
+    return page[page.index('<section class="answers"'):page.index("</section>", page.index('<section class="answers"'))]
+
+
+def _site_text(site: Path) -> str:
+    return "\n".join(p.read_bytes().decode("utf-8", "replace") for p in sorted(site.rglob("*")) if p.is_file())
+
+
+NOT_PREDICTED = ("Q000001", "Q000002", "Q000003")  # labels no demo run predicts (its labels are D9xxxxx)
+
+
+def test_a_task_a_run_page_of_a_sealed_batch_lists_each_documents_predicted_labels_and_none_of_the_gold(tmp_path):
+    """Task A with sealed gold: each document a run page lists shows the labels the run
+    predicted for it, unmarked; no gold label it did not predict for that document is in
+    its answer, and the gold's labels no run predicted (three added to every gold document)
+    are nowhere on the site: pages, downloads or feed."""
+    from scorer.site.build import build_site
+    demo = demo_copy(tmp_path / "demo", ("submissions/taskA/batch1/week1/", "submissions/taskA/batch1/week2/"))
+    _with_key(demo, '["taskA"]')
+    gold: dict[str, dict[str, set]] = {}
+    for week in ("week1", "week2"):
+        path = demo / "gold/taska/batch1" / f"{week}.json"
+        value = json.loads(path.read_text())
+        for d in value["documents"][::3]:
+            d["labels"] += NOT_PREDICTED
+        path.write_text(json.dumps(value))
+        gold[week] = {str(d["pmid"]): set(d["labels"]) for d in value["documents"]}
+    for week in ("week3", "week4", "week5"):
+        (demo / "gold/taska/batch1" / f"{week}.json").unlink()
+    runs = {p.relative_to(demo).as_posix(): json.loads(p.read_text()) for p in (demo / "submissions/taskA").rglob("*.json")}
+    assert len(runs) == 8 and not any(set(NOT_PREDICTED) & set(d["labels"]) for r in runs.values() for d in r["documents"])
+    _seal_folder(demo, "gold/taska/batch1")
+    assert not score_all(demo, jobs=1, identity=KEY.identity).failed
+    site = tmp_path / "site"
+    build_site(demo, site, jobs=1)
+    shown = 0
+    for path, run in runs.items():
+        week, team, system = path.removesuffix(".json").split("/")[-3:]
+        page = (site / "runs/taskA/batch1" / week / team / f"{system}.html").read_text(encoding="utf-8")
+        blocks = _answer_blocks(page)
+        predicted = {str(d["pmid"]): d["labels"] for d in run["documents"]}
+        assert len(blocks) == min(50, len(gold[week])) and "nothing marked" in page
+        for pmid, block in blocks.items():
+            labels = re.findall(r"<code>(Q?D?\d+)</code>", block.split("</p>", 1)[1])
+            assert labels == list(dict.fromkeys(predicted.get(pmid, []))), (path, pmid)
+            assert not (gold[week][pmid] - set(predicted.get(pmid, []))) & set(re.findall(r"[DQ]\d{6}", block))
+            assert "right" not in block and "missed" not in block and 'class="miss"' not in block
+            shown += 1
+    assert shown == 8 * 50
+    assert [s for s in NOT_PREDICTED if s in _site_text(site)] == []
+
+
+def _mcqa_gold_rotated(gold: dict) -> dict:
+    """The mcqa gold with each question's correct candidate the next one (its last: the first)."""
+    for topic in gold["topics"]:
+        for test in topic["reading_tests"]:
+            for q in test["questions"]:
+                ids = [c["id"] for c in q["candidates"]]
+                q["correct"] = ids[(ids.index(q["correct"]) + 1) % len(ids)]
+    return gold
+
+
+def test_an_mcqa_run_page_of_a_sealed_batch_shows_the_chosen_candidates_and_not_the_correct_ones(tmp_path):
+    """mcqa with sealed gold: each question of a run page lists its candidates with the
+    one the run chose, none marked correct and no verdict; the answers are byte for byte
+    the same under a gold whose every correct candidate differs (only the values change)."""
+    from scorer.site.build import build_site
+    sections: list[dict[str, str]] = []
+    for rotated in (False, True):
+        demo = demo_copy(tmp_path / f"demo{int(rotated)}", ("submissions/mcqa/batch1/",))
+        _with_key(demo, '["mcqa"]')
+        path = demo / "gold/mcqa/batch1/gold.json"
+        gold = json.loads(path.read_text())
+        path.write_text(json.dumps(_mcqa_gold_rotated(gold) if rotated else gold))
+        (demo / "gold/mcqa/batch2/gold.json").unlink()
+        _seal_folder(demo, "gold/mcqa/batch1")
+        assert not score_all(demo, jobs=1, identity=KEY.identity).failed
+        site = tmp_path / f"site{int(rotated)}"
+        build_site(demo, site, jobs=1)
+        runs = {p.relative_to(demo).as_posix(): json.loads(p.read_text())
+                for p in (demo / "submissions/mcqa").rglob("*.json")}
+        texts = {q["id"]: {c["id"]: c["text"] for c in q["candidates"]}
+                 for t in gold["topics"] for rt in t["reading_tests"] for q in rt["questions"]}
+        pages = {}
+        for run_path, run in runs.items():
+            team, system = run_path.removesuffix(".json").split("/")[-2:]
+            page = (site / "runs/mcqa/batch1/run" / team / f"{system}.html").read_text(encoding="utf-8")
+            blocks = _answer_blocks(page)
+            assert list(blocks) == list(texts) and "nothing marked" in page
+            for answer in run["answers"]:
+                block = blocks[answer["question"]]
+                marked = re.findall(r"<li>([^<]*) <strong>(chosen|named, not answered \(NoA\))</strong></li>", block)
+                named = answer["answer"] if answer["answer"] is not None else answer.get("candidate")
+                mark = "chosen" if answer["answer"] is not None else "named, not answered (NoA)"
+                assert [(html.unescape(t), m) for t, m in marked] == ([(texts[answer["question"]][named], mark)]
+                                                                     if named else []), (run_path, answer)
+                assert "correct" not in block and "class=\"hit\"" not in block and "right" not in block
+            pages[run_path] = _answers_section(page)
+        sections.append(pages)
+    assert sections[0] == sections[1]

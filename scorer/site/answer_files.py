@@ -3,8 +3,9 @@ table) and each run file (read once per run), turned into the :class:`~scorer.si
 records the run and head-to-head pages show.
 
 The gold is shown only when its file is in the repository (the batch is closed and
-scored); a Task B gold kept sealed (``[gold] sealed``) is never read: its runs show their
-own items, unmarked.  A file that cannot be read gives no drill-down (the page says so); the numbers
+scored); a gold kept sealed (``[gold] sealed``) is never read: its runs show their own
+items (Task B documents, snippets and answers, Task A labels, mcqa the chosen candidate),
+unmarked, beside the test set's questions.  A file that cannot be read gives no drill-down (the page says so); the numbers
 come from ``results/`` either way.  Every file is read by the one reader of the scorer,
 :func:`scorer.formats.jsontext.load_input` (a byte order mark skipped as the check and the
 scoring skip it; on a file that was read strictly before, its fast path costs about what
@@ -36,7 +37,8 @@ class Basis:
     ``gold``: Task B: id -> gold question (first of each id); Task A: PMID -> labels;
     mcqa: the :class:`McqaGold`.  ``shown``: Task B: id -> test-set question (body, type),
     in test-set order; mcqa: id -> (question text, ((candidate id, text), ...)).
-    ``retrieval``/``answers``: the Task B parts its scoring has.
+    ``retrieval``/``answers``: the Task B parts its scoring has.  ``sealed``: the gold is
+    sealed, ``gold`` is empty and a run shows its own answer (:class:`~scorer.site.explain.OwnAnswer`).
     """
 
     kind: str
@@ -46,7 +48,7 @@ class Basis:
     answers: bool = False
     hierarchy: Hierarchy | None = None
     gold_snippets: dict = field(default_factory=dict)  # Task B: id -> explain.gold_documents (retrieval only)
-    sealed: bool = False  # the gold is sealed ([gold] sealed): ``gold`` is empty, a run shows its own answer
+    sealed: bool = False
 
 
 def load_basis(challenge: Challenge, task: str, batch: str, phase: str) -> Basis | None:
@@ -56,7 +58,7 @@ def load_basis(challenge: Challenge, task: str, batch: str, phase: str) -> Basis
     ref = RunRef(task, batch, phase, "", "")
     paths = challenge.gold_paths(ref)
     testset = challenge.root / spec.testset(batch, phase)
-    sealed = not paths["gold"].is_file() and present(paths["gold"]) and spec.view_kind in _SEALED
+    sealed = not paths["gold"].is_file() and present(paths["gold"])
     if not paths["gold"].is_file() and not sealed:
         return None
     try:
@@ -82,6 +84,12 @@ def _taskb_sealed_basis(kind: str, paths: dict[str, Path], testset: Path, scorin
                  answers="ideal" in (scoring.summary or ()), sealed=True)
 
 
+def _taska_sealed_basis(kind: str, paths: dict[str, Path], testset: Path, scoring: Scoring) -> Basis:
+    """A Task A table whose gold is sealed: nothing read (a run page lists each document's
+    predicted labels, :func:`scorer.site.explain.own_labels`)."""
+    return Basis(kind, {}, sealed=True)
+
+
 def _taska_basis(kind: str, paths: dict[str, Path], testset: Path, scoring: Scoring) -> Basis:
     hierarchy = load_hierarchy(paths["hierarchy"]) if "hierarchy" in paths else None
     return Basis(kind, taska_labels(load_input(paths["gold"], name="gold")[0]), hierarchy=hierarchy)
@@ -90,6 +98,13 @@ def _taska_basis(kind: str, paths: dict[str, Path], testset: Path, scoring: Scor
 def _mcqa_basis(kind: str, paths: dict[str, Path], testset: Path, scoring: Scoring) -> Basis:
     return Basis(kind, read_mcqa_gold(*load_input(paths["gold"], name="gold")),
                  shown=_mcqa_texts(load_input(testset, name="testset")[0]) if testset.is_file() else {})
+
+
+def _mcqa_sealed_basis(kind: str, paths: dict[str, Path], testset: Path, scoring: Scoring) -> Basis:
+    """An mcqa table whose gold is sealed: the test set's questions and candidates (a run
+    page shows the one the run chose, :func:`scorer.site.explain.own_choice`)."""
+    return Basis(kind, {}, shown=_mcqa_texts(load_input(testset, name="testset")[0]) if testset.is_file() else {},
+                 sealed=True)
 
 
 def _mcqa_texts(value) -> dict:
@@ -132,19 +147,13 @@ def explain_run(basis: Basis, run_path: Path, result: dict, only: list[str] | No
     values = result.get("per_question", {})
     try:
         value = load_input(run_path, name="run", max_bytes=None)[0]
-        return _VIEWS[basis.kind](basis, value, values, result, only)
+        return (_OWN_VIEWS if basis.sealed else _VIEWS)[basis.kind](basis, value, values, result, only)
     except (ScorerError, OSError):
         return None
 
 
 def _taskb_views(basis: Basis, value: Any, values: dict, result: dict, only) -> list:
     run = read_taskb(value, name="run").first_by_id()
-    if basis.sealed:  # no gold: each question of the test set with the run's own answer
-        shown = basis.shown
-        return [explain.QuestionView(q, shown[q].body if q in shown else None, shown[q].type if q in shown else None,
-                                     values.get(q), own=explain.own_answer(run.get(q), retrieval=basis.retrieval,
-                                                                           answers=basis.answers))
-                for q in dict.fromkeys(only if only is not None else shown)]
     order = only if only is not None else [q for q in (*basis.shown, *basis.gold) if q in basis.gold]
     flavor, edition = result.get("flavor") or "official", result.get("edition") or 9
     return [explain.taskb_question(q, basis.shown.get(q), basis.gold.get(q), run.get(q), values.get(q),
@@ -179,9 +188,40 @@ def _mcqa_views(basis: Basis, value: Any, values: dict, result: dict, only) -> l
     return out
 
 
+def _taskb_own(basis: Basis, value: Any, values: dict, result: dict, only) -> list:
+    """Sealed gold: each question of the test set (or ``only``) with the run's own answer."""
+    run, shown = read_taskb(value, name="run").first_by_id(), basis.shown
+    return [explain.QuestionView(q, shown[q].body if q in shown else None, shown[q].type if q in shown else None,
+                                 values.get(q), own=explain.own_answer(run.get(q), retrieval=basis.retrieval,
+                                                                       answers=basis.answers))
+            for q in dict.fromkeys(only if only is not None else shown)]
+
+
+def _taska_own(basis: Basis, value: Any, values: dict, result: dict, only) -> list:
+    """Sealed gold: each document of ``only`` (default: the run's) with the labels the run predicted."""
+    run = taska_labels(value, set(only) if only is not None else None)
+    return [explain.QuestionView(pmid, values=values.get(pmid), own=explain.own_labels(run.get(pmid, ())))
+            for pmid in (only if only is not None else list(run))]
+
+
+def _mcqa_own(basis: Basis, value: Any, values: dict, result: dict, only) -> list:
+    """Sealed gold: each question of the test set (or those of ``only`` it has) with its
+    candidates and the one the run chose."""
+    answers = read_mcqa_run(value).answers
+    out = []
+    for qid in (only if only is not None else list(basis.shown)):
+        if qid in basis.shown:
+            text, candidates = basis.shown[qid]
+            answer = answers.get(qid)
+            out.append(explain.QuestionView(qid, body=text or None, values=values.get(qid), own=explain.own_choice(
+                candidates, answer.answer if answer else None, answer.candidate if answer else None)))
+    return out
+
+
 #: How the gold and test set of a table are read, and how a run is shown against them, for
-#: each kind of task (:attr:`scorer.tasks.Task.view_kind`).
+#: each kind of task (:attr:`scorer.tasks.Task.view_kind`); a sealed gold (``[gold] sealed``)
+#: is not read: the test set is, and a run shows its own answer (:class:`~scorer.site.explain.OwnAnswer`).
 _BASES = {"taskB": _taskb_basis, "taskA": _taska_basis, "mcqa": _mcqa_basis}
-#: Tables whose gold is sealed: the kinds whose runs are shown without it (Task B: own answers).
-_SEALED = {"taskB": _taskb_sealed_basis}
+_SEALED = {"taskB": _taskb_sealed_basis, "taskA": _taska_sealed_basis, "mcqa": _mcqa_sealed_basis}
 _VIEWS = {"taskB": _taskb_views, "taskA": _taska_views, "mcqa": _mcqa_views}
+_OWN_VIEWS = {"taskB": _taskb_own, "taskA": _taska_own, "mcqa": _mcqa_own}

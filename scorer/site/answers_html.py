@@ -147,7 +147,7 @@ def _choice(q: QuestionView) -> str:
 
 def _own(o: OwnAnswer) -> str:
     """A run's own answer to a question whose gold is sealed: its items, unmarked."""
-    out = ['<p class="legend">The gold of this batch is sealed: the run\'s own answer, nothing marked.</p>\n']
+    out = []
     if o.documents is not None:
         out.append(f"<h4>Documents: {len(o.documents)} returned</h4>\n")
         out += (['<ol class="ranked-docs">'] + [f"<li>{escape(pubmed_id(d))}</li>" for d in o.documents] + ["</ol>\n"]
@@ -162,6 +162,13 @@ def _own(o: OwnAnswer) -> str:
                    + "</ol>\n")
     if o.ideal is not None:
         out.append(f'<h4>Ideal answer</h4>\n<div class="snippet"><p>{escape(o.ideal)}</p></div>\n')
+    if o.labels is not None:
+        out.append(f"<p>Predicted: {', '.join(f'<code>{escape(x)}</code>' for x in o.labels) or 'none'}</p>\n")
+    if o.candidates is not None:
+        named = "named, not answered (NoA)" if o.unanswered else "chosen"
+        out += (['<ol class="candidates">\n']
+                + [f"<li>{escape(text)}{f' <strong>{named}</strong>' if chosen else ''}</li>\n"
+                   for text, chosen in o.candidates] + ["</ol>\n", "<p>Not answered.</p>\n" if o.unanswered else ""])
     return "".join(out)
 
 
@@ -188,6 +195,8 @@ def summary_html(q: QuestionView) -> str:
     if q.labels is not None:
         return (f"PMID {escape(q.id)}: {len(q.labels.correct)} right, {len(q.labels.wrong)} wrong, "
                 f"{len(q.labels.missed)} missed")
+    if q.own is not None and q.own.labels is not None:
+        return f"PMID {escape(q.id)}: {_plural(len(q.own.labels), 'label')} predicted"
     kind = f'<span class="qtype">{escape(q.type)}</span> ' if q.type else ""
     return f"{kind}{escape(q.body or q.id)}"
 
@@ -198,7 +207,7 @@ def questions_html(views: Sequence[QuestionView], parts: Sequence[str], opened: 
     out = []
     for i, (q, body) in enumerate(zip(views, parts)):
         out.append(f'<details class="answer"{" open" if i < opened else ""}>\n<summary>{summary_html(q)}</summary>\n'
-                   f'<div class="answer-body">\n<p class="legend">{"PMID" if q.labels else "Question"} '
+                   f'<div class="answer-body">\n<p class="legend">{"PMID" if q.labelled else "Question"} '
                    f"<code>{escape(q.id)}</code></p>\n{body}</div>\n</details>\n")
     return Markup("".join(out))
 

@@ -459,16 +459,43 @@ class QuestionView:
         """An ideal answer to show: the run's or the gold's."""
         return self.ideal is not None or bool(self.gold_ideal)
 
+    @property
+    def labelled(self) -> bool:
+        """A document with labels (Task A), against the gold or the run's own."""
+        return self.labels is not None or (self.own is not None and self.own.labels is not None)
+
 
 class OwnAnswer(NamedTuple):
-    """What a run returned for a question whose gold is sealed (``[gold] sealed``): its
-    documents, snippets, exact answer entries (each entry's strings) and ideal answer, as
-    the run wrote them; nothing of the gold, so no item is marked relevant or not."""
+    """What a run returned for a question (Task A: document) whose gold is sealed
+    (``[gold] sealed``), as the run wrote it: Task B its documents, snippets, exact answer
+    entries (each entry's strings) and ideal answer; Task A the labels it predicted; a
+    multiple-choice question its candidates with the one it chose.  Nothing of the gold,
+    so no item is marked relevant, right or wrong; a part that does not apply is None
+    (``exact``: empty)."""
 
     documents: tuple[str, ...] | None = None  # None: not scored on this phase (no retrieval)
     snippets: tuple[Snippet, ...] | None = None
     exact: tuple[tuple[str, ...], ...] = ()
     ideal: str | None = None
+    labels: tuple[str, ...] | None = None  # Task A: the predicted labels, in the run's order, repeats once
+    candidates: tuple[tuple[str, bool], ...] | None = None  # multiple choice: (text, chosen), test-set order
+    unanswered: bool = False  # multiple choice: no answer (NoA); a candidate it named is the chosen one
+
+
+def own_labels(predicted: Sequence[str]) -> OwnAnswer:
+    """The :class:`OwnAnswer` of a Task A document: the run's labels ``predicted`` (none:
+    the run has no such document), in its order, each once."""
+    return OwnAnswer(labels=tuple(dict.fromkeys(predicted)))
+
+
+def own_choice(candidates: Sequence[tuple[str, str]], answer: str | None, candidate: str | None) -> OwnAnswer:
+    """The :class:`OwnAnswer` of a multiple-choice question, as :func:`choice` takes it
+    but without the correct candidate: ``candidates`` (id, text) in test-set order (a
+    text empty: its id is shown), ``answer`` the chosen id (None: NoA, ``candidate`` the
+    one it named, if any)."""
+    chosen = answer if answer is not None else candidate
+    return OwnAnswer(candidates=tuple((text or cid, cid == chosen) for cid, text in candidates),
+                     unanswered=answer is None)
 
 
 def own_answer(run, *, retrieval: bool, answers: bool) -> OwnAnswer:

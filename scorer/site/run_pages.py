@@ -58,9 +58,10 @@ def write_drilldown(site: Site, task: str, batch: str, phase: str | None = None)
     for (_, _, table_phase), table in tables:
         if table_phase is None:
             continue
-        docs, answers = _run_pages(site, table, load_basis(site.challenge, task, batch, table_phase))
+        basis = load_basis(site.challenge, task, batch, table_phase)
+        docs, answers = _run_pages(site, table, basis)
         if not TASKS[task].batch_ranking:
-            _compare_pages(site, table, docs, answers)
+            _compare_pages(site, table, docs, answers, sealed=basis is not None and basis.sealed)
         elif batch_table is not None:
             _collect_taska(batch_table, table_phase, docs, taska_docs)
     if batch_table is not None:
@@ -87,7 +88,8 @@ def _run_pages(site: Site, table: Table, basis: Basis | None) -> tuple[dict, dic
         order = item_order(doc.get("per_question", {}), entry.task) if doc and entry.status == "scored" else []
         shown = _answers(site, entry, doc, basis, order)
         parts = [parts_html(q) for q in shown or ()]
-        _run_page(site, entry, doc, table, None if shown is None else questions_html(shown, parts), order)
+        _run_page(site, entry, doc, table, None if shown is None else questions_html(shown, parts), order,
+                  sealed=basis is not None and basis.sealed)
         if doc and entry.status == "scored":
             docs[entry.key] = doc
             if shown is not None:
@@ -123,7 +125,9 @@ def _collect_taska(batch_table: Table, testset: str, results: dict, store: dict)
 
 
 def _run_page(site: Site, entry, doc: dict | None, table: Table | None, answers: Markup | None = None,
-              order: list[str] | None = None) -> None:
+              order: list[str] | None = None, sealed: bool = False) -> None:
+    """The page of a run; ``answers``: its drill-down, ``sealed``: shown without the gold
+    (its own items, :class:`~scorer.site.explain.OwnAnswer`)."""
     path = paths.run(entry.task, entry.batch, entry.phase, entry.key)
     measures = questions = None
     added: tuple = ()
@@ -140,7 +144,7 @@ def _run_page(site: Site, entry, doc: dict | None, table: Table | None, answers:
                 warnings=grouped_warnings((doc or {}).get("warnings", [])),
                 slug=run_slug(entry), evidence=site.evidence_page(entry),
                 answers=answers, answers_of=_answers_of(entry, doc), card=card_context(site.cards.get(entry.key)),
-                added=added, gold=gold)
+                added=added, gold=gold, sealed=sealed)
 
 
 def grouped_warnings(warnings: list[dict]) -> list[dict]:
@@ -160,11 +164,11 @@ def _answers_of(entry, doc: dict | None) -> tuple[int, int] | None:
     return (limit, total) if limit is not None and total > limit else None
 
 
-def _compare_pages(site: Site, table: Table, data: dict, answers: dict | None = None) -> None:
+def _compare_pages(site: Site, table: Table, data: dict, answers: dict | None = None, sealed: bool = False) -> None:
     """The head-to-head pages of a table; ``data``: what its task's pair views read per
     system (Task A: per-document values, the others: run results); ``answers``: system ->
     (its answers, their HTML) (:func:`_run_pages`), the questions where a pair differs
-    most shown side by side."""
+    most shown side by side (``sealed``: each its own items, without the gold)."""
     task, batch, phase = table.task, table.batch, table.phase
     pairs = [(p, a, b) for p, a, b, _ in site.pairs() if p.startswith(paths.compare_index(task, batch, phase)
                                                                       .rsplit("/", 1)[0] + "/")]
@@ -183,4 +187,5 @@ def _compare_pages(site: Site, table: Table, data: dict, answers: dict | None = 
         site.w.page(path, "compare.html", f"{site.names.system(a)} against {site.names.system(b)}", a=a, b=b,
                     views=views, names=site.names, index=paths.compare_index(task, batch, phase),
                     board=paths.board(task, batch, phase), where=title.split(": ", 1)[1], task=task,
-                    sides=sides_html(sides, site.names.system(a), site.names.system(b), html[a], html[b]), shown_sides=len(sides), runs=(paths.run(task, batch, phase, a), paths.run(task, batch, phase, b)) if phase else None)
+                    sides=sides_html(sides, site.names.system(a), site.names.system(b), html[a], html[b]), shown_sides=len(sides), runs=(paths.run(task, batch, phase, a), paths.run(task, batch, phase, b)) if phase else None,
+                    sealed=sealed)
