@@ -42,7 +42,7 @@ class Fingerprint:
     @property
     def digest(self) -> str:
         """One SHA-256 of the source and dependency digests."""
-        return _sha256(f"{self.source_sha256}\n{self.dependencies_sha256}\n".encode())
+        return sha256_bytes(f"{self.source_sha256}\n{self.dependencies_sha256}\n".encode())
 
     @property
     def short(self) -> str:
@@ -68,7 +68,7 @@ def fingerprint() -> Fingerprint:
     if lock.is_file():
         dependencies, source = lock_digest(lock.read_text(encoding="utf-8")), LOCK
     else:
-        dependencies, source = _sha256("\n".join(installed_requirements(DISTRIBUTION)).encode()), \
+        dependencies, source = sha256_bytes("\n".join(installed_requirements(DISTRIBUTION)).encode()), \
             "installed distributions"
     return Fingerprint(version(), source_digest(PACKAGE), dependencies, source)
 
@@ -82,14 +82,14 @@ def source_digest(package: Path) -> str:
         if (not path.is_file() or path.suffix in (".pyc", ".pyo")
                 or any(part == "__pycache__" or part.startswith(".") for part in relative.parts)):
             continue
-        lines.append(f"{relative.as_posix()}\0{_sha256(path.read_bytes())}\n")
-    return _sha256("".join(lines).encode("utf-8"))
+        lines.append(f"{relative.as_posix()}\0{sha256_bytes(path.read_bytes())}\n")
+    return sha256_bytes("".join(lines).encode("utf-8"))
 
 
 def lock_digest(text: str) -> str:
     """SHA-256 of a lock file's requirement lines (each stripped; comments and blank lines dropped)."""
     lines = [line.strip() for line in text.splitlines()]
-    return _sha256("\n".join(line for line in lines if line and not line.startswith("#")).encode("utf-8"))
+    return sha256_bytes("\n".join(line for line in lines if line and not line.startswith("#")).encode("utf-8"))
 
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
@@ -121,5 +121,7 @@ def installed_requirements(distribution: str) -> list[str]:
     return sorted(f"{name}=={v}" for name, v in found.items())
 
 
-def _sha256(data: bytes) -> str:
+def sha256_bytes(data: bytes) -> str:
+    """The SHA-256 of ``data`` as 64 lowercase hex digits: the scorer's one digest of
+    bytes (its fingerprint, results, ledgers and pools)."""
     return hashlib.sha256(data).hexdigest()

@@ -38,12 +38,13 @@ from scorer.assessment.judgements import pool_digest, pool_items
 from scorer.assessment.merge import agreement, decide, manual_scores, next_gold
 from scorer.assessment.pool import Pool, build_pool, pool_kinds
 from scorer.errors import Problem, ScorerError
+from scorer.fingerprint import sha256_bytes
 from scorer.formats.challenge import load_challenge, utc_text
 from scorer.formats.goldversions import PRELIMINARY_FOLDER, VERSIONS_FILE, preliminary_copy, read_versions
 from scorer.formats.jsontext import load_json
 from scorer.formats.sealed import SealingError, gold_to_write, present, read_gold, sealed_copy
 from scorer.formats.taskb import read_taskb
-from scorer.store.files import canonical_json, sha256_bytes, write_atomic
+from scorer.store.files import canonical_json, write_atomic
 from scorer.store.runs import discover_runs
 from scorer.tasks import SCORINGS, TASKS
 

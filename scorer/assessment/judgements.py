@@ -24,9 +24,10 @@ from pathlib import Path
 from jsonschema import ValidationError
 
 from scorer.errors import Problem, ScorerError, json_pointer
+from scorer.fingerprint import sha256_bytes
 from scorer.formats.jsontext import load_json
 from scorer.schemas import schema_fix, schema_problems
-from scorer.store.files import sha256_bytes, write_atomic
+from scorer.store.files import write_atomic
 
 SCHEMA = "assessment-judgements.schema.json"
 #: The judgement shape of each item kind, by the first member it must have.

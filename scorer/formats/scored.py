@@ -42,11 +42,11 @@ ideal answer with every whitespace run collapsed to one space and its ends strip
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Callable
 
+from scorer.fingerprint import sha256_bytes
 from scorer.formats.jsontext import JsonValue
 from scorer.tasks import SCORINGS, TASKS
 
@@ -172,7 +172,7 @@ def digest(task: str, run: JsonValue) -> str:
     in id order: equal for two runs exactly when every measure scores them alike in the
     ways listed in the module doc."""
     form = scored_form(task, run)
-    return hashlib.sha256(text([task, sorted(form.items())]).encode()).hexdigest()
+    return sha256_bytes(text([task, sorted(form.items())]).encode())
 
 
 def _collapsed(value: JsonValue) -> JsonValue:

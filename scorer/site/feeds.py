@@ -14,12 +14,12 @@ endpoint per system.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from datetime import datetime
 
+from scorer.fingerprint import sha256_bytes
 from scorer.formats.challenge import utc_text
 from scorer.site import labels, paths
 from scorer.site.assessment import gold_state
@@ -43,7 +43,7 @@ class Published:
     def digest(self) -> str:
         """SHA-256 (16 hex digits) of its rankings' records: changes with any published number."""
         records = {name: r.records for name, r in sorted(self.table.rankings.items())}
-        return hashlib.sha256(json.dumps(records, sort_keys=True, default=str).encode()).hexdigest()[:16]
+        return sha256_bytes(json.dumps(records, sort_keys=True, default=str).encode())[:16]
 
 
 def published(site) -> list[Published]:
@@ -71,7 +71,7 @@ def atom_feed(challenge_name: str, items: list[Published], names) -> bytes:
     well-formed XML 1.0 whatever the names hold (:func:`scorer.site.escaping.xml_text`)."""
     ET.register_namespace("", ATOM)
     feed = ET.Element(f"{{{ATOM}}}feed")
-    slug = hashlib.sha256(challenge_name.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    slug = sha256_bytes(challenge_name.encode("utf-8", "surrogatepass"))[:12]
     _text(feed, "title", f"{challenge_name}: results")
     _text(feed, "id", f"tag:{TAG_AUTHORITY},2013:{slug}")
     _text(feed, "updated", utc_text(items[0].closed) if items else "1970-01-01T00:00:00Z")

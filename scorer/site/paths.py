@@ -6,7 +6,7 @@ from a GitHub Pages sub-path.  Ids are lowercase slugs, so they are safe in path
 """
 from __future__ import annotations
 
-import hashlib
+from scorer.fingerprint import sha256_bytes
 
 #: The longest file name (in bytes) the site writes.  Ids are at most 64 characters
 #: (the schemas), so one id per name always fits; a name made of several (a head-to-head
@@ -48,7 +48,7 @@ def file_name(stem: str, suffix: str) -> str:
     """
     if len((stem + suffix).encode("utf-8")) <= MAX_NAME:
         return stem + suffix
-    digest = hashlib.sha256(stem.encode("utf-8")).hexdigest()[:DIGEST_DIGITS]
+    digest = sha256_bytes(stem.encode("utf-8"))[:DIGEST_DIGITS]
     room = MAX_NAME - len(suffix.encode("utf-8")) - 1 - DIGEST_DIGITS
     start = stem.encode("utf-8")[:room].decode("utf-8", "ignore")
     return f"{start}-{digest}{suffix}"

@@ -80,10 +80,6 @@ def _layout(value, levels: int, indent: str) -> str:
     return "{\n" + ",\n".join(members) + "\n" + indent + "}"
 
 
-def sha256_bytes(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
 def sha256_file(path: Path) -> str:
     """SHA-256 of a file's bytes, read in 1 MiB blocks."""
     digest = hashlib.sha256()

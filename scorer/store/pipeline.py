@@ -45,7 +45,7 @@ from pathlib import Path
 from threadpoolctl import threadpool_limits
 
 from scorer.errors import Problem
-from scorer.fingerprint import fingerprint
+from scorer.fingerprint import fingerprint, sha256_bytes
 from scorer.formats.challenge import Challenge, RunRef, load_challenge, read_received, utc_text
 from scorer.formats.goldversions import gold_version
 from scorer.formats.hierarchy import load_hierarchy
@@ -57,7 +57,6 @@ from scorer.store.files import (
     parse_json,
     read_json,
     remove_stale,
-    sha256_bytes,
     sha256_file,
     write_atomic,
 )

@@ -41,9 +41,10 @@ from datetime import datetime
 from pathlib import Path
 
 from scorer.errors import Problem
+from scorer.fingerprint import sha256_bytes
 from scorer.formats.challenge import Challenge, RunRef, sealed_ref, utc_text
 from scorer.formats.sealed import SEALED_SUFFIX, SealingError, envelope_problems, open_envelope, sealed_limit
-from scorer.store.files import canonical_json, sha256_bytes, sha256_file, write_atomic
+from scorer.store.files import canonical_json, sha256_file, write_atomic
 from scorer.tasks import GOLD_MEMBERS, TASKS
 
 LEDGER = "results/sealed.json"
