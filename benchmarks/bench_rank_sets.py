@@ -4,7 +4,7 @@
                                          [--batches 2000,1000,300]
 
 Each simulated batch draws per-question scores in (0, 1), skewed like average precision
-(the model of ``scorer.ranking.simulate_error_and_power``):
+(the model of ``benchmarks/simulation.py``):
 
     x_{s,q} = 1 / (1 + exp(-(d_q + e_s + z_{s,q}))),   d_q, z_{s,q} ~ N(0, 1) independent
 
@@ -32,9 +32,9 @@ import sys
 import time
 
 import numpy as np
+from scipy.stats import rankdata
 
 from scorer.ranking import significance_groups
-from scorer.ranking.ranks import tied_ranks
 from scorer.ranking.ranksets import Component, rank_sets, surely_better
 
 
@@ -65,7 +65,7 @@ def coverage(scenario: str, n: int, questions: int, batches: int, trials: int, s
     """(share of batches whose sets all contain the true ranks, CPU seconds)."""
     rng = np.random.default_rng(seed)
     e = effects(scenario, n)
-    truth = tied_ranks(-e)
+    truth = rankdata(-e)
     start, covered = time.process_time(), 0
     for _ in range(batches):
         noise = rng.standard_normal(questions)[None, :] + e[:, None] + rng.standard_normal((n, questions))

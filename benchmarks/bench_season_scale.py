@@ -22,7 +22,7 @@ a copy).  Then, each as a fresh process:
 4. ``groups``: the most significance groups of any measure of any batch table (letters
    when a table needs at most 10, else tiers: ``12T`` is 12 tiers, ``docs/ranking.md``);
 5. ``FWE`` and ``power``: the family-wise error and the power of those groups at that many
-   systems and ``--questions`` questions, simulated (``scorer.ranking.simulate_error_and_power``:
+   systems and ``--questions`` questions, simulated (``benchmarks/simulation.py``:
    ``--sim-repetitions`` batches of identical systems, and of evenly spread ones, each tested
    with ``--sim-trials`` permutations; spread 1, about the MAP range of 35 real systems).
 
@@ -44,8 +44,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_score_all import ROOT, phase_a_run, phase_b_run, taskb_gold, window, write_json  # noqa: E402
-
-from scorer.ranking import simulate_error_and_power  # noqa: E402
+from simulation import simulate_error_and_power  # noqa: E402
 
 RUNS_PER_TEAM = 5
 GOALS = {65: {"cold": 60.0, "+1 run": 5.0}}  # the goals of issue 24, for a 65-system board

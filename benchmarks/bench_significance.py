@@ -3,7 +3,7 @@
     python benchmarks/bench_significance.py [--systems 5,65,250] [--questions 100] [--trials 10000]
 
 For each number of systems, one batch of AP-like per-question scores (the model of
-``scorer.ranking.simulate_error_and_power``, evenly spread systems, fixed seed) is tested
+``benchmarks/simulation.py``, evenly spread systems, fixed seed) is tested
 with ``scorer.ranking.significance_groups`` (every pair, max-T step-down) in a fresh
 process with one BLAS thread; prints the pairs, the wall and CPU seconds, the growth of
 the peak resident memory (VmHWM) over the interpreter and numpy, and the groups found.

@@ -14,7 +14,6 @@ from scorer.ranking import (
     rank_on_components,
     task_a_ranking,
 )
-from scorer.ranking.ranks import tied_ranks
 
 NAN = float("nan")
 
@@ -42,8 +41,9 @@ def test_nan_and_none_are_not_ranked_and_do_not_take_a_position():
     assert average_ranks({}) == {}
 
 
-def test_tied_ranks_ascending():
-    assert tied_ranks([0.3, 0.1, 0.3]).tolist() == [2.5, 1.0, 2.5]
+def test_lower_is_better_ties_share_the_mean_position():
+    # b first; a and c tie on positions 2 and 3: (2 + 3) / 2 each
+    assert average_ranks({"a": 0.3, "b": 0.1, "c": 0.3}, higher_is_better=False) == {"a": 2.5, "b": 1.0, "c": 2.5}
 
 
 # --- Phase A ----------------------------------------------------------------------

@@ -19,7 +19,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scorer.ranking import significance_groups, simulate_error_and_power
+from benchmarks.simulation import simulate_error_and_power
+from scorer.ranking import significance_groups
 from scorer.site.build import build_site
 from scorer.store import score_all
 from tests.gitutil import git
