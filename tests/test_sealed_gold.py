@@ -459,3 +459,79 @@ def test_an_mcqa_run_page_of_a_sealed_batch_shows_the_chosen_candidates_and_not_
             pages[run_path] = _answers_section(page)
         sections.append(pages)
     assert sections[0] == sections[1]
+
+
+def _private_tiny_repo(root: Path) -> Path:
+    """tests/test_final_results.py's tiny challenge with its Task B gold sealed, a git work tree."""
+    from test_final_results import tiny_repo
+    private = tiny_repo(root)
+    text = (private / "challenge.toml").read_text(encoding="utf-8")
+    (private / "challenge.toml").write_text(text + f'\n[submissions]\nrecipient = "{KEY.recipient}"\n\n'
+                                                   '[gold]\nsealed = ["taskB"]\n', encoding="utf-8")
+    _seal_folder(private, "gold/taskb")
+    subprocess.run(["git", "init", "-q", str(private)], check=True)
+    return private
+
+
+def test_the_pool_of_a_sealed_gold_goes_outside_the_work_tree_and_the_merge_seals_the_next_gold(tmp_path, capsys):
+    """``pool`` on a sealed gold writes beside the repository (``<work tree>-assessment/``),
+    refuses an --out inside the work tree (located, with the fix, nothing written) unless
+    --inside-repo; ``assess merge`` of that pool writes the next gold sealed, no plain gold."""
+    from scorer.assessment.judgements import new_judgements, pool_digest, pool_items, save_judgements, with_judgement
+
+    from test_final_results import ACCEPTED
+    private = _private_tiny_repo(tmp_path / "private")
+    identity = tmp_path / "key.txt"
+    identity.write_text(KEY.identity, encoding="utf-8")
+    pool = ["pool", "--repo", str(private), "--task", "taskB", "--batch", "b2", "--phase", "phaseA",
+            "--identity", str(identity), "--now", "2026-05-01T00:00:00Z"]
+    for inside in (private / "assessment" / "b2", private / "gold" / ".." / "elsewhere"):
+        assert main([*pool, "--out", str(inside)]) == 1
+        out = "".join(capsys.readouterr())
+        assert f"{inside}: error: the pool of taskB b2 phaseA would be written inside the repository's work tree" in out
+        assert str(tmp_path / "private-assessment/taskB/b2/phaseA") in out and "--inside-repo" in out
+    assert list(private.rglob("pool.json")) == [] and not (private / "assessment-keys").exists()
+    assert main([*pool, "--out", str(private / "assessment" / "b2"), "--inside-repo"]) == 0
+    capsys.readouterr()
+    assert main(pool) == 0
+    folder = tmp_path / "private-assessment/taskB/b2/phaseA"
+    assert str(folder) in capsys.readouterr().out and (folder / "pool.json").is_file()
+    assert [p.relative_to(private).as_posix() for p in private.rglob("pool.json")] == ["assessment/b2/pool.json"]
+    document = json.loads((folder / "pool.json").read_text())
+    judgements = new_judgements("expert", pool_digest((folder / "pool.json").read_bytes()))
+    for key, (kind, item, _) in pool_items(document).items():
+        judgements = with_judgement(judgements, key, {"relevant": kind == "documents" and item["pmid"] in ACCEPTED})
+    save_judgements(folder / "judgements" / "expert.json", judgements)
+    assert main(["assess", "merge", str(folder), str(folder / "judgements/expert.json"), "--repo", str(private),
+                 "--identity", str(identity)]) == 0
+    gold = private / "gold/taskb/b2"
+    assert sorted(p.relative_to(gold).as_posix() for p in gold.rglob("*") if p.is_file()) == [
+        "phaseA.json.age", "preliminary/phaseA.json.age", "versions.json"]
+    merged = json.loads(open_envelope((gold / "phaseA.json.age").read_bytes(), KEY.identity, "gold"))
+    before = json.loads(open_envelope((gold / "preliminary/phaseA.json.age").read_bytes(), KEY.identity, "gold"))
+    added = {d for q in merged["questions"] for d in q["documents"]} - {d for q in before["questions"]
+                                                                        for d in q["documents"]}
+    assert {d.rpartition("/")[2] for d in added} == ACCEPTED and len(added) == 1
+
+
+def test_the_synergy_feedback_of_a_sealed_gold_goes_beside_its_pool_outside_the_work_tree(tmp_path, capsys):
+    """Synergy with sealed gold: the round's pool and its feedback (which marks the gold's
+    documents) go to ``<work tree>-assessment/synergy/<round>/``; a feedback --out inside
+    the work tree is refused, nothing written."""
+    from scorer.assessment.judgements import new_judgements, pool_digest, save_judgements
+    repo = demo_copy(tmp_path / "repo", ("submissions/synergy/round1/",))
+    _with_key(repo, '["synergy"]')
+    _seal_folder(repo, "gold/synergy/round1")
+    identity = tmp_path / "key.txt"
+    identity.write_text(KEY.identity, encoding="utf-8")
+    assert main(["pool", "--repo", str(repo), "--task", "synergy", "--batch", "round1", "--phase", "run",
+                 "--now", "2030-01-01T00:00:00Z", "--identity", str(identity)]) == 0
+    folder = tmp_path / "repo-assessment/synergy/round1/run"
+    save_judgements(folder / "judgements" / "x.json",
+                    new_judgements("x", pool_digest((folder / "pool.json").read_bytes())))
+    feedback = ["synergy-feedback", "round1", "--repo", str(repo), "--identity", str(identity)]
+    assert main([*feedback, "--out", str(repo / "feedback.json")]) == 1
+    assert "the feedback of synergy round1 would be written inside" in "".join(capsys.readouterr())
+    assert main(feedback) == 0
+    assert (tmp_path / "repo-assessment/synergy/round1/feedback.json").is_file()
+    assert not (repo / "assessment/synergy").exists() and not (repo / "feedback.json").exists()

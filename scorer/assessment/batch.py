@@ -11,6 +11,9 @@
   ``assessment-keys/`` (:func:`default_key`), which ``init``'s ``.gitignore`` ignores.
   A folder holding a key is never written, served or merged (:func:`blind_problems`):
   handed to assessors, it would tell them which team returned each item.
+  The pool of a sealed gold (:func:`gold_sealed`) holds what the gold lacks (and Phase
+  B's, the gold's answers): by default it goes outside the repository's work tree
+  (:func:`default_pool`), and a folder inside it is refused (:func:`private_folder_problem`).
 * :func:`round_feedback` makes the feedback BioASQ hands out after a Synergy round
   (:mod:`scorer.assessment.feedback`) from the round's gold and the judgements of its pool.
 * :func:`merge_batch` turns the assessors' judgements into the batch's next gold version.
@@ -51,6 +54,10 @@ from scorer.tasks import SCORINGS, TASKS
 POOL_FILE, KEY_FILE = "pool.json", "pool-key.json"
 #: The folder of the keys, outside every pool folder (git-ignored by ``init``'s ``.gitignore``).
 KEYS_FOLDER = "assessment-keys"
+#: With a sealed gold, the pools go beside the repository's work tree, in ``<work tree><PRIVATE_SUFFIX>``.
+PRIVATE_SUFFIX = "-assessment"
+#: The option that lets a pool of a sealed gold be written inside the work tree all the same.
+INSIDE_FLAG = "--inside-repo"
 
 
 def _usage(message: str, fix: str) -> ScorerError:
@@ -85,6 +92,35 @@ def gold_bytes(gold: Path, identity: str | None) -> bytes:
         return read_gold(gold, identity)
     except SealingError as exc:
         raise ScorerError(exc.problem) from None
+
+
+def gold_sealed(gold: Path) -> bool:
+    """Whether a batch's gold file (:func:`gold_of`) is kept sealed: its ``.age`` file is
+    committed, the plain one is not (a revealed gold, committed plain, is not sealed)."""
+    return not gold.is_file() and present(gold)
+
+
+def default_pool(root: Path, work_tree: Path, task: str, batch: str, phase: str, sealed: bool) -> Path:
+    """Where ``scorer pool`` writes the pool of a batch and phase by default:
+    ``assessment/<task>/<batch>/<phase>`` in the repository ``root``; with a sealed gold
+    (``sealed``: the pool holds what the gold lacks, and Phase B's its answers), outside
+    the repository's ``work_tree``: ``<work tree>-assessment/<task>/<batch>/<phase>`` beside
+    it (for ``/srv/challenge``: ``/srv/challenge-assessment/...``)."""
+    base = work_tree.parent / f"{work_tree.name}{PRIVATE_SUFFIX}" if sealed else root / "assessment"
+    return base / task / batch / phase
+
+
+def private_folder_problem(path: Path, work_tree: Path, what: str, default: Path) -> Problem | None:
+    """A located problem when ``path`` (a folder or file to write, made of a sealed gold)
+    lies inside the repository's ``work_tree``, where one ``git add`` would publish it;
+    ``what``: what it holds, ``default``: the folder outside the work tree to suggest."""
+    if not path.resolve().is_relative_to(work_tree.resolve()):
+        return None
+    return Problem(code="private-in-work-tree", file=str(path),
+                   message=f"{what} would be written inside the repository's work tree {work_tree}, and the "
+                           "batch's gold is sealed: one commit of it would publish what the gold holds",
+                   fix=f"leave --out out (the default, {default}, is outside the work tree), give a folder "
+                       f"outside {work_tree}, or add {INSIDE_FLAG} if you keep it out of every commit yourself")
 
 
 def default_key(root: Path, task: str, batch: str, phase: str) -> Path:

@@ -10,12 +10,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from scorer.assessment.batch import (
+    INSIDE_FLAG,
     KEY_FILE,
     KEYS_FOLDER,
+    PRIVATE_SUFFIX,
     batch_pool,
     blind_problems,
     default_key,
+    default_pool,
+    gold_of,
+    gold_sealed,
     merge_batch,
+    private_folder_problem,
     read_pool,
     round_feedback,
     write_pool,
@@ -39,6 +45,7 @@ from scorer.assessment.server import Assessment, serve
 from scorer.cli.common import EXIT_OK, EXIT_USAGE
 from scorer.errors import Problem, ScorerError
 from scorer.formats.challenge import parse_utc
+from scorer.gitrepo import GitError, run_git
 from scorer.store.files import write_atomic
 from scorer.tasks import SINGLE_PHASE, TASKS
 
@@ -48,6 +55,8 @@ ASSESS_USAGE = ("python -m scorer assess POOL_FOLDER --assessor NAME [--port N]\
 
 IDENTITY_HELP = ("the challenge's private key file (python -m scorer keygen wrote it), when the gold is sealed "
                  "([gold] sealed): it is opened in memory, and a merge seals the next version")
+INSIDE_HELP = ("with a sealed gold, write inside the repository's work tree all the same (refused without it: "
+               "one commit would publish what the gold holds; keep it out of every commit yourself)")
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -60,8 +69,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--task", default="taskB", help="the task (default taskB; also synergy)")
     p.add_argument("--batch", required=True, help="the batch (or Synergy round) id")
     p.add_argument("--phase", required=True, help="phaseA or phaseB (phaseB also pools the Phase A+ runs)")
-    p.add_argument("--out", help="the folder of the pool (default: assessment/<task>/<batch>/<phase>)")
+    p.add_argument("--out", help="the folder of the pool (default: assessment/<task>/<batch>/<phase>; with a sealed "
+                                 f"gold, outside the work tree: <work tree>{PRIVATE_SUFFIX}/<task>/<batch>/<phase> "
+                                 "beside it)")
     p.add_argument("--identity", metavar="FILE", help=IDENTITY_HELP)
+    p.add_argument(INSIDE_FLAG, action="store_true", dest="inside_repo", help=INSIDE_HELP)
     p.add_argument("--key", help=f"where to write the key, outside the pool folder (default: "
                                  f"{KEYS_FOLDER}/<task>/<batch>/<phase>/{KEY_FILE}, git-ignored)")
     p.add_argument("--format", choices=FORMATS, default="json",
@@ -99,8 +111,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--pool", help="the round's pool folder (default: assessment/synergy/ROUND/run)")
     p.add_argument("--judgements", nargs="+", metavar="FILE",
                    help="the assessors' judgements (default: every file of POOL/judgements/)")
-    p.add_argument("--out", help="the feedback file (default: assessment/synergy/ROUND/feedback.json)")
+    p.add_argument("--out", help="the feedback file (default: assessment/synergy/ROUND/feedback.json; with a sealed "
+                                 f"gold, outside the work tree: <work tree>{PRIVATE_SUFFIX}/synergy/ROUND/feedback.json)")
     p.add_argument("--identity", metavar="FILE", help=IDENTITY_HELP)
+    p.add_argument(INSIDE_FLAG, action="store_true", dest="inside_repo", help=INSIDE_HELP)
     p.set_defaults(handler=cmd_synergy_feedback)
 
 
@@ -119,16 +133,43 @@ def _identity(args: argparse.Namespace) -> str | None:
                      "give the private key file python -m scorer keygen wrote") from None
 
 
+def _work_tree(root: Path) -> Path:
+    """The work tree of the git repository holding ``root`` (``root`` itself outside git)."""
+    try:
+        return Path(run_git(root, "rev-parse", "--show-toplevel").stdout.decode().strip())
+    except GitError:
+        return root.resolve()
+
+
+def _private_place(root: Path, task: str, batch: str, phase: str) -> tuple[Path, bool, Path]:
+    """(the repository's work tree, whether the batch's gold is sealed, the default pool
+    folder: :func:`default_pool`, outside the work tree when it is)."""
+    work_tree, sealed = _work_tree(root), gold_sealed(gold_of(root, task, batch, phase))
+    return work_tree, sealed, default_pool(root, work_tree, task, batch, phase, sealed)
+
+
+def _refuse_inside(args: argparse.Namespace, path: Path, work_tree: Path, sealed: bool, what: str,
+                   default: Path) -> Path:
+    """``path``, unless it would hold what a sealed gold holds inside the work tree without
+    ``--inside-repo``: then a located error, before anything is read or written."""
+    problem = private_folder_problem(path, work_tree, what, default) if sealed and not args.inside_repo else None
+    if problem is not None:
+        raise ScorerError(problem)
+    return path
+
+
 def cmd_pool(args: argparse.Namespace) -> int:
     now = parse_utc(args.now) if args.now else datetime.now(UTC)
     if now is None:
         raise _usage(f"--now {args.now!r} is not a UTC time", "write it like 2026-05-01T12:00:00Z")
     root = Path(args.repo)
+    work_tree, sealed, default = _private_place(root, args.task, args.batch, args.phase)
+    folder = _refuse_inside(args, Path(args.out) if args.out else default, work_tree, sealed,
+                            f"the pool of {args.task} {args.batch} {args.phase}", default)
     pool = batch_pool(root, args.task, args.batch, args.phase, now, identity=_identity(args))
     if args.format == "qrels" and "documents" not in pool.document["kinds"]:
         raise _usage(f"qrels are for documents, and the pool of {args.task} {args.phase} has none",
                      "use --format label-studio for answers (or json)")
-    folder = Path(args.out) if args.out else root / "assessment" / args.task / args.batch / args.phase
     key = Path(args.key) if args.key else default_key(root, args.task, args.batch, args.phase)
     pool_path, key_path = write_pool(pool, folder, key)
     written = write_exchange(pool, pool_path, args.format)
@@ -207,11 +248,13 @@ def _merge(args: argparse.Namespace) -> int:
 
 def cmd_synergy_feedback(args: argparse.Namespace) -> int:
     root, task = Path(args.repo), TASKS["synergy"].id
-    base = root / "assessment" / task / args.round
-    folder = Path(args.pool) if args.pool else base / SINGLE_PHASE
+    work_tree, sealed, pool = _private_place(root, task, args.round, SINGLE_PHASE)
+    default = pool.parent / "feedback.json"
+    out = _refuse_inside(args, Path(args.out) if args.out else default, work_tree, sealed,
+                         f"the feedback of {task} {args.round}", default)
+    folder = Path(args.pool) if args.pool else pool
     files = [Path(f) for f in args.judgements] if args.judgements else sorted((folder / "judgements").glob("*.json"))
     feedback = round_feedback(root, task, args.round, folder, files, identity=_identity(args))
-    out = Path(args.out) if args.out else base / "feedback.json"
     write_atomic(out, (json.dumps(feedback, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
     questions = feedback["questions"]
     golden = sum(item["golden"] for q in questions for kind in ("documents", "snippets") for item in q[kind])
