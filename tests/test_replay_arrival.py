@@ -104,3 +104,52 @@ def test_a_strangers_flood_on_a_same_named_branch_leaves_a_teams_run_mergeable(t
         platform.at("2026-03-03T12:00:00Z").merge(alpha)
         publish(platform)
     assert main_json(platform, "submissions/received.json") == {path: pushed}
+
+
+AFTER_BATCH = "submissions/after/taskB/batch1/phaseA"  # runs after the challenge of BATCH (it closed at CLOSES)
+FIRST_AFTER, SECOND_AFTER = "2026-03-04T11:00:00Z", "2026-03-04T12:00:00Z"
+NEXT_AFTER = "2026-03-05T11:00:00Z"  # FIRST_AFTER + [rules] after_run_hours (default 24)
+
+
+def test_two_runs_after_the_challenge_in_two_open_pull_requests_cannot_both_pass(tmp_path):
+    """Issue 34: alice sends a run after the challenge (#1), and an hour later her teammate
+    another system's (#2), both checked before either is merged.  #2 is refused at once,
+    naming #1 and the time of the next allowed run, and the ruleset will not merge it; #1
+    stays green, is merged and received at the time it was sent."""
+    platform = new_platform(tmp_path)
+    first_path, second_path = f"{AFTER_BATCH}/alpha/a1.json", f"{AFTER_BATCH}/alpha/a2.json"
+    with platform.online():
+        first = platform.at(FIRST_AFTER).open_pull("alice", {first_path: run(11, 12)}, "after-1")
+        check_and_report(platform, "success")
+        second = platform.at(SECOND_AFTER).open_pull("Al-Two", {second_path: run(13, 14)}, "after-2")
+        check_and_report(platform, "success")  # the PR check reads only main: advisory
+        assert platform.status(first.head) == "success" and platform.status(second.head) == "failure"
+        text = comment(platform, second)
+        assert "after-run-limit" in text and f"pull request #{first.number}" in text
+        assert FIRST_AFTER in text and f"from {NEXT_AFTER}" in text
+        with pytest.raises(ReplayError, match="ruleset refuses"):
+            platform.merge(second)
+        platform.at("2026-03-04T13:00:00Z").merge(first)
+        publish(platform)
+    assert main_json(platform, "submissions/received.json") == {first_path: FIRST_AFTER}
+
+
+def test_a_run_after_the_challenge_closed_unmerged_leaves_the_next_free(tmp_path):
+    """A pull request closed without being merged counts no more (nothing of it is scored):
+    alice closes #1 and her teammate's #2, sent an hour later, is accepted; the stranger
+    mallory's pull request at team alpha's path never counts for alpha."""
+    platform = new_platform(tmp_path)
+    with platform.online():
+        stranger = platform.at("2026-03-04T10:30:00Z").open_pull(
+            "mallory", {f"{AFTER_BATCH}/alpha/a2.json": run(15, 16)}, "after-0")
+        check_and_report(platform, "failure")
+        assert platform.status(stranger.head) == "failure"  # not a member of alpha
+        first = platform.at(FIRST_AFTER).open_pull("alice", {f"{AFTER_BATCH}/alpha/a1.json": run(11, 12)}, "after-1")
+        check_and_report(platform, "success")
+        assert platform.status(first.head) == "success"
+        platform.at("2026-03-04T11:30:00Z").close(first)
+        assert platform.drain() == []
+        second = platform.at(SECOND_AFTER).open_pull("Al-Two", {f"{AFTER_BATCH}/alpha/a2.json": run(13, 14)},
+                                                     "after-2")
+        check_and_report(platform, "success")
+        assert platform.status(second.head) == "success", comment(platform, second)

@@ -11,7 +11,10 @@
    any key (:func:`scorer.pr.policy.judge_envelope`), its content is not read.
 4. Given the reporter's view of the team's other pull requests (``variants``, from the
    API), an accepted run that is not its team's latest on-time version of that path is
-   refused (``superseded-run``, :func:`scorer.pr.policy.latest_variant`).
+   refused (``superseded-run``, :func:`scorer.pr.policy.latest_variant`); given its view
+   of the team's other open pull requests (``after``), a run after the challenge counts
+   the runs after the challenge they carry towards the team's limit
+   (:class:`scorer.pr.policy.SentAfter`).
 5. A valid run whose gold is on the base branch is scored (a dry run, with the rules'
    flavor and edition); otherwise the check is validation only (a task whose gold is
    sealed: the report says the publish job scores the run once merged).
@@ -69,6 +72,7 @@ from scorer.pr.policy import (
     Context,
     Decision,
     Reason,
+    SentAfter,
     copied_reason,
     gold_path,
     judge_card_content,
@@ -247,14 +251,26 @@ class PublicRuns(Protocol):
     def __call__(self, ref: RunRef, window: Window, now: datetime, limit: int) -> list[PublicRun]: ...
 
 
+class AfterRuns(Protocol):
+    """The runs after the challenge of ``ref``'s team, batch and phase (Task A: test set) in
+    the team's open pull requests into the base branch opened by one of ``members`` (logins
+    in lower case) whose head is not ``head`` and arrived at or before ``now``; and whether
+    that is all of them (the reporter's, from the API: :class:`scorer.pr.github.OpenAfterRuns`)."""
+
+    def __call__(self, ref: RunRef, members: frozenset[str], now: datetime,
+                 head: str) -> tuple[list[SentAfter], bool]: ...
+
+
 def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, actor: str | None,
                        actor_source: str | None, now: datetime, time_source: str,
-                       variants: Variants | None = None, public: PublicRuns | None = None) -> CheckReport:
+                       variants: Variants | None = None, public: PublicRuns | None = None,
+                       after: AfterRuns | None = None) -> CheckReport:
     """Decide on every change of ``base...head`` (see the module doc), read from ``repo``:
     a local repository's folder, or any :class:`scorer.gitrepo.RepoReader`.  ``variants``:
     the team's other versions of each run; ``public``: the other teams' runs in pull
-    requests not merged, compared for copies like the base branch's (both the
-    reporter's; None: not compared, ``ci check`` has no API).
+    requests not merged, compared for copies like the base branch's; ``after``: the team's
+    runs after the challenge in its other open pull requests (all three the reporter's;
+    None: not read, ``ci check`` has no API).
 
     Raises :class:`scorer.gitrepo.GitError` for revisions that do not resolve and
     :class:`ScorerError` when the base branch's ``challenge.toml`` or ``teams/`` is broken.
@@ -282,7 +298,9 @@ def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, a
                                     "copy_similarity": challenge.rules.copy_similarity,
                                     "after_run_hours": challenge.rules.after_run_hours})
         identity = identities(git, challenge)
-        for decision in judge_changes(git.changes(base_commit, head_commit), context):
+        changes = git.changes(base_commit, head_commit)
+        context = _with_open_after(context, after, changes, head_commit)
+        for decision in judge_changes(changes, context):
             check = RunCheck(decision)
             if decision.needs_content and decision.card is not None:
                 assert decision.change.blob is not None, decision
@@ -327,6 +345,28 @@ def check_pull_request(repo: str | Path | RepoReader, base: str, head: str, *, a
         report.members = {c.decision.ref.team: members for c in report.checks if c.decision.ref is not None
                           and (members := _members(challenge, c.decision.ref.team)) is not None}
     return report
+
+
+def _with_open_after(context: Context, after: AfterRuns | None, changes, head: str) -> Context:
+    """``context`` with the runs after the challenge of the team's other open pull requests
+    (``after``) for each team, batch and phase the pull request sends one to; those whose
+    listing was cut are ``unsure_after``.  Unchanged without ``after``."""
+    if after is None:
+        return context
+    units: dict[tuple[str, str, str, str], RunRef] = {}
+    for change in changes:
+        ref = run_ref(change.path)
+        if ref is not None and ref.after and ref.team in context.challenge.teams:
+            units.setdefault((ref.task, ref.batch, ref.phase, ref.team), ref)
+    sent: list[SentAfter] = []
+    unsure = set()
+    for unit, ref in sorted(units.items()):
+        members = _members(context.challenge, ref.team)
+        assert members is not None, ref
+        found, complete = after(ref, members, context.now, head)
+        sent += found
+        unsure |= set() if complete else {unit}
+    return replace(context, sent_after=tuple(sent), unsure_after=frozenset(unsure))
 
 
 def _latest(check: RunCheck, variants: Variants | None, challenge: Challenge, base: str, now: datetime,

@@ -54,6 +54,7 @@ from scorer.errors import Problem, ScorerError
 from scorer.formats.challenge import RunRef, Window, run_ref, sealed_ref
 from scorer.gitrepo import ABSENT_MODE, REGULAR_MODES, Change, GitError, slashed
 from scorer.pr.check import (
+    AfterRuns,
     CheckReport,
     Identity,
     PublicRun,
@@ -62,7 +63,7 @@ from scorer.pr.check import (
     internal_error,
     markdown_templates,
 )
-from scorer.pr.policy import Push, Reason, first_submitted, latest_variant, shown
+from scorer.pr.policy import Push, Reason, SentAfter, first_submitted, latest_variant, same_after_unit, shown
 
 #: The hidden line that marks the reporter's comment (kept as the comment's first line).
 MARKER = "<!-- bioasq-leaderboard-report -->"
@@ -641,7 +642,7 @@ class OpenRuns:
                       and p.created_at < now and login(p.user) is not None][:MAX_PUBLIC_PULLS]
         found: list[PublicRun] = []
         for pull in candidates:
-            for f in self._pull_files(pull):
+            for f in self.pull_files(pull)[:MAX_PULL_FILES]:
                 other, sealed = run_ref(f.filename), sealed_ref(f.filename)
                 other = other or sealed
                 if (other is None or f.status == "removed" or (other.task, other.batch, other.phase) != unit
@@ -650,23 +651,66 @@ class OpenRuns:
                 entry = self.api.entry(pull.head.sha, f.filename)
                 label = f"{f.filename} (pull request #{pull.number})"
                 if entry is not None and sealed is not None:  # by blob id: an envelope is never downloaded
-                    found.append(PublicRun(label, other, b"", login(pull.user) or "", self._arrival(pull),
+                    found.append(PublicRun(label, other, b"", login(pull.user) or "", self.arrival(pull),
                                            envelope=entry["sha"]))
                 elif entry is not None and entry.get("size", limit + 1) <= limit:
                     found.append(PublicRun(label, other, self.api.blob(entry["sha"]), login(pull.user) or "",
-                                           self._arrival(pull)))
+                                           self.arrival(pull)))
         return found
 
-    def _pull_files(self, pull) -> list:
+    def pull_files(self, pull) -> list:
+        """The files pull request ``pull`` changes (``GET pulls/{n}/files``, at most
+        :data:`MAX_PULL_FILES` + 1, so that a cut list shows), listed once."""
         if pull.number not in self._files:
-            self._files[pull.number] = _listed(lambda: islice(pull.get_files(), MAX_PULL_FILES))
+            self._files[pull.number] = _listed(lambda: islice(pull.get_files(), MAX_PULL_FILES + 1))
         return self._files[pull.number]
 
-    def _arrival(self, pull) -> datetime:
+    def arrival(self, pull) -> datetime:
+        """When ``pull``'s head became its head (:meth:`CheckTimes.submitted`), read once."""
         key = (pull.number, pull.head.sha)
         if key not in self._arrived:
             self._arrived[key] = self.checks.submitted(pull, pull.head.sha)
         return self._arrived[key]
+
+
+#: The most open pull requests of one team :class:`OpenAfterRuns` lists the files of.
+MAX_AFTER_PULLS = 20
+
+
+class OpenAfterRuns:
+    """The runs after the challenge in a team's open pull requests, from the REST API: the
+    :class:`scorer.pr.check.AfterRuns` of the reporter, so that two runs after the challenge
+    sent in two pull requests within ``[rules] after_run_hours`` cannot both be accepted
+    before either is merged (:mod:`scorer.pr.policy`, "Which of a team's runs after the
+    challenge count").
+
+    For run ``ref`` submitted at *now* in the pull request with head *head*: of the open
+    pull requests (``opened``: ``GET pulls?state=open``, listed once by the reporter) into
+    ``branch`` opened at or before *now* by a member of ``ref``'s team whose head is not
+    *head*, at most :data:`MAX_AFTER_PULLS` have their files listed (``public``'s
+    :meth:`OpenRuns.pull_files`, shared); each that changes a run after the challenge of
+    ``ref``'s team, batch and phase (not removing it) gives it, timed by when that pull
+    request's head arrived (:meth:`OpenRuns.arrival`: the check runs of its own head
+    repository, by id), when that is at or before *now*.  More pull requests or files than
+    are read: not complete (the check then fails closed, ``after-run-unknown``).  A pull
+    request by someone else is never counted: a stranger cannot spend a team's runs."""
+
+    def __init__(self, opened: list, branch: str, public: OpenRuns):
+        self.opened, self.branch, self.public = opened, branch, public
+
+    def __call__(self, ref: RunRef, members: frozenset[str], now: datetime, head: str) -> tuple[list[SentAfter], bool]:
+        mine = [p for p in sorted(self.opened, key=lambda p: p.number)
+                if p.base.ref == self.branch and p.head.sha != head and (login(p.user) or "").lower() in members
+                and p.created_at is not None and p.created_at <= now]
+        complete, found = len(mine) <= MAX_AFTER_PULLS, []
+        for pull in mine[:MAX_AFTER_PULLS]:
+            files = self.public.pull_files(pull)
+            complete = complete and len(files) <= MAX_PULL_FILES
+            paths = [f.filename for f in files[:MAX_PULL_FILES] if f.status != "removed" and same_after_unit(ref, f.filename)]
+            arrived = self.public.arrival(pull) if paths else None
+            if arrived is not None and arrived <= now:
+                found += [SentAfter(path, pull.number, arrived) for path in paths]
+        return found, complete
 
 
 def reporter_comment(pull, bot_login: str = DEFAULT_BOT):
@@ -770,13 +814,14 @@ SUBMITTED_SOURCE = ("when this pull request's head last became this commit: its 
 
 def judge(api: ApiRepo, pull, sha: str, branch: str, checks: CheckTimes, event_time: datetime, time_source: str,
           verdicts: dict | None = None, variants: TeamPushes | None = None,
-          public: OpenRuns | None = None) -> tuple[CheckReport | None, str, str | None]:
+          public: OpenRuns | None = None, after: AfterRuns | None = None) -> tuple[CheckReport | None, str, str | None]:
     """Judge pull request ``pull`` (head ``sha``) against the rules of ``branch``, at the
     time its head became ``sha`` (:meth:`CheckTimes.submitted`; ``event_time``, from
     ``time_source``, stands for its creation time if GitHub gives none): (the report or
     None, the comment, what went wrong or None).  ``variants``: the team's other versions
     of each run (a superseded one is refused); ``public``: the other teams' runs in pull
-    requests not merged (compared for copies).  ``verdicts`` keeps the reports by
+    requests not merged (compared for copies); ``after``: the runs after the challenge in
+    the team's other open pull requests (counted towards its limit).  ``verdicts`` keeps the reports by
     (author, time), the only inputs besides the commits, so several pull requests with the
     same head are checked once.  Never raises for the check itself: a broken base
     configuration, an API or Git failure and a bug of the scorer each give an error comment."""
@@ -788,7 +833,7 @@ def judge(api: ApiRepo, pull, sha: str, branch: str, checks: CheckTimes, event_t
         if key not in verdicts:
             verdicts[key] = check_pull_request(api, branch, sha, actor=author,
                                                actor_source="pull request author (REST API)", now=now,
-                                               time_source=source, variants=variants, public=public)
+                                               time_source=source, variants=variants, public=public, after=after)
         check = verdicts[key]
         return check, check.to_markdown(), None
     except ScorerError as exc:
@@ -834,13 +879,14 @@ def report(repo, sha: str, *, branch: str, now: datetime, time_source: str, run_
     api, checks, judged, errors = ApiRepo(repo), CheckTimes(repo, branch, bot_login=bot_login), [], []
     recent = RecentPulls(repo)
     variants, public = TeamPushes(repo, api), OpenRuns(api, recent, checks)
+    after = OpenAfterRuns(everyone, branch, public)
     verdicts: dict[tuple, CheckReport] = {}
     for pull in pulls:
         if pull.base.ref != branch:
             action = _commented(pull, other_branch_markdown(pull.base.ref, branch), bot_login)
             judged.append(Judged(pull.number, pull.base.ref, action, note=f"targets {pull.base.ref}, not {branch}"))
             continue
-        check, body, error = judge(api, pull, sha, branch, checks, now, time_source, verdicts, variants, public)
+        check, body, error = judge(api, pull, sha, branch, checks, now, time_source, verdicts, variants, public, after)
         action = _commented(pull, body, bot_login)
         judged.append(Judged(pull.number, pull.base.ref, action, check=check, note=error))
         errors += [error] if error else []

@@ -47,7 +47,12 @@ code                         when
                              window is not closed yet (it goes to the challenge's path)
 ``after-run-limit``          a run after the challenge less than ``rules.after_run_hours``
                              after the team's last one of that batch and phase (Task A:
-                             test set), by the ledger's arrival times (:func:`next_after_run`)
+                             test set) was sent: by the ledger's arrival times, and by the
+                             arrival of each of the team's open pull requests that carries
+                             one (merged or not; :func:`next_after_run`)
+``after-run-unknown``        a run after the challenge while the team has more open pull
+                             requests (or one with more files) than the reporter reads, so
+                             its earlier runs after the challenge cannot all be told
 ``after-run-pending``        a run after the challenge while the team's earlier one of that
                              batch and phase is merged but not yet in the ledger (the publish
                              job has not run): its time, and so the next's, is not known
@@ -95,6 +100,20 @@ size and content rules; instead of the window rule, its window must have closed 
 team's last run after the challenge of that batch and phase must have arrived at least
 ``rules.after_run_hours`` before (``window-open``, ``after-run-limit``).  It is never late
 and never sealed; its decision says when the team's next one may come (``next_after``).
+
+Which of a team's runs after the challenge count, each from the time it was sent (when its
+pull request's head became the commit that carries it: the arrival of
+:func:`scorer.pr.github.arrival_time`, from the check runs of that pull request's own head
+repository, by id): those on the base branch (the ledger's times), those in the same pull
+request, and those in the team's other **open** pull requests into the base branch, opened
+by a member of the team, that arrived at or before this one (:class:`SentAfter`, listed by
+the reporter; ``ci check`` has no API and reads the ledger alone).  Such a run counts
+whether or not the check accepted it: a verdict changes as other runs come (a head pushed
+again arrives later), so two verdicts that each counted only the other's acceptance could
+both pass; an open pull request is a fact that does not.  A pull request closed without
+being merged counts no more (nothing of it is scored): to send another run at once, the
+team closes the earlier one, or pushes the new run to it.  None blocks a team for longer
+than ``rules.after_run_hours`` after it was sent.
 """
 from __future__ import annotations
 
@@ -186,7 +205,11 @@ class Context:
     ``existing_runs``: the run paths on the base branch (for the systems limit);
     ``received``: the base branch's ledger (``submissions/received.json``: run path -> when
     it arrived, written by the publish job from the merged pull requests' records), for
-    the limit on runs after the challenge (:func:`next_after_run`).
+    the limit on runs after the challenge (:func:`next_after_run`); ``sent_after``: the
+    runs after the challenge in the team's other open pull requests that arrived at or
+    before ``now`` (the reporter's, from the API; see the module doc), and
+    ``unsure_after``: the (task, batch, phase, team) whose such runs the reporter could
+    not all list (``after-run-unknown``).
     """
 
     challenge: Challenge
@@ -194,6 +217,18 @@ class Context:
     now: datetime
     existing_runs: tuple[str, ...] = ()
     received: dict[str, datetime] = field(default_factory=dict)
+    sent_after: tuple[SentAfter, ...] = ()
+    unsure_after: frozenset[tuple[str, str, str, str]] = frozenset()
+
+
+@dataclass(frozen=True)
+class SentAfter:
+    """A run after the challenge at ``path`` in the team's open pull request #``pull`` (not
+    merged), whose head arrived at ``time`` (:func:`scorer.pr.github.arrival_time`)."""
+
+    path: str
+    pull: int
+    time: datetime
 
 
 @dataclass
@@ -366,17 +401,17 @@ def _judge_new(change: Change, context: Context, systems: _Systems) -> Decision:
                                                 + " (a sealed task's: the same path + .age)"),))
     window, limit = context.challenge.window(ref), context.challenge.limits.max_run_bytes
     limit = sealed_limit(limit) if sealed else limit
-    if ref.after:  # the team's runs after the challenge accepted so far in this pull request count too
-        context = replace(context, received={**context.received, **systems.sent_after})
+    sent = _sent_after(ref, context, systems) if ref.after else []
     sealing = _sealed_after(ref, sealed) if ref.after else _sealing_rule(ref, sealed, context.challenge)
-    reasons = [*_batch_rule(ref, window), *_team_rules(ref, context, systems), *_window_rule(ref, window, context),
+    reasons = [*_batch_rule(ref, window), *_team_rules(ref, context, systems),
+               *(_after_rule(ref, window, context, sent) if ref.after and window else _window_rule(ref, window, context)),
                *sealing, *_size_rule(change, limit)]
-    next_after = next_after_run(ref, context.received, context.challenge.rules.after_run_hours) if ref.after else None
+    next_after = next_after_run(ref, sent, context.challenge.rules.after_run_hours) if ref.after else None
     if not reasons:
         systems.add(ref, change.path)
         if ref.after:
             systems.sent_after[change.path] = context.now
-            next_after = next_after_run(ref, {change.path: context.now}, context.challenge.rules.after_run_hours)
+            next_after = next_after_run(ref, [(change.path, context.now, None)], context.challenge.rules.after_run_hours)
     needs = (window is not None and change.size is not None and change.size <= limit and not (ref.after and sealed)
              and (not sealed or (context.challenge.is_sealed(ref.task) and context.challenge.recipient is not None)))
     return Decision(change, ref=ref, reasons=tuple(reasons), late=not ref.after and _late(window, context),
@@ -391,17 +426,37 @@ def _sealed_after(ref: RunRef, sealed: bool) -> list[Reason]:
                                    "(its window is closed)", f"add the run itself, {ref.path}")]
 
 
-def next_after_run(ref: RunRef, received: dict[str, datetime], hours: int) -> datetime | None:
+#: A run after the challenge a team sent: (its path, when it was sent, the number of the
+#: team's other open pull request that carries it; None: the base branch's ledger, or the
+#: pull request checked).
+Sent = tuple[str, datetime, int | None]
+
+
+def next_after_run(ref: RunRef, sent, hours: int) -> datetime | None:
     """When team ``ref.team`` may send its next run after the challenge of ``ref``'s batch
-    and phase (Task A: test set): ``hours`` after the latest arrival, in ``received`` (run
-    path -> time), of any of its runs after the challenge there (any system); None when
-    it sent none or there is no limit (``hours`` 0).  Times come from the ledger (or the
-    check's own server-side time), never from a name or a commit date."""
-    same = (ref.task, ref.batch, ref.phase, ref.team)
-    times = [moment for path, moment in received.items()
-             if (other := run_ref(path)) is not None and other.after
-             and (other.task, other.batch, other.phase, other.team) == same]
+    and phase (Task A: test set): ``hours`` after the latest time, in ``sent`` (an
+    iterable of :data:`Sent`), of any of its runs after the challenge there (any system);
+    None when it sent none or there is no limit (``hours`` 0).  Times come from the
+    ledger, the reporter's records of the team's open pull requests, or the check's own
+    server-side time, never from a name or a commit date."""
+    times = [moment for path, moment, _ in sent if same_after_unit(ref, path)]
     return max(times) + timedelta(hours=hours) if times and hours else None
+
+
+def same_after_unit(ref: RunRef, path: str) -> bool:
+    """Whether ``path`` is a run after the challenge of ``ref``'s team, batch and phase (Task A: test set)."""
+    other = run_ref(path)
+    return (other is not None and other.after
+            and (other.task, other.batch, other.phase, other.team) == (ref.task, ref.batch, ref.phase, ref.team))
+
+
+def _sent_after(ref: RunRef, context: Context, systems: _Systems) -> list[Sent]:
+    """The team's runs after the challenge of ``ref``'s batch and phase that count towards
+    its limit (module doc): the ledger's, those accepted so far in this pull request (at
+    its time), and those of its other open pull requests that arrived at or before it."""
+    return ([(path, moment, None) for path, moment in {**context.received, **systems.sent_after}.items()
+             if same_after_unit(ref, path)]
+            + [(s.path, s.time, s.pull) for s in context.sent_after if same_after_unit(ref, s.path) and s.time <= context.now])
 
 
 def _sealing_rule(ref: RunRef, sealed: bool, challenge: Challenge) -> list[Reason]:
@@ -543,8 +598,6 @@ def _window_rule(ref: RunRef, window: Window | None, context: Context) -> list[R
     the challenge: :func:`_after_rule` instead."""
     if window is None:
         return []
-    if ref.after:
-        return _after_rule(ref, window, context)
     where, now = _window_name(ref), context.now
     if now < window.opens:
         return [Reason("window-not-open", f"the window of {where} opens at {utc_text(window.opens)}; "
@@ -557,12 +610,13 @@ def _window_rule(ref: RunRef, window: Window | None, context: Context) -> list[R
     return []
 
 
-def _after_rule(ref: RunRef, window: Window, context: Context) -> list[Reason]:
+def _after_rule(ref: RunRef, window: Window, context: Context, sent: list[Sent]) -> list[Reason]:
     """``window-open`` for a run after the challenge while its window has not closed;
     ``after-run-pending`` while its team has one of that batch and phase on the base branch
-    that the ledger does not time yet; ``after-run-limit`` when its team's last one there
-    arrived less than ``rules.after_run_hours`` before the event (:func:`next_after_run`,
-    from the ledger)."""
+    that the ledger does not time yet; ``after-run-unknown`` when the reporter could not
+    list the team's open pull requests; ``after-run-limit`` when its team's last one there
+    (``sent``: :func:`_sent_after`) was sent less than ``rules.after_run_hours`` before the
+    event (:func:`next_after_run`), naming where it is."""
     where, now = _window_name(ref), context.now
     challenge_path = replace(ref, after=False).path
     if now <= window.closes:
@@ -570,24 +624,30 @@ def _after_rule(ref: RunRef, window: Window, context: Context) -> list[Reason]:
                                       f"is from {utc_text(now)}, so {ref.path} is not after the challenge",
                        f"submit at {challenge_path} while the window is open, or here once it closed")]
     hours = context.challenge.rules.after_run_hours
-    same = (ref.task, ref.batch, ref.phase, ref.team)
-    pending = sorted(p for p in context.existing_runs if p not in context.received and (other := run_ref(p)) is not None
-                     and other.after and (other.task, other.batch, other.phase, other.team) == same)
+    pending = sorted(p for p in context.existing_runs if p not in context.received and same_after_unit(ref, p))
     if hours and pending:
         return [Reason("after-run-pending", f"team {ref.team}'s run after the challenge {pending[0]} is merged, but the "
                                             "publish job has not recorded when it arrived yet "
                                             "(submissions/received.json), so the time of the next cannot be told",
                        "wait for the publish job to finish, then push again or re-run the check")]
-    allowed = next_after_run(ref, context.received, hours)
-    if allowed is not None and now < allowed:
-        return [Reason("after-run-limit", f"team {ref.team} sent a run after the challenge of {where} at "
-                                          f"{utc_text(allowed - timedelta(hours=hours))}; one a team may send per "
-                                          f"batch and phase every {hours} hours ([rules] after_run_hours): the "
-                                          f"pull request is from {utc_text(now)}, and the next may come from "
-                                          f"{utc_text(allowed)}",
-                       f"submit again from {utc_text(allowed)} (close this pull request and open a new one then, "
-                       "or push a new commit then)")]
-    return []
+    if hours and (ref.task, ref.batch, ref.phase, ref.team) in context.unsure_after:
+        return [Reason("after-run-unknown", f"team {ref.team} has more open pull requests (or files in one) than the "
+                                            "check reads, so its earlier runs after the challenge of "
+                                            f"{where} cannot all be told",
+                       "close the pull requests of your team you no longer need, then push again or re-run the check")]
+    allowed = next_after_run(ref, sent, hours)
+    if allowed is None or now >= allowed:
+        return []
+    _, last, pull = max((s for s in sent if same_after_unit(ref, s[0])), key=lambda s: s[1])
+    where_sent = "" if pull is None else f" in pull request #{pull} (open, not merged)"
+    close = ("" if pull is None else f"; or close pull request #{pull} (one closed without being merged counts no "
+                                     "more), then push again or re-run the check")
+    return [Reason("after-run-limit", f"team {ref.team} sent a run after the challenge of {where}{where_sent} at "
+                                      f"{utc_text(last)}; one a team may send per batch and phase every {hours} "
+                                      f"hours ([rules] after_run_hours): the pull request is from {utc_text(now)}, "
+                                      f"and the next may come from {utc_text(allowed)}",
+                   f"submit again from {utc_text(allowed)} (close this pull request and open a new one then, "
+                   f"or push a new commit then){close}")]
 
 
 def _late(window: Window | None, context: Context) -> bool:
@@ -997,6 +1057,7 @@ def verdict(decisions: list[Decision]) -> bool:
     return all(d.accepted for d in decisions)
 
 
-__all__ = ["Change", "Reason", "Decision", "Context", "path_problem", "shown", "judge_changes", "judge_change",
+__all__ = ["Change", "Reason", "Decision", "Context", "SentAfter", "path_problem", "shown", "judge_changes", "judge_change",
            "judge_content", "judge_envelope", "normalized_run", "gold_path", "run_identity", "copied_reason", "testset_path",
-           "testset_ids", "testset_candidates", "verdict", "RUN_FORM", "Push", "latest_variant", "first_submitted"]
+           "testset_ids", "testset_candidates", "verdict", "RUN_FORM", "Push", "latest_variant", "first_submitted",
+           "same_after_unit"]
