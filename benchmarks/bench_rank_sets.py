@@ -52,13 +52,9 @@ def batch_sets(scores: np.ndarray, trials: int, seed: int) -> list[tuple[int, in
     """The rank sets of one batch (systems x questions), as a board computes them."""
     systems = [f"s{i:03d}" for i in range(len(scores))]
     groups = significance_groups(dict(zip(systems, scores)), trials=trials, seed=seed)
-    position = {s: i for i, s in enumerate(groups.order)}
-    better = np.zeros((len(systems), len(systems)), dtype=bool)
-    for pair in groups.different:
-        k, j = sorted(pair, key=position.__getitem__)
-        better[systems.index(k), systems.index(j)] = True
     ranked = np.ones(len(systems), dtype=bool)
-    return [s for s in rank_sets(surely_better([Component(better, ranked)], ranked[:, None], ranked), ranked) if s]
+    component = Component.from_decisions(systems, groups.order, groups.different, ranked)
+    return [s for s in rank_sets(surely_better([component], ranked[:, None], ranked), ranked) if s]
 
 
 def coverage(scenario: str, n: int, questions: int, batches: int, trials: int, seed: int) -> tuple[float, float]:

@@ -19,14 +19,21 @@ def _better(systems: str, pairs: list[str]) -> np.ndarray:
 
 def _sets_of(groups, systems: list[str]) -> dict[str, tuple[int, int]]:
     """The rank sets of one tested measure, from its groups (as the batch tables build them)."""
-    position = {s: i for i, s in enumerate(groups.order)}
-    better = np.zeros((len(systems), len(systems)), dtype=bool)
-    for pair in groups.different:
-        k, j = sorted(pair, key=position.__getitem__)
-        better[systems.index(k), systems.index(j)] = True
     ranked = np.ones(len(systems), dtype=bool)
-    sets = rank_sets(surely_better([Component(better, ranked)], ranked[:, None], ranked), ranked)
+    component = Component.from_decisions(systems, groups.order, groups.different, ranked)
+    sets = rank_sets(surely_better([component], ranked[:, None], ranked), ranked)
     return dict(zip(systems, sets))
+
+
+def test_a_component_from_the_decisions_of_a_test():
+    # systems in the ranking's order A, B, C; the test ordered them C, A, B and found C-A
+    # and A-B different: C is above A (C first in the test's order), A above B
+    ranked = np.array([True, True, False])
+    component = Component.from_decisions("ABC", "CAB", [frozenset("CA"), ("B", "A")], ranked)
+    assert component.better.tolist() == _better("ABC", ["CA", "AB"]).tolist()
+    assert component.ranked is ranked
+    untested = Component.from_decisions("ABC", [], [], ranked)
+    assert not untested.better.any() and untested.better.shape == (3, 3)
 
 
 def test_the_worked_example_of_the_docs():

@@ -42,7 +42,7 @@ test sets ordered by that rank, a stand-in read as one component.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -58,6 +58,22 @@ class Component:
 
     better: np.ndarray
     ranked: np.ndarray
+
+    @classmethod
+    def from_decisions(cls, systems: Sequence[str], order: Sequence[str], different: Iterable[Iterable[str]],
+                       ranked: np.ndarray) -> Component:
+        """The component of one tested measure over ``systems`` (the ranking's index order):
+        ``better[k, j]`` for each ``different`` pair {k, j} of system ids, k the one first
+        in ``order`` (the test's order, best first), as a
+        :class:`scorer.ranking.significance.SignificanceGroups` or a stored test holds them;
+        no pair (an untested measure) gives no decision."""
+        index = {s: i for i, s in enumerate(systems)}
+        position = {s: i for i, s in enumerate(order)}
+        better = np.zeros((len(systems), len(systems)), dtype=bool)
+        for pair in different:
+            first, second = sorted(pair, key=position.__getitem__)
+            better[index[first], index[second]] = True
+        return cls(better, ranked)
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """(L, H) per system: 1 + #significantly better, n_c - #significantly worse (NaN

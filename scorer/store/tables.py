@@ -433,16 +433,10 @@ def _rank_sets(challenge: Challenge, records: list[RankedSystem], tests: Mapping
 
 
 def _component(systems: list[str], test: dict, ranked: np.ndarray) -> Component:
-    """A component of :mod:`scorer.ranking.ranksets` from a stored test: ``better[k, j]``
-    for each different pair, k the one first in the test's order (none when untested)."""
-    index = {s: i for i, s in enumerate(systems)}
-    position = {s: i for i, s in enumerate(test.get("order", []))}
-    better = np.zeros((len(systems), len(systems)), dtype=bool)
-    for pair in test.get("pairs", []):
-        if pair["different"]:
-            first, second = sorted(pair["systems"], key=position.__getitem__)
-            better[index[first], index[second]] = True
-    return Component(better, ranked)
+    """A component of :mod:`scorer.ranking.ranksets` from a stored test (no decision when
+    the measure was not tested)."""
+    different = [pair["systems"] for pair in test.get("pairs", []) if pair["different"]]
+    return Component.from_decisions(systems, test.get("order", []), different, ranked)
 
 
 def _per_question_names(systems: list[str], per_question: Mapping[str, Mapping]) -> set[str]:
