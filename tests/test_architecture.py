@@ -318,6 +318,31 @@ def test_no_task_id_is_compared_outside_the_registries():
                        "(docs/extending.md):\n" + "\n".join(found))
 
 
+#: Where flavor names are compared: the measure registry names the flavors and the
+#: evaluators implement them; elsewhere what differs between flavors is a table keyed by the
+#: flavor (the readings of ``scorer/site/explain.py``) or a walk over ``FLAVORS``.
+FLAVOR_PLACES = ("scorer/measures/registry.py", "scorer/evaluation/")
+
+
+def flavor_comparisons(root: Path) -> list[str]:
+    """The comparisons with a flavor name outside :data:`FLAVOR_PLACES` in ``scorer/``."""
+    from scorer.measures.registry import FLAVORS
+    return [found for path in sorted((root / "scorer").rglob("*.py"))
+            if not (name := path.relative_to(root).as_posix()).startswith(FLAVOR_PLACES)
+            for found in python_comparisons(path.read_text(encoding="utf-8"), name, frozenset(FLAVORS))]
+
+
+def test_the_flavor_rule_is_decided_in_one_place():
+    found = flavor_comparisons(PACKAGE.parent)
+    assert not found, "key a table by the flavor or walk FLAVORS instead:\n" + "\n".join(found)
+
+
+def test_a_flavor_comparison_is_found(tmp_path):
+    (tmp_path / "scorer" / "site").mkdir(parents=True)
+    (tmp_path / "scorer" / "site" / "probe.py").write_text('ok = flavor != "reference"\n', encoding="utf-8")
+    assert flavor_comparisons(tmp_path) == ["scorer/site/probe.py:1: flavor != 'reference'"]
+
+
 @pytest.mark.parametrize("source", [
     'if task == "mcqa":\n    pass\n', 'ok = "taskB" != ref.task\n', 'ok = phase in ("phaseA", "phaseB")\n',
     'ok = task not in ["synergy"]\n', 'match task:\n    case "taskA":\n        pass\n'])

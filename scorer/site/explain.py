@@ -225,21 +225,44 @@ class ExactExplained:
     gold_entries: tuple[tuple[str, ...], ...] = ()
 
 
-def _normalizer(flavor: str) -> Callable[[str], str]:
-    """How the flavor compares answer strings: lower-cased (official) or
-    :func:`~scorer.formats.answers.reference_text`."""
-    return str.lower if flavor == "official" else ans.reference_text
-
-
-def _run_entries(value, flavor: str, edition: int) -> list[tuple[str, ...]]:
-    """The entries of a run's factoid/list answer as the flavor reads them (normalised);
-    [] when there is none or the official reader refuses it."""
-    if flavor != "official":
-        return [tuple(sorted(entry)) for entry in ans.reference_entries(value)]
+def _official_entries(value, edition: int) -> list[tuple[str, ...]]:
+    """The entries of a run's factoid/list answer as the official reader reads them
+    (normalised); [] when there is none or the reader refuses it."""
     answer, problem = ans.official_answer(value, edition=edition, gold=False)
     if answer is None or problem is not None:
         return []
     return [tuple(e) for e in answer.entries] or [(s,) for s in answer.flat]
+
+
+def _reference_entries(value, _edition: int) -> list[tuple[str, ...]]:
+    """The entries of a run's factoid/list answer as the reference reader reads them, each
+    sorted (the edition does not change it)."""
+    return [tuple(sorted(entry)) for entry in ans.reference_entries(value)]
+
+
+def _official_yesno(value) -> str | None:
+    """The official tool's substring rule on a string answer (None for any other value)."""
+    return ans.official_yesno_label(value) if type(value) is str else None
+
+
+class _Reading(NamedTuple):
+    """How a flavor reads exact answers: ``normal`` compares answer strings, ``entries``
+    gives a run's factoid/list entries (normalised) from its value and the edition,
+    ``yesno`` a yes/no label (None: no label)."""
+
+    normal: Callable[[str], str]
+    entries: Callable[[object, int], list[tuple[str, ...]]]
+    yesno: Callable[[object], str | None]
+
+
+#: The flavor rule of the explanations, one entry per flavor of the measure registry: the
+#: official reader (lower-cased strings, :func:`~scorer.formats.answers.official_answer`,
+#: the substring rule of yes/no) or the reference one (``reference_text``,
+#: ``reference_entries`` with each entry sorted, ``reference_label``).
+_READINGS: dict[str, _Reading] = {
+    "official": _Reading(str.lower, _official_entries, _official_yesno),
+    "reference": _Reading(ans.reference_text, _reference_entries, ans.reference_label),
+}
 
 
 def _gold_entries(value) -> list[tuple[str, ...]]:
@@ -255,32 +278,25 @@ def _gold_entries(value) -> list[tuple[str, ...]]:
     return out
 
 
-def _yesno_label(value, flavor: str) -> str | None:
-    """A yes/no answer as the flavor reads it: the official tool's substring rule on a
-    string, the reference label (first text, normalised) otherwise."""
-    if flavor == "official":
-        return ans.official_yesno_label(value) if type(value) is str else None
-    return ans.reference_label(value)
-
-
 def exact_answer(qtype: str | None, given, has_given: bool, gold, flavor: str, edition: int) -> ExactExplained | None:
     """The exact answer of a yes/no, factoid or list question against the gold answer
     (None for other types).  ``given``/``gold``: the ``exact_answer`` values as parsed;
     ``has_given``: the run wrote one.  An entry matches when one of its strings equals a
     gold synonym after the flavor's normalisation; the synonym shown is the first such one
     in gold order."""
+    reading = _READINGS[flavor]
     if qtype == ans.YESNO:
-        label = _yesno_label(given, flavor) if has_given else None
-        gold_label = _yesno_label(gold, flavor)
+        label = reading.yesno(given) if has_given else None
+        gold_label = reading.yesno(gold)
         return ExactExplained(qtype, label is not None, given=label, gold_label=gold_label,
                               correct=label is not None and label == gold_label)
     if qtype not in (ans.FACTOID, ans.LIST):
         return None
-    normal = _normalizer(flavor)
+    normal = reading.normal
     gold_entries = _gold_entries(gold)
     synonyms = [(normal(s), s) for entry in gold_entries for s in entry]
     entries = []
-    for strings in (_run_entries(given, flavor, edition) if has_given else []):
+    for strings in (reading.entries(given, edition) if has_given else []):
         wanted = set(strings)
         entries.append(EntryMatch(strings, next((raw for norm, raw in synonyms if norm in wanted), None)))
     rank = next((i for i, e in enumerate(entries, 1) if e.matched is not None), None)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scorer.errors import Problem, ScorerError
-from scorer.evaluation import EDITIONS, evaluate
+from scorer.evaluation import EDITIONS, FLAVORS, evaluate
 from scorer.formats.cards import card_ref
 from scorer.formats.challenge import Challenge, RunRef, run_ref, sealed_ref
 from scorer.formats.jsontext import load_json
@@ -135,9 +135,8 @@ PRELIMINARY_VARIANT = "gold preliminary"
 
 def variant_rules(task: str, flavor: str, edition: int) -> list[tuple[str, str, int]]:
     """(name, flavor, edition) of the rules a run of ``task`` (a :class:`scorer.tasks.Task` id)
-    is also scored under: the other flavor, and every other edition when the editions apply."""
-    other = "reference" if flavor == "official" else "official"
-    variants = [(f"flavor {other}", other, edition)]
+    is also scored under: every other flavor, and every other edition when the editions apply."""
+    variants = [(f"flavor {other}", other, edition) for other in FLAVORS if other != flavor]
     if TASKS[task].editions:
         variants += [(f"edition {e}", flavor, e) for e in EDITIONS if e != edition]
     return variants
