@@ -3,18 +3,23 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from functools import partial
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer.measures.retrieval import ieee_div
+from scorer.measures.retrieval import ap_divisor, ieee_div
+from scorer.measures.snippet_batch import official_batch
 from scorer.measures.snippets import (
+    Snippet,
     _parsed_pubmed_id,
+    is_ordinary,
     last_path_segment,
     official_merge,
     official_merge_loop,
     official_overlap,
     official_snippet_measures,
+    official_snippets,
     pubmed_id,
 )
 
@@ -136,3 +141,38 @@ def test_one_pass_snippet_measures_equal_the_official_loops(returned, gold, divi
     and NaN·0 in the AP must come out as the official loops give them."""
     expected = (*reference_snippet_prf(returned, gold), reference_snippet_ap(returned, gold, divisor))
     assert same_numbers(official_snippet_measures(returned, gold, divisor), expected)
+
+
+# --- the snippet measures of many questions at once equal those of one question at a time --
+
+def written_lists(inverted: bool):
+    """Lists of written snippets: documents sharing a last path segment, sections the tool
+    reduces after their first dot (``sections.0`` to ``0``, ``a.b.c`` to ``b.c``), repeats,
+    adjacent and nested intervals and, with ``inverted``, snippets ending before they begin."""
+    return st.lists(st.tuples(
+        st.sampled_from(DOCUMENTS[:1] * 4 + DOCUMENTS),
+        st.sampled_from(["abstract"] * 6 + ["0", "sections.0", "a.b.c", "b.c"]),
+        st.sampled_from(["abstract"] * 4 + ["sections.0", "title"]), st.integers(0, 20),
+        st.integers(-8 if inverted else 0, 10)), max_size=12).map(
+        lambda drawn: [Snippet(d, bs, es, b, b + n, "") for d, bs, es, b, n in drawn])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(written_lists(False), written_lists(True)), min_size=1, max_size=8), st.data(),
+       st.sampled_from([2, 3, 5, 8, 9]))
+def test_batch_snippet_measures_equal_one_question_at_a_time(lists, data, edition):
+    """Every pair of two ordinary lists gets the numbers of merging both lists and measuring
+    them one question at a time, bit for bit (the sign of a zero and NaN included); a pair
+    with a list holding an inverted snippet gets none (the caller merges those pass by pass)."""
+    pairs = data.draw(st.lists(st.tuples(st.integers(0, len(lists) - 1), st.integers(0, len(lists) - 1)),
+                               max_size=12))
+    batch = official_batch(lists, pairs, partial(ap_divisor, edition))
+    assert batch.ordinary == [is_ordinary(s) for s in lists]
+    for (returned, gold), measures in zip(pairs, batch.measures, strict=True):
+        if not (is_ordinary(lists[returned]) and is_ordinary(lists[gold])):
+            assert measures is None
+            continue
+        merged_gold = official_merge(official_snippets(lists[gold]))
+        expected = official_snippet_measures(official_merge(official_snippets(lists[returned])), merged_gold,
+                                             ap_divisor(edition, len(merged_gold)))
+        assert [repr(v) for v in measures] == [repr(v) for v in expected]

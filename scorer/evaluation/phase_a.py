@@ -17,8 +17,8 @@ from scorer.errors import Problem, ScorerError, listing_warnings
 from scorer.evaluation.result import Result, Scores, ScoresAndWarnings
 from scorer.formats.jsontext import Loaded
 from scorer.formats.taskb import Question, TaskBFile, read_taskb
-from scorer.measures import registry, retrieval, snippets
-from scorer.measures.snippets import OfficialSnippet
+from scorer.measures import registry, retrieval, snippet_batch, snippets
+from scorer.measures.snippets import OfficialSnippet, Snippet
 from scorer.tasks import PHASE_A_CATEGORIES
 
 CATEGORIES = PHASE_A_CATEGORIES
@@ -50,18 +50,32 @@ def phase_a_scores(gold: TaskBFile, run: TaskBFile, edition: int, flavor: str) -
 
 @dataclass
 class _RunState:
-    """The lists of one run question that the official evaluation modifies in place."""
+    """The lists of one question that the official evaluation modifies in place.
+
+    ``written``: its snippets as the file gives them; ``snippets``: as the tool holds them
+    once a merge has touched them (sections reduced, merged; replaced, never changed in
+    place, by each merge), None before.
+    """
 
     concepts: list[str]
     documents: list[str]
     triples: list
-    snippets: Sequence[OfficialSnippet]  # replaced (never changed in place) by each merge
+    written: Sequence[Snippet]
+    snippets: Sequence[OfficialSnippet] | None = None
+
+    def held(self) -> Sequence[OfficialSnippet]:
+        """The snippets as the tool holds them now (written, sections reduced, before any merge)."""
+        return snippets.official_snippets(self.written) if self.snippets is None else self.snippets
+
+    def merge(self) -> Sequence[OfficialSnippet]:
+        """Merge the snippets once more, as the tool's loop does (:func:`snippets.official_merge`)."""
+        self.snippets = snippets.official_merge(self.held())
+        return self.snippets
 
 
 def _official_read(q: Question) -> _RunState:
     """The official reader's lists: documents and concepts de-duplicated, first kept."""
-    return _RunState(retrieval.unique(q.concepts), retrieval.unique(q.documents),
-                     list(q.triples), snippets.official_snippets(q.snippets))
+    return _RunState(retrieval.unique(q.concepts), retrieval.unique(q.documents), list(q.triples), q.snippets)
 
 
 def _relevant_only(items: list, gold_set: Container[object]) -> list:
@@ -77,14 +91,49 @@ def official_phase_a(gold: TaskBFile, run: TaskBFile, edition: int) -> Scores:
     triples.  Both passes merge snippets in place and reduce the run's concept, document
     and triple lists to their relevant entries after computing their AP, so pass 2 and
     repeated gold ids see the reduced lists.
+
+    The snippets of a question matter only in pass 2; a list whose every snippet has
+    begin <= end ("ordinary") merges into the same list however often it is merged, so
+    the snippet measures of the pairs of two ordinary lists are computed at once from
+    the lists as written (:func:`snippet_batch.official_batch`), and only the other lists
+    are merged pass by pass as the tool merges them (:func:`_official_pass_d`,
+    :func:`_official_pass_s`).
     """
     pairs = _official_pairs(gold, run)
+    s_list = [p for p in pairs if edition != 9 or p[0].snippets]
+    batch = _snippet_batch(s_list, edition)
     tally = _Tally()
-    merged_once = _official_pass_d([p for p in pairs if edition != 9 or p[1].documents], edition, tally)
-    _official_pass_s([p for p in pairs if edition != 9 or p[0].snippets], edition, tally, merged_once)
+    merged_once = _official_pass_d([p for p in pairs if edition != 9 or p[1].documents], edition, tally, batch)
+    _official_pass_s(s_list, edition, tally, merged_once, batch)
     measures = _official_means(tally.values)
     counts = {c: len(tally.values[c]["ap"]) for c in CATEGORIES}
     return {name: measures[name] for name in MEASURES}, tally.per_question, counts
+
+
+@dataclass
+class _SnippetBatch:
+    """The snippet measures of pass 2 computed at once: ``measures[k]`` for the k-th pair
+    of list S (None when a list of the pair is not ordinary); ``merge_by_pass``: the ids
+    of the states, of pairs of list S, that the passes merge one at a time (those not
+    ordinary; the others are measured from their written lists)."""
+
+    measures: list[tuple[float, float, float, float] | None]
+    merge_by_pass: set[int]
+
+
+def _snippet_batch(s_list: list, edition: int) -> _SnippetBatch:
+    """The :class:`_SnippetBatch` of list S: each state's written snippets once, a run
+    state shared by repeated gold ids included once."""
+    index: dict[int, int] = {}
+    lists: list[Sequence[Snippet]] = []
+    for _, gs, rs in s_list:
+        for state in (rs, gs):
+            if id(state) not in index:
+                index[id(state)] = len(lists)
+                lists.append(state.written)
+    computed = snippet_batch.official_batch(lists, [(index[id(rs)], index[id(gs)]) for _, gs, rs in s_list],
+                                            partial(retrieval.ap_divisor, edition))
+    return _SnippetBatch(computed.measures, {state for state, k in index.items() if not computed.ordinary[k]})
 
 
 def _official_pairs(gold: TaskBFile, run: TaskBFile) -> list[tuple[Question, _RunState, _RunState]]:
@@ -146,9 +195,11 @@ def _extra_means(category: str, columns: dict[str, list[float]]) -> dict[str, fl
     return {f"{category}.{stat}": retrieval.mean(columns[stat]) for stat in _EXTRAS[category]}
 
 
-def _official_pass_d(d_list: list, edition: int, tally: _Tally) -> set[int]:
+def _official_pass_d(d_list: list, edition: int, tally: _Tally, batch: _SnippetBatch) -> set[int]:
     """Pass 1 over list D (section 3.2): records concepts and documents; returns the ids of
-    the states whose merged snippets cannot change any more.
+    the states whose merged snippets cannot change any more.  Snippets are merged only
+    in the states of ``batch.merge_by_pass``: no other state's merged snippets are read
+    one at a time.
 
     Per question, in the tool's order: concept P/R/F1 only when gold and run both have
     concepts (the question then counts for concepts); document P/R/F1; snippets merged
@@ -164,8 +215,7 @@ def _official_pass_d(d_list: list, edition: int, tally: _Tally) -> set[int]:
             concept_prf = retrieval.official_prf(rs.concepts, gs.concepts, concept_set)
         document_prf = retrieval.official_prf(rs.documents, gs.documents, document_set)
         for state in (gs, rs):
-            state.snippets = snippets.official_merge(state.snippets)
-            if snippets.is_ordinary(state.snippets):
+            if id(state) in batch.merge_by_pass and snippets.is_ordinary(state.merge()):
                 merged_once.add(id(state))
         concept_ap = retrieval.official_average_precision(
             rs.concepts, concept_set, retrieval.ap_divisor(edition, len(gs.concepts)))
@@ -183,17 +233,25 @@ def _official_pass_d(d_list: list, edition: int, tally: _Tally) -> set[int]:
     return merged_once
 
 
-def _official_pass_s(s_list: list, edition: int, tally: _Tally, merged_once: set[int]) -> None:
+def _official_pass_s(s_list: list, edition: int, tally: _Tally, merged_once: set[int],
+                     batch: _SnippetBatch) -> None:
     """Pass 2 over list S (section 3.2): records snippets and, when the gold has triples, triples.
 
-    Snippets are merged again unless pass 1 left them ordinary (merging them again
-    changes nothing); the triple measures see the run's triples as pass 1 reduced them,
-    and the triples are reduced again after their AP.
+    The snippet measures of a pair of ordinary lists come from ``batch``; in the other
+    pairs snippets are merged again unless pass 1 left them ordinary (merging them again
+    changes nothing), and an ordinary list is merged once.  The triple measures see the
+    run's triples as pass 1 reduced them, and the triples are reduced again after their AP.
     """
-    for g, gs, rs in s_list:
-        for state in (gs, rs):
-            if id(state) not in merged_once:
-                state.snippets = snippets.official_merge(state.snippets)
+    for (g, gs, rs), snippet_measures in zip(s_list, batch.measures, strict=True):
+        if snippet_measures is None:
+            for state in (gs, rs):
+                if id(state) not in merged_once:
+                    state.merge()
+                    if id(state) not in batch.merge_by_pass:
+                        merged_once.add(id(state))  # ordinary: merging again changes nothing
+            gold_snippets = gs.held()
+            snippet_measures = snippets.official_snippet_measures(
+                rs.held(), gold_snippets, retrieval.ap_divisor(edition, len(gold_snippets)))
         if gs.triples:
             triple_set = set(gs.triples)
             triple_prf = retrieval.official_prf(rs.triples, gs.triples, triple_set)
@@ -202,8 +260,7 @@ def _official_pass_s(s_list: list, edition: int, tally: _Tally, merged_once: set
                 rs.triples, triple_set, retrieval.ap_divisor(edition, len(gs.triples)))
             triple_extras = _extra_values("triples", rs.triples, triple_set)
             rs.triples = _relevant_only(rs.triples, triple_set)
-        tally.record("snippets", g.id, *snippets.official_snippet_measures(
-            rs.snippets, gs.snippets, retrieval.ap_divisor(edition, len(gs.snippets))))
+        tally.record("snippets", g.id, *snippet_measures)
         if gs.triples:
             tally.record("triples", g.id, *triple_prf, triple_ap, triple_extras)
 
