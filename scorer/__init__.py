@@ -3,7 +3,7 @@
 ``scorer.evaluate(gold, run, task=..., edition=9, flavor="official")`` is the one entry
 point; see ``docs/measures.md`` for every measure and both flavors.
 """
-from scorer.errors import Problem, ScorerError
+from scorer.core.errors import Problem, ScorerError
 from scorer.evaluation import Result, evaluate
 from scorer.fingerprint import version
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from scorer.cli import main
-from scorer.formats.challenge import parse_utc, utc_text
+from scorer.core.utc import parse_utc, utc_text
 from scorer.store import score_all
 from tests.gitutil import commit, git
 from tests.pr_challenge import AFTER, BASE_FILES, GOLD_RUN, OPEN, check, codes, dumps, only, phase_a_run

@@ -120,9 +120,10 @@ def _in(module: str, layers: tuple[str, ...]) -> bool:
     return any(module == layer or module.startswith(layer + ".") for layer in layers)
 
 
-#: The ground floor of docs/architecture.md: located errors and the task registry (the
-#: measure registry names the measure functions: it is on the floor of the measures).
-GROUND_FLOOR = ("scorer.errors", "scorer.tasks")
+#: The ground floor of docs/architecture.md, one package: located errors, the task registry,
+#: the records of a challenge, the repository's paths, UTC times.  The measure registry
+#: names the functions that compute each measure, so it stands beside them, one floor up.
+GROUND_FLOOR = ("scorer.core",)
 
 #: docs/architecture.md, "Layers, by the way data flows": each layer imports only the
 #: layers before it (the modules of one row may import one another).
@@ -230,6 +231,19 @@ def test_a_measure_importing_another_package_is_found(tmp_path, source):
         f"scorer.measures.probe imports {source.split('from ')[1].split(' import')[0]}"]
 
 
+@pytest.mark.parametrize("source, target", [
+    ("from scorer.measures.registry import MEASURES\n", "scorer.measures.registry"),
+    ("def f():\n    from scorer.formats.challenge import load_challenge\n", "scorer.formats.challenge"),
+    ("import scorer.evaluation\n", "scorer.evaluation")])
+def test_an_upward_import_from_the_ground_floor_is_found(monkeypatch, tmp_path, source, target):
+    """The ground floor imports nothing of the scorer but itself."""
+    probe = tmp_path / "probe.py"
+    probe.write_text(source, encoding="utf-8")
+    monkeypatch.setitem(MODULES, "scorer.core.probe", probe)
+    assert [v.split(": ", 1)[1] for v in layer_violations()] == [
+        f"scorer.core.probe imports {target} (an upward import)"]
+
+
 def test_an_upward_import_is_found(monkeypatch, tmp_path):
     probe = tmp_path / "probe.py"
     probe.write_text("def f():\n    from scorer.site.build import build_site\n", encoding="utf-8")
@@ -252,17 +266,17 @@ def test_imports_are_read_at_every_level(tmp_path, source, expected):
 
 # --- task ids: compared only in the registries ------------------------------------------------
 
-#: The registries, where task ids are defined (scorer/tasks.py) and measures are attached to
+#: The registries, where task ids are defined (scorer/core/tasks.py) and measures are attached to
 #: them (scorer/measures/registry.py); everywhere else what differs between tasks is an
 #: attribute of a registry entry or a table keyed by it (docs/extending.md).
-REGISTRIES = ("scorer/tasks.py", "scorer/measures/registry.py")
+REGISTRIES = ("scorer/core/tasks.py", "scorer/measures/registry.py")
 #: The templates of the site and of the pull-request and assessment pages.
 TEMPLATE_SUFFIXES = (".html", ".j2")
 
 
 def task_ids() -> frozenset[str]:
     """Every id of the task registry: tasks of a challenge, tasks of ``scorer.evaluate``, phases."""
-    from scorer.tasks import SCORINGS, TASKS
+    from scorer.core.tasks import SCORINGS, TASKS
     return frozenset({*TASKS, *SCORINGS, *(p.id for t in TASKS.values() for p in t.phases)})
 
 

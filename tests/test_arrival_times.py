@@ -14,7 +14,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from urllib.parse import parse_qs, urlsplit
 
-from scorer.formats.challenge import Window, parse_utc
+from scorer.core.challenge import Window
+from scorer.core.utc import parse_utc
 from scorer.pr.github import CheckTimes, arrival_time, connect, resubmitted_at
 from scorer.pr.policy import Push, first_submitted, latest_variant
 from tests.gitutil import commit, git

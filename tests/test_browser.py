@@ -1011,7 +1011,7 @@ def _star_problems(table: dict) -> list[str]:
 
 
 def test_every_leaderboard_ranks_by_its_starred_column(page, site):
-    from scorer.tasks import TASKS
+    from scorer.core.tasks import TASKS
     boards = sorted(p.relative_to(site).as_posix() for task in TASKS if (site / task).is_dir()
                     for p in (site / task).rglob("*.html") if "compare" not in p.parts and "runs" not in p.parts)
     checked = {"one star": 0, "average rank": 0}

@@ -5,9 +5,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-from scorer.errors import ScorerError
-from scorer.formats.challenge import load_challenge, run_ref, toml_line
-from scorer.tasks import SINGLE_PHASE
+from scorer.core.errors import ScorerError
+from scorer.core.paths import run_ref
+from scorer.core.tasks import SINGLE_PHASE
+from scorer.formats.challenge import load_challenge
+from scorer.formats.tomltext import toml_line
 
 CHALLENGE = """\
 [challenge]

@@ -583,7 +583,8 @@ def test_command_line_process(repo, tmp_path):
 # --- the pure rules, without git --------------------------------------------------------
 
 def test_pure_rules_for_statuses_and_names(template):
-    from scorer.formats.challenge import load_challenge, parse_utc
+    from scorer.core.utc import parse_utc
+    from scorer.formats.challenge import load_challenge
     context = Context(load_challenge(template), "alice", parse_utc(OPEN))
     unmerged = judge_change(Change("U", NEW_RUN, size=10), context)
     assert [r.code for r in unmerged.reasons] == ["unsupported-change"]

@@ -127,8 +127,8 @@ def test_the_check_finds_a_command_or_option_that_does_not_exist():
 
 
 def test_the_pull_request_check_suggests_normalize_only_where_it_fixes_something():
-    from scorer.errors import Problem
-    from scorer.formats.challenge import RunRef
+    from scorer.core.errors import Problem
+    from scorer.core.paths import RunRef
     from scorer.pr.policy import _content_reasons
     variant = Problem(code="flat-answer-list", message="a documented variant", fixed_by="normalize")
     by_hand = Problem(code="wrong-type", message="fixed by hand only")

@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from scorer.errors import ScorerError
+from scorer.core.errors import ScorerError
 from scorer.formats.challenge import load_challenge
 from tests.conftest import ROOT
 from tests.test_cli_mistakes import no_internal_error, run_cli

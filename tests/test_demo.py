@@ -20,7 +20,8 @@ import pytest
 import scorer
 from scorer.cli import main as cli_main
 from scorer.cli.init import TEMPLATE
-from scorer.formats.challenge import load_challenge, read_received, run_ref
+from scorer.core.paths import run_ref
+from scorer.formats.challenge import load_challenge, read_received
 from scorer.schemas import validator
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -55,7 +55,7 @@ STEPS = {
         ("PHASE_A_EXTRAS: tuple[PhaseAExtra, ...] = ()",
          'PHASE_A_EXTRAS: tuple[PhaseAExtra, ...] = (PhaseAExtra("ndcg10", "nDCG@10", ("documents",)),)')],
     # a new task variant: its registry entry (step 1)
-    "scorer/tasks.py": [
+    "scorer/core/tasks.py": [
         ('    Task("synergy", ',
          '    Task("mcqa2", "mcqa2", "Reading tests 2 (multiple choice, second series)", None, "gold.json",\n'
          '         "testset.json", scoring="mcqa", views="mcqa", run_ids=("answers", "question"),\n'

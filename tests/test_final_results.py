@@ -23,7 +23,7 @@ import pytest
 from scorer.assessment.batch import batch_pool, default_key, merge_batch, write_pool
 from scorer.assessment.judgements import new_judgements, pool_digest, pool_items, save_judgements, with_judgement
 from scorer.cli import main
-from scorer.formats.challenge import parse_utc
+from scorer.core.utc import parse_utc
 from scorer.formats.taskb import read_taskb
 from scorer.store import score_all
 from scorer.store.assessed import assessment_added

@@ -132,7 +132,7 @@ def test_the_source_digest_ignores_compiled_files_and_location_but_not_content_o
         (top / "schemas" / "challenge.schema.json").read_bytes() + b"\n")
     changed = source_digest(top)
     assert changed != source_digest(PACKAGE)
-    (top / "errors.py").rename(top / "errors2.py")
+    (top / "core" / "errors.py").rename(top / "core" / "errors2.py")
     assert source_digest(top) not in (changed, source_digest(PACKAGE))
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import scorer
 from scorer.cli import main
-from scorer.errors import Problem, grouped
+from scorer.core.errors import Problem, grouped
 from scorer.site import paths
 from scorer.site.build import build_site
 from scorer.store import score_all

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorer.formats.challenge import parse_utc
+from scorer.core.utc import parse_utc
 from scorer.pr.github import RECEIPT, arrival_time, check_workflow_run, team_pushes
 from tests.gitutil import commit
 from tests.pr_challenge import AFTER, NEW_RUN, OPEN, phase_a_run

@@ -24,7 +24,8 @@ import pytest
 
 import scorer
 from scorer.cli import main as cli_main
-from scorer.formats.challenge import load_challenge, run_ref
+from scorer.core.paths import run_ref
+from scorer.formats.challenge import load_challenge
 from scorer.formats.goldversions import gold_version
 from scorer.pr.verdict import folder_verdict
 from tests.conftest import SHARED

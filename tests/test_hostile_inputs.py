@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 import scorer
 from scorer.cli import build_parser, main
-from scorer.errors import ScorerError
+from scorer.core.errors import ScorerError
 from tests.conftest import DATA, ROOT
 
 PUBMED = "http://www.ncbi.nlm.nih.gov/pubmed/"
@@ -343,7 +343,7 @@ def test_no_message_quotes_a_whole_value(tmp_path):
 
 
 def test_excerpt_is_short_and_encodable():
-    from scorer.errors import excerpt
+    from scorer.core.errors import excerpt
     for value in ([1] * 10**6, "x" * 10**6, {str(i): i for i in range(10**4)}, 10**5000, "\ud800", [[[["deep"]]]]):
         text = excerpt(value)
         assert len(text) < 200 and text.encode("utf-8")
@@ -351,7 +351,7 @@ def test_excerpt_is_short_and_encodable():
 
 
 def test_problems_are_bounded_per_code_and_in_all():
-    from scorer.errors import PROBLEMS_PER_CODE, PROBLEMS_PER_FILE, Problem, bounded
+    from scorer.core.errors import PROBLEMS_PER_CODE, PROBLEMS_PER_FILE, Problem, bounded
     many = [Problem(code=f"c{i % 3}", message="m") for i in range(1000)]
     kept = bounded(many)
     listed = [p for p in kept if not p.is_summary]

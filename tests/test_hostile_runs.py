@@ -15,7 +15,7 @@ import pytest
 
 import scorer.pr.publish as publish_module
 from scorer import parallel
-from scorer.errors import ScorerError
+from scorer.core.errors import ScorerError
 from scorer.formats.challenge import load_challenge
 from scorer.formats.taskb import read_taskb
 from scorer.measures.snippets import official_merge, official_merge_loop, official_snippets

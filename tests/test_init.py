@@ -13,10 +13,12 @@ import pytest
 
 from scorer.cli import main
 from scorer.cli.init import FROM_SOURCE, TEMPLATE, source_problems, source_tree
-from scorer.formats.challenge import DEFAULT_MEASURES, Limits, Rules, load_challenge
+from scorer.core.challenge import Rules
+from scorer.core.limits import Limits
+from scorer.core.tasks import TASKS
+from scorer.formats.challenge import DEFAULT_MEASURES, load_challenge
 from scorer.schemas import load_schema
 from scorer.site.docs import NOT_FOR_PARTICIPANTS, PARTICIPANT_PAGES
-from scorer.tasks import TASKS
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -14,7 +14,7 @@ from tests.test_hostile_inputs import run_cli
 
 PUBMED = "http://www.ncbi.nlm.nih.gov/pubmed/"
 #: BioASQ's caps (the specification: Task b guidelines and the 2015 overview, see
-#: scorer/formats/limits.py), written out here rather than read from the code under test.
+#: scorer/core/limits.py), written out here rather than read from the code under test.
 BIOASQ = {"documents": 10, "snippets": 10, "concepts": 10, "triples": 10}
 
 

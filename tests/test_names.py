@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import unicodedata2
 
-from scorer.errors import ScorerError
+from scorer.core.errors import ScorerError
 from scorer.formats.challenge import load_challenge
 from scorer.formats.names import UNICODE_VERSION, bad_characters, has_visible, lookalike_keys, skeleton
 from tests.gitutil import commit

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorer.cli import main
-from scorer.errors import Problem, ScorerError
+from scorer.core.errors import Problem, ScorerError
 from scorer.evaluation.phase_b import official_answers
 from scorer.formats.findings import Finding
 from scorer.formats.jsontext import JsonText, load_json

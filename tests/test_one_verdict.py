@@ -25,7 +25,8 @@ from pathlib import Path
 import pytest
 
 from scorer.cli import main as cli_main
-from scorer.formats.challenge import load_challenge, run_ref
+from scorer.core.paths import run_ref
+from scorer.formats.challenge import load_challenge
 from scorer.formats.sealed import generate_key_pair
 from scorer.pr.publish import opened_problems
 from tests.conftest import ROOT, SHARED
@@ -210,7 +211,7 @@ def corpus() -> dict[tuple[str, str, str, str], bytes]:
 # --- the repository and the commands -----------------------------------------------------
 
 def _path(number: int, task: str, batch: str, phase: str) -> str:
-    from scorer.tasks import SINGLE_PHASE, TASKS
+    from scorer.core.tasks import SINGLE_PHASE, TASKS
     return TASKS[task].run_path(batch, phase or SINGLE_PHASE, "alpha", f"s{number}")
 
 
@@ -274,7 +275,7 @@ def runs() -> dict:
 
 
 def test_the_corpus_has_every_task_and_both_verdicts(runs):
-    from scorer.tasks import TASKS
+    from scorer.core.tasks import TASKS
     assert {key[0] for key in runs} == set(TASKS)
     assert sum(key[3] == "as it is" for key in runs) == len(DEMO_RUNS)
 
@@ -330,10 +331,10 @@ def test_validate_score_seal_and_the_opened_check_give_one_verdict_on_every_seal
 def test_the_warnings_pass_of_evaluate_gives_the_warnings_validate_gives(runs):
     """``scorer.evaluate`` returns the warnings ``validate`` gives from a pass that skips
     the questions with nothing to fix: on every run of the corpus it reads, the same ones."""
-    from scorer.errors import ScorerError
+    from scorer.core.errors import ScorerError
+    from scorer.core.tasks import SINGLE_PHASE, TASKS
     from scorer.formats.jsontext import load_json
     from scorer.formats.validation import run_warnings, validate_run
-    from scorer.tasks import SINGLE_PHASE, TASKS
     compared = 0
     for (task, _, phase, name), data in runs.items():
         try:

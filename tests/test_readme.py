@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from scorer.cli.detect import task_name
-from scorer.tasks import SCORINGS
+from scorer.core.tasks import SCORINGS
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -1,4 +1,4 @@
-"""The registries of tasks (scorer/tasks.py) and measures (scorer/measures/registry.py)
+"""The registries of tasks (scorer/core/tasks.py) and measures (scorer/measures/registry.py)
 against the public contract (docs/architecture.md, "The public contract"), the schemas and what the evaluators
 report on the demo challenge."""
 from __future__ import annotations
@@ -12,12 +12,13 @@ from pathlib import Path
 import pytest
 
 import scorer
+from scorer.core.paths import RunRef, run_ref
+from scorer.core.tasks import SCORINGS, TASKS
 from scorer.evaluation import EVALUATORS
-from scorer.formats.challenge import RunRef, load_challenge, run_ref
+from scorer.formats.challenge import load_challenge
 from scorer.measures import registry
 from scorer.ranking.ranks import rank_on_components, task_a_ranking
 from scorer.schemas import load_schema
-from scorer.tasks import SCORINGS, TASKS
 
 from test_architecture import MODULES, imported_names
 
@@ -185,11 +186,11 @@ def test_the_registries_import_what_extending_md_says():
     """docs/extending.md: the task registry imports nothing of the scorer; the measure
     registry only the task registry and the measure modules whose functions it names (read
     at every level, as tests/test_architecture.py reads them)."""
-    assert imported_modules("scorer.tasks") == set()
-    assert imported_modules("scorer.errors") == set()
+    assert imported_modules("scorer.core.tasks") == set()
+    assert imported_modules("scorer.core.errors") == set()
     names = imported_modules("scorer.measures.registry")
-    assert "scorer.tasks" in names
-    assert {n for n in names if n != "scorer.tasks" and n.split(".")[:2] != ["scorer", "measures"]} == set()
+    assert "scorer.core.tasks" in names
+    assert {n for n in names if n != "scorer.core.tasks" and n.split(".")[:2] != ["scorer", "measures"]} == set()
     measures = registry.default_official_measures()  # written to results/: plain JSON values only
     assert measures and json.loads(json.dumps(measures)) == measures
 

@@ -10,7 +10,7 @@ import shutil
 import pytest
 
 from scorer.assessment.judgements import check_judgements
-from scorer.errors import ScorerError
+from scorer.core.errors import ScorerError
 from scorer.formats.cards import parse_card
 from scorer.formats.challenge import load_challenge
 from scorer.schemas import _compiled_errors

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from scorer.cli import main as cli_main
-from scorer.errors import ScorerError
+from scorer.core.errors import ScorerError
 from scorer.formats.challenge import load_challenge
 from scorer.formats.sealed import (
     SealingError,

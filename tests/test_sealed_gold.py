@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from scorer.cli import main
-from scorer.errors import ScorerError
+from scorer.core.errors import ScorerError
 from scorer.formats.challenge import load_challenge
 from scorer.formats.sealed import generate_key_pair, open_envelope, seal
 from scorer.store import score_all
@@ -300,7 +300,7 @@ def _assess(repo: Path, identity: str | None) -> dict:
     """The judging of ``tests/test_final_results.py`` (``assess``), with the key ``identity``."""
     from scorer.assessment.batch import batch_pool, default_key, merge_batch, write_pool
     from scorer.assessment.judgements import new_judgements, pool_digest, pool_items, save_judgements, with_judgement
-    from scorer.formats.challenge import parse_utc
+    from scorer.core.utc import parse_utc
 
     from test_final_results import ACCEPTED, MERGED
     pool = batch_pool(repo, "taskB", "b2", "phaseA", parse_utc("2026-05-01T00:00:00Z"), identity=identity)

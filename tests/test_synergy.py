@@ -157,7 +157,7 @@ def test_the_demo_carries_a_question_over_and_scores_it_in_each_round(demo):
 
 def test_the_demo_round_2_leaves_out_what_round_1_judged(demo):
     challenge = load_challenge(demo)
-    from scorer.formats.challenge import run_ref
+    from scorer.core.paths import run_ref
     ref = run_ref("submissions/synergy/round2/helix/helix-dense.json")
     gold = challenge.gold_paths(ref)
     assert set(gold) == {"gold", "judged/round1"}

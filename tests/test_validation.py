@@ -6,7 +6,7 @@ import json
 import pytest
 
 from scorer.cli import main
-from scorer.errors import ScorerError
+from scorer.core.errors import ScorerError
 from scorer.formats.jsontext import load_json
 from scorer.formats.validation import validate_taskb
 

@@ -40,16 +40,18 @@ from scorer.assessment.feedback import synergy_feedback
 from scorer.assessment.judgements import pool_digest, pool_items
 from scorer.assessment.merge import agreement, decide, manual_scores, next_gold
 from scorer.assessment.pool import Pool, build_pool, pool_kinds
-from scorer.errors import Problem, ScorerError
+from scorer.core.errors import Problem, ScorerError
+from scorer.core.paths import PRELIMINARY_FOLDER, preliminary_copy, present, sealed_copy
+from scorer.core.tasks import SCORINGS, TASKS
+from scorer.core.utc import utc_text
 from scorer.fingerprint import sha256_bytes
-from scorer.formats.challenge import load_challenge, utc_text
-from scorer.formats.goldversions import PRELIMINARY_FOLDER, VERSIONS_FILE, preliminary_copy, read_versions
+from scorer.formats.challenge import load_challenge
+from scorer.formats.goldversions import VERSIONS_FILE, read_versions
 from scorer.formats.jsontext import load_json
-from scorer.formats.sealed import SealingError, gold_to_write, present, read_gold, sealed_copy
+from scorer.formats.sealed import SealingError, gold_to_write, read_gold
 from scorer.formats.taskb import read_taskb
 from scorer.store.files import canonical_json, write_atomic
 from scorer.store.runs import discover_runs
-from scorer.tasks import SCORINGS, TASKS
 
 POOL_FILE, KEY_FILE = "pool.json", "pool-key.json"
 #: The folder of the keys, outside every pool folder (git-ignored by ``init``'s ``.gitignore``).

@@ -41,7 +41,7 @@ from pathlib import Path
 
 from scorer.assessment.judgements import judgement_problems, load_judgements, pool_items
 from scorer.assessment.merge import GOLD_URL, MANUAL_CRITERIA
-from scorer.errors import Problem, ScorerError
+from scorer.core.errors import Problem, ScorerError
 from scorer.formats.jsontext import load_json
 
 FORMATS = ("json", "label-studio", "qrels")

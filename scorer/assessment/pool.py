@@ -32,10 +32,10 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from scorer.core.tasks import Scoring
 from scorer.formats.answers import answer_strings, gold_entries, gold_ideal_texts, ideal_text
 from scorer.formats.taskb import Question, TaskBFile
 from scorer.measures.snippets import pubmed_id, snippet_place
-from scorer.tasks import Scoring
 
 POOL_VERSION = 1
 #: The item kinds of a pool, the phase they belong to and their id prefix.

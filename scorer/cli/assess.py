@@ -43,11 +43,11 @@ from scorer.assessment.judgements import (
 from scorer.assessment.pool import Pool
 from scorer.assessment.server import Assessment, serve
 from scorer.cli.common import EXIT_OK, EXIT_USAGE
-from scorer.errors import Problem, ScorerError
-from scorer.formats.challenge import parse_utc
+from scorer.core.errors import Problem, ScorerError
+from scorer.core.tasks import SINGLE_PHASE, TASKS
+from scorer.core.utc import parse_utc
 from scorer.gitrepo import GitError, run_git
 from scorer.store.files import write_atomic
-from scorer.tasks import SINGLE_PHASE, TASKS
 
 ASSESS_USAGE = ("python -m scorer assess POOL_FOLDER --assessor NAME [--port N]\n"
                 "       python -m scorer assess merge POOL_FOLDER JUDGEMENTS.json [...] [--repo DIR] [--key FILE]")

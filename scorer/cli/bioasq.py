@@ -1,8 +1,8 @@
 """``python -m scorer import-bioasq``: BioASQ's official files of one batch -> its
 ``testsets/`` and ``gold/``, and its windows -> ``challenge.toml``.
 
-What each task's files are comes from the registry (:attr:`scorer.tasks.Task.bioasq_files`,
-:meth:`~scorer.tasks.Task.testset_phases`, :meth:`~scorer.tasks.Task.gold_phases`): Task B
+What each task's files are comes from the registry (:attr:`scorer.core.tasks.Task.bioasq_files`,
+:meth:`~scorer.core.tasks.Task.testset_phases`, :meth:`~scorer.core.tasks.Task.gold_phases`): Task B
 has a test set per phase (``--testset phaseA=FILE --testset phaseB=FILE``) and one golden
 file that is the gold of both phases; a Synergy round has one question file and one gold
 file.  The files given are checked first (JSON with located errors, the golden file as the
@@ -35,19 +35,22 @@ from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
 from scorer.cli.common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, PROBLEMS_PER_KIND, print_problems
-from scorer.errors import Problem, ScorerError
+from scorer.core.challenge import Challenge
+from scorer.core.errors import Problem, ScorerError
+from scorer.core.paths import sealed_copy
+from scorer.core.tasks import GOLD_MEMBERS, TASKS, Task
+from scorer.core.utc import parse_utc, utc_text
 from scorer.formats.bioasq import (
     derive_testset,
     golden_vs_testset,
     question_list_problems,
     testsets_disagree,
 )
-from scorer.formats.challenge import SLUG, Challenge, load_challenge, parse_utc, toml_line, utc_text
+from scorer.formats.challenge import SLUG, load_challenge
 from scorer.formats.goldversions import VERSIONS_FILE, imported_final, read_versions
 from scorer.formats.jsontext import JsonText, JsonValue, load_json
-from scorer.formats.sealed import sealed_copy
+from scorer.formats.tomltext import toml_line
 from scorer.formats.validation import PUBMED_URL, gold_document_forms, validate_run
-from scorer.tasks import GOLD_MEMBERS, TASKS, Task
 
 #: The tasks import-bioasq knows, for the parser.
 IMPORT_TASKS = tuple(t.id for t in TASKS.values() if t.bioasq_files)
@@ -325,7 +328,7 @@ def _sealed_gold_plan(plan: Plan, args: argparse.Namespace, spec: Task, repo: Pa
 
 
 def public_testset(value: dict) -> dict:
-    """A test set without what it carries of the gold (:data:`scorer.tasks.GOLD_MEMBERS`:
+    """A test set without what it carries of the gold (:data:`scorer.core.tasks.GOLD_MEMBERS`:
     Phase B's carries Phase A's gold documents and snippets); its questions in order,
     every other member kept."""
     return {**value, "questions": [{k: v for k, v in q.items() if k not in GOLD_MEMBERS} if isinstance(q, dict) else q

@@ -16,7 +16,7 @@ from scorer.cli.common import (
     PROBLEMS_PER_KIND,
     print_problems,
 )
-from scorer.errors import Problem, ScorerError
+from scorer.core.errors import Problem, ScorerError
 
 if TYPE_CHECKING:  # imported where used, so that other commands start without them
     from scorer.pr.check import CheckReport
@@ -111,7 +111,7 @@ def _check_time(given: str | None, event: dict | None) -> tuple[datetime, str]:
     else the event's ``pull_request.updated_at``, else the clock."""
     from datetime import datetime
 
-    from scorer.formats.challenge import parse_utc
+    from scorer.core.utc import parse_utc
     from scorer.pr.check import event_time
     if given:
         try:
@@ -165,7 +165,7 @@ def _run_check(args: argparse.Namespace, *, actor: str | None, actor_source: str
 def cmd_ci_report(args: argparse.Namespace) -> int:
     from github import GithubException
 
-    from scorer.formats.challenge import parse_utc
+    from scorer.core.utc import parse_utc
     from scorer.pr import github
     from scorer.pr.check import write_json
     _tolerant_output()
@@ -260,7 +260,8 @@ def cmd_ci_publish(args: argparse.Namespace) -> int:
 def cmd_ci_copies(args: argparse.Namespace) -> int:
     """The organizers' view of copied runs: every run identical or nearly identical to another
     team's earlier run (scorer.pr.copies), both named, with their arrival times."""
-    from scorer.formats.challenge import read_received, utc_text
+    from scorer.core.utc import utc_text
+    from scorer.formats.challenge import read_received
     from scorer.pr.check import write_json
     from scorer.pr.copies import repository_copies
     _tolerant_output()

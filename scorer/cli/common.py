@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from scorer.errors import Problem, grouped
+from scorer.core.errors import Problem, grouped
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -16,7 +16,7 @@ PROBLEMS_PER_KIND = 10
 def print_problems(problems: list[Problem], stream: TextIO | None=None, per_code: int | None = None, more: str = "",
                    group: bool = True) -> None:
     """Print problems; the warnings of one kind as one line with its count and three
-    examples (:func:`scorer.errors.grouped`; ``group=False``: one by one, for ``--all``);
+    examples (:func:`scorer.core.errors.grouped`; ``group=False``: one by one, for ``--all``);
     with ``per_code``, at most that many errors of each kind, then a count (and ``more``,
     how to see the others, when the command has a way)."""
     stream = stream or sys.stderr

@@ -13,11 +13,11 @@ import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
-from scorer.errors import Problem
+from scorer.core.errors import Problem
+from scorer.core.tasks import SCORINGS
 from scorer.evaluation import TASKS
 from scorer.formats.jsontext import JsonValue
 from scorer.formats.shapes import GOLD, file_shape, gold_fits, run_fits
-from scorer.tasks import SCORINGS
 
 #: The task assumed for a file whose shape does not say (one answering nothing yet, or
 #: malformed): the validator then lists what a Phase A run would need.
@@ -57,7 +57,7 @@ def path_task(path: str) -> str | None:
     """The task of a run from its path in a challenge repository
     (``.../submissions/taskB/<batch>/phaseB/<team>/<system>.json`` -> phaseB), None when
     the path is not a run's."""
-    from scorer.formats.challenge import run_ref
+    from scorer.core.paths import run_ref
     parts = Path(path).resolve().parts
     if "submissions" not in parts:
         return None

@@ -22,13 +22,13 @@ from scorer.cli.common import (
     problem_summary,
 )
 from scorer.cli.detect import looks_like_gold, resolve_task
-from scorer.errors import Problem, ScorerError
+from scorer.core.errors import Problem, ScorerError
+from scorer.core.limits import QuestionLimits
+from scorer.core.tasks import SCORINGS, run_path_forms
 from scorer.formats.jsontext import JsonText, JsonValue, load_json
-from scorer.formats.limits import QuestionLimits
-from scorer.tasks import SCORINGS, run_path_forms
 
 if TYPE_CHECKING:  # imported where used: the commands on files outside a challenge start without it
-    from scorer.formats.challenge import RunRef
+    from scorer.core.paths import RunRef
     from scorer.pr.verdict import Verdict
 
 
@@ -61,7 +61,7 @@ def run_in_challenge(args: argparse.Namespace, path: str) -> tuple[str | None, s
     """Where the file ``path`` is in the challenge folder (:func:`challenge_root`): (the
     folder, the file's path relative to it, its run's identity); None for each part that
     is not there (no challenge; a file outside it; a path that is no run's)."""
-    from scorer.formats.challenge import run_ref
+    from scorer.core.paths import run_ref
     root = challenge_root(args)
     if root is None:
         return None, None, None

@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from scorer.cli.common import EXIT_INVALID, EXIT_OK, print_problems
-from scorer.errors import Problem
+from scorer.core.errors import Problem
 from scorer.site.docs import PARTICIPANT_PAGES
 
 PACKAGE = Path(__file__).resolve().parent.parent

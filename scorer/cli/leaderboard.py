@@ -15,7 +15,7 @@ from scorer.cli.common import (
     PROBLEMS_PER_KIND,
     print_problems,
 )
-from scorer.errors import Problem
+from scorer.core.errors import Problem
 
 #: The most shard jobs ``score-all --plan-shards`` asks for (each is a runner of its own).
 MAX_SHARDS = 16

@@ -24,7 +24,7 @@ from scorer.cli.init import cmd_init
 from scorer.cli.leaderboard import MAX_SHARDS, cmd_build, cmd_score_all, cmd_serve, shard_arg
 from scorer.cli.score import cmd_score
 from scorer.cli.sealing import cmd_keygen, cmd_seal
-from scorer.errors import Problem, ScorerError
+from scorer.core.errors import Problem, ScorerError
 from scorer.evaluation import EDITIONS, FLAVORS
 from scorer.fingerprint import version
 from scorer.formats.jsontext import DEFAULT_MAX_BYTES

@@ -48,17 +48,17 @@ from scorer.cli.files import (
     open_file,
     run_limits,
 )
-from scorer.errors import Problem, ScorerError
+from scorer.core.errors import Problem, ScorerError
+from scorer.core.limits import QuestionLimits
+from scorer.core.paths import SEALED_SUFFIX, sealed_copy
+from scorer.core.tasks import SCORINGS
 from scorer.evaluation import evaluate
 from scorer.evaluation.result import Result
 from scorer.formats.jsontext import load_json
-from scorer.formats.limits import QuestionLimits
-from scorer.formats.sealed import SEALED_SUFFIX, sealed_copy
 from scorer.formats.shapes import answers_for, file_shape, gold_fits
 from scorer.formats.spreadsheet import spreadsheet_row
 from scorer.formats.validation import form_zero_problems, form_zeroed
 from scorer.measures.registry import MEASURES
-from scorer.tasks import SCORINGS
 
 if TYPE_CHECKING:
     from scorer.pr.verdict import Verdict

@@ -14,9 +14,10 @@ import sys
 from pathlib import Path
 
 from scorer.cli.common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, PROBLEMS_PER_KIND, print_problems
-from scorer.formats.challenge import load_challenge, run_ref
+from scorer.core.paths import run_ref
+from scorer.core.tasks import TASKS, run_path_forms
+from scorer.formats.challenge import load_challenge
 from scorer.formats.sealed import generate_key_pair, seal
-from scorer.tasks import TASKS, run_path_forms
 
 
 def cmd_keygen(args: argparse.Namespace) -> int:

@@ -8,16 +8,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal, get_args
 
-from scorer.errors import Problem, ScorerError, excerpt
+from scorer.core.errors import Problem, ScorerError, excerpt
+from scorer.core.tasks import SCORINGS
 from scorer.evaluation.pairing import check_pairing
 from scorer.evaluation.result import Result, cyclic_gc_paused, without_empty_families
 from scorer.formats.jsontext import JsonSource, JsonText, Loaded, load_input
-from scorer.tasks import SCORINGS
 
 #: The values of ``flavor``.  :func:`evaluate` takes any string for ``task`` and ``flavor``
 #: and raises a located ScorerError for others: its callers pass names read from files (a
 #: run's path, ``challenge.toml``), so its parameters are ``str``.  The tasks are those of
-#: the registry (:data:`scorer.tasks.SCORINGS`).
+#: the registry (:data:`scorer.core.tasks.SCORINGS`).
 Flavor = Literal["official", "reference"]
 TASKS: tuple[str, ...] = tuple(SCORINGS)
 FLAVORS: tuple[str, ...] = get_args(Flavor)
@@ -53,7 +53,7 @@ def _synergy(gold: Loaded, run: Loaded, **options: Any) -> Result:
 
 
 #: The evaluator of each task of the registry (its options are the registry's
-#: :attr:`scorer.tasks.Scoring.options`); tests/test_registries.py checks both have the
+#: :attr:`scorer.core.tasks.Scoring.options`); tests/test_registries.py checks both have the
 #: same tasks.
 EVALUATORS: dict[str, Callable[..., Result]] = {
     "phaseA": _phase_a, "phaseB": _phase_b, "taskA": _task_a, "synergy": _synergy, "mcqa": _mcqa}

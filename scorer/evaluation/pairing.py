@@ -17,7 +17,7 @@ do, and the gold gives none, as a run may.
 """
 from __future__ import annotations
 
-from scorer.errors import Problem, ScorerError, some_of
+from scorer.core.errors import Problem, ScorerError, some_of
 from scorer.formats.jsontext import JsonValue, Loaded
 from scorer.formats.shapes import (
     GOLD,

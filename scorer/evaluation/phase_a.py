@@ -13,13 +13,13 @@ from collections.abc import Collection, Container, Sequence
 from dataclasses import dataclass
 from functools import partial
 
-from scorer.errors import Problem, ScorerError, listing_warnings
+from scorer.core.errors import Problem, ScorerError, listing_warnings
+from scorer.core.tasks import PHASE_A_CATEGORIES
 from scorer.evaluation.result import Result, Scores, ScoresAndWarnings
 from scorer.formats.jsontext import Loaded
 from scorer.formats.taskb import Question, TaskBFile, read_taskb
 from scorer.measures import registry, retrieval, snippet_batch, snippets
 from scorer.measures.snippets import OfficialSnippet, Snippet
-from scorer.tasks import PHASE_A_CATEGORIES
 
 CATEGORIES = PHASE_A_CATEGORIES
 MEASURES = registry.names("phaseA")  # category by category, the statistics in the registry's order

@@ -9,7 +9,7 @@ every measure and every difference between the flavors.
 """
 from __future__ import annotations
 
-from scorer.errors import Problem, ScorerError, json_pointer, listing_warnings, some_of
+from scorer.core.errors import Problem, ScorerError, json_pointer, listing_warnings, some_of
 from scorer.evaluation.phase_a import _placed, _unique_ids
 from scorer.evaluation.result import Result, Scores, ScoresAndWarnings
 from scorer.formats import answers as ans

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
-from scorer.errors import Problem
+from scorer.core.errors import Problem
 
 #: ``(measures, per_question, counts)``: the fields of a :class:`Result` that a scoring
 #: function computes (see :class:`Result` for each).

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scorer.errors import Problem, ScorerError
+from scorer.core.errors import Problem, ScorerError
 from scorer.evaluation.result import Result
 from scorer.formats.hierarchy import load_hierarchy
 from scorer.formats.jsontext import JsonText, Loaded

@@ -20,7 +20,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from scorer.errors import Bounded, Problem, excerpt
+from scorer.core.errors import Bounded, Problem, excerpt
 from scorer.formats.findings import Finding
 from scorer.formats.jsontext import JsonFloat, JsonValue
 

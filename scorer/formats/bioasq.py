@@ -13,7 +13,7 @@ the files is the caller's.
 """
 from __future__ import annotations
 
-from scorer.errors import Problem
+from scorer.core.errors import Problem
 from scorer.formats.jsontext import JsonValue
 
 #: How many example ids a message about missing questions names.

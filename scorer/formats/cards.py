@@ -18,8 +18,9 @@ from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
-from scorer.errors import Problem, ScorerError
-from scorer.formats.challenge import Challenge, rejected_at, toml_line, toml_schema_problems, toml_value
+from scorer.core.challenge import Challenge
+from scorer.core.errors import Problem, ScorerError
+from scorer.formats.tomltext import rejected_at, toml_line, toml_schema_problems, toml_value
 
 CARDS = "submissions/cards"
 #: A card is a few lines; the pull-request check refuses a larger file before reading it.

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from scorer.errors import Problem
+from scorer.core.errors import Problem
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,6 @@ class Finding:
 
 
 #: A fixer takes any question value (a non-object is returned unchanged) and returns it
-#: fixed with its findings; a :class:`~scorer.errors.Bounded` collector of findings also
+#: fixed with its findings; a :class:`~scorer.core.errors.Bounded` collector of findings also
 #: yields a :class:`Problem` summary per code cut at its bound.
 QuestionFixer = Callable[[object], "tuple[object, Iterable[Finding | Problem]]"]

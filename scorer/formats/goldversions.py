@@ -14,20 +14,11 @@ preliminary and the final results are published from one checkout.
 from __future__ import annotations
 
 import json
-from pathlib import Path, PurePath
-from typing import TypeVar
+from pathlib import Path
 
-from scorer.formats.sealed import present
+from scorer.core.paths import preliminary_copy, present
 
-PRELIMINARY_FOLDER = "preliminary"
 VERSIONS_FILE = "versions.json"
-GoldPath = TypeVar("GoldPath", bound=PurePath)
-
-
-def preliminary_copy(gold: GoldPath) -> GoldPath:
-    """Where the preliminary version of ``gold`` (a path, or a repository-relative
-    :class:`~pathlib.PurePosixPath`) is kept once the gold is final."""
-    return gold.parent / PRELIMINARY_FOLDER / gold.name
 
 
 def read_versions(gold: Path) -> dict:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scorer.errors import Problem, ScorerError, some_of
+from scorer.core.errors import Problem, ScorerError, some_of
 from scorer.formats.jsontext import regular_file
 from scorer.measures.dag import Hierarchy
 

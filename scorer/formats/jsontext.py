@@ -33,7 +33,7 @@ import msgspec
 import numpy as np
 import orjson
 
-from scorer.errors import Problem, ScorerError, bounded, excerpt, json_pointer
+from scorer.core.errors import Problem, ScorerError, bounded, excerpt, json_pointer
 
 #: A parsed JSON value whose shape is not checked yet: a dict, list, str, int, float, bool
 #: or None, nested at will.  The readers and validators that take one test its shape
@@ -556,7 +556,7 @@ def _not_a_file(name: str, mode: int) -> Problem:
 
 def _lexical_problems(doc: JsonText, max_depth: int | None) -> list[Problem]:
     """Every problem the walk finds (with ``max_depth`` None, no nesting is too deep),
-    located (at most :data:`scorer.errors.PROBLEMS_PER_CODE` of a kind, then a count)."""
+    located (at most :data:`scorer.core.errors.PROBLEMS_PER_CODE` of a kind, then a count)."""
     return bounded(_located_problems(doc, max_depth))
 
 

@@ -1,50 +1,13 @@
-"""Per-question caps of a run: how long each list of one question (or Task A document) may be.
-
-Runs only; gold files are never capped.  The defaults are BioASQ's rules, and the
-official evaluator's quirks are defined on lists of such lengths (a run of 30,000
-snippets in one question sends its snippet merge into hours of work):
-
-* Phase A: "the participating systems are required to return at most 10 relevant
-  documents and snippets" (BioASQ Task 13b guidelines, participants-area.bioasq.org,
-  general_information/Task13b); the BioASQ FAQ (Task 8b) calls 10 "the maximum number of
-  elements per question in participant submissions", which the MAP of documents,
-  concepts, snippets and triples divides by: 10 for concepts and triples too.
-* Phase B: a factoid answer is "up to 5 entity names" (Tsatsaronis et al., An overview of
-  the BIOASQ large-scale biomedical semantic indexing and question answering competition,
-  BMC Bioinformatics 16:138, 2015, Table 14); a list answer is a list of entity names,
-  at most 100 here (the guidelines' figure as we know it; not confirmed in the pages we
-  could read, so organizers may set ``list_answers``); synonyms per entity: since
-  BioASQ 5 "no synonyms should be submitted" (Task 13b guidelines), one name is scored,
-  10 are accepted for older editions' runs.  Documents, snippets, concepts and triples
-  of a Phase B run are copied from the test set and not scored: not capped.
-* Task A: BioASQ sets no number of MeSH labels per article; 100 is far above any real
-  indexing (a MEDLINE citation has about 13) and keeps the hierarchical measures cheap.
-* mcqa: a run holds one answer per question; nothing to cap.
-
-Organizers change them in ``[limits]`` of ``challenge.toml`` (docs/challenge.md).
+"""Per-question caps of a run checked: each list of one question (or Task A document)
+longer than its cap (:class:`scorer.core.limits.QuestionLimits`, where the defaults and
+their sources are) is one located error.  Runs only; gold files are never capped.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from scorer.errors import Problem, json_pointer
+from scorer.core.errors import Problem, json_pointer
+from scorer.core.limits import QuestionLimits
+from scorer.core.tasks import PHASE_A_CATEGORIES, PHASE_B_MEMBERS, SCORINGS
 from scorer.formats.jsontext import JsonValue
-from scorer.tasks import PHASE_A_CATEGORIES, PHASE_B_MEMBERS, SCORINGS
-
-
-@dataclass(frozen=True)
-class QuestionLimits:
-    """The caps; field names are the ``[limits]`` keys of ``challenge.toml``."""
-
-    documents_per_question: int = 10
-    snippets_per_question: int = 10
-    concepts_per_question: int = 10
-    triples_per_question: int = 10
-    factoid_answers: int = 5
-    list_answers: int = 100
-    synonyms_per_answer: int = 10
-    labels_per_document: int = 100
-
 
 #: Phase A lists: (member, cap field).
 _PHASE_A = (("documents", "documents_per_question"), ("snippets", "snippets_per_question"),
@@ -64,7 +27,7 @@ def limit_problems(value: JsonValue, task: str, limits: QuestionLimits) -> list[
     ``taskb`` format: phaseA, phaseB, synergy) longer than their cap, one error each,
     located at the list; a value of the wrong shape has none (the schema reports it).
     Linear in the number of questions: only lengths are read.  The caps are those of the
-    members the task is scored on (the registry's :attr:`scorer.tasks.Scoring.answers`):
+    members the task is scored on (the registry's :attr:`scorer.core.tasks.Scoring.answers`):
     Phase A's lists, Phase B's answers, both for Synergy.  Task A's:
     :func:`document_label_problems`."""
     members = set(SCORINGS[task].answers[1])

@@ -32,7 +32,7 @@ from typing import cast
 
 from jsonschema import ValidationError
 
-from scorer.errors import Problem, ScorerError, bounded, excerpt, json_pointer, some_of
+from scorer.core.errors import Problem, ScorerError, bounded, excerpt, json_pointer, some_of
 from scorer.formats.jsontext import JsonText, JsonValue
 from scorer.schemas import schema_fix, schema_problems
 

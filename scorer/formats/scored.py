@@ -6,7 +6,7 @@ the same run however they are written.  The scored form of a valid, normalized r
 (the value :func:`scorer.formats.validation.validate_run` returns: the fixes
 ``normalize`` makes applied) is, per entry id (a question; Task A: a PMID; mcqa: a
 question), the members its task is scored on (the registry's
-:attr:`scorer.tasks.Scoring.answers`, less :attr:`~scorer.tasks.Scoring.ignored`; mcqa:
+:attr:`scorer.core.tasks.Scoring.answers`, less :attr:`~scorer.core.tasks.Scoring.ignored`; mcqa:
 every member but the id), each in the form the measures compare:
 
 =================  =======================================================================
@@ -46,12 +46,12 @@ import json
 import re
 from collections.abc import Callable
 
+from scorer.core.tasks import SCORINGS, TASKS
 from scorer.fingerprint import sha256_bytes
 from scorer.formats.jsontext import JsonValue
-from scorer.tasks import SCORINGS, TASKS
 
-#: Each file format's entries (:attr:`scorer.tasks.Scoring.files`): (list member, id member),
-#: the :attr:`scorer.tasks.Task.run_ids` of the tasks scored in that format.
+#: Each file format's entries (:attr:`scorer.core.tasks.Scoring.files`): (list member, id member),
+#: the :attr:`scorer.core.tasks.Task.run_ids` of the tasks scored in that format.
 ENTRIES = {SCORINGS[s].files: t.run_ids for t in TASKS.values()
            for s in (t.scoring, *(p.scoring for p in t.phases)) if s is not None}
 SNIPPET_PLACE = ("document", "beginSection", "endSection", "offsetInBeginSection", "offsetInEndSection")

@@ -30,13 +30,11 @@ import binascii
 import hashlib
 import re
 from dataclasses import dataclass
-from pathlib import Path, PurePath
-from typing import TypeVar
+from pathlib import Path
 
-from scorer.errors import Problem
+from scorer.core.errors import Problem
+from scorer.core.paths import sealed_copy
 
-#: The suffix of a sealed run: ``<system>.json.age`` at the run's path.
-SEALED_SUFFIX = ".age"
 #: The recipient type of the challenge's key, as the age header names it.
 STANZA_TYPE = "ssh-ed25519"
 VERSION_LINE = b"age-encryption.org/v1\n"
@@ -48,23 +46,10 @@ NONCE, CHUNK, TAG = 16, 65_536, 16
 #: :func:`sealed_limit` uses it for the size rule of a sealed file.
 HEADER_ALLOWANCE = 4_096
 
-P = TypeVar("P", bound=PurePath)
 
 _STANZA_ARG = re.compile(rb"[\x21-\x7e]+")
 _SSH_KEY = re.compile(r"ssh-ed25519 ([A-Za-z0-9+/]+={0,2})(?: .*)?")
 SEAL_FIX = "seal the run again with python -m scorer seal RUN.json (or age -r \"<the recipient in challenge.toml>\")"
-
-
-def sealed_copy(path: P) -> P:
-    """Where ``path`` (a file of the repository, a :class:`~pathlib.Path` or a
-    :class:`~pathlib.PurePosixPath`) is kept sealed: the same name followed by
-    :data:`SEALED_SUFFIX` (``gold/taskb/batch1/phaseB.json.age``)."""
-    return path.with_name(path.name + SEALED_SUFFIX)
-
-
-def present(path: Path) -> bool:
-    """Whether the file ``path`` is in the repository, plain or sealed (:func:`sealed_copy`)."""
-    return path.is_file() or sealed_copy(path).is_file()
 
 
 def read_gold(path: Path, identity: str | None) -> bytes:

@@ -33,8 +33,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import cast
 
+from scorer.core.tasks import PHASE_A_CATEGORIES, PHASE_B_MEMBERS, SCORINGS
 from scorer.formats.jsontext import JsonValue
-from scorer.tasks import PHASE_A_CATEGORIES, PHASE_B_MEMBERS, SCORINGS
 
 #: The members of a Phase A answer.
 PHASE_A_MEMBERS = PHASE_A_CATEGORIES
@@ -137,10 +137,10 @@ def file_shape(value: JsonValue) -> Shape | None:
 
 def answers_for(task: str, value: JsonValue) -> bool:
     """Whether ``value`` holds anything a run of ``task`` is scored on (the registry's
-    :attr:`scorer.tasks.Scoring.answers`): Phase A documents, snippets, concepts or
+    :attr:`scorer.core.tasks.Scoring.answers`): Phase A documents, snippets, concepts or
     triples; Phase B exact or ideal answers; Task A labels; mcqa answers.  (A Phase A run
     may carry answers too: the official tool ignores them.)  ``task``: a key of
-    :data:`scorer.tasks.SCORINGS` (KeyError for another), as for :func:`run_fits` and
+    :data:`scorer.core.tasks.SCORINGS` (KeyError for another), as for :func:`run_fits` and
     :func:`gold_fits`."""
     listed, members = SCORINGS[task].answers
     if not members:
@@ -151,14 +151,14 @@ def answers_for(task: str, value: JsonValue) -> bool:
 def run_fits(task: str, run_tasks: tuple[str, ...]) -> bool:
     """Whether a run with items for ``run_tasks`` (:attr:`Shape.tasks`; (): the shape does
     not say) can be a run of ``task``: one of them, or one of the tasks whose members a run
-    of ``task`` carries together (:attr:`scorer.tasks.Scoring.parts`: Synergy, either phase)."""
+    of ``task`` carries together (:attr:`scorer.core.tasks.Scoring.parts`: Synergy, either phase)."""
     return not run_tasks or task in run_tasks or not set(run_tasks).isdisjoint(SCORINGS[task].parts)
 
 
 def gold_fits(task: str, gold_tasks: tuple[str, ...]) -> bool:
     """Whether a gold file with items for ``gold_tasks`` (:attr:`Shape.tasks`) can be the
     gold of ``task``: as for a run (:func:`run_fits`), or a gold file that holds its gold
-    too (:attr:`scorer.tasks.Scoring.gold_within`: a Phase B gold file for Phase A, as
+    too (:attr:`scorer.core.tasks.Scoring.gold_within`: a Phase B gold file for Phase A, as
     BioASQ's Phase B gold holds the Phase A gold)."""
     return run_fits(task, gold_tasks) or not set(gold_tasks).isdisjoint(SCORINGS[task].gold_within)
 

@@ -16,9 +16,10 @@ from typing import TypeGuard
 
 from jsonschema import ValidationError
 
-from scorer.errors import Problem, ScorerError, bounded, json_pointer
+from scorer.core.errors import Problem, ScorerError, bounded, json_pointer
+from scorer.core.limits import QuestionLimits
 from scorer.formats.jsontext import JsonText, JsonValue
-from scorer.formats.limits import QuestionLimits, document_label_problems
+from scorer.formats.limits import document_label_problems
 from scorer.schemas import schema_fix, schema_problems
 
 SCHEMAS = {"run": "taska-run.schema.json", "gold": "taska-gold.schema.json"}

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import NamedTuple
 
-from scorer.errors import Problem, ScorerError, excerpt, json_pointer
+from scorer.core.errors import Problem, ScorerError, excerpt, json_pointer
 from scorer.formats.jsontext import JsonFloat, JsonText, JsonValue, nesting_exceeds
 from scorer.measures.snippets import Snippet
 

@@ -21,16 +21,17 @@ from dataclasses import replace
 
 from jsonschema import ValidationError
 
-from scorer.errors import Bounded, Problem, bounded, excerpt, json_pointer, some_of
+from scorer.core.errors import Bounded, Problem, bounded, excerpt, json_pointer, some_of
+from scorer.core.limits import QuestionLimits
+from scorer.core.tasks import SCORINGS
 from scorer.formats.answers import fix_phase_b_question
 from scorer.formats.findings import Finding, QuestionFixer
 from scorer.formats.jsontext import JsonFloat, JsonText, JsonValue
-from scorer.formats.limits import QuestionLimits, limit_problems
+from scorer.formats.limits import limit_problems
 from scorer.formats.mcqa import validate_mcqa
 from scorer.formats.taska import validate_taska
 from scorer.formats.taskb import SNIPPET_FIELDS, SNIPPET_KEY_VARIANTS, SNIPPET_KEYS
 from scorer.schemas import schema_fix, schema_problems
-from scorer.tasks import SCORINGS
 
 #: The document URL form of every BioASQ gold file; the official tool compares strings.
 PUBMED_URL = "http://www.ncbi.nlm.nih.gov/pubmed/{}"
@@ -441,7 +442,7 @@ def _semantic_problems(value: JsonValue) -> list[Problem]:
 
 def _ignored_problems(value: JsonValue, task: str) -> list[Problem]:
     """Members a run of ``task`` may carry that are not scored (the registry's
-    :attr:`scorer.tasks.Scoring.ignored`; Synergy: concepts and triples): one warning each kind."""
+    :attr:`scorer.core.tasks.Scoring.ignored`; Synergy: concepts and triples): one warning each kind."""
     problems = []
     members, why = SCORINGS[task].ignored
     questions = value.get("questions") if isinstance(value, dict) else None
@@ -538,7 +539,7 @@ def validate_run(task: str, value: JsonValue, doc: JsonText, *, role: str = "run
     """Every problem of a parsed file of one task of :func:`scorer.evaluate` (``phaseA``,
     ``phaseB``, ``taskA``, ``mcqa``, ``synergy``), located, and its normalized value (the
     value itself for the tasks ``normalize`` has no fixes for).  The validator is that of
-    the task's file format (the registry's :attr:`scorer.tasks.Scoring.files`).  Each
+    the task's file format (the registry's :attr:`scorer.core.tasks.Scoring.files`).  Each
     validator takes what it uses: ``gold_value`` (Task B, mcqa: the run's ids against the
     gold's), ``labels`` (Task A: the hierarchy's ids), ``limits`` (per-question caps; not
     mcqa), ``as_written`` (Task B: the gold's documents, :func:`gold_items`, kept as the
@@ -566,6 +567,6 @@ def _mcqa_problems(task: str, value: JsonValue, doc: JsonText, *, role: str, gol
     return validate_mcqa(value, doc, role=role, gold_value=gold_value), value
 
 
-#: The validator of each file format (:attr:`scorer.tasks.Scoring.files`, the module of
+#: The validator of each file format (:attr:`scorer.core.tasks.Scoring.files`, the module of
 #: :mod:`scorer.formats` that reads it); tests/test_registries.py checks every task's is here.
 _VALIDATORS = {"taskb": _taskb_problems, "taska": _taska_problems, "mcqa": _mcqa_problems}

@@ -15,7 +15,7 @@ import math
 from collections.abc import Iterable
 from numbers import Integral
 
-from scorer.errors import Problem, ScorerError
+from scorer.core.errors import Problem, ScorerError
 
 CORRECT = "correct"
 WRONG = "wrong"

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from numbers import Real
 
-from scorer.errors import Problem, ScorerError
+from scorer.core.errors import Problem, ScorerError
 from scorer.measures.text import mrc2018_normalize, word_tokens
 
 TOKENISATIONS = ("word", "char")

@@ -13,7 +13,7 @@ from collections.abc import Collection
 
 import numpy as np
 
-from scorer.errors import Problem, ScorerError
+from scorer.core.errors import Problem, ScorerError
 from scorer.measures.arrays import expand_ranges, run_starts, sorted_member, sorted_order, sorted_unique
 
 ROOT = 0      #: HEMKit's artificial root, parent of every parentless node

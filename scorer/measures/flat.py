@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from scorer.errors import Problem, ScorerError
+from scorer.core.errors import Problem, ScorerError
 from scorer.measures.arrays import expand_ranges, sorted_member, sorted_unique
 
 

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from scorer.core.tasks import PHASE_A_CATEGORIES, SCORINGS
 from scorer.measures import abstention, adapted, exact, flat, hierarchical, mcqa, retrieval, rouge, snippets
-from scorer.tasks import PHASE_A_CATEGORIES, SCORINGS
 
 #: When a measure has no value: ``nan`` (NaN, ``null`` in JSON: nothing defines it, e.g.
 #: no gold question of its kind; never ranked), ``absent`` (the key is left out: its

@@ -27,7 +27,7 @@ from itertools import chain, repeat
 
 import numpy as np
 
-from scorer.errors import Problem, ScorerError
+from scorer.core.errors import Problem, ScorerError
 from scorer.measures.text import rouge_tokens
 
 ROUGE_KEYS = ("R2_R", "R2_P", "R2_F", "SU4_R", "SU4_P", "SU4_F")

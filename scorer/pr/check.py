@@ -46,22 +46,14 @@ from typing import Protocol
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
-from scorer.errors import Problem, ScorerError
+from scorer.core.challenge import Challenge, Window
+from scorer.core.errors import Problem, ScorerError
+from scorer.core.paths import RunRef, run_ref, sealed_ref, submission_ref
+from scorer.core.tasks import SCORINGS, TASKS
+from scorer.core.utc import parse_utc, utc_text
 from scorer.fingerprint import version
 from scorer.formats.cards import MAX_CARD_BYTES, card_ref, parse_card
-from scorer.formats.challenge import (
-    DEFAULT_MEASURES,
-    Challenge,
-    RunRef,
-    Window,
-    load_challenge,
-    parse_utc,
-    read_received,
-    run_ref,
-    sealed_ref,
-    submission_ref,
-    utc_text,
-)
+from scorer.formats.challenge import DEFAULT_MEASURES, load_challenge, read_received
 from scorer.formats.jsontext import load_json
 from scorer.formats.scored import digest
 from scorer.formats.sealed import sealed_limit
@@ -86,7 +78,6 @@ from scorer.pr.policy import (
     verdict,
 )
 from scorer.store.files import write_atomic
-from scorer.tasks import SCORINGS, TASKS
 
 REPORT_VERSION = 1
 #: A team file larger than this is not read for its problems (one is a few hundred bytes).
@@ -716,7 +707,7 @@ def markdown_templates() -> Environment:
 
 
 def _problem_lines(problems) -> list[str]:
-    """The lines of each problem's :meth:`~scorer.errors.Problem.format`, in order."""
+    """The lines of each problem's :meth:`~scorer.core.errors.Problem.format`, in order."""
     return [line for p in problems for line in p.format().splitlines()]
 
 

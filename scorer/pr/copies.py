@@ -45,8 +45,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from scorer.errors import ScorerError
-from scorer.formats.challenge import RunRef, load_challenge, read_received, run_ref, utc_text
+from scorer.core.errors import ScorerError
+from scorer.core.paths import RunRef, run_ref
+from scorer.core.utc import utc_text
+from scorer.formats.challenge import load_challenge, read_received
 from scorer.formats.jsontext import load_json
 from scorer.formats.scored import digest, items, text
 from scorer.pr.policy import normalized_run, testset_path

@@ -50,8 +50,9 @@ from itertools import islice
 
 from github import Auth, Github, GithubException
 
-from scorer.errors import Problem, ScorerError
-from scorer.formats.challenge import RunRef, Window, run_ref, sealed_ref
+from scorer.core.challenge import Window
+from scorer.core.errors import Problem, ScorerError
+from scorer.core.paths import RunRef, run_ref, sealed_ref
 from scorer.gitrepo import ABSENT_MODE, REGULAR_MODES, Change, GitError, slashed
 from scorer.pr.check import (
     AfterRuns,

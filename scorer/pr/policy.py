@@ -94,7 +94,7 @@ A sealed run is judged by the same path, team, membership, system, window and si
 as a plain one, and by its envelope instead of its content (:func:`judge_envelope`): no
 key is at hand, so what is inside is validated when the publisher opens it.
 
-A run after the challenge (:attr:`scorer.formats.challenge.RunRef.after`: the challenge's
+A run after the challenge (:attr:`scorer.core.paths.RunRef.after`: the challenge's
 path under ``submissions/after/``) is judged by the same path, team, membership, system,
 size and content rules; instead of the window rule, its window must have closed and its
 team's last run after the challenge of that batch and phase must have arrived at least
@@ -122,14 +122,16 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
-from scorer.errors import Problem, ScorerError, bounded, some_of
+from scorer.core.challenge import Challenge, Window
+from scorer.core.errors import Problem, ScorerError, bounded, some_of
+from scorer.core.paths import RunRef, run_ref, sealed_ref, submission_ref
+from scorer.core.tasks import SCORINGS, TASKS, run_path_forms
+from scorer.core.utc import utc_text
 from scorer.formats.cards import MAX_CARD_BYTES, card_problems, card_ref, parse_card, primary_conflicts
-from scorer.formats.challenge import Challenge, RunRef, Window, run_ref, sealed_ref, submission_ref, utc_text
 from scorer.formats.jsontext import load_json
 from scorer.formats.scored import digest
 from scorer.formats.sealed import envelope_problems, sealed_limit
 from scorer.gitrepo import GITLINK_MODE, REGULAR_MODES, SYMLINK_MODE, Change, blob_id
-from scorer.tasks import SCORINGS, TASKS, run_path_forms
 
 LEDGER = "submissions/received.json"
 RUN_FORM = run_path_forms()
@@ -690,7 +692,7 @@ def gold_path(ref: RunRef) -> str:
 def judge_content(decision: Decision, data: bytes, testset: bytes | None, max_bytes: int,
                   limits=None, gold: bytes | None = None) -> tuple[Decision, object]:
     """Validate a run's bytes (against the per-question ``limits``, a
-    :class:`scorer.formats.limits.QuestionLimits`, when given) and compare its ids with
+    :class:`scorer.core.limits.QuestionLimits`, when given) and compare its ids with
     the test set's.  With the bytes of the batch's ``gold`` (once it is out), a document
     the gold writes as it is stays as the run writes it: it matches as written
     (:func:`scorer.formats.validation.gold_items`).
@@ -732,7 +734,7 @@ def normalized_run(ref: RunRef, data: bytes, max_bytes: int, limits=None):
 
 def run_identity(path: str, data: bytes, limits) -> str | None:
     """What identifies the run at ``path`` of bytes ``data`` (``limits``: the challenge's
-    :class:`scorer.formats.challenge.Limits`): the digest of its scored form
+    :class:`scorer.core.limits.Limits`): the digest of its scored form
     (:func:`scorer.formats.scored.digest` of :func:`normalized_run`), so two versions
     every measure scores alike are one run however they are written; a sealed run
     (``<system>.json.age``) by its envelope's bytes, as their Git blob id (age output is

@@ -53,8 +53,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from scorer.errors import Problem
-from scorer.formats.challenge import Challenge, RunRef, run_ref, sealed_ref, utc_text
+from scorer.core.challenge import Challenge
+from scorer.core.errors import Problem
+from scorer.core.paths import RunRef, run_ref, sealed_ref
+from scorer.core.utc import utc_text
 from scorer.gitrepo import run_git
 from scorer.pr.github import CheckTimes
 from scorer.pr.policy import LEDGER

@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scorer.errors import Problem
-from scorer.formats.challenge import Challenge, RunRef
+from scorer.core.challenge import Challenge
+from scorer.core.errors import Problem
+from scorer.core.paths import RunRef
 from scorer.gitrepo import Change
 from scorer.pr.policy import Decision, Reason, gold_path, judge_content, testset_path
 

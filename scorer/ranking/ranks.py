@@ -26,8 +26,8 @@ from typing import TypeGuard
 
 import numpy as np
 
+from scorer.core.tasks import EXACT_FAMILIES, PHASE_A_CATEGORIES
 from scorer.measures.registry import default_official_measures, higher_is_better, ranking_components
-from scorer.tasks import EXACT_FAMILIES, PHASE_A_CATEGORIES
 
 _DEFAULTS = default_official_measures()
 

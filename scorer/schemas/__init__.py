@@ -24,7 +24,7 @@ import jsonschema_rs
 from jsonschema import Draft202012Validator, ValidationError, validators
 from jsonschema._utils import equal, find_additional_properties, uniq
 
-from scorer.errors import PROBLEMS_PER_FILE, Problem, excerpt, some_of
+from scorer.core.errors import PROBLEMS_PER_FILE, Problem, excerpt, some_of
 from scorer.measures.registry import default_official_measures, official_choices
 
 #: The schema walk of an invalid file stops after this many errors.

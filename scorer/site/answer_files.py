@@ -17,23 +17,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from scorer.errors import ScorerError
-from scorer.formats.challenge import Challenge, RunRef
+from scorer.core.challenge import Challenge
+from scorer.core.errors import ScorerError
+from scorer.core.paths import RunRef, present
+from scorer.core.tasks import SCORINGS, TASKS, Scoring
 from scorer.formats.hierarchy import load_hierarchy
 from scorer.formats.jsontext import load_input
 from scorer.formats.mcqa import McqaGold, read_mcqa_gold, read_mcqa_run
-from scorer.formats.sealed import present
 from scorer.formats.taskb import read_taskb
 from scorer.measures.dag import Hierarchy
 from scorer.site import explain
-from scorer.tasks import SCORINGS, TASKS, Scoring
 
 
 @dataclass
 class Basis:
     """What the runs of one table are shown against.
 
-    ``kind``: the task's :attr:`~scorer.tasks.Task.view_kind` (how its runs are read and shown).
+    ``kind``: the task's :attr:`~scorer.core.tasks.Task.view_kind` (how its runs are read and shown).
     ``gold``: Task B: id -> gold question (first of each id); Task A: PMID -> labels;
     mcqa: the :class:`McqaGold`.  ``shown``: Task B: id -> test-set question (body, type),
     in test-set order; mcqa: id -> (question text, ((candidate id, text), ...)).
@@ -219,7 +219,7 @@ def _mcqa_own(basis: Basis, value: Any, values: dict, result: dict, only) -> lis
 
 
 #: How the gold and test set of a table are read, and how a run is shown against them, for
-#: each kind of task (:attr:`scorer.tasks.Task.view_kind`); a sealed gold (``[gold] sealed``)
+#: each kind of task (:attr:`scorer.core.tasks.Task.view_kind`); a sealed gold (``[gold] sealed``)
 #: is not read: the test set is, and a run shows its own answer (:class:`~scorer.site.explain.OwnAnswer`).
 _BASES = {"taskB": _taskb_basis, "taskA": _taska_basis, "mcqa": _mcqa_basis}
 _SEALED = {"taskB": _taskb_sealed_basis, "taskA": _taska_sealed_basis, "mcqa": _mcqa_sealed_basis}

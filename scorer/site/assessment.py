@@ -16,13 +16,13 @@ from collections.abc import Mapping
 from pathlib import PurePosixPath
 
 from scorer.assessment.pool import pool_kinds
-from scorer.formats.goldversions import preliminary_copy
+from scorer.core.paths import preliminary_copy
+from scorer.core.tasks import SCORINGS, TASKS
 from scorer.measures.registry import measure_label
 from scorer.measures.snippets import pubmed_id
 from scorer.site import labels, paths
 from scorer.site.results import PRELIMINARY_GOLD, Ranking, Row, Table, has_value
 from scorer.site.tables import Cell, Column, TableView, rank_cell, score_cell, text_cell
-from scorer.tasks import SCORINGS, TASKS
 
 
 def is_assessed(table: Table) -> bool:

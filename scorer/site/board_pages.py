@@ -2,6 +2,7 @@
 the batch board and one board per test set) and each task's overview."""
 from __future__ import annotations
 
+from scorer.core.tasks import TASKS
 from scorer.site import boards, groups, labels, paths
 from scorer.site.assessment import comparison_views, gold_constants, gold_state
 from scorer.site.cards import FILTERS, Disclosure, filtered_view
@@ -10,7 +11,6 @@ from scorer.site.context import TASK_ORDER, Site
 from scorer.site.results import Overview, Ranking, Table
 from scorer.site.sensitivity import write_sensitivity
 from scorer.site.tables import TableView
-from scorer.tasks import TASKS
 
 #: The views of a board of one batch and phase, per task (one per ranking of the table).
 RANKING_VIEWS = {"taskB": boards.taskb_ranking_view, "mcqa": boards.mcqa_ranking_view}

@@ -130,7 +130,7 @@ def _scorer_of(results: Results) -> tuple[str, str]:
 
 def _check_replaceable(out: Path) -> None:
     if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).exists())):
-        from scorer.errors import Problem, ScorerError
+        from scorer.core.errors import Problem, ScorerError
         raise ScorerError(Problem(code="site-folder", file=str(out),
                                   message="exists and is not a site built by python -m scorer build",
                                   fix="choose another --out folder or remove this one"))

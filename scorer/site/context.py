@@ -3,8 +3,10 @@ build inputs, the writer and what the pages share) and :func:`common` (the conte
 page: navigation and the footer's build inputs)."""
 from __future__ import annotations
 
+from scorer.core.challenge import Challenge
+from scorer.core.tasks import TASKS
+from scorer.core.utc import utc_text
 from scorer.formats.cards import load_cards
-from scorer.formats.challenge import Challenge, utc_text
 from scorer.site import boards, labels, paths
 from scorer.site.cards import Disclosure, team_runs
 from scorer.site.docs import DocPage
@@ -15,7 +17,6 @@ from scorer.site.inputs import BuildInputs, has_gold, window_status
 from scorer.site.results import Results, Table
 from scorer.site.tables import TableView
 from scorer.site.writer import SiteWriter
-from scorer.tasks import TASKS
 
 TASK_ORDER = tuple(TASKS)
 

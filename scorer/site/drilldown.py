@@ -15,13 +15,13 @@ import math
 import operator
 from operator import itemgetter
 
+from scorer.core.tasks import TASKS
 from scorer.site import labels, paths
 from scorer.site.boards import MCQA_COLUMNS, mcqa_cell
 from scorer.site.explain import most_different
 from scorer.site.groups import p_cell
 from scorer.site.results import RunEntry, Table, has_value
 from scorer.site.tables import Cell, Column, TableView, count_cell, is_number, noted, rank_cell, score_cell, text_cell
-from scorer.tasks import TASKS
 
 #: How many top systems of each ranking every system is compared with on pre-rendered pages.
 TOP = 1
@@ -77,7 +77,7 @@ def _value_rows(per_question: dict, names: list[str], order: list[str]) -> list[
 
 def item_order(per_question: dict, task: str) -> list[str]:
     """The ids of a run's per-question values in the order its page lists them: sorted, or
-    (a task that shows only its worst items, :attr:`scorer.tasks.Task.shown`) the worst on
+    (a task that shows only its worst items, :attr:`scorer.core.tasks.Task.shown`) the worst on
     that measure first, items without a value last."""
     worst_on = (TASKS[task].shown or (None, None))[1]
     if not worst_on:

@@ -4,16 +4,16 @@ run of the same batch (answers written with them), measure by measure and questi
 question.
 
 The pairs come from the task registry: a phase scored against another phase's gold
-(:attr:`scorer.tasks.Phase.gold`, Phase A+ -> Phase B) is compared with that phase.
+(:attr:`scorer.core.tasks.Phase.gold`, Phase A+ -> Phase B) is compared with that phase.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from scorer.core.tasks import TASKS
 from scorer.site import labels, paths
 from scorer.site.results import Results, RunEntry
 from scorer.site.tables import Column, TableView, score_cell, text_cell
-from scorer.tasks import TASKS
 
 #: (task, phase without the evidence, phase with it), from the task registry.
 EVIDENCE_PHASES = tuple((t.id, p.id, p.gold_phase) for t in TASKS.values() for p in t.phases

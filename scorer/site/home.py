@@ -2,13 +2,13 @@
 downloads page (every table's CSV and JSON, ``downloads/results.zip``)."""
 from __future__ import annotations
 
-from scorer.formats.challenge import Challenge
+from scorer.core.challenge import Challenge
+from scorer.core.tasks import SCORINGS, TASKS
 from scorer.site import labels, paths
 from scorer.site.archive import results_zip
 from scorer.site.context import TASK_ORDER, Site
 from scorer.site.docs import render_markdown
 from scorer.site.static import json_text
-from scorer.tasks import SCORINGS, TASKS
 
 LATEST_ROWS = 5
 

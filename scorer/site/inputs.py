@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from scorer.core.challenge import Challenge, Window
+from scorer.core.paths import RunRef, present
+from scorer.core.tasks import TASKS
+from scorer.core.utc import utc_text
 from scorer.fingerprint import SHORT
-from scorer.formats.challenge import Challenge, RunRef, Window, utc_text
-from scorer.formats.sealed import present
 from scorer.gitrepo import GitError, GitRepo
-from scorer.tasks import TASKS
 
 #: Inputs whose uncommitted changes make the footer say so.
 TRACKED_INPUTS = ("challenge.toml", "teams", "gold", "submissions", "docs", "site_templates")

@@ -1,9 +1,9 @@
 """Display names of tasks, phases, rankings and measures (the keys stay the scorer's)."""
 from __future__ import annotations
 
+from scorer.core.tasks import SCORINGS
+from scorer.core.tasks import TASKS as TASK_SPECS
 from scorer.measures.registry import measure_label
-from scorer.tasks import SCORINGS
-from scorer.tasks import TASKS as TASK_SPECS
 
 TASKS = {t.id: t.title for t in TASK_SPECS.values()}
 PHASES = {p.id: p.title for t in TASK_SPECS.values() for p in t.phases}

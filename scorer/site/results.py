@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scorer.core.tasks import SCORINGS, SINGLE_PHASE, TASKS
 from scorer.store.files import read_json
-from scorer.tasks import SCORINGS, SINGLE_PHASE, TASKS
 
 RESULTS = "results"
 
@@ -219,7 +219,7 @@ PRELIMINARY_GOLD = {"state": "preliminary", "version": 1}
 
 
 def _mcqa_tables(raw: dict) -> dict:
-    """A batch of a multiple-choice task (mcqa): one table (phase :data:`~scorer.tasks.SINGLE_PHASE`,
+    """A batch of a multiple-choice task (mcqa): one table (phase :data:`~scorer.core.tasks.SINGLE_PHASE`,
     as its runs) with the random baseline."""
     rows = {key: _row(key, s, s) for key, s in sorted(raw["systems"].items())}
     table = Table(task=raw["task"], batch=raw["batch"], phase=SINGLE_PHASE, name=raw.get("name", raw["batch"]), rows=rows,
@@ -260,7 +260,7 @@ def _error_tables(raw: dict) -> dict:
             for phase in phases}
 
 
-#: The reader of the batch files of each kind of task (:attr:`scorer.tasks.Task.view_kind`)
+#: The reader of the batch files of each kind of task (:attr:`scorer.core.tasks.Task.view_kind`)
 #: in ``results/batches/<task>/``: -> (task, batch, phase) -> table.
 _TABLE_READERS = {"taskB": _taskb_tables, "taskA": _taska_tables, "mcqa": _mcqa_tables}
 

@@ -7,7 +7,8 @@ from itertools import chain
 
 from markupsafe import Markup
 
-from scorer.errors import Problem, grouped
+from scorer.core.errors import Problem, grouped
+from scorer.core.tasks import TASKS
 from scorer.site import paths
 from scorer.site.answer_files import Basis, explain_run, load_basis
 from scorer.site.answers_html import parts_html, questions_html, sides_html
@@ -25,7 +26,6 @@ from scorer.site.drilldown import (
     weakest_first,
 )
 from scorer.site.results import Table
-from scorer.tasks import TASKS
 
 #: The views of a head-to-head page, per task.
 PAIR_VIEWS = {"taskB": taskb_pair_views, "taskA": taska_pair_view, "mcqa": mcqa_pair_views}
@@ -149,7 +149,7 @@ def _run_page(site: Site, entry, doc: dict | None, table: Table | None, answers:
 
 def grouped_warnings(warnings: list[dict]) -> list[dict]:
     """A run result's warnings for its page, after its numbers: those of one kind as one
-    (its count and three examples with their question ids, :func:`scorer.errors.grouped`),
+    (its count and three examples with their question ids, :func:`scorer.core.errors.grouped`),
     each with ``count``, the problems it stands for."""
     problems = [Problem(**{k: v for k, v in w.items() if k in _PROBLEM_FIELDS}) for w in warnings]
     return [{**p.to_dict(), "count": p.count or 1} for p in grouped(problems)]
@@ -159,7 +159,7 @@ _PROBLEM_FIELDS = frozenset(f.name for f in fields(Problem))
 
 
 def _answers_of(entry, doc: dict | None) -> tuple[int, int] | None:
-    """(shown, of) when a run page explains only some questions (:attr:`scorer.tasks.Task.answers`)."""
+    """(shown, of) when a run page explains only some questions (:attr:`scorer.core.tasks.Task.answers`)."""
     limit, total = TASKS[entry.task].answers, len((doc or {}).get("per_question", {}))
     return (limit, total) if limit is not None and total > limit else None
 

@@ -6,11 +6,11 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
-from scorer.formats.challenge import parse_utc, utc_text
+from scorer.core.tasks import TASKS
+from scorer.core.utc import parse_utc, utc_text
 from scorer.site import labels, paths
 from scorer.site.intervals import rank_set_text
 from scorer.site.tables import TableView, rank_text, rows_html
-from scorer.tasks import TASKS
 
 
 def environment(templates: Path) -> Environment:

@@ -44,13 +44,16 @@ from pathlib import Path
 
 from threadpoolctl import threadpool_limits
 
-from scorer.errors import Problem
+from scorer.core.challenge import Challenge
+from scorer.core.errors import Problem
+from scorer.core.paths import SEALED_SUFFIX, RunRef
+from scorer.core.tasks import SCORINGS, TASKS
+from scorer.core.utc import utc_text
 from scorer.fingerprint import fingerprint, sha256_bytes
-from scorer.formats.challenge import Challenge, RunRef, load_challenge, read_received, utc_text
+from scorer.formats.challenge import load_challenge, read_received
 from scorer.formats.goldversions import gold_version
 from scorer.formats.hierarchy import load_hierarchy
 from scorer.formats.jsontext import load_json
-from scorer.formats.sealed import SEALED_SUFFIX
 from scorer.parallel import isolated_map
 from scorer.store.files import (
     canonical_json,
@@ -75,7 +78,6 @@ from scorer.store.sealed import (
 )
 from scorer.store.sealed import SEALED as STILL_SEALED
 from scorer.store.tables import PHASE_TABLES, ScoredRun, after_rows, overview, taska_table
-from scorer.tasks import SCORINGS, TASKS
 
 RESULTS = "results"
 INDEX = f"{RESULTS}/index.json"
@@ -527,7 +529,7 @@ class _State:
 
     def _runs_in(self, task: str, batch: str, phase: str | None = None) -> list[tuple[RunRef, dict]]:
         """(ref, index entry) of the scored runs of a batch (and phase), by path; the runs
-        after the challenge among them (:attr:`scorer.formats.challenge.RunRef.after`) too."""
+        after the challenge among them (:attr:`scorer.core.paths.RunRef.after`) too."""
         return [(ref, e) for ref, e in ((RunRef(e["task"], e["batch"], e["phase"], e["team"], e["system"],
                                                 after=e.get("after", False)), e)
                                         for _, e in sorted(self.entries.items()))

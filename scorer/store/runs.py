@@ -11,16 +11,17 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scorer.errors import Problem, ScorerError
+from scorer.core.challenge import Challenge
+from scorer.core.errors import Problem, ScorerError
+from scorer.core.paths import RunRef, run_ref, sealed_ref
+from scorer.core.tasks import SCORINGS, TASKS, run_path_forms
 from scorer.evaluation import EDITIONS, FLAVORS, evaluate
 from scorer.formats.cards import card_ref
-from scorer.formats.challenge import Challenge, RunRef, run_ref, sealed_ref
 from scorer.formats.jsontext import load_json
 from scorer.formats.taskb import read_taskb
 from scorer.formats.validation import form_zero_note, form_zero_problems, form_zeroed, gold_items, validate_run
 from scorer.ranking.ranks import PHASE_A_CATEGORIES
 from scorer.store.assessed import assessment_added
-from scorer.tasks import SCORINGS, TASKS, run_path_forms
 
 LEDGER = "submissions/received.json"
 
@@ -134,7 +135,7 @@ PRELIMINARY_VARIANT = "gold preliminary"
 
 
 def variant_rules(task: str, flavor: str, edition: int) -> list[tuple[str, str, int]]:
-    """(name, flavor, edition) of the rules a run of ``task`` (a :class:`scorer.tasks.Task` id)
+    """(name, flavor, edition) of the rules a run of ``task`` (a :class:`scorer.core.tasks.Task` id)
     is also scored under: every other flavor, and every other edition when the editions apply."""
     variants = [(f"flavor {other}", other, edition) for other in FLAVORS if other != flavor]
     if TASKS[task].editions:
@@ -248,7 +249,7 @@ def _options(job: RunJob) -> dict:
 
 def evaluate_options(scorer_task: str, gold: dict[str, str], manual_system: str | None = None) -> dict:
     """The options of :func:`scorer.evaluate` from a run's gold files
-    (:meth:`scorer.formats.challenge.Challenge.gold_paths`, as strings): the hierarchy
+    (:meth:`scorer.core.challenge.Challenge.gold_paths`, as strings): the hierarchy
     (Task A), the earlier rounds' gold (Synergy, ``judged/<round>``), the expert scores
     when the run has an entry there (``manual_system``)."""
     options: dict = {}

@@ -40,12 +40,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from scorer.errors import Problem
+from scorer.core.challenge import Challenge
+from scorer.core.errors import Problem
+from scorer.core.paths import SEALED_SUFFIX, RunRef, sealed_ref
+from scorer.core.tasks import GOLD_MEMBERS, TASKS
+from scorer.core.utc import utc_text
 from scorer.fingerprint import sha256_bytes
-from scorer.formats.challenge import Challenge, RunRef, sealed_ref, utc_text
-from scorer.formats.sealed import SEALED_SUFFIX, SealingError, envelope_problems, open_envelope, sealed_limit
+from scorer.formats.sealed import SealingError, envelope_problems, open_envelope, sealed_limit
 from scorer.store.files import canonical_json, sha256_file, write_atomic
-from scorer.tasks import GOLD_MEMBERS, TASKS
 
 LEDGER = "results/sealed.json"
 #: Where sealed gold is looked for: every ``<file>.age`` under it.
@@ -275,7 +277,7 @@ def _batch_files(challenge: Challenge, task: str, name: Callable[[str, str], str
 
 def testset_gold_problems(root: Path, challenge: Challenge) -> list[Problem]:
     """With ``[gold] testsets = "questions"`` (the default), a warning for each test set of a
-    task whose gold is sealed that holds a member of :data:`scorer.tasks.GOLD_MEMBERS` with
+    task whose gold is sealed that holds a member of :data:`scorer.core.tasks.GOLD_MEMBERS` with
     a value (BioASQ's Phase B test set carries Phase A's gold documents and snippets),
     located at the first such question."""
     if challenge.gold_testsets != "questions":

@@ -14,7 +14,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from scorer.formats.challenge import Challenge, RunRef
+from scorer.core.challenge import Challenge
+from scorer.core.paths import RunRef
+from scorer.core.tasks import SCORINGS, TASKS
 from scorer.formats.goldversions import gold_version
 from scorer.measures.registry import MEASURES, higher_is_better
 from scorer.ranking import (
@@ -37,7 +39,6 @@ from scorer.ranking import (
 )
 from scorer.ranking.ranksets import Component, different_pairs, rank_sets, surely_better
 from scorer.store.runs import PRELIMINARY_VARIANT
-from scorer.tasks import SCORINGS, TASKS
 
 PHASE_A_RULE = ("mean of the ranks of the categories the system answered; a category the run has no "
                 "answer of (no question with a non-empty list) is left out of its mean, not counted as last")
@@ -104,7 +105,7 @@ def per_question_measure(measure: str, available: set[str]) -> str | None:
 def taskb_table(challenge: Challenge, task: str, batch: str, phase: str, runs: Sequence[ScoredRun]) -> dict:
     """The table of one batch and phase of a task ranked per phase on its official
     measures (Task B; Synergy, whose rounds have one phase): every system's measures,
-    the rankings of :meth:`scorer.tasks.Task.rankings`.  When the gold is final, also
+    the rankings of :meth:`scorer.core.tasks.Task.rankings`.  When the gold is final, also
     ``preliminary``: the same systems and rankings (intervals, groups) against the
     preliminary gold (:func:`preliminary_runs`), the board BioASQ published first."""
     table = {"task": task, "batch": batch, "phase": phase, "name": challenge.batches(task)[batch].name,
@@ -225,7 +226,7 @@ def _system_row(run: ScoredRun) -> dict:
 
 
 def after_rows(runs: Sequence[ScoredRun]) -> list[dict]:
-    """The rows of the runs after the challenge of a table (:attr:`scorer.formats.challenge.RunRef.after`),
+    """The rows of the runs after the challenge of a table (:attr:`scorer.core.paths.RunRef.after`),
     by arrival time (``received``, from the ledger), then path: each run's row as a
     ranked table's (its measures and counts) and its ``phase`` (Task A: its test set).
     They are in no ranking, significance test, average rank or overview."""
@@ -282,8 +283,8 @@ def mcqa_table(challenge: Challenge, task: str, batch: str, phase: str, runs: Se
                                                per_question)}}
 
 
-#: The table function of a batch and phase of each kind of task (:attr:`scorer.tasks.Task.view_kind`;
-#: a task ranked per batch, :attr:`scorer.tasks.Task.batch_ranking`, has :func:`taska_table`).
+#: The table function of a batch and phase of each kind of task (:attr:`scorer.core.tasks.Task.view_kind`;
+#: a task ranked per batch, :attr:`scorer.core.tasks.Task.batch_ranking`, has :func:`taska_table`).
 PHASE_TABLES = {"taskB": taskb_table, "mcqa": mcqa_table}
 
 

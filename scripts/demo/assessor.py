@@ -18,7 +18,7 @@ from pathlib import Path
 
 from scorer.assessment.batch import KEY_FILE, batch_pool, merge_batch, write_pool
 from scorer.assessment.judgements import new_judgements, pool_digest, pool_items, save_judgements, with_judgement
-from scorer.formats.challenge import parse_utc
+from scorer.core.utc import parse_utc
 
 #: The batch and phase assessed, and the moment the pool is made (after every window of the demo).
 ASSESSED = ("taskB", "batch2", "phaseA")
