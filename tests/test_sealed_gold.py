@@ -504,6 +504,9 @@ def test_an_mcqa_run_page_of_a_sealed_batch_shows_the_chosen_candidates_and_not_
                                                                      if named else []), (run_path, answer)
                 assert "correct" not in block and "class=\"hit\"" not in block and "right" not in block
             pages[run_path] = _answers_section(page)
+        text = _site_text(site / "runs") + _site_text(site / "compare")  # the answers side by side too
+        assert "<em>correct</em>" not in text and "and the correct one" not in text and "Answered " not in text
+        assert text.count('<details class="answer"') > len(runs) * len(texts)
         sections.append(pages)
     assert sections[0] == sections[1]
 
