@@ -3,6 +3,7 @@ at most one per team, batch and phase within ``[rules] after_run_hours`` (by the
 arrival times), scored by the publish job and shown apart, never ranked (issue 34)."""
 from __future__ import annotations
 
+import csv
 import json
 import shutil
 from datetime import timedelta
@@ -15,7 +16,15 @@ from scorer.core.utc import parse_utc, utc_text
 from scorer.store import score_all
 from tests.gitutil import commit, git
 from tests.pr_challenge import AFTER, BASE_FILES, GOLD_RUN, OPEN, check, codes, dumps, only, phase_a_run
-from tests.test_sealed_gold import KEY, SEALED_BATCH, _seal_folder, _with_key, demo  # noqa: F401 - a fixture
+from tests.test_sealed_gold import (  # noqa: F401 - demo is a fixture
+    KEY,
+    SEALED_BATCH,
+    _seal_folder,
+    _with_key,
+    demo,
+    gold_only_strings,
+    leaks,
+)
 from tests.test_site import DEMO, Page, copy_demo
 
 LATER_RUN = "submissions/after/taskB/batch1/phaseA/alpha/a1.json"  # batch1 Phase A closed at AFTER
@@ -96,14 +105,17 @@ def test_the_limit_is_a_setting(repo):
 # --- scored and shown apart --------------------------------------------------------------
 
 CHALLENGE_RUN = "submissions/taskB/batch1/phaseA/helix/helix-hybrid.json"  # the demo's
-AFTER_RUN = "submissions/after/taskB/batch1/phaseA/helix/helix-dense.json"
+AFTER_RUN = "submissions/after/taskB/batch1/phaseA/helix/helix-dense.json"  # helix-dense has a challenge run too
 ARRIVED = "2026-06-01T09:00:00Z"  # long after the demo's batch1 Phase A closed
+FAILED_RUN = "submissions/after/taskB/batch1/phaseA/quokka/quokka-1.json"  # not JSON: it fails scoring
+FAILED_ARRIVED = "2026-06-02T09:00:00Z"
 
 
 @pytest.fixture(scope="module")
 def after_repo(tmp_path_factory) -> Path:
     """The demo with Task B alone and one run after the challenge (helix-hybrid's answers sent
-    again as helix-dense, long after the window), built once; the results before it added."""
+    again as helix-dense, long after the window) and one that fails scoring (quokka's, cut),
+    built once; the results before them added."""
     repo = copy_demo(tmp_path_factory.mktemp("after") / "repo", DEMO)
     toml = repo / "challenge.toml"
     text = toml.read_text(encoding="utf-8")
@@ -111,11 +123,15 @@ def after_repo(tmp_path_factory) -> Path:
     for task in ("taskA", "mcqa", "synergy"):
         shutil.rmtree(repo / "submissions" / task)
     assert main(["score-all", "--repo", str(repo), "--jobs", "1"]) == 0
+    assert main(["build", "--repo", str(repo), "--out", str(repo.parent / "site-before"), "--jobs", "1"]) == 0
     shutil.copytree(repo / "results", repo.parent / "results-before")
     (repo / AFTER_RUN).parent.mkdir(parents=True)
     shutil.copy(repo / CHALLENGE_RUN, repo / AFTER_RUN)
+    (repo / FAILED_RUN).parent.mkdir(parents=True)
+    (repo / FAILED_RUN).write_bytes(b'{"questions": [\n  {"id": "q1",\n')
     ledger = repo / "submissions" / "received.json"
-    ledger.write_text(json.dumps({**json.loads(ledger.read_text()), AFTER_RUN: ARRIVED}), encoding="utf-8")
+    ledger.write_text(json.dumps({**json.loads(ledger.read_text()), AFTER_RUN: ARRIVED, FAILED_RUN: FAILED_ARRIVED}),
+                      encoding="utf-8")
     assert main(["build", "--repo", str(repo), "--jobs", "1"]) == 0
     return repo
 
@@ -152,6 +168,51 @@ def test_the_board_shows_it_in_its_own_section_with_its_date(after_repo):
     assert [r["received"] for r in download["rows"]] == [ARRIVED]
 
 
+def _page(repo: Path, run: str) -> str:
+    """The site page of run path ``run`` (a run after the challenge: under runs/after/)."""
+    parts = run.removesuffix(".json").split("/")[1:]
+    return (repo / "_site" / "runs" / "/".join(parts)).with_suffix(".html").read_text(encoding="utf-8")
+
+
+def _csv_rows(path: Path) -> list[list[str]]:
+    return list(csv.reader(path.read_text(encoding="utf-8").splitlines()))
+
+
+def test_a_run_after_the_challenge_has_a_page_of_its_own_linked_from_its_section(after_repo):
+    """Its values per question (the challenge run's with the same answers), its date, marked
+    after the challenge and not ranked; the challenge run of the same system keeps its own
+    page, and no head-to-head page links to it."""
+    page = _page(after_repo, AFTER_RUN)
+    assert "after the challenge, not ranked" in page and ARRIVED in page
+    downloads = after_repo / "_site" / "downloads"
+    mine = _csv_rows(downloads / "after-run.taskB.batch1.phaseA.helix.helix-dense.questions.csv")
+    same = _csv_rows(downloads / "run.taskB.batch1.phaseA.helix.helix-hybrid.questions.csv")
+    assert len(mine) > 1 and mine == same
+    challenge = _page(after_repo, "submissions/taskB/batch1/phaseA/helix/helix-dense.json")
+    assert "after the challenge, not ranked" not in challenge
+    assert (_csv_rows(downloads / "run.taskB.batch1.phaseA.helix.helix-dense.questions.csv")
+            == _csv_rows(after_repo.parent / "site-before" / "downloads"
+                         / "run.taskB.batch1.phaseA.helix.helix-dense.questions.csv"))
+    html = (after_repo / "_site" / "taskB" / "batch1" / "phaseA.html").read_text(encoding="utf-8")
+    section = html.split('id="after-the-challenge"', 1)[1]
+    assert 'href="../../runs/after/taskB/batch1/phaseA/helix/helix-dense.html"' in section
+    assert not [p for p in (after_repo / "_site" / "compare").rglob("*.html") if "runs/after/" in p.read_text()]
+
+
+def test_a_run_after_the_challenge_that_fails_is_listed_in_its_section_with_its_located_error(after_repo):
+    """As the board lists its own runs that failed: in the section, with the reason, linked
+    to its page, which gives every problem at its line."""
+    html = (after_repo / "_site" / "taskB" / "batch1" / "phaseA.html").read_text(encoding="utf-8")
+    head, section = html.split('id="after-the-challenge"', 1)
+    assert "quokka-1" in section and FAILED_ARRIVED in section and "failed:" in section
+    assert 'href="../../runs/after/taskB/batch1/phaseA/quokka/quokka-1.html"' in section
+    page = _page(after_repo, FAILED_RUN)
+    assert "Why this run could not be scored" in page and f"{FAILED_RUN}:3" in page
+    assert "after the challenge, not ranked" in page
+    entry = json.loads((after_repo / "results" / "index.json").read_text())["runs"][FAILED_RUN]
+    assert entry["status"] == "error" and entry["after"] is True
+
+
 def test_a_run_after_the_challenge_on_sealed_gold_is_scored_by_the_publish_job_alone(demo):
     """With sealed gold, only the holder of the key (the publish job) scores it, and to the
     numbers of the same answers sent during the challenge."""
@@ -171,6 +232,32 @@ def test_a_run_after_the_challenge_on_sealed_gold_is_scored_by_the_publish_job_a
     assert row["measures"] == table["systems"]["quokka/quokka-1"]["measures"]
     assert all("quokka/quokka-mesh" != r["system"] for ranking in table["rankings"].values()
                for r in ranking["records"])
+
+
+def test_the_page_of_a_run_after_the_challenge_on_sealed_gold_lists_its_own_items_and_nothing_of_the_gold(
+        demo, tmp_path):
+    """As the sealed batch's run pages: question by question what the run returned,
+    unmarked, its values, and no string only the gold holds."""
+    from scorer.site.build import build_site
+    _with_key(demo)
+    source = "submissions/taskB/batch2/phaseB/quokka/quokka-1.json"
+    later = "submissions/after/taskB/batch2/phaseB/quokka/quokka-mesh.json"
+    (demo / later).parent.mkdir(parents=True)
+    shutil.copy(demo / source, demo / later)
+    (demo / "submissions" / "received.json").write_text(json.dumps({later: ARRIVED}), encoding="utf-8")
+    runs = [json.loads(p.read_text()) for p in (demo / "submissions").rglob("*.json") if "batch2" in p.parts]
+    sent = "\n".join(json.dumps(r) for r in runs)
+    secrets = {s for phase in ("phaseA", "phaseB")
+               for s in gold_only_strings(json.loads((demo / SEALED_BATCH / f"{phase}.json").read_text()), runs)
+               if json.dumps(s)[1:-1] not in sent}
+    _seal_folder(demo, SEALED_BATCH)
+    assert not score_all(demo, jobs=1, identity=KEY.identity).failed
+    build_site(demo, tmp_path / "site", jobs=1)
+    folder = tmp_path / "site" / "runs" / "after" / "taskB" / "batch2" / "phaseB"
+    page = (folder / "quokka" / "quokka-mesh.html").read_text(encoding="utf-8")
+    assert "after the challenge, not ranked" in page and ARRIVED in page and "nothing marked" in page
+    assert "✓" not in page and "the gold has" not in page.lower()
+    assert len(secrets) > 10 and leaks(folder, secrets) == []
 
 
 def test_a_run_after_the_challenge_merged_but_not_yet_timed_holds_the_next(repo):

@@ -83,7 +83,8 @@ def _phase_boards(site: Site, task: str) -> None:
             where = labels.where_label(task, batch.name, phase)
             runs, window = site.table_runs(task, batch.id, phase), site.window_context(task, batch.id, phase)
             _board_page(site, paths.board(task, batch.id, phase), where, table, views, runs, window, disclosure,
-                        after=_after(site, table, table), compare=paths.compare_index(task, batch.id, phase) if table and table.rows else None,
+                        after=_after(site, table, table), after_unscored=_after_unscored(site, task, batch.id, phase),
+                        compare=paths.compare_index(task, batch.id, phase) if table and table.rows else None,
                         rules=write_sensitivity(site, table) if table else None, gold=gold_state(table, site.results.gold_sha256))
             if table is not None and table.preliminary is not None:
                 _preliminary_board(site, table, where, runs, window, disclosure)
@@ -127,7 +128,8 @@ def _batch_boards(site: Site, task: str) -> None:
             _board_page(site, paths.board(task, batch.id, testset), labels.where_label(task, batch.name, testset),
                         table, views, site.table_runs(task, batch.id, testset),
                         site.window_context(task, batch.id, testset), disclosure,
-                        up=paths.board(task, batch.id, None), after=_after(site, table, batch_table))
+                        up=paths.board(task, batch.id, None), after=_after(site, table, batch_table),
+                        after_unscored=_after_unscored(site, task, batch.id, testset))
 
 
 def _after(site: Site, table: Table | None, ranked: Table | None) -> TableView | None:
@@ -140,6 +142,13 @@ def _after(site: Site, table: Table | None, ranked: Table | None) -> TableView |
     view.formats = BOARD_FORMATS
     site.w.downloads(view)
     return view
+
+
+def _after_unscored(site: Site, task: str, batch: str, phase: str) -> list:
+    """The runs after the challenge of a board that are not scored (failed, with their
+    located error on their page, or awaiting gold), listed in its "After the challenge"
+    section as the board lists its own runs not on the leaderboard."""
+    return [e for e in site.after_runs(task, batch, phase) if e.status != "scored"]
 
 
 def write_overviews(site: Site) -> None:

@@ -214,17 +214,20 @@ def after_view(table: Table, measures: list[str], names: Names) -> TableView:
     """The runs after the challenge of a board (:attr:`Table.after`), by arrival time:
     the system, team, when it arrived (from the ledger) and ``measures`` (the board's
     ranked ones; every measure of the runs when the board ranks none).  Never ranked: no
-    rank, group or average rank."""
-    rows = list(table.after)
+    rank, group or average rank.  The time links to the run's page (values per question)."""
+    rows, phase = list(table.after), table.phase
+    assert phase is not None, "a table of one phase (Task A: test set) lists runs after the challenge"
     shown = measures or sorted({m for row in rows for m in row.measures})
     slug = f"{table.task}-{table.batch}-{table.phase or 'batch'}-after"
     view = TableView(slug=slug, caption=f"{table.name}: runs after the challenge",
-                     columns=IDENTITY_COLUMNS + [Column("received", "Received", title="when the run arrived (UTC)")]
+                     columns=IDENTITY_COLUMNS + [Column("received", "Received", title="when the run arrived (UTC); it links to the run's page")]
                      + [Column(m, labels.measure_label(m), numeric=True, title=m) for m in shown],
                      note="Sent after this window closed; scored against the same gold, never ranked.",
                      empty="No run after the challenge.")
     for row in rows:
-        view.add(_identity_cells(names, row.key, row.team) + [text_cell(row.received or "-")]
+        page = paths.run(table.task, table.batch, phase, row.key, after=True)
+        view.add(_identity_cells(names, row.key, row.team)
+                 + [text_cell(row.received or "-", href=page, title="this run's page: its values per question")]
                  + [_score_cell(row, m) for m in shown], key=row.key)
     return view
 

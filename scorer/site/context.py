@@ -70,6 +70,11 @@ class Site:
         return [e for e in self.results.runs.values()
                 if e.task == task and e.batch == batch and (phase is None or e.phase == phase)]
 
+    def after_runs(self, task: str, batch: str, phase: str | None) -> list:
+        """The runs after the challenge of a table (every phase's for ``phase`` None), by path."""
+        return [e for e in self.results.after_runs.values()
+                if e.task == task and e.batch == batch and (phase is None or e.phase == phase)]
+
     def disclosure(self, task: str, batch: str, phase: str | None) -> Disclosure:
         """The cards and the team's run counts on the board of a table (every phase's runs for ``phase`` None)."""
         return Disclosure(self.cards, task, batch, team_runs(self.table_runs(task, batch, phase)))

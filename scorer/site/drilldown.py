@@ -31,8 +31,10 @@ SIDE_BY_SIDE = 10
 
 def run_slug(entry: RunEntry) -> str:
     """The stem of a run's downloads: ``run.<task>.<batch>.<phase>.<team>.<system>``
-    (:func:`scorer.site.paths.download`: one name per run)."""
-    return paths.download("run", entry.task, entry.batch, entry.phase, entry.team, entry.system)
+    (:func:`scorer.site.paths.download`: one name per run); ``after-run.<task>...`` for a
+    run after the challenge."""
+    return paths.download("after-run" if entry.after else "run", entry.task, entry.batch, entry.phase, entry.team,
+                          entry.system)
 
 
 def run_views(entry: RunEntry, doc: dict, official: set, order: list[str] | None = None) -> tuple[TableView, TableView]:

@@ -73,8 +73,10 @@ def system(key: str) -> str:
     return f"teams/{key}.html"
 
 
-def run(task: str, batch: str, phase: str, key: str) -> str:
-    return f"runs/{task}/{batch}/{phase}/{key}.html"
+def run(task: str, batch: str, phase: str, key: str, after: bool = False) -> str:
+    """A run's page; a run ``after`` the challenge's under ``runs/after/`` (a team's run of a
+    system during the challenge and after it are two pages)."""
+    return f"runs/{'after/' if after else ''}{task}/{batch}/{phase}/{key}.html"
 
 
 def compare_index(task: str, batch: str, phase: str | None) -> str:

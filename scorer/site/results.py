@@ -32,6 +32,7 @@ class RunEntry:
     result: str | None   # results/runs/...json (None while awaiting gold)
     provenance: dict
     reason: str | None = None  # why an error run could not be scored (its first problem)
+    after: bool = False  # a run after the challenge (submissions/after/...): never ranked, shown apart
 
     @property
     def key(self) -> str:
@@ -118,9 +119,10 @@ class Results:
     scorer_version: str | None
     scorer_digest: str | None  # the scorer fingerprint's digest (scorer.fingerprint)
     gold_sha256: dict
-    runs: dict            # run path -> RunEntry, sorted by path
+    runs: dict            # run path -> RunEntry, sorted by path (the challenge's runs)
     tables: dict          # (task, batch, phase or None) -> Table
     overviews: dict       # task -> Overview
+    after_runs: dict = field(default_factory=dict)  # run path -> RunEntry of each run after the challenge, by path
     _docs: dict = field(default_factory=dict, repr=False)
 
     def run_document(self, entry: RunEntry) -> dict:
@@ -149,21 +151,24 @@ def load_results(root: str | Path) -> Results:
     if not index_path.is_file():
         return Results(root, None, None, {}, {}, {}, {})
     index = read_json(index_path)
-    # a run after the challenge is shown only in its board's section (Table.after), never with the challenge's runs
-    runs = {path: _run_entry(path, e) for path, e in sorted(index.get("runs", {}).items()) if not e.get("after")}
+    # a run after the challenge is shown only in its board's section (Table.after) and on its own page, never
+    # with the challenge's runs (no ranking, head-to-head, significance test, evidence or feed reads after_runs)
+    every = [_run_entry(path, e) for path, e in sorted(index.get("runs", {}).items())]
+    runs = {e.path: e for e in every if not e.after}
     tables: dict = {}
     for listed in index.get("batches", []):
         raw = read_json(root / listed["table"])
         tables.update(_error_tables(raw) if raw.get("status") == "error" else _TABLE_READERS[TASKS[raw["task"]].view_kind](raw))
     overviews = {task: _overview(read_json(root / path)) for task, path in sorted(index.get("overview", {}).items())}
     return Results(root, index.get("scorer_version"), index.get("scorer_digest"), dict(sorted(index.get("gold_sha256", {}).items())),
-                   runs, tables, overviews)
+                   runs, tables, overviews, {e.path: e for e in every if e.after})
 
 
 def _run_entry(path: str, e: dict) -> RunEntry:
     return RunEntry(path=path, task=e["task"], batch=e["batch"], phase=e["phase"], team=e["team"],
                     system=e["system"], status=e["status"], late=bool(e.get("late")), received=e.get("received"),
-                    result=e.get("result"), provenance=e.get("provenance") or {}, reason=e.get("reason"))
+                    result=e.get("result"), provenance=e.get("provenance") or {}, reason=e.get("reason"),
+                    after=bool(e.get("after")))
 
 
 def _ranking(name: str, raw: dict) -> Ranking:

@@ -60,6 +60,7 @@ def write_drilldown(site: Site, task: str, batch: str, phase: str | None = None)
             continue
         basis = load_basis(site.challenge, task, batch, table_phase)
         docs, answers = _run_pages(site, table, basis)
+        _after_pages(site, table, basis)
         if not TASKS[task].batch_ranking:
             _compare_pages(site, table, docs, answers, sealed=basis is not None and basis.sealed)
         elif batch_table is not None:
@@ -69,10 +70,10 @@ def write_drilldown(site: Site, task: str, batch: str, phase: str | None = None)
 
 
 def write_unlisted_runs(site: Site) -> None:
-    """Pages of the runs of no table (awaiting gold, unknown batch)."""
-    listed = {e.path for (task, batch, phase) in site.results.tables
-              if not (TASKS[task].batch_ranking and phase is None) for e in site.table_runs(task, batch, phase)}
-    for entry in site.results.runs.values():
+    """Pages of the runs of no table (awaiting gold, unknown batch), runs after the challenge too."""
+    tables = [key for key in site.results.tables if not (TASKS[key[0]].batch_ranking and key[2] is None)]
+    listed = {e.path for key in tables for e in (*site.table_runs(*key), *site.after_runs(*key))}
+    for entry in (*site.results.runs.values(), *site.results.after_runs.values()):
         if entry.path not in listed:
             _run_page(site, entry, site.results.run_document(entry) if entry.result else None, None)
             site.results.forget(entry)
@@ -96,6 +97,20 @@ def _run_pages(site: Site, table: Table, basis: Basis | None) -> tuple[dict, dic
                 answers[entry.key] = (shown, dict(zip((q.id for q in shown), parts)))
         site.results.forget(entry)
     return docs, answers
+
+
+def _after_pages(site: Site, table: Table, basis: Basis | None) -> None:
+    """The pages of a table's runs after the challenge, as a run of the table's
+    (:func:`_run_pages`: values per question, answers beside ``basis``; a sealed gold: the
+    run's own items only), marked as sent after the challenge and never ranked; they feed
+    no head-to-head page."""
+    for entry in site.after_runs(table.task, table.batch, table.phase):
+        doc = site.results.run_document(entry) if entry.result else None
+        order = item_order(doc.get("per_question", {}), entry.task) if doc and entry.status == "scored" else []
+        shown = _answers(site, entry, doc, basis, order)
+        _run_page(site, entry, doc, table, None if shown is None else questions_html(shown, [parts_html(q) for q in shown]),
+                  order, sealed=basis is not None and basis.sealed)
+        site.results.forget(entry)
 
 
 def _answers(site: Site, entry, doc: dict | None, basis: Basis | None, order: list[str]) -> list | None:
@@ -128,7 +143,7 @@ def _run_page(site: Site, entry, doc: dict | None, table: Table | None, answers:
               order: list[str] | None = None, sealed: bool = False) -> None:
     """The page of a run; ``answers``: its drill-down, ``sealed``: shown without the gold
     (its own items, :class:`~scorer.site.explain.OwnAnswer`)."""
-    path = paths.run(entry.task, entry.batch, entry.phase, entry.key)
+    path = paths.run(entry.task, entry.batch, entry.phase, entry.key, after=entry.after)
     measures = questions = None
     added: tuple = ()
     gold = gold_state(table, site.results.gold_sha256) if table is not None else None
@@ -139,7 +154,8 @@ def _run_page(site: Site, entry, doc: dict | None, table: Table | None, answers:
             view.constants = gold_constants(gold)
         site.w.downloads(measures, questions, *added)
     board = paths.board(entry.task, entry.batch, entry.phase) if table is not None else None
-    site.w.page(path, "run.html", f"Run {entry.key}, {entry.task} {entry.batch} {entry.phase}", entry=entry,
+    title = f"{'Run after the challenge' if entry.after else 'Run'} {entry.key}, {entry.task} {entry.batch} {entry.phase}"
+    site.w.page(path, "run.html", title, entry=entry,
                 doc=doc, measures=measures, questions=questions, board=board, names=site.names,
                 warnings=grouped_warnings((doc or {}).get("warnings", [])),
                 slug=run_slug(entry), evidence=site.evidence_page(entry),
