@@ -32,9 +32,9 @@ import sys
 import time
 
 import numpy as np
-from scipy.stats import rankdata
 
 from scorer.ranking import significance_groups
+from scorer.ranking.ranks import tied_ranks
 from scorer.ranking.ranksets import Component, rank_sets, surely_better
 
 
@@ -61,7 +61,7 @@ def coverage(scenario: str, n: int, questions: int, batches: int, trials: int, s
     """(share of batches whose sets all contain the true ranks, CPU seconds)."""
     rng = np.random.default_rng(seed)
     e = effects(scenario, n)
-    truth = rankdata(-e)
+    truth = tied_ranks(-e)
     start, covered = time.process_time(), 0
     for _ in range(batches):
         noise = rng.standard_normal(questions)[None, :] + e[:, None] + rng.standard_normal((n, questions))

@@ -14,6 +14,7 @@ from scorer.ranking import (
     rank_on_components,
     task_a_ranking,
 )
+from scorer.ranking.ranks import tied_ranks
 
 NAN = float("nan")
 
@@ -39,6 +40,10 @@ def test_three_way_tie_and_lower_is_better():
 def test_nan_and_none_are_not_ranked_and_do_not_take_a_position():
     assert average_ranks({"a": NAN, "b": 0.2, "c": None, "d": 0.9}) == {"d": 1.0, "b": 2.0}
     assert average_ranks({}) == {}
+
+
+def test_tied_ranks_ascending():
+    assert tied_ranks([0.3, 0.1, 0.3]).tolist() == [2.5, 1.0, 2.5]
 
 
 def test_lower_is_better_ties_share_the_mean_position():

@@ -23,6 +23,7 @@ from scorer.ranking import (
     phase_a_ranking,
     significance_groups,
 )
+from scorer.ranking.friedman import chi2_sf
 from scorer.ranking.holm import holm_adjust
 
 TRIALS = 20_000
@@ -146,6 +147,16 @@ def test_per_question_arrays_align_on_question_ids():
 
 
 # --- across batches: Friedman and Nemenyi -----------------------------------------
+
+@pytest.mark.parametrize("x, df, p", [
+    (4.0, 2, math.exp(-2)),          # df 2: e^{-x/2}
+    (3.841, 1, 0.05), (5.991, 2, 0.05), (7.815, 3, 0.05), (11.070, 5, 0.05),  # printed chi-square tables
+    (6.635, 1, 0.01), (13.277, 4, 0.01),
+    (0.0, 3, 1.0),
+])
+def test_chi_square_tail(x, df, p):
+    assert chi2_sf(x, df) == pytest.approx(p, abs=2e-5)
+
 
 def test_friedman_without_ties_by_hand():
     # R = (2, 4, 6); chi2 = 12/(2*3*4) * (4+16+36) - 3*2*4 = 28 - 24 = 4; p = e^-2

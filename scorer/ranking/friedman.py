@@ -8,21 +8,42 @@ and k systems:
     chi2_F = (k-1) [Σ_j R_j² - N² k (k+1)² / 4] / [Σ_ij r_ij² - N k (k+1)² / 4]
 
 the tie-corrected statistic, which without ties equals 12/(N k (k+1)) Σ_j R_j² -
-3 N (k+1); p = P(chi-square(k - 1) >= chi2_F) (``scipy.stats.chi2``), the chi-square
-approximation Demšar calls good for N > 10 and k > 5.  The statistic is written out
-rather than taken from ``scipy.stats.friedmanchisquare``, which refuses k = 2 (two
-systems ranked in every batch: a small challenge has them) and returns NaN when every
-batch ties all systems (here: statistic 0, p = 1, no evidence).  The Nemenyi test that
-follows is :mod:`scorer.ranking.nemenyi`.
+3 N (k+1); p = P(chi-square(k - 1) >= chi2_F) (:func:`chi2_sf`), the chi-square
+approximation Demšar calls good for N > 10 and k > 5.  Not SciPy's: importing scipy.stats
+would cost 0.65-0.9 s in every score-all (docs/ranking.md, "SciPy"), and
+``scipy.stats.friedmanchisquare`` refuses k = 2 (two systems ranked in every batch: a
+small challenge has them) and returns NaN when every batch ties all systems (here:
+statistic 0, p = 1, no evidence); the tests check both functions against SciPy.  The
+Nemenyi test that follows is :mod:`scorer.ranking.nemenyi`.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from scorer.ranking.ranks import RankedSystem
+from scorer.ranking.ranks import RankedSystem, tied_ranks
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """P(X >= x) for X ~ chi-square with integer ``df`` >= 1, in closed form.
+
+    Even df = 2m:  e^{-x/2} Σ_{i<m} (x/2)^i / i!
+    Odd df = 2m+1: erfc(sqrt(x/2)) + e^{-x/2} Σ_{i=1..m} (x/2)^{i-1/2} / Γ(i+1/2)
+    (terms summed in log space, so large x and df do not overflow).
+    """
+    if df < 1 or int(df) != df:
+        raise ValueError(f"df must be a positive integer, got {df}")
+    if x <= 0:
+        return 1.0
+    half = x / 2
+    if df % 2 == 0:
+        terms = (i * math.log(half) - half - math.lgamma(i + 1) for i in range(df // 2))
+        return min(1.0, sum(math.exp(t) for t in terms))
+    terms = ((i - 0.5) * math.log(half) - half - math.lgamma(i + 0.5) for i in range(1, df // 2 + 1))
+    return min(1.0, math.erfc(math.sqrt(half)) + sum(math.exp(t) for t in terms))
 
 
 @dataclass(frozen=True)
@@ -49,19 +70,18 @@ def friedman_test(values: np.ndarray) -> FriedmanResult:
     p-value are those of the module docstring, df = k - 1.  If every row is fully tied
     there is no evidence: statistic 0, p = 1.
     """
-    from scipy.stats import chi2, rankdata  # on first use: importing scipy.stats takes 0.6-0.9 s (docs/ranking.md)
     matrix = np.asarray(values, dtype=float)
     if matrix.ndim != 2 or matrix.shape[0] < 2 or matrix.shape[1] < 2:
         raise ValueError(f"need at least 2 batches x 2 systems, got shape {matrix.shape}")
     if np.isnan(matrix).any():
         raise ValueError("NaN in the Friedman matrix: keep only systems ranked in every batch")
     n, k = matrix.shape
-    ranks = rankdata(matrix, axis=1)
+    ranks = np.vstack([tied_ranks(row) for row in matrix])
     correction = n * k * (k + 1) ** 2 / 4
     denominator = (ranks ** 2).sum() - correction
     statistic = 0.0 if denominator <= 0 else (k - 1) * ((ranks.sum(axis=0) ** 2).sum() - n * correction) / denominator
     statistic = float(statistic)
-    return FriedmanResult(statistic, k - 1, float(chi2.sf(statistic, k - 1)), ranks.mean(axis=0), n, k)
+    return FriedmanResult(statistic, k - 1, chi2_sf(statistic, k - 1), ranks.mean(axis=0), n, k)
 
 
 def complete_rank_matrix(rankings: Mapping[str, Sequence[RankedSystem]]) -> tuple[list[str], list[str], np.ndarray]:
