@@ -8,7 +8,9 @@ message lists them all, so a user never sees a traceback.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
+from typing import Any
 
 #: At most this many problems of one code, and this many in all, are collected for one
 #: file; past either bound one summary per code says how many were left out.
@@ -51,7 +53,7 @@ class Problem:
         """True for a problem that says how many more there are (listed last)."""
         return self.count is not None or self.code == "more-problems"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         """Texts are kept short and always encodable: a message over :data:`MAX_MESSAGE`
         characters (a quoted value the caller did not excerpt) is cut, and unpaired
         surrogates (a file name that is not UTF-8) become ``\\udcxx`` escapes."""
@@ -63,7 +65,7 @@ class Problem:
                 if short != text:
                     object.__setattr__(self, name, short)
 
-    def located(self, **where) -> Problem:
+    def located(self, **where: Any) -> Problem:
         """A copy with more location fields filled in."""
         return replace(self, **where)
 
@@ -103,7 +105,7 @@ class ScorerError(ValueError):
         super().__init__("\n".join(p.format() for p in self.problems))
 
 
-def excerpt(value, limit: int = 80) -> str:
+def excerpt(value: object, limit: int = 80) -> str:
     """A JSON-like rendering of ``value`` of at most about ``limit`` characters, for messages.
 
     Strings are quoted and cut (``"abc..."``), containers show their first items and
@@ -121,7 +123,7 @@ def excerpt(value, limit: int = 80) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def _render(value, budget: int) -> str:
+def _render(value: object, budget: int) -> str:
     if value is None or isinstance(value, bool):
         return json.dumps(value)
     if isinstance(value, int):
@@ -171,7 +173,7 @@ class Bounded:
         self.more: dict[str, list] = {}  # code -> [count, first left-out problem]
         self.seen: dict[str, int] = {}
 
-    def add(self, p) -> None:
+    def add(self, p: Any) -> None:
         summarized = getattr(p, "count", None)  # a summary of an earlier bound stands for this many
         n = summarized or 1
         self.seen[p.code] = self.seen.get(p.code, 0) + n
@@ -184,7 +186,7 @@ class Bounded:
 
     append = add
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         """The kept problems, then the summaries."""
         yield from self.kept
         for code, (count, first) in self.more.items():
@@ -196,7 +198,7 @@ class Bounded:
                           fix=f"fix the {code} problems listed above the same way, then validate again")
 
 
-def bounded(problems, per_code: int = PROBLEMS_PER_CODE, total: int = PROBLEMS_PER_FILE) -> list:
+def bounded(problems: Iterable[Any], per_code: int = PROBLEMS_PER_CODE, total: int = PROBLEMS_PER_FILE) -> list:
     """The problems as :class:`Bounded` keeps them: at most ``per_code`` of a code and
     ``total`` in all, then one summary per cut code."""
     collector = Bounded(per_code, total)
@@ -250,7 +252,7 @@ def _example(p: Problem) -> str:
     return where + (f" (line {p.line})" if p.line is not None else "")
 
 
-def some_of(items, limit: int = 5) -> str:
+def some_of(items: Iterable[object], limit: int = 5) -> str:
     """``"a, b, c ..."``: the first ``limit`` items, with an ellipsis when there are more."""
     items = list(items)
     return ", ".join(map(str, items[:limit])) + (" ..." if len(items) > limit else "")
