@@ -237,7 +237,8 @@ def test_a_run_after_the_challenge_on_sealed_gold_is_scored_by_the_publish_job_a
 def test_the_page_of_a_run_after_the_challenge_on_sealed_gold_lists_its_own_items_and_nothing_of_the_gold(
         demo, tmp_path):
     """As the sealed batch's run pages: question by question what the run returned,
-    unmarked, its values, and no string only the gold holds."""
+    unmarked, its values, and no string only the gold holds; while it waits for the
+    publish job (no key), the board's section lists it as awaiting gold."""
     from scorer.site.build import build_site
     _with_key(demo)
     source = "submissions/taskB/batch2/phaseB/quokka/quokka-1.json"
@@ -251,6 +252,12 @@ def test_the_page_of_a_run_after_the_challenge_on_sealed_gold_lists_its_own_item
                for s in gold_only_strings(json.loads((demo / SEALED_BATCH / f"{phase}.json").read_text()), runs)
                if json.dumps(s)[1:-1] not in sent}
     _seal_folder(demo, SEALED_BATCH)
+    assert later in score_all(demo, jobs=1).awaiting_gold  # without the key it waits, and is seen waiting
+    build_site(demo, tmp_path / "waiting", jobs=1)
+    board = (tmp_path / "waiting" / "taskB" / "batch2" / "phaseB.html").read_text(encoding="utf-8")
+    section = board.split('id="after-the-challenge"', 1)[1]
+    assert 'href="../../runs/after/taskB/batch2/phaseB/quokka/quokka-mesh.html"' in section
+    assert f"received {ARRIVED}: awaiting gold" in section
     assert not score_all(demo, jobs=1, identity=KEY.identity).failed
     build_site(demo, tmp_path / "site", jobs=1)
     folder = tmp_path / "site" / "runs" / "after" / "taskB" / "batch2" / "phaseB"
