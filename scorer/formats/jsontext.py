@@ -14,7 +14,7 @@ reports every duplicate key, non-finite literal, over-deep value, lone surrogate
 :data:`MAX_INT_DIGITS` digits and number too large for a float (``1e400``) with its line
 and column.  Both paths give the same value, or the same errors.
 The same walk maps JSON pointers to line:column for problems found later (schema,
-reader), see :class:`JsonText`.
+reader), see :class:`JsonText`; a file read on the fast path is decoded to text only then.
 """
 from __future__ import annotations
 
@@ -103,10 +103,16 @@ _Event = tuple[str, str | None, int, _Found | None]
 
 @dataclass
 class JsonText:
-    """The decoded text of a JSON file, able to locate JSON pointers in it."""
+    """The decoded text of a JSON file, able to locate JSON pointers in it.
+
+    ``text`` is None for a value given parsed; a file that parsed on the fast path keeps
+    its bytes (``data``, valid UTF-8: the parser decoded every string, and the rest of a
+    valid JSON text is ASCII) and is decoded only when something is to be located in it.
+    """
 
     name: str
     text: str | None
+    data: bytes | None = field(default=None, repr=False)
     _positions: dict[str, int] = field(default_factory=dict, repr=False)
     _scan: Iterator[_Event] | None = field(default=None, repr=False)
     _line_starts: list[int] | None = field(default=None, repr=False)
@@ -114,6 +120,8 @@ class JsonText:
     @property
     def source(self) -> str:
         """The text; :class:`ValueError` for an already parsed value, which has none."""
+        if self.text is None and self.data is not None:
+            self.text, self.data = _decode(self.data, self.name), None
         if self.text is None:
             raise ValueError(f"{self.name} was given parsed, it has no text to locate in")
         return self.text
@@ -128,7 +136,7 @@ class JsonText:
     def locate(self, pointer: str) -> tuple[int, int] | tuple[None, None]:
         """Line and column where the value at ``pointer`` starts (its nearest known parent
         if the pointer names something absent, e.g. a missing key)."""
-        if self.text is None:
+        if self.text is None and self.data is None:
             return None, None
         self._scan_to(pointer)
         while True:
@@ -367,16 +375,16 @@ def load_json(source: str | bytes | bytearray | Path, *, name: str | None = None
     for the readers to judge).
     """
     data, name = _read_bytes(source, name, max_bytes)
+    value = _fast_parse(data)
+    if value is not _UNSURE:  # valid UTF-8 and not empty: decoded when something is to be located
+        return value, JsonText(name, None, data)
     text = _decode(data, name)
-    doc = JsonText(name, text)
     if not text.strip():
         raise ScorerError(Problem(code="empty-file", file=name, line=1, column=1,
                                   message="the file is empty",
                                   fix='write a JSON object, e.g. {"questions": [...]}'))
-    value = _fast_parse(data)
-    if value is _UNSURE:
-        value = _located_parse(doc, max_depth)
-    return value, doc
+    doc = JsonText(name, text)
+    return _located_parse(doc, max_depth), doc
 
 
 #: What :func:`_fast_parse` returns when it cannot vouch for its value.
@@ -389,8 +397,9 @@ _BOM = "\ufeff".encode()
 
 
 def _fast_parse(data: bytes) -> JsonValue:
-    """The value of the JSON file ``data`` (valid UTF-8) exactly as :func:`_located_parse`
-    gives it, or :data:`_UNSURE`.
+    """The value of the JSON file ``data`` exactly as :func:`_located_parse` gives it, or
+    :data:`_UNSURE` (so for bytes that are not UTF-8: msgspec decodes every string with
+    Python's strict UTF-8 codec, and any other byte outside ASCII is invalid JSON).
 
     msgspec decodes the bytes (the text's UTF-8, a byte order mark skipped) without an
     object hook, so a repeated key would silently keep its last value, and it accepts
@@ -406,7 +415,7 @@ def _fast_parse(data: bytes) -> JsonValue:
     """
     try:
         value = _DECODER.decode(memoryview(data)[len(_BOM):] if data.startswith(_BOM) else data)
-    except (msgspec.DecodeError, _Flagged, RecursionError):
+    except (msgspec.DecodeError, UnicodeDecodeError, _Flagged, RecursionError):
         return _UNSURE  # the located parse reports it
     written = _written(value)
     if written is None or _colons(written) != _colons(data) or _escapes_u003(data):
