@@ -9,11 +9,8 @@ is read here too.  See ``docs/challenge.md``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable, Iterable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from scorer.core.challenge import (
     Batch,
@@ -30,7 +27,7 @@ from scorer.core.errors import Problem, ScorerError, json_pointer
 from scorer.core.limits import Limits
 from scorer.core.tasks import TASKS, Task
 from scorer.core.utc import parse_utc
-from scorer.formats.names import bad_characters, code_point, has_visible, lookalike_keys
+from scorer.formats.names import ShownName, lookalike_problems, name_character_problems
 from scorer.formats.tomltext import read_toml, rejected_at, toml_line, toml_path, toml_schema_problems
 from scorer.measures.registry import default_official_measures
 
@@ -40,20 +37,9 @@ DEFAULT_MEASURES = default_official_measures()
 #: then up to 63 lowercase letters, digits and '-'.
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 
+
 def _window(value: dict) -> Window:
     return Window(value["opens"].astimezone(UTC), value["closes"].astimezone(UTC))
-
-
-@dataclass(frozen=True)
-class ShownName:
-    """A display name as a team file gives it, where (for the look-alike check across teams)."""
-
-    kind: str      # "team" or "system"
-    owner: str     # the team id, or <team>/<system>
-    name: str
-    file: str
-    line: int | None
-    pointer: str   # its TOML path: name, systems[1].name
 
 
 def _shown_names(value: dict, text: str, path: Path, team_id: str) -> list[ShownName]:
@@ -64,64 +50,6 @@ def _shown_names(value: dict, text: str, path: Path, team_id: str) -> list[Shown
                 s.get("name")) for i, s in enumerate(systems if isinstance(systems, list) else []) if isinstance(s, dict)]
     return [ShownName(kind, owner, name, str(path), toml_line(text, parts), toml_path(parts))
             for parts, kind, owner, name in places if isinstance(name, str)]
-
-
-def name_character_problems(shown: ShownName) -> list[Problem]:
-    """A name holding characters a name may not hold, or nothing visible (see
-    :mod:`scorer.formats.names`): one located problem naming each such code point."""
-    bad = bad_characters(shown.name)
-    if bad:
-        return [Problem(code="name-character", file=shown.file, line=shown.line, pointer=shown.pointer,
-                        message=f"{shown.pointer}: the {shown.kind} name holds {c.described} at character {c.index + 1}",
-                        fix="write the name with visible characters only (no control, zero-width, "
-                            "bidirectional or private-use characters)") for c in bad]
-    if not has_visible(shown.name):
-        return [Problem(code="name-invisible", file=shown.file, line=shown.line, pointer=shown.pointer,
-                        message=f"{shown.pointer}: the {shown.kind} name {shown.name!r} shows nothing",
-                        fix=f"give the {shown.kind} a name with visible characters")]
-    return []
-
-
-def lookalike_problems(shown: list[ShownName]) -> list[Problem]:
-    """Team names (and, separately, system names, which pages show without their team)
-    that read the same: linked by a shared :func:`scorer.formats.names.lookalike_keys`
-    key, directly or through others; one problem at each, naming the others."""
-    groups = _linked(shown, lambda entry: [(entry.kind, key) for key in lookalike_keys(entry.name) if key])
-    problems = []
-    for same in groups:
-        for entry in same:
-            others = [o for o in same if o is not entry]
-            named = "; ".join(f"{o.kind} {o.owner} ({Path(o.file).name}, {o.pointer}) is named {o.name!r}"
-                              for o in others)
-            unusual = sorted({c for c in entry.name if not c.isascii()} - {c for o in others for c in o.name})
-            holds = f" (it holds {', '.join(map(code_point, unusual[:3]))})" if unusual else ""
-            problems.append(Problem(
-                code="lookalike-name", file=entry.file, line=entry.line, pointer=entry.pointer,
-                message=f"{entry.pointer}: the {entry.kind} name {entry.name!r}{holds} reads the same as another "
-                        f"one once case, compatibility forms and look-alike characters are set aside: {named}",
-                fix=f"give the {entry.kind} a name that differs in more than case or look-alike characters"))
-    return problems
-
-
-def _linked(items: list, keys: Callable[[Any], Iterable[Hashable]]) -> list[list]:
-    """The groups of two or more ``items`` linked by sharing one of their ``keys(item)``,
-    directly or through other items (union-find), in the items' order."""
-    parent = list(range(len(items)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    first: dict = {}
-    for i, item in enumerate(items):
-        for key in keys(item):
-            parent[root(i)] = root(first.setdefault(key, i))
-    groups: dict[int, list] = {}
-    for i, item in enumerate(items):
-        groups.setdefault(root(i), []).append(item)
-    return [group for group in groups.values() if len(group) > 1]
 
 
 def _read_team(path: Path, problems: list[Problem], systems_per_team: int,

@@ -29,15 +29,24 @@ refused characters), in NFKC, as written, case-folded or upper-cased, reduced to
 Unicode TR39 skeleton (:func:`skeleton`), white space runs as one space, trimmed.  Two names
 that share a key read the same to a reader, and so do two names linked by a chain of
 such names.
+
+The names of the team files, each where it is written (:class:`ShownName`), give located
+problems: :func:`name_character_problems` one name at a time, :func:`lookalike_problems`
+across all the teams.
 """
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import unicodedata2
 from confusable_homoglyphs.utils import load as load_homoglyph_data
+
+from scorer.core.errors import Problem
 
 #: The Unicode version of :mod:`unicodedata2` and of the confusables data (see the module).
 UNICODE_VERSION = "15.1.0"
@@ -177,3 +186,73 @@ def lookalike_keys(name: str) -> tuple[str, str, str]:
 def _spaced(text: str) -> str:
     """White space runs as one space, trimmed."""
     return _SPACES.sub(" ", text).strip()
+
+
+@dataclass(frozen=True)
+class ShownName:
+    """A display name as a team file gives it, where (for the look-alike check across teams)."""
+
+    kind: str      # "team" or "system"
+    owner: str     # the team id, or <team>/<system>
+    name: str
+    file: str
+    line: int | None
+    pointer: str   # its TOML path: name, systems[1].name
+
+
+def name_character_problems(shown: ShownName) -> list[Problem]:
+    """A name holding characters a name may not hold (:func:`bad_characters`: one located
+    problem naming each such code point), or nothing visible (:func:`has_visible`)."""
+    bad = bad_characters(shown.name)
+    if bad:
+        return [Problem(code="name-character", file=shown.file, line=shown.line, pointer=shown.pointer,
+                        message=f"{shown.pointer}: the {shown.kind} name holds {c.described} at character {c.index + 1}",
+                        fix="write the name with visible characters only (no control, zero-width, "
+                            "bidirectional or private-use characters)") for c in bad]
+    if not has_visible(shown.name):
+        return [Problem(code="name-invisible", file=shown.file, line=shown.line, pointer=shown.pointer,
+                        message=f"{shown.pointer}: the {shown.kind} name {shown.name!r} shows nothing",
+                        fix=f"give the {shown.kind} a name with visible characters")]
+    return []
+
+
+def lookalike_problems(shown: list[ShownName]) -> list[Problem]:
+    """Team names (and, separately, system names, which pages show without their team)
+    that read the same: linked by a shared :func:`lookalike_keys`
+    key, directly or through others; one problem at each, naming the others."""
+    groups = _linked(shown, lambda entry: [(entry.kind, key) for key in lookalike_keys(entry.name) if key])
+    problems = []
+    for same in groups:
+        for entry in same:
+            others = [o for o in same if o is not entry]
+            named = "; ".join(f"{o.kind} {o.owner} ({Path(o.file).name}, {o.pointer}) is named {o.name!r}"
+                              for o in others)
+            unusual = sorted({c for c in entry.name if not c.isascii()} - {c for o in others for c in o.name})
+            holds = f" (it holds {', '.join(map(code_point, unusual[:3]))})" if unusual else ""
+            problems.append(Problem(
+                code="lookalike-name", file=entry.file, line=entry.line, pointer=entry.pointer,
+                message=f"{entry.pointer}: the {entry.kind} name {entry.name!r}{holds} reads the same as another "
+                        f"one once case, compatibility forms and look-alike characters are set aside: {named}",
+                fix=f"give the {entry.kind} a name that differs in more than case or look-alike characters"))
+    return problems
+
+
+def _linked(items: list, keys: Callable[[Any], Iterable[Hashable]]) -> list[list]:
+    """The groups of two or more ``items`` linked by sharing one of their ``keys(item)``,
+    directly or through other items (union-find), in the items' order."""
+    parent = list(range(len(items)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    first: dict = {}
+    for i, item in enumerate(items):
+        for key in keys(item):
+            parent[root(i)] = root(first.setdefault(key, i))
+    groups: dict[int, list] = {}
+    for i, item in enumerate(items):
+        groups.setdefault(root(i), []).append(item)
+    return [group for group in groups.values() if len(group) > 1]
