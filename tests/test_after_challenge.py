@@ -197,6 +197,8 @@ def test_a_run_after_the_challenge_has_a_page_of_its_own_linked_from_its_section
     section = html.split('id="after-the-challenge"', 1)[1]
     assert 'href="../../runs/after/taskB/batch1/phaseA/helix/helix-dense.html"' in section
     assert not [p for p in (after_repo / "_site" / "compare").rglob("*.html") if "runs/after/" in p.read_text()]
+    system = (after_repo / "_site" / "teams" / "helix" / "helix-dense.html").read_text(encoding="utf-8")
+    assert "../../runs/after/taskB/batch1/phaseA/helix/helix-dense.html" in system  # its system's page lists it
 
 
 def test_a_run_after_the_challenge_that_fails_is_listed_in_its_section_with_its_located_error(after_repo):

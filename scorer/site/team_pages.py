@@ -18,10 +18,14 @@ from scorer.site.tables import Cell, Column, TableView, score_cell, text_cell
 
 
 def write_teams(site: Site) -> None:
-    """``teams.html``, a page per team and a page per system (runs listed per system)."""
+    """``teams.html``, a page per team and a page per system (runs listed per system; on a
+    system's page its runs after the challenge too, each marked so)."""
     runs_of: dict[str, list] = {}
     for entry in site.results.runs.values():
         runs_of.setdefault(entry.key, []).append(entry)
+    after_of: dict[str, list] = {}
+    for entry in site.results.after_runs.values():
+        after_of.setdefault(entry.key, []).append(entry)
     site.w.page("teams.html", "teams.html", "Teams", runs_of=runs_of)
     evidence = write_evidence_pages(site)
     for team in site.challenge.teams.values():
@@ -31,7 +35,7 @@ def write_teams(site: Site) -> None:
         for system in team.systems.values():
             key = f"{team.id}/{system.id}"
             site.w.page(paths.system(key), "system.html", f"{system.name} ({team.name})", team=team,
-                        system=system, key=key, runs=runs_of.get(key, []), charts=_rank_charts(site, key),
+                        system=system, key=key, runs=runs_of.get(key, []) + after_of.get(key, []), charts=_rank_charts(site, key),
                         comparisons=_comparisons_of(site, key), evidence=evidence.get(key, []), names=site.names,
                         badge=badge_path(key) if key in site.badges() else None,
                         card=card_context(site.cards.get(key)))
