@@ -118,7 +118,7 @@ than ``rules.after_run_hours`` after it was sent.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
@@ -434,7 +434,7 @@ def _sealed_after(ref: RunRef, sealed: bool) -> list[Reason]:
 Sent = tuple[str, datetime, int | None]
 
 
-def next_after_run(ref: RunRef, sent, hours: int) -> datetime | None:
+def next_after_run(ref: RunRef, sent: Iterable[Sent], hours: int) -> datetime | None:
     """When team ``ref.team`` may send its next run after the challenge of ``ref``'s batch
     and phase (Task A: test set): ``hours`` after the latest time, in ``sent`` (an
     iterable of :data:`Sent`), of any of its runs after the challenge there (any system);
