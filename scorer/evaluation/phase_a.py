@@ -105,8 +105,9 @@ def official_phase_a(gold: TaskBFile, run: TaskBFile, edition: int) -> Scores:
     tally = _Tally()
     merged_once = _official_pass_d([p for p in pairs if edition != 9 or p[1].documents], edition, tally, batch)
     _official_pass_s(s_list, edition, tally, merged_once, batch)
-    measures = _official_means(tally.values)
-    counts = {c: len(tally.values[c]["ap"]) for c in CATEGORIES}
+    columns = tally.columns()
+    measures = _official_means(columns)
+    counts = {c: len(columns[c]["ap"]) for c in CATEGORIES}
     return {name: measures[name] for name in MEASURES}, tally.per_question, counts
 
 
@@ -161,25 +162,32 @@ _ENTRY_NAMES = {c: tuple(f"{c}.{stat}" for stat in _RECORDED + _EXTRAS[c]) for c
 
 
 class _Tally:
-    """Per-question (P, R, F1, AP, then the category's extras) of each category, as
-    columns and as per-question entries."""
+    """Per-question (P, R, F1, AP, then the category's extras) of each category, as rows
+    (:meth:`columns` gives them as columns) and as per-question entries."""
 
     def __init__(self) -> None:
-        self.values: dict[str, dict[str, list[float]]] = {
-            c: {s: [] for s in _RECORDED + _EXTRAS[c]} for c in CATEGORIES}
+        self.rows: dict[str, list[tuple[float, ...]]] = {c: [] for c in CATEGORIES}
         self.per_question: dict[str, dict[str, float]] = {}
 
     def record(self, category: str, qid: str, p: float, r: float, f: float, ap: float,
                extras: Sequence[float] = ()) -> None:
-        """Append one question's values to the columns of ``category`` and to its entry
+        """Append one question's values to the rows of ``category`` and to its entry
         (``extras``: the values of the category's extra statistics, :func:`_extra_values`)."""
         row = (p, r, f, ap, *extras)
-        for column, value in zip(self.values[category].values(), row, strict=True):
-            column.append(value)
+        self.rows[category].append(row)
         entry = self.per_question.get(qid)
         if entry is None:
             entry = self.per_question[qid] = {}
         entry.update(zip(_ENTRY_NAMES[category], row))
+
+    def columns(self) -> dict[str, dict[str, list[float]]]:
+        """Category -> statistic -> its values, in the order recorded."""
+        out = {}
+        for category, rows in self.rows.items():
+            statistics = _RECORDED + _EXTRAS[category]
+            values = zip(*rows, strict=True) if rows else [()] * len(statistics)
+            out[category] = {stat: list(column) for stat, column in zip(statistics, values, strict=True)}
+        return out
 
 
 def _extra_values(category: str, returned: Sequence, gold_items: Collection[object]) -> tuple[float, ...]:
@@ -341,8 +349,9 @@ def reference_phase_a(gold: TaskBFile, run: TaskBFile, edition: int) -> ScoresAn
     tally = _Tally()
     for qid, g in gold_index.items():
         _reference_question(tally, qid, g, run_index.get(qid), edition)
-    measures = _reference_means(tally.values)
-    counts = {c: len(tally.values[c]["ap"]) for c in CATEGORIES}
+    columns = tally.columns()
+    measures = _reference_means(columns)
+    counts = {c: len(columns[c]["ap"]) for c in CATEGORIES}
     unanswered = [qid for qid in gold_index if qid not in run_index]
     unknown = [qid for qid in run_index if qid not in gold_index]
     warnings = listing_warnings(

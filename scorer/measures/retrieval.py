@@ -17,6 +17,7 @@ log of a negative = NaN) where Python would raise.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable, Collection, Iterable, Sequence
 
 GMAP_EPSILON = 0.00001
@@ -79,9 +80,8 @@ def official_prf(returned: Sequence, gold: Iterable, gold_set: Collection) -> tu
     each time), FP = the other entries, FN = entries of ``gold`` (repeats included) not in
     ``returned``.  An empty ``returned`` gives 0, 0, 0; an empty gold R = 0.
     """
-    tp = sum(1 for item in returned if item in gold_set)
-    returned_set = set(returned)
-    fn = sum(1 for item in gold if item not in returned_set)
+    tp = sum(map(gold_set.__contains__, returned))
+    fn = sum(map(operator.not_, map(set(returned).__contains__, gold)))
     return counted_prf(tp, len(returned) - tp, fn)
 
 

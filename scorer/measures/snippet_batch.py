@@ -21,7 +21,7 @@ no value: the sum starts at 0.0 and is never -0.0).
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain, count
 from operator import itemgetter
@@ -48,11 +48,11 @@ class Batch:
     measures: list[tuple[float, float, float, float] | None]
 
 
-def _codes(values: Sequence[str]) -> tuple[np.ndarray, dict[str, int]]:
-    """An integer code per value, equal values equal codes (the first index the value was
-    seen at), and the table value -> code."""
+def _codes(values: Iterable[str], size: int) -> tuple[np.ndarray, dict[str, int]]:
+    """An integer code per value of the ``size`` ``values``, equal values equal codes (the
+    first index the value was seen at), and the table value -> code."""
     table: dict[str, int] = {}
-    return np.fromiter(map(table.setdefault, values, count()), np.int64, len(values)), table
+    return np.fromiter(map(table.setdefault, values, count()), np.int64, size), table
 
 
 def _derived(table: dict[str, int], size: int, derive: Callable[[str], str]) -> tuple[np.ndarray, dict[str, int]]:
@@ -86,13 +86,12 @@ def official_batch(lists: Sequence[Sequence[Snippet]], pairs: Sequence[tuple[int
     snippets)``, as :func:`official_snippet_measures` gives them on the merged lists."""
     lengths = np.fromiter(map(len, lists), np.int64, len(lists))
     flat = list(chain.from_iterable(lists))
-    documents, firsts, seconds = (list(map(itemgetter(k), flat)) for k in range(3))
     begin, end = (np.fromiter(map(itemgetter(k), flat), np.int64, len(flat)) for k in (3, 4))
     owner = np.repeat(np.arange(len(lists)), lengths)
     inverted = np.bincount(owner[begin > end], minlength=len(lists)) > 0
     ordinary = ~inverted
-    document, document_table = _codes(documents)
-    section, section_table = _codes(firsts + seconds)
+    document, document_table = _codes(map(itemgetter(0), flat), len(flat))
+    section, section_table = _codes(chain(map(itemgetter(1), flat), map(itemgetter(2), flat)), 2 * len(flat))
     reduce, reduced = _derived(section_table, len(section), official_section)
     section = reduce[section]
     segment, _ = _derived(document_table, len(document), last_path_segment)  # document code -> segment code
