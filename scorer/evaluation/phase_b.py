@@ -9,13 +9,16 @@ every measure and every difference between the flavors.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from scorer.core.errors import Problem, ScorerError, json_pointer, listing_warnings, some_of
+from scorer.evaluation.kernels import Bound, bound
 from scorer.evaluation.phase_a import _placed, _unique_ids
 from scorer.evaluation.result import Result, Scores, ScoresAndWarnings
 from scorer.formats import answers as ans
 from scorer.formats.jsontext import JsonSource, JsonValue, Loaded, load_input
 from scorer.formats.taskb import Question, TaskBFile, read_taskb
-from scorer.measures import abstention, adapted, exact, registry, rouge
+from scorer.measures import abstention, registry
 from scorer.measures.retrieval import NAN, mean
 from scorer.schemas import schema_fix, schema_problems
 
@@ -25,11 +28,10 @@ YESNO_MEASURES = ("yesno.accuracy", "yesno.f1_yes", "yesno.f1_no", "yesno.macro_
 FACTOID_MEASURES = ("factoid.strict_accuracy", "factoid.lenient_accuracy", "factoid.mrr")
 LIST_MEASURES = ("list.precision", "list.recall", "list.f1")
 EXACT_MEASURES = YESNO_MEASURES + FACTOID_MEASURES + LIST_MEASURES + ("yesno.c_at_1", "factoid.c_at_1")
-ROUGE_MEASURES = {
-    "R2_R": "ideal.rouge2.recall", "R2_P": "ideal.rouge2.precision", "R2_F": "ideal.rouge2.f1",
-    "SU4_R": "ideal.rougesu4.recall", "SU4_P": "ideal.rougesu4.precision", "SU4_F": "ideal.rougesu4.f1",
-}
+ROUGE_MEASURES = ("ideal.rouge2.recall", "ideal.rouge2.precision", "ideal.rouge2.f1",
+                  "ideal.rougesu4.recall", "ideal.rougesu4.precision", "ideal.rougesu4.f1")
 ADAPTED_MEASURES = ("ideal.rougel", "ideal.rougel_adapted", "ideal.bleu4", "ideal.bleu4_adapted")
+BLEU_MEASURES = ADAPTED_MEASURES[2:]
 MANUAL_CRITERIA = ("recall", "precision", "repetition", "readability")
 MANUAL_SCHEMA = "taskb-manual-scores.schema.json"
 
@@ -55,11 +57,12 @@ def phase_b_scores(gold: TaskBFile, run: TaskBFile, edition: int, flavor: str, *
         measures, per_question, counts = official_exact(gold, run, edition)
         warnings: list[Problem] = []
     else:
-        measures, per_question, counts, warnings = reference_exact(gold, run)
+        measures, per_question, counts, warnings = reference_exact(gold, run, edition)
     if ideal:
-        measures.update(ideal_measures(gold, run, per_question, counts))
+        measures.update(ideal_measures(gold, run, per_question, counts, flavor=flavor, edition=edition))
     if manual is not None:
-        scores, counts["ideal.manual"], manual_warnings = manual_measures(manual, system, gold)
+        scores, counts["ideal.manual"], manual_warnings = manual_measures(manual, system, gold, flavor=flavor,
+                                                                          edition=edition)
         measures.update(scores)
         warnings += manual_warnings
     return {"measures": measures, "per_question": per_question, "counts": counts, "warnings": warnings}
@@ -97,9 +100,16 @@ class _ExactTally:
 
     ``yesno``: (gold label, correct or given label) rows for the yes/no F1s; ``factoid``
     and ``lists``: score rows; ``yesno_outcomes``/``factoid_outcomes``: c@1 outcomes.
+    ``kernels``: the calls of the measure registry that compute them in the flavor and
+    edition (:func:`scorer.evaluation.kernels.bound`): ``factoid`` and ``list`` of one
+    question's answers, the others of the whole batch.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, flavor: str, edition: int) -> None:
+        self.kernels: dict[str, Bound] = {
+            "yesno": bound(YESNO_MEASURES, flavor, edition), "factoid": bound(FACTOID_MEASURES, flavor, edition),
+            "list": bound(LIST_MEASURES, flavor, edition),
+            **{f"{t}.c_at_1": bound((f"{t}.c_at_1",), flavor, edition) for t in ("yesno", "factoid")}}
         self.yesno: list[tuple] = []
         self.factoid: list[tuple[float, ...]] = []
         self.lists: list[tuple[float, ...]] = []
@@ -113,26 +123,33 @@ class _ExactTally:
         self.yesno_outcomes.append(_outcome(unanswered, correct))
         self.per_question.setdefault(qid, {})["yesno.accuracy"] = 1.0 if correct else 0.0
 
-    def add_factoid(self, qid: str, scores: tuple[float, ...], unanswered: bool) -> None:
-        """One factoid question (strict, lenient, RR); strict 1 is a correct c@1 answer."""
+    def add_factoid(self, qid: str, gold: Sequence, answers: Sequence, unanswered: bool) -> None:
+        """One factoid question: (strict, lenient, RR) of its ``answers`` against its
+        ``gold`` (as the flavor's kernel reads them); strict 1 is a correct c@1 answer."""
+        kernel = self.kernels["factoid"]
+        scores = kernel.values(kernel.call(gold, answers))
         self.factoid.append(scores)
         self.factoid_outcomes.append(_outcome(unanswered, scores[0] == 1.0))
         self.per_question.setdefault(qid, {}).update(zip(FACTOID_MEASURES, scores))
 
-    def add_list(self, qid: str, scores: tuple[float, ...]) -> None:
-        """One list question (P, R, F1)."""
+    def add_list(self, qid: str, gold: list | None, answers: Sequence | None) -> None:
+        """One list question: (P, R, F1) of its ``answers`` against its ``gold``; 0, 0, 0
+        without an answer (None)."""
+        kernel = self.kernels["list"]
+        scores = kernel.values(kernel.call(gold, answers)) if answers is not None else (0.0, 0.0, 0.0)
         self.lists.append(scores)
         self.per_question.setdefault(qid, {}).update(zip(LIST_MEASURES, scores))
 
-    def measures(self, yesno_values: tuple[float, ...], empty: float) -> dict[str, float]:
-        """The exact-answer measures in ``EXACT_MEASURES`` order: ``yesno_values`` (accuracy,
-        F1 yes, F1 no, macro F1) as the flavor computes them; factoid and list means,
-        ``empty`` when no question of the type was scored; c@1 of each type."""
-        measures = dict(zip(YESNO_MEASURES, yesno_values))
+    def measures(self, empty: float) -> dict[str, float]:
+        """The exact-answer measures in ``EXACT_MEASURES`` order: the yes/no measures of
+        the batch (accuracy, F1 yes, F1 no, macro F1); factoid and list means, ``empty``
+        when no question of the type was scored; c@1 of each type."""
+        kernels = self.kernels
+        measures = kernels["yesno"].measures(kernels["yesno"](self.yesno))
         measures.update(_column_means(FACTOID_MEASURES, self.factoid, empty=empty))
         measures.update(_column_means(LIST_MEASURES, self.lists, empty=empty))
-        measures["yesno.c_at_1"] = abstention.c_at_1_of_outcomes(self.yesno_outcomes)
-        measures["factoid.c_at_1"] = abstention.c_at_1_of_outcomes(self.factoid_outcomes)
+        measures["yesno.c_at_1"] = kernels["yesno.c_at_1"](self.yesno_outcomes)
+        measures["factoid.c_at_1"] = kernels["factoid.c_at_1"](self.factoid_outcomes)
         return {name: measures[name] for name in EXACT_MEASURES}
 
     def counts(self) -> dict[str, int]:
@@ -148,7 +165,7 @@ class _OfficialBatch:
         self.gold, self.run, self.edition = gold, run, edition
         self.gold_read, self.gold_problems = official_answers(gold, edition, gold=True)
         self.run_read, self.run_problems = official_answers(run, edition, gold=False)
-        self.tally = _ExactTally()
+        self.tally = _ExactTally("official", edition)
 
 
 def official_exact(gold: TaskBFile, run: TaskBFile, edition: int) -> Scores:
@@ -174,7 +191,7 @@ def official_exact(gold: TaskBFile, run: TaskBFile, edition: int) -> Scores:
     if batch.gold_problems or batch.run_problems:
         raise ScorerError(_placed(gold, batch.gold_problems) + _placed(run, batch.run_problems))
     tally = batch.tally
-    return tally.measures(exact.official_yesno(tally.yesno), empty=0.0), tally.per_question, tally.counts()
+    return tally.measures(empty=0.0), tally.per_question, tally.counts()
 
 
 def _skipped_by_edition_9(edition: int, ga: ans.OfficialAnswer | None, r: Question | None) -> bool:
@@ -222,18 +239,20 @@ def _official_factoid(batch: _OfficialBatch, qid: str, g: Question, r: Question,
     """Section 4.4: (strict, lenient, RR) over the entries (editions 3-9) or the flat strings
     (edition 2, where any run answer counts as given); an answered question whose gold has
     no exact answer aborts.  No entry and no string is an abstention for c@1."""
+    gold: Sequence
+    answers: Sequence
     if batch.edition == 2:
         answered = ra is not None
-        scores = exact.official_factoid_v2(ga.flat if ga else [], ra.flat if ra else [])
+        gold, answers = (ga.flat if ga else []), (ra.flat if ra else [])
     else:
         answered = ra is not None and bool(ra.entries)
-        scores = exact.official_factoid(ga.entries if ga else [], ra.entries if ra is not None and answered else [])
+        gold, answers = (ga.entries if ga else []), (ra.entries if ra is not None and answered else [])
     if answered and ga is None:
         batch.gold_problems.append(_abort(batch.gold, g, "gold-answer-missing", "this gold factoid question has "
                                           "no exact answer, but the run answers it; the official evaluator aborts",
                                           "add the gold exact_answer, or drop the run's answer"))
         return
-    batch.tally.add_factoid(qid, scores, not (ra is not None and (ra.entries or ra.flat)))
+    batch.tally.add_factoid(qid, gold, answers, not (ra is not None and (ra.entries or ra.flat)))
 
 
 def _official_list(batch: _OfficialBatch, qid: str, g: Question, r: Question, ga: ans.OfficialAnswer | None,
@@ -247,8 +266,10 @@ def _official_list(batch: _OfficialBatch, qid: str, g: Question, r: Question, ga
                                           "exact answer, but the run answers it; the official evaluator aborts",
                                           "add the gold exact_answer, or drop the run's answer"))
         return
-    batch.tally.add_list(qid, exact.official_list(list(ga.entries), ra.entries)
-                         if answered and ga is not None and ra is not None else (0.0, 0.0, 0.0))
+    if answered and ga is not None and ra is not None:
+        batch.tally.add_list(qid, list(ga.entries), ra.entries)
+    else:
+        batch.tally.add_list(qid, None, None)
 
 
 _OFFICIAL_BY_TYPE = {ans.YESNO: _official_yesno, ans.FACTOID: _official_factoid, ans.LIST: _official_list}
@@ -261,8 +282,9 @@ def _unanswered_yesno(r: Question) -> bool:
 
 # --- reference -----------------------------------------------------------------------
 
-def reference_exact(gold: TaskBFile, run: TaskBFile) -> ScoresAndWarnings:
-    """Published definitions: every gold question with a usable gold answer is scored.
+def reference_exact(gold: TaskBFile, run: TaskBFile, edition: int) -> ScoresAndWarnings:
+    """Published definitions: every gold question with a usable gold answer is scored
+    (``edition`` changes nothing: the reference kernels are those of every edition).
 
     A question missing from the run, or without an exact answer, is unanswered (wrong,
     and an abstention for c@1).  Gold questions whose answer cannot be read (a yes/no
@@ -270,7 +292,7 @@ def reference_exact(gold: TaskBFile, run: TaskBFile) -> ScoresAndWarnings:
     """
     gold_index = _unique_ids(gold, "gold")
     run_index = _unique_ids(run, "run")
-    tally = _ExactTally()
+    tally = _ExactTally("reference", edition)
     unusable = []
     for qid, g in gold_index.items():
         if g.type not in ans.EXACT_TYPES:
@@ -286,7 +308,7 @@ def reference_exact(gold: TaskBFile, run: TaskBFile) -> ScoresAndWarnings:
     warnings += listing_warnings(
         gold.name, ("unusable-gold-answer", unusable, "gold question(s) have no usable exact answer and are not scored",
                     'give yes/no questions "yes" or "no" and factoid/list questions [["entity", "synonym"], ...]'))
-    measures = tally.measures(exact.reference_yesno(tally.yesno), empty=NAN)
+    measures = tally.measures(empty=NAN)
     return measures, tally.per_question, tally.counts(), warnings
 
 
@@ -308,23 +330,23 @@ def _reference_gold_entries(g: Question) -> list:
 
 
 def _reference_factoid(tally: _ExactTally, qid: str, g: Question, given: JsonValue) -> bool:
-    """A factoid question: :func:`exact.reference_factoid` of the given entities; none given
+    """A factoid question: the reference kernel of the given entities; none given
     is an abstention.  False (not scored) when the gold has no entity."""
     gold_entries = _reference_gold_entries(g)
     if not gold_entries:
         return False
     entries = ans.reference_entries(given)
-    tally.add_factoid(qid, exact.reference_factoid(gold_entries, entries), not entries)
+    tally.add_factoid(qid, gold_entries, entries, not entries)
     return True
 
 
 def _reference_list(tally: _ExactTally, qid: str, g: Question, given: JsonValue) -> bool:
-    """A list question: :func:`exact.reference_list` of the given entities.  False (not
+    """A list question: the reference kernel of the given entities.  False (not
     scored) when the gold has no entity."""
     gold_entries = _reference_gold_entries(g)
     if not gold_entries:
         return False
-    tally.add_list(qid, exact.reference_list(gold_entries, ans.reference_entries(given)))
+    tally.add_list(qid, gold_entries, ans.reference_entries(given))
     return True
 
 
@@ -345,7 +367,8 @@ def _outcome(unanswered: bool, correct: bool) -> str:
 
 # --- ideal answers --------------------------------------------------------------------
 
-def ideal_measures(gold: TaskBFile, run: TaskBFile, per_question: dict, counts: dict) -> dict[str, float]:
+def ideal_measures(gold: TaskBFile, run: TaskBFile, per_question: dict, counts: dict, *, flavor: str = "official",
+                   edition: int = 9) -> dict[str, float]:
     """ROUGE-2/SU4, plain and adapted ROUGE-L and BLEU-4 of the run's ideal answers.
 
     Scored: every gold question (first of each id) with at least one gold ideal answer;
@@ -354,7 +377,8 @@ def ideal_measures(gold: TaskBFile, run: TaskBFile, per_question: dict, counts: 
     run's exact answer and each reference's is the gold one; the entities of a factoid or
     list question are the gold exact answers with their synonyms (see ``adapted``).
     ROUGE values are ROUGE-1.5.5's per-question numbers; the batch value is their
-    arithmetic mean.  BLEU-4 is corpus-level, the others are means over questions.
+    arithmetic mean.  BLEU-4 is corpus-level, the others are means over questions.  Each
+    is computed by its kernel in the measure registry (the same in every flavor and edition).
     """
     run_index = run.first_by_id()
     items = _ideal_items(gold, run_index)
@@ -363,11 +387,12 @@ def ideal_measures(gold: TaskBFile, run: TaskBFile, per_question: dict, counts: 
     candidates = [candidate or "" for *_, candidate in items]
     references_list = [references for _, _, references, _ in items]
     bonus = [_bonus(g, run_index.get(qid), len(references)) for qid, g, references, _ in items]
-    values = _ideal_per_question([qid for qid, *_ in items], candidates, references_list, bonus, per_question)
+    values = _ideal_per_question([qid for qid, *_ in items], candidates, references_list, bonus, per_question,
+                                 flavor, edition)
     measures = {name: mean(column) for name, column in values.items()}
-    measures["ideal.bleu4"], measures["ideal.bleu4_adapted"] = _ideal_bleu4(candidates, references_list, bonus)
+    measures.update(_ideal_bleu4(candidates, references_list, bonus, bound(BLEU_MEASURES, flavor, edition)))
     counts["ideal"] = len(items)
-    return {name: measures[name] for name in (*ROUGE_MEASURES.values(), *ADAPTED_MEASURES)}
+    return {name: measures[name] for name in (*ROUGE_MEASURES, *ADAPTED_MEASURES)}
 
 
 def _ideal_items(gold: TaskBFile, run_index: dict[str, Question]) -> list[tuple]:
@@ -384,17 +409,19 @@ def _ideal_items(gold: TaskBFile, run_index: dict[str, Question]) -> list[tuple]
 
 
 def _ideal_per_question(qids: list[str], candidates: list[str], references_list: list[list[str]],
-                        bonus: list[tuple], per_question: dict) -> dict[str, list[float]]:
+                        bonus: list[tuple], per_question: dict, flavor: str, edition: int) -> dict[str, list[float]]:
     """Per-question ROUGE-2/SU4 (ROUGE-1.5.5), ROUGE-L and adapted ROUGE-L of each candidate
     against its references, added to ``per_question``; returns each measure's column."""
-    values: dict[str, list[float]] = {name: [] for name in (*ROUGE_MEASURES.values(), "ideal.rougel",
-                                                             "ideal.rougel_adapted")}
-    scores = rouge.rouge_bioasq_many(list(zip(candidates, references_list)))
+    values: dict[str, list[float]] = {name: [] for name in (*ROUGE_MEASURES, "ideal.rougel", "ideal.rougel_adapted")}
+    rouge = bound(ROUGE_MEASURES, flavor, edition)
+    rouge_l = bound(("ideal.rougel",), flavor, edition)
+    rouge_l_adapted = bound(("ideal.rougel_adapted",), flavor, edition)
+    scores = rouge(list(zip(candidates, references_list)))
     for qid, rouge_scores, candidate, references, (label, ref_labels, ents) in zip(
             qids, scores, candidates, references_list, bonus):
-        entry = {ROUGE_MEASURES[key]: value for key, value in rouge_scores.items()}
-        entry["ideal.rougel"] = adapted.rouge_l(candidate, references)
-        entry["ideal.rougel_adapted"] = adapted.rouge_l(candidate, references, candidate_label=label,
+        entry = rouge.measures(rouge_scores)
+        entry["ideal.rougel"] = rouge_l.call(candidate, references)
+        entry["ideal.rougel_adapted"] = rouge_l_adapted.call(candidate, references, candidate_label=label,
                                                         reference_labels=ref_labels, entities=ents)
         per_question.setdefault(qid, {}).update(entry)
         for name, value in entry.items():
@@ -402,14 +429,15 @@ def _ideal_per_question(qids: list[str], candidates: list[str], references_list:
     return values
 
 
-def _ideal_bleu4(candidates: list[str], references_list: list[list[str]], bonus: list[tuple]) -> tuple[float, float]:
+def _ideal_bleu4(candidates: list[str], references_list: list[list[str]], bonus: list[tuple],
+                 bleu4: Bound) -> dict[str, float]:
     """Corpus-level plain and adapted BLEU-4 of the candidates (``bonus``: each question's
-    candidate label, reference labels and entities)."""
+    candidate label, reference labels and entities), both from the one call ``bleu4``."""
     labels = [label for label, _, _ in bonus]
     reference_labels = [ref_labels for _, ref_labels, _ in bonus]
     entities = [ents for _, _, ents in bonus]
-    return adapted.bleu4_plain_and_adapted(candidates, references_list, candidate_labels=labels,
-                                           reference_labels_list=reference_labels, entities_list=entities)
+    return bleu4.measures(bleu4(candidates, references_list, candidate_labels=labels,
+                                reference_labels_list=reference_labels, entities_list=entities))
 
 
 def _bonus(g: Question, r: Question | None, n_references: int) -> tuple[str | None, list[str] | None, list[str] | None]:
@@ -427,8 +455,8 @@ def _bonus(g: Question, r: Question | None, n_references: int) -> tuple[str | No
 
 # --- expert manual scores -----------------------------------------------------------------
 
-def manual_measures(manual: JsonSource, system: str | None,
-                    gold: TaskBFile) -> tuple[dict[str, float], int, list[Problem]]:
+def manual_measures(manual: JsonSource, system: str | None, gold: TaskBFile, *, flavor: str = "official",
+                    edition: int = 9) -> tuple[dict[str, float], int, list[Problem]]:
     """``ideal.manual.*``: the mean expert score of ``system`` per criterion.
 
     ``manual``: a path or parsed object in the format of ``taskb-manual-scores.schema.json``
@@ -448,7 +476,10 @@ def manual_measures(manual: JsonSource, system: str | None,
             code="unknown-question", severity="warning", file=doc.name, pointer=json_pointer("systems", system),
             message=f"{len(unknown)} manually scored question(s) are not in the gold file and are ignored: "
                     + some_of(unknown), fix="check the question ids against the gold file"))
-    measures = {f"ideal.manual.{c}": mean([s[c] for s in scored.values()]) for c in MANUAL_CRITERIA}
+    measures = {}
+    for criterion in MANUAL_CRITERIA:
+        kernel = bound((f"ideal.manual.{criterion}",), flavor, edition)
+        measures.update(kernel.measures(kernel([s[criterion] for s in scored.values()])))
     return measures, len(scored), warnings
 
 

@@ -26,7 +26,7 @@ documents not (yet) annotated.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain, pairwise
 from pathlib import Path
@@ -34,24 +34,29 @@ from pathlib import Path
 import numpy as np
 
 from scorer.core.errors import Problem, ScorerError
+from scorer.evaluation.kernels import bound
 from scorer.evaluation.result import Result
 from scorer.formats.hierarchy import load_hierarchy
 from scorer.formats.jsontext import JsonText, Loaded
 from scorer.formats.taska import TaskADocument, read_taska
+from scorer.measures import registry
 from scorer.measures.dag import Hierarchy
-from scorer.measures.flat import LabelLists, official_flat, reference_flat
-from scorer.measures.hierarchical import LcaJob, LcaRunner, official_hierarchical, reference_hierarchical, run_here
+from scorer.measures.flat import LabelLists
+from scorer.measures.hierarchical import LcaJob, LcaRunner, run_here
 from scorer.parallel import fork_map
 
 PER_DOCUMENT = ("flat.accuracy", "flat.example_precision", "flat.example_recall", "flat.example_f1",
                 "hier.precision", "hier.recall", "hier.f1", "lca.precision", "lca.recall", "lca.f1")
+#: The measures of the flat and of the hierarchical kernel (from the measure registry).
+FLAT = registry.names("taskA", "flat")
+HIERARCHICAL = tuple(n for n in registry.names("taskA") if n not in FLAT)
 _LISTED = 5  # how many PMIDs/labels a summary warning names
 
 
 @dataclass(frozen=True)
 class _FlavorRules:
-    """What a flavor does with irregular input (the table of the module doc) and which
-    measure functions it scores with; the algorithm around them is the same."""
+    """What a flavor does with irregular input (the table of the module doc); the measure
+    registry names the functions it scores with."""
 
     missing_is_error: bool      # a gold document missing from the run stops scoring
     missing_note: str           # appended to the missing-document message
@@ -59,19 +64,15 @@ class _FlavorRules:
     unknown_note: str           # what the unknown-label warning says happens to the label
     refuse_empty: bool          # a document left without a label of the hierarchy is an error
     dedupe_gold: bool           # repeated gold labels are dropped (run labels always are)
-    flat: Callable              # (gold, run) -> (measures, per_document)
-    hierarchical: Callable      # (gold, run, tree, run_lca=) -> (measures, per_document)
 
 
 _RULES = {
     "official": _FlavorRules(
         missing_is_error=True, missing_note="", keep_unknown=False,
-        unknown_note="dropped, as the official mapping step does", refuse_empty=True, dedupe_gold=False,
-        flat=official_flat, hierarchical=official_hierarchical),
+        unknown_note="dropped, as the official mapping step does", refuse_empty=True, dedupe_gold=False),
     "reference": _FlavorRules(
         missing_is_error=False, missing_note=" (scored as empty predictions)", keep_unknown=True,
-        unknown_note="counted as a label that matches nothing", refuse_empty=False, dedupe_gold=True,
-        flat=reference_flat, hierarchical=reference_hierarchical),
+        unknown_note="counted as a label that matches nothing", refuse_empty=False, dedupe_gold=True),
 }
 
 
@@ -102,7 +103,7 @@ def evaluate_task_a(gold_loaded: Loaded, run_loaded: Loaded, *, edition: int, fl
                              errors, warnings)
     if errors:
         raise ScorerError(errors)
-    measures, per_question = _scores(gold_docs, gold_lists, run_lists, tree, rules, workers)
+    measures, per_question = _scores(gold_docs, gold_lists, run_lists, tree, flavor, edition, workers)
     counts = {"documents": len(gold_docs), "gold_documents": len(gold_docs), "run_documents": len(run_docs),
               "run_documents_without_gold": len(extra), "gold_documents_missing_from_run": len(missing),
               "unknown_labels": len(unknown)}
@@ -150,14 +151,15 @@ def _missing_from_run(gold_docs: list[TaskADocument], by_pmid: dict, run_text: J
 
 
 def _scores(gold_docs: list[TaskADocument], gold_lists: LabelLists, run_lists: LabelLists, tree: Hierarchy,
-            rules: _FlavorRules, workers: int) -> tuple[dict, dict]:
-    """(the 16 measures, PMID -> the per-document measures) of the flavor's flat and
-    hierarchical measure functions; one run label list per gold document."""
-    measures, per_document = rules.flat(gold_lists, run_lists)
-    hier_measures, hier_per_document = rules.hierarchical(gold_lists, run_lists, tree,
-                                                          run_lca=forked_lca_runner(workers))
-    measures.update(hier_measures)
-    per_document.update(hier_per_document)
+            flavor: str, edition: int, workers: int) -> tuple[dict, dict]:
+    """(the 16 measures, PMID -> the per-document measures) of the flat and hierarchical
+    kernels of the flavor (each ``(measures, per_document)``); one run label list per gold
+    document."""
+    flat, hierarchical = bound(FLAT, flavor, edition), bound(HIERARCHICAL, flavor, edition)
+    flat_result = flat(gold_lists, run_lists)
+    hier_result = hierarchical(gold_lists, run_lists, tree, run_lca=forked_lca_runner(workers))
+    measures = flat.measures(flat_result) | hierarchical.measures(hier_result)
+    per_document = flat_result[1] | hier_result[1]
     per_question = {d.pmid: {name: float(per_document[name][k]) for name in PER_DOCUMENT}
                     for k, d in enumerate(gold_docs)}
     return measures, per_question

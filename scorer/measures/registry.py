@@ -48,10 +48,12 @@ class Kernel:
     """The pure function that computes a measure in some flavors (ranx's kernel, an
     ir_measures provider): ``function`` of :mod:`scorer.measures`, called with
     ``parameters`` (name -> the value or rule, as text: a distance, the AP divisor of an
-    edition), the measure being ``output`` of what it returns (a key or an index; None:
-    the value itself); ``editions`` the editions it is used in (None: all), and ``over``
-    how the evaluator combines its per-question values into the measure ("" when the
-    function already takes every question)."""
+    edition), the measure being ``output`` of what it returns (keys, indexes or attributes
+    followed in turn; ``()``: the value itself); ``editions`` the editions it is used in
+    (None: all), and ``over`` how the evaluator combines its per-question values into the
+    measure ("" when the function already takes every question).  ``arguments``: the
+    keyword arguments of fixed value the evaluators pass with their inputs (HEMKit's
+    distance).  The evaluators call it through :func:`scorer.evaluation.kernels.bound`."""
 
     function: Callable[..., Any]
     output: tuple[str | int, ...] = ()
@@ -59,6 +61,7 @@ class Kernel:
     flavors: tuple[str, ...] = FLAVORS
     editions: tuple[int, ...] | None = None
     over: str = "mean over the questions"
+    arguments: tuple[tuple[str, Any], ...] = ()
 
     @property
     def path(self) -> str:
@@ -282,7 +285,8 @@ def _task_a_kernels(name: str) -> tuple[Kernel, ...]:
         return (Kernel(flat.official_flat, (0, name), flavors=_ONLY_OFFICIAL, over=""),
                 Kernel(flat.reference_flat, (0, name), flavors=_ONLY_REFERENCE, over=""))
     distance = (("distance", f"{hierarchical.OFFICIAL_DISTANCE} (HEMKit's D)"),)
-    return (Kernel(hierarchical.official_hierarchical, (0, name), distance, _ONLY_OFFICIAL, over=""),
+    return (Kernel(hierarchical.official_hierarchical, (0, name), distance, _ONLY_OFFICIAL, over="",
+                   arguments=(("distance", hierarchical.OFFICIAL_DISTANCE),)),
             Kernel(hierarchical.reference_hierarchical, (0, name), flavors=_ONLY_REFERENCE, over=""))
 
 
