@@ -237,6 +237,29 @@ def test_a_recipient_that_is_not_a_key_is_a_located_error(tmp_path, submissions,
     assert problem.code == code and problem.line == line and problem.fix, problem
 
 
+def test_the_demos_public_key_serves_a_demo_only(tmp_path):
+    """The demo's private key is committed (public): a challenge that is not a demo may not
+    publish its recipient, whatever its label; only a demo that publishes it is scored with
+    the committed key (so ``build`` of a fresh clone opens the demo's sealed gold)."""
+    from scorer.formats.sealed import DEMO_KEY_FILE, DEMO_RECIPIENT
+    from scorer.store.sealed import demo_identity
+    relabelled = " ".join(DEMO_RECIPIENT.split()[:2]) + " our-challenge"
+    with pytest.raises(ScorerError) as caught:
+        load_challenge(challenge_with(tmp_path, f'sealed = true\nrecipient = "{relabelled}"\n'))
+    problem = caught.value.problems[0]
+    assert problem.code == "demo-recipient" and problem.line == 6 and DEMO_KEY_FILE in problem.message, problem
+    (tmp_path / DEMO_KEY_FILE).parent.mkdir()
+    (tmp_path / DEMO_KEY_FILE).write_text("the demo's key\n")
+    toml = tmp_path / "challenge.toml"
+    toml.write_text(f'[challenge]\nname = "x"\ndemo = true\n\n[submissions]\nrecipient = "{relabelled}"\n')
+    assert demo_identity(tmp_path, load_challenge(tmp_path)) == "the demo's key\n"
+    toml.write_text(f'[challenge]\nname = "x"\ndemo = true\n\n[submissions]\nrecipient = "{KEY.recipient}"\n')
+    assert demo_identity(tmp_path, load_challenge(tmp_path)) is None  # a demo with a key of its own
+    (tmp_path / DEMO_KEY_FILE).unlink()
+    toml.write_text(f'[challenge]\nname = "x"\ndemo = true\n\n[submissions]\nrecipient = "{relabelled}"\n')
+    assert demo_identity(tmp_path, load_challenge(tmp_path)) is None
+
+
 # --- the pull-request check: no key ---------------------------------------------------------
 
 @pytest.fixture

@@ -213,16 +213,25 @@ def _submissions_problems(value: dict, text: str, path: Path, rejected: set[str]
     (:func:`scorer.formats.sealed.recipient_problem`); one the schema ``rejected`` (or not
     a string) is not read again.  Sealed tasks without a recipient load (a new challenge's
     starter configuration seals before its key exists); the check refuses their runs until
-    there is one (``no-recipient``, :mod:`scorer.pr.policy`)."""
-    from scorer.formats.sealed import recipient_problem
+    there is one (``no-recipient``, :mod:`scorer.pr.policy`).  A challenge that is not a demo
+    may not publish the demo's key (``demo-recipient``): its private key is public."""
+    from scorer.formats.sealed import DEMO_KEY_FILE, is_demo_recipient, recipient_problem
     recipient = _table(value, "submissions").get("recipient")
-    problem = (recipient_problem(recipient) if isinstance(recipient, str)
-               and not rejected_at(rejected, ["submissions", "recipient"]) else None)
+    if not isinstance(recipient, str) or rejected_at(rejected, ["submissions", "recipient"]):
+        return []
+    problem = recipient_problem(recipient)
     if problem:
-        return [Problem(code="bad-recipient", file=str(path), line=toml_line(text, ["submissions", "recipient"]),
-                        pointer="submissions.recipient", message=f"submissions.recipient {problem}",
-                        fix="paste the recipient line python -m scorer keygen printed")]
-    return []
+        code, message, fix = "bad-recipient", f"submissions.recipient {problem}", \
+            "paste the recipient line python -m scorer keygen printed"
+    elif is_demo_recipient(recipient) and _table(value, "challenge").get("demo") is not True:
+        code, message, fix = ("demo-recipient", "submissions.recipient is the demo challenge's key, whose private key "
+                              f"is public ({DEMO_KEY_FILE}): anyone could open the runs and gold sealed to it",
+                              "make the challenge's own key: python -m scorer keygen --identity KEYFILE, and paste "
+                              "the recipient line it prints")
+    else:
+        return []
+    return [Problem(code=code, file=str(path), line=toml_line(text, ["submissions", "recipient"]),
+                    pointer="submissions.recipient", message=message, fix=fix)]
 
 
 def read_batch(spec: Task, batch: dict) -> Batch:

@@ -49,6 +49,14 @@ HEADER_ALLOWANCE = 4_096
 
 _STANZA_ARG = re.compile(rb"[\x21-\x7e]+")
 _SSH_KEY = re.compile(r"ssh-ed25519 ([A-Za-z0-9+/]+={0,2})(?: .*)?")
+#: The demo challenge's key (``docs/demo.md``): its private key is PUBLIC, committed at
+#: :data:`DEMO_KEY_FILE` so that anyone can open the demo's sealed gold and build its site.
+#: Only a challenge that says ``demo = true`` and publishes this recipient opens with it
+#: (:func:`scorer.store.sealed.demo_identity`); a challenge that is not a demo may not publish
+#: it (``demo-recipient``): anyone could open what is sealed to it.
+DEMO_RECIPIENT = ("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIF2C+AjpUL/V2J0UkzZF7CXnt6gSpRQYUV5fNPh0+/5u "
+                  "DEMO-ONLY-its-private-key-is-public")
+DEMO_KEY_FILE = "demo/DEMO-ONLY-sealing-key.txt"
 SEAL_FIX = "seal the run again with python -m scorer seal RUN.json (or age -r \"<the recipient in challenge.toml>\")"
 
 
@@ -132,6 +140,11 @@ def seal(data: bytes, recipient: str) -> bytes:
     """``data`` sealed to ``recipient`` (an age file, binary)."""
     import pyrage
     return pyrage.encrypt(data, [pyrage.ssh.Recipient.from_str(_key_part(recipient))])
+
+
+def is_demo_recipient(recipient: str) -> bool:
+    """Whether ``recipient`` is the demo's public key (:data:`DEMO_RECIPIENT`), whatever its label."""
+    return _key_part(recipient) == _key_part(DEMO_RECIPIENT)
 
 
 def _key_part(recipient: str) -> str:

@@ -27,7 +27,9 @@ ends; a run scored against it names the plain gold's digest in its provenance (f
 ledger when the key is not here, so every result is reused), and its result holds numbers
 only: no expert assessment of its items, no problem that quotes the gold.  A run whose
 sealed gold cannot be opened gets that as its error; one that needs scoring while the key
-is not here waits (``awaiting gold``): the publish job scores it.
+is not here waits (``awaiting gold``): the publish job scores it.  The demo challenge's key
+is public and committed with it (:func:`scorer.store.sealed.demo_identity`): without
+``identity``, a demo is scored with it.
 
 Every file is written atomically as canonical JSON (``scorer.store.files``).
 """
@@ -69,6 +71,7 @@ from scorer.store.sealed import (
     OPENED,
     OpenedCheck,
     SealedGold,
+    demo_identity,
     discover_sealed,
     open_sealed_runs,
     plain_gold_problems,
@@ -143,7 +146,7 @@ def score_all(root: str | Path = ".", jobs: int = 1, on_run: Callable[[str], Non
     removed; a later call without ``shard`` on the union of every shard's ``results/runs/``
     reuses them all.  ``reuse_only``: nothing is scored; a run that needs scoring is listed
     in ``Summary.missing`` and nothing is written.  ``identity``: the challenge's private
-    key; the sealed runs whose window closed before ``now`` (default: the clock) are opened
+    key (a demo's own, public key when None: :func:`scorer.store.sealed.demo_identity`); the sealed runs whose window closed before ``now`` (default: the clock) are opened
     first and each given to ``check_opened`` (:func:`scorer.store.sealed.open_sealed_runs`).
     Raises :class:`scorer.ScorerError` only for a broken ``challenge.toml``, ``teams/`` or
     ``received.json``, and :class:`scorer.formats.sealed.SealingError` for an ``identity``
@@ -163,7 +166,7 @@ def _score_all(root: Path, jobs: int, on_run: Callable[[str], None] | None, shar
                check_opened: OpenedCheck | None = None) -> Summary:
     """:func:`score_all` on the resolved ``root``."""
     challenge = load_challenge(root)
-    key = identity if not reuse_only else None
+    key = (identity or demo_identity(root, challenge)) if not reuse_only else None
     with tempfile.TemporaryDirectory(prefix="scorer-gold-") as opened:  # outside the repository
         state = _State(root, challenge, read_received(root), _read_index(root),
                        sealed_gold(root, challenge, key, Path(opened) if key else None))

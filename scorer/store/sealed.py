@@ -46,7 +46,14 @@ from scorer.core.paths import SEALED_SUFFIX, RunRef, sealed_ref
 from scorer.core.tasks import GOLD_MEMBERS, TASKS
 from scorer.core.utc import utc_text
 from scorer.fingerprint import sha256_bytes
-from scorer.formats.sealed import SealingError, envelope_problems, open_envelope, sealed_limit
+from scorer.formats.sealed import (
+    DEMO_KEY_FILE,
+    SealingError,
+    envelope_problems,
+    is_demo_recipient,
+    open_envelope,
+    sealed_limit,
+)
 from scorer.store.files import canonical_json, sha256_file, write_atomic
 
 LEDGER = "results/sealed.json"
@@ -181,6 +188,18 @@ class SealedGold:
     digest: str | None
     opened: Path | None = None
     problems: tuple[dict, ...] = ()
+
+
+def demo_identity(root: Path, challenge: Challenge) -> str | None:
+    """The demo's private key (public, ``docs/demo.md``): the text of
+    :data:`scorer.formats.sealed.DEMO_KEY_FILE` under ``root`` when the challenge says
+    ``demo = true``, publishes the demo's recipient and the file is there; else None.  So
+    ``python -m scorer build`` of a fresh clone scores the demo's sealed gold, and no other
+    challenge ever opens anything with that key."""
+    path = root / DEMO_KEY_FILE
+    if not (challenge.demo and challenge.recipient and is_demo_recipient(challenge.recipient)) or not path.is_file():
+        return None
+    return path.read_text(encoding="utf-8")
 
 
 def discover_sealed_gold(root: Path) -> list[str]:
