@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path(os.environ.get("BROWSER_TEST_CHROMIUM", "/usr/bin/chromium"))
 CHROMEDRIVER = Path(os.environ.get("BROWSER_TEST_CHROMEDRIVER", "/usr/bin/chromedriver"))
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
-DEMO = ("challenge.toml", "teams", "gold", "submissions", "testsets", "docs")
+DEMO = ("challenge.toml", "teams", "gold", "submissions", "testsets", "docs", "demo")
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--hide-scrollbars", "--force-device-scale-factor=1", "--lang=en-US")

@@ -22,11 +22,12 @@ from scorer.cli import main as cli_main
 from scorer.cli.init import TEMPLATE
 from scorer.core.paths import run_ref
 from scorer.formats.challenge import load_challenge, read_received
+from scorer.formats.sealed import DEMO_KEY_FILE, read_gold
 from scorer.schemas import validator
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "make_demo.py"
-DEMO_DIRS = ("teams", "gold", "submissions", "testsets", "assessment")
+DEMO_DIRS = ("teams", "gold", "submissions", "testsets", "assessment", "demo")
 
 
 def _load_script():
@@ -55,6 +56,23 @@ def generated(challenge):
 def _runs(challenge) -> list[str]:
     return sorted(str(p.relative_to(ROOT).as_posix()) for pattern in ("task*/**/*.json", "mcqa/**/*.json", "synergy/**/*.json")
                   for p in (ROOT / "submissions").glob(pattern))
+
+
+def _gold(rel: str) -> bytes:
+    """A demo gold file's bytes: the plain file, else its sealed copy (the demo's batch
+    with sealed gold) opened in memory with the demo's public key."""
+    return read_gold(ROOT / rel, (ROOT / DEMO_KEY_FILE).read_text(encoding="utf-8"))
+
+
+def _opened(path: Path, into: Path) -> Path:
+    """Gold file ``path`` of the demo, or its sealed copy opened at the same relative path
+    under ``into`` (outside the repository)."""
+    if path.is_file():
+        return path
+    target = into / path.relative_to(ROOT)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(_gold(path.relative_to(ROOT).as_posix()))
+    return target
 
 
 def _cli(*argv: str) -> tuple[int, str]:
@@ -122,8 +140,11 @@ def test_validate_command_line(challenge, task):
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_gold_files_validate_as_gold(challenge):
+def test_gold_files_validate_as_gold(challenge, tmp_path):
+    sealed = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "gold").rglob("*.age"))
+    assert sealed == [f"gold/taskb/{make_demo.SEALED_GOLD_BATCH}/{phase}.json.age" for phase in ("phaseA", "phaseB")]
     gold = sorted(p for p in (ROOT / "gold").glob("task*/*/*.json") if p.name != "versions.json")
+    gold += [_opened(ROOT / rel.removesuffix(".age"), tmp_path) for rel in sealed]
     gold += sorted((ROOT / "gold").glob("mcqa/*/*.json"))
     # Task B phases, Task A test sets, expert scores (B, A+), mcqa; versions.json (the assessed
     # batch's gold versions, docs/assessment.md) is not a gold file
@@ -145,7 +166,7 @@ def test_gold_files_validate_as_gold(challenge):
 def test_gold_is_realistic(challenge):
     types = set()
     for batch in challenge.batches("taskB"):
-        questions = json.loads((ROOT / f"gold/taskb/{batch}/phaseB.json").read_text())["questions"]
+        questions = json.loads(_gold(f"gold/taskb/{batch}/phaseB.json"))["questions"]
         assert 18 <= len(questions) <= 22
         types |= {q["type"] for q in questions}
         for q in questions:
@@ -157,8 +178,8 @@ def test_gold_is_realistic(challenge):
         for q in json.loads(path.read_text())["questions"]:
             for s in q.get("snippets", []):
                 assert len(s["text"]) == s["offsetInEndSection"] - s["offsetInBeginSection"], path
-    for path in (ROOT / "gold" / "taskb").glob("*/phase?.json"):
-        for q in json.loads(path.read_text())["questions"]:
+    for path in (f"gold/taskb/{batch}/{phase}.json" for batch in challenge.batches("taskB") for phase in ("phaseA", "phaseB")):
+        for q in json.loads(_gold(path))["questions"]:
             for s in q["snippets"]:
                 assert len(s["text"]) == s["offsetInEndSection"] - s["offsetInBeginSection"], path
                 assert s["beginSection"] in ("abstract", "title")
@@ -169,9 +190,11 @@ def test_test_sets_match_the_gold_without_answers(challenge):
     from scorer.pr.policy import testset_ids, testset_path
     for batch in challenge.batches("taskB"):
         for phase in ("phaseA", "phaseB"):
-            gold = json.loads((ROOT / f"gold/taskb/{batch}/{phase}.json").read_text())["questions"]
+            gold = json.loads(_gold(f"gold/taskb/{batch}/{phase}.json"))["questions"]
             given = json.loads((ROOT / f"testsets/taskb/{batch}/{phase}.json").read_text())["questions"]
-            keys = ["id", "type", "body"] + (["documents", "snippets"] if phase == "phaseB" else [])
+            # with sealed gold, the Phase B test set leaves out the gold's documents and snippets
+            keys = ["id", "type", "body"] + (["documents", "snippets"] if phase == "phaseB"
+                                             and batch != make_demo.SEALED_GOLD_BATCH else [])
             assert [list(q) for q in given] == [keys] * len(gold)
             assert given == [{k: q[k] for k in keys} for q in gold]
     for batch, spec in challenge.batches("taskA").items():
@@ -224,11 +247,11 @@ def test_hierarchy_is_a_small_dag_holding_every_label(challenge):
         assert all(8 <= len(d["labels"]) <= 13 and set(d["labels"]) <= set(parents) for d in documents)
 
 
-def test_every_run_scores(challenge):
+def test_every_run_scores(challenge, tmp_path):
     official = challenge.official_measures
     for path in _runs(challenge):
         ref = run_ref(path)
-        gold = challenge.gold_paths(ref)
+        gold = {name: _opened(p, tmp_path) for name, p in challenge.gold_paths(ref).items()}
         options = {}
         if "manual" in gold:
             options = {"manual": gold["manual"], "system": f"{ref.team}/{ref.system}"}
@@ -317,3 +340,82 @@ def test_after_clean_the_next_build_works_and_shows_participants_pages_only(chal
     pages = {p.name for p in (tmp_path / "_site" / "docs").iterdir()}
     assert "submit.html" in pages and not pages & {"demo.html", "organizers.html", "extending.html"}
     assert "Demo:" not in (tmp_path / "_site" / "index.html").read_text(encoding="utf-8")
+
+
+def _demo_copy(target: Path) -> Path:
+    """The committed demo (and docs/, for the site's pages) copied to ``target``."""
+    for part in (*DEMO_DIRS, "docs"):
+        shutil.copytree(ROOT / part, target / part)
+    shutil.copy(ROOT / "challenge.toml", target / "challenge.toml")
+    return target
+
+
+def _batch_results(repo: Path, batch: str) -> dict[str, dict]:
+    """Run path -> (measures, per-question values, variants) of every Task B run of ``batch``."""
+    index = json.loads((repo / "results" / "index.json").read_text())["runs"]
+    return {path: {k: v for k, v in json.loads((repo / entry["result"]).read_text()).items()
+                   if k in ("measures", "per_question", "variants")}
+            for path, entry in index.items() if path.startswith(f"submissions/taskB/{batch}/") and "result" in entry}
+
+
+def test_the_demo_site_shows_the_numbers_of_its_sealed_batch_and_nothing_of_its_gold(challenge, tmp_path, capsys):
+    """The demo's one batch with sealed gold: the README's main command (``build``) opens it
+    with the demo's public key (demo/DEMO-ONLY-sealing-key.txt), and the site shows the
+    numbers of its plain gold and no ideal answer, exact answer, snippet text or gold PMID
+    that no run returned, in any file (page, download, feed, results zip)."""
+    from tests.test_sealed_gold import GOLD_KINDS, gold_only_by_kind, leaks
+    batch = make_demo.SEALED_GOLD_BATCH
+    folder = f"gold/taskb/{batch}"
+    assert sorted(p.name for p in (ROOT / folder).iterdir()) == ["phaseA.json.age", "phaseB.json.age"]
+    plain = {phase: _gold(f"{folder}/{phase}.json") for phase in ("phaseA", "phaseB")}
+    runs = [json.loads(p.read_text()) for p in (ROOT / "submissions" / "taskB" / batch).rglob("*.json")]
+    testsets = f"testsets/taskb/{batch}/"
+    public = "\n".join(p.read_bytes().decode("utf-8", "replace") for d in DEMO_DIRS for p in (ROOT / d).rglob("*")
+                       if p.is_file() and p.suffix != ".age" and not p.relative_to(ROOT).as_posix().startswith(testsets))
+    # a string also in another batch's gold or runs (a common answer of the made-up world) is public anyway
+    kinds = {kind: {s for s in found if s not in public and json.dumps(s)[1:-1] not in public}
+             for kind, found in gold_only_by_kind(json.loads(plain["phaseB"]), runs).items()}
+    assert all(kinds[kind] for kind in GOLD_KINDS), {kind: len(found) for kind, found in kinds.items()}
+    secrets = set().union(*kinds.values())
+    assert leaks(ROOT / testsets, secrets) == []  # its test sets: each question's id, type and body only
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout.decode()
+    texts = {name: (ROOT / name).read_bytes().decode("utf-8", "replace") for name in tracked.split("\0")
+             if name and not name.endswith(".age") and (ROOT / name).is_file()}
+    assert not [(name, s) for name, text in texts.items() for s in secrets if s in text]  # no plain copy anywhere
+
+    sealed = _demo_copy(tmp_path / "sealed")
+    assert cli_main(["build", "--repo", str(sealed), "--jobs", "1"]) == 0
+    assert "0 failed, 0 awaiting gold" in capsys.readouterr().out
+    assert leaks(sealed / "_site", secrets) == []
+    assert leaks(sealed / "results", secrets) == []
+
+    opened = _demo_copy(tmp_path / "plain")  # the same demo, its gold plain: the numbers to match
+    for phase, data in plain.items():
+        (opened / folder / f"{phase}.json").write_bytes(data)
+        (opened / folder / f"{phase}.json.age").unlink()
+    shutil.rmtree(opened / "submissions" / "taskA")  # only Task B's runs matter here
+    assert cli_main(["score-all", "--repo", str(opened), "--jobs", "1"]) == 0
+    numbers = _batch_results(sealed, batch)
+    assert len(numbers) > 10 and numbers == _batch_results(opened, batch)
+    for phase in ("phaseA", "phaseAplus", "phaseB"):
+        table = f"results/batches/taskB/{batch}/{phase}.json"
+        assert json.loads((sealed / table).read_text()) == json.loads((opened / table).read_text()), table
+
+
+def test_make_demo_keeps_an_envelope_that_opens_to_the_same_gold_and_seals_a_changed_one(generated):
+    """age is randomized: make_demo keeps the committed envelope of the sealed batch's gold
+    while it opens (with the demo's key) to the generated gold, so that it regenerates the
+    demo byte for byte, and seals anew only a gold that changed."""
+    from scorer.formats.sealed import DEMO_RECIPIENT, open_envelope, seal
+    key = (ROOT / DEMO_KEY_FILE).read_text(encoding="utf-8")
+    rel = f"gold/taskb/{make_demo.SEALED_GOLD_BATCH}/phaseB.json"
+    committed = (ROOT / f"{rel}.age").read_bytes()
+    assert open_envelope(committed, key, rel) == generated[rel].encode()
+    kept = make_demo.sealed(generated, lambda path: [(ROOT / path).read_bytes()])
+    assert rel not in kept and kept[f"{rel}.age"] == committed
+    changed = {**generated, rel: generated[rel].replace('"yesno"', '"factoid"', 1)}
+    new = make_demo.sealed(changed, lambda path: [(ROOT / path).read_bytes()])[f"{rel}.age"]
+    assert new != committed and open_envelope(new, key, rel) == changed[rel].encode()
+    other = seal(b'{"questions": []}\n', DEMO_RECIPIENT)  # the demo's key, another content: not kept
+    again = make_demo.sealed(generated, lambda path: [other])[f"{rel}.age"]
+    assert again not in (other, committed) and open_envelope(again, key, rel) == generated[rel].encode()

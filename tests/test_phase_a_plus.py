@@ -11,6 +11,7 @@ import pytest
 
 import scorer
 from scorer.formats.challenge import load_challenge
+from scorer.formats.sealed import DEMO_KEY_FILE, read_gold
 from scorer.store.pipeline import score_all
 from tests.gitutil import commit, git
 from tests.pr_challenge import AFTER, CHALLENGE, MAX_BYTES, OPEN, check, codes, dumps, only
@@ -92,13 +93,16 @@ def _aplus_runs(repo: Path) -> list[Path]:
     return runs
 
 
-def test_a_phase_a_plus_run_scores_as_the_same_file_scored_as_phase_b(demo):
+def test_a_phase_a_plus_run_scores_as_the_same_file_scored_as_phase_b(demo, tmp_path):
+    key = (demo / DEMO_KEY_FILE).read_text(encoding="utf-8")
     for run in _aplus_runs(demo):
         batch, _, team, system = run.relative_to(demo / "submissions/taskB").with_suffix("").parts
         stored = json.loads((demo / "results/runs/taskB" / batch / "phaseAplus" / team / f"{system}.json").read_text())
         manual = demo / "gold/taskb" / batch / "manual-phaseAplus.json"
         options = {"manual": str(manual), "system": f"{team}/{system}"} if manual.exists() else {}
-        direct = scorer.evaluate(str(demo / "gold/taskb" / batch / "phaseB.json"), str(run), task="phaseB",
+        gold = tmp_path / f"{batch}-phaseB.json"  # plain, or the demo's sealed gold opened with its public key
+        gold.write_bytes(read_gold(demo / "gold/taskb" / batch / "phaseB.json", key))
+        direct = scorer.evaluate(str(gold), str(run), task="phaseB",
                                  edition=9, flavor="official", **options)
         assert stored["measures"] == pytest.approx(direct.measures, nan_ok=True), run
         assert stored["task"] == "taskB" and stored["phase"] == "phaseAplus"

@@ -17,7 +17,7 @@ from scorer.store.pipeline import shard_of
 from tests.gitutil import git
 
 ROOT = Path(__file__).resolve().parent.parent
-DEMO = ("challenge.toml", "teams", "gold", "submissions", "testsets")
+DEMO = ("challenge.toml", "teams", "gold", "submissions", "testsets", "demo")
 
 
 @pytest.fixture(scope="module")
@@ -73,8 +73,10 @@ def test_three_shards_merged_equal_one_score_all_byte_for_byte(origin):
         summary = score_all(repo, shard=(k, 3))
         scored += summary.scored
         assert not (repo / "results/index.json").exists() and not (repo / "results/batches").exists()
-    everything = score_all(clone(origin, "count"), reuse_only=True).missing
+    count = score_all(clone(origin, "count"), reuse_only=True)  # opens no sealed gold: the demo's sealed batch waits
+    everything = sorted(count.missing + count.awaiting_gold)
     assert sorted(scored) == everything and len(everything) > 50  # each run scored by exactly one shard
+    assert count.awaiting_gold and all("/taskB/batch3/" in p for p in count.awaiting_gold)
     merge = clone(origin, "merge")
     for repo in shards:
         copy_runs(repo, merge)
@@ -91,10 +93,11 @@ def test_a_failed_shard_leaves_the_others_intact_and_the_merge_names_what_is_mis
     for k in (1, 3):
         copy_runs(shards[k], merge)
     before = files(merge / "results")
-    summary = score_all(merge, reuse_only=True)
-    expected = sorted(p for p, k in shard_of([(p, (merge / p).stat().st_size) for p in summary.missing + summary.reused],
-                                             3).items() if k == 2)
-    assert summary.missing == expected and summary.missing and not summary.ok
+    summary = score_all(merge, reuse_only=True)  # the demo's sealed batch waits: reuse-only opens no sealed gold
+    runs = summary.missing + summary.reused + summary.awaiting_gold
+    expected = sorted(p for p, k in shard_of([(p, (merge / p).stat().st_size) for p in runs], 3).items() if k == 2)
+    assert summary.missing == [p for p in expected if p not in summary.awaiting_gold] and summary.missing
+    assert not summary.ok and any(p in summary.awaiting_gold for p in expected)
     assert files(merge / "results") == before  # nothing written, nothing removed
     summary = score_all(merge)  # a plain score-all scores what is missing, reuses the rest
     assert sorted(summary.scored) == expected and summary.ok
@@ -115,7 +118,8 @@ def test_the_shard_plan_follows_the_threshold():
 
 def test_the_commands_plan_score_a_shard_and_say_what_is_missing(origin, capsys):
     repo = clone(origin, "cli")
-    missing = score_all(repo, reuse_only=True).missing
+    count = score_all(repo, reuse_only=True)  # the demo's sealed batch waits: reuse-only opens no sealed gold
+    missing, waiting = count.missing, count.awaiting_gold
     assert main(["score-all", "--repo", str(repo), "--plan-shards"]) == 0
     assert json.loads(capsys.readouterr().out) == []  # the demo's runs are under the default threshold
     toml = repo / "challenge.toml"
@@ -128,6 +132,7 @@ def test_the_commands_plan_score_a_shard_and_say_what_is_missing(origin, capsys)
     assert "score-all: shard 2/3: " in capsys.readouterr().out and not (repo / "results/index.json").exists()
     assert main(["score-all", "--repo", str(repo), "--reuse-only"]) == 1
     out, err = capsys.readouterr()
-    others = sorted(p for p, k in shard_of([(p, (repo / p).stat().st_size) for p in missing], 3).items() if k != 2)
+    others = sorted(p for p, k in shard_of([(p, (repo / p).stat().st_size) for p in missing + waiting], 3).items()
+                    if k != 2 and p not in waiting)
     assert [line.split(":")[0] for line in err.splitlines() if "needs scoring" in line] == others
     assert f"{len(others)} need scoring; nothing written" in out

@@ -25,7 +25,7 @@ from scorer.site.build import build_site
 from scorer.store import score_all
 
 ROOT = Path(__file__).resolve().parent.parent
-DEMO = ("challenge.toml", "teams", "gold", "submissions")
+DEMO = ("challenge.toml", "teams", "gold", "submissions", "demo")  # demo/: the key of its sealed gold
 
 
 def copy_demo(target: Path, parts=DEMO) -> Path:

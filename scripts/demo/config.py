@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from scorer.formats.sealed import DEMO_KEY_FILE, DEMO_RECIPIENT
+
 from .text import toml_string, utc
 
 TASKB_BATCHES = [  # id, Phase A opens (Phase A: 24 h; Phase B opens 2 days later, 24 h), concepts in gold
@@ -19,10 +21,33 @@ TASKA_BATCHES = [("batch1", datetime(2026, 1, 5, 10, tzinfo=UTC)),
 TASKA_TESTSETS = 5
 TASKA_DOCUMENTS = 50
 BEST_K = 4
-#: The public key the demo's sealed task (mcqa) publishes.  Its private key was discarded when
-#: it was made: the demo's windows are closed and its mcqa runs ship opened (docs/demo.md).
-DEMO_RECIPIENT = ("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHk39t64C94TFl8a/WGi0YtFALQ9OoY852+lpgG1Iply "
-                  "demo-no-private-key")
+#: The Task B batch whose gold is sealed ([gold] sealed = ["taskB"]: batches 1 and 2 are
+#: revealed, their plain gold committed after [gold] reveal; docs/demo.md).
+SEALED_GOLD_BATCH = "batch3"
+#: From when the plain gold of Task B may be committed: after the demo's last window.
+GOLD_REVEAL = datetime(2026, 6, 1, tzinfo=UTC)
+#: The demo's sealing key, the one of DEMO_RECIPIENT (scorer.formats.sealed): PUBLIC, written at
+#: DEMO_KEY_FILE so that anyone can open the demo's sealed gold (mcqa runs and the gold of
+#: SEALED_GOLD_BATCH are sealed to it).  The note after the key is ignored by age and the scorer.
+DEMO_KEY = """-----BEGIN OPENSSH PRIVATE KEY-----
+b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtz
+c2gtZWQyNTUxOQAAACBdgvgI6VC/1didFJM2Rewl57eoEqUUGFFeXzT4dPv+bgAA
+AIiBkafXgZGn1wAAAAtzc2gtZWQyNTUxOQAAACBdgvgI6VC/1didFJM2Rewl57eo
+EqUUGFFeXzT4dPv+bgAAAECXWpuNTe1jSseBFSowAqtBnIzwouTe3UTvTQ4zwMne
+f12C+AjpUL/V2J0UkzZF7CXnt6gSpRQYUV5fNPh0+/5uAAAAAAECAwQF
+-----END OPENSSH PRIVATE KEY-----
+
+DEMO ONLY - THIS PRIVATE KEY IS PUBLIC.
+
+It is the sealing key of the demo challenge of this repository (docs/demo.md): it is
+committed so that anyone can open the demo's sealed gold and build the demo's site, for
+example
+    age -d -i demo/DEMO-ONLY-sealing-key.txt gold/taskb/batch3/phaseB.json.age
+Anything sealed to its recipient can be read by anyone. Never use it for a real challenge:
+the scorer uses it only for a challenge.toml with demo = true, and refuses its recipient
+in any other (demo-recipient). python scripts/make_demo.py --clean removes it;
+python -m scorer keygen makes a real key (docs/organizers.md, "Sealed runs").
+"""
 MANUAL_BATCHES = ("batch1",)
 MCQA_BATCHES = [("batch1", datetime(2026, 4, 13, 10, tzinfo=UTC)),   # window of 48 h each
                 ("batch2", datetime(2026, 4, 27, 10, tzinfo=UTC))]
@@ -193,9 +218,19 @@ def challenge_toml() -> str:
         "",
         "[submissions]",
         "# mcqa runs are sealed: a pull request adds <system>.json.age (python -m scorer seal), opened after",
-        "# the window closes by the publish job, which holds the private key (docs/organizers.md, 'Sealed runs')",
+        "# the window closes by the publish job, which holds the private key (docs/organizers.md, 'Sealed runs').",
+        f"# DEMO ONLY: the private key of this recipient is public ({DEMO_KEY_FILE}); a real challenge",
+        "# makes its own with python -m scorer keygen",
         'sealed = ["mcqa"]',
         f'recipient = "{DEMO_RECIPIENT}"',
+        "",
+        "[gold]",
+        "# Task B gold is private (docs/organizers.md, 'Private gold'): the gold of "
+        f"{SEALED_GOLD_BATCH} stays sealed",
+        f"# (gold/taskb/{SEALED_GOLD_BATCH}/*.json.age, to the recipient above); the plain gold of the other "
+        "batches was committed after the reveal",
+        'sealed = ["taskB"]',
+        f"reveal = {utc(GOLD_REVEAL)}",
         "",
         "[official_measures]",
         'concepts = "concepts.map"',
