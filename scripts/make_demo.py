@@ -12,6 +12,11 @@ each task's generators): a fixed seed, no wall-clock time, sorted iteration, so 
 the script twice gives byte-identical files.  This file draws the random streams, in a
 fixed order, and writes or removes the files.
 
+The gold of one Task B batch (``SEALED_GOLD_BATCH``) is sealed to the demo's public key
+(``demo/DEMO-ONLY-sealing-key.txt``): age is randomized, so :func:`sealed` keeps an envelope
+already there (in the output folder, else the committed one) while it opens to the same
+gold, and seals anew only a gold that changed.
+
 Before writing, the script removes the files it generates (and only those), then
 directories left empty by that removal.  ``--clean`` does the removal alone and keeps any
 generated path whose content was changed by hand (listed; ``--force`` removes it anyway),
