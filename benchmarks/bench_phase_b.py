@@ -24,7 +24,7 @@ from functools import partial
 from pathlib import Path
 
 import official_tools
-from bench_phase_a import GOALS, best_in_rounds, orjson_loads, print_parts, ratio
+from bench_phase_a import GOALS, best_in_rounds, msgspec_loads, print_parts, ratio
 
 import scorer
 from scorer.evaluation.phase_b import ideal_measures, official_exact
@@ -75,11 +75,11 @@ def time_batch(gold_path: Path, run_path: Path, edition: int, repeat: int) -> No
         validate_taskb(value, doc, phase="phaseB")
     flavors = {flavor: partial(scorer.evaluate, gold_path, run_path, task="phaseB", edition=edition,
                                flavor=flavor, ideal=False) for flavor in ("official", "reference")}
-    times = best_in_rounds(repeat, {"load": bare_load, "orjson": partial(orjson_loads, gold_path, run_path),
+    times = best_in_rounds(repeat, {"load": bare_load, "msgspec": partial(msgspec_loads, gold_path, run_path),
                                     "validate": validate, **flavors})
     load = times["load"]
     print(f"  bare json.load of both files           {load:7.3f} s")
-    print(f"  orjson.loads of both files, GC paused  {times['orjson']:7.3f} s   = {times['orjson'] / load:.2f}x json.load")
+    print(f"  msgspec decode of both files, GC paused {times['msgspec']:6.3f} s  = {times['msgspec'] / load:.2f}x json.load")
     for flavor in flavors:
         print(f"  scorer.evaluate {flavor:9s} (exact)    {times[flavor]:7.3f} s   "
               f"{ratio(times[flavor], load, GOALS[flavor])}")

@@ -1,4 +1,4 @@
-"""The fast path of ``load_json`` (hook-free C parse vouched by ``orjson.dumps``) against
+"""The fast path of ``load_json`` (hook-free C parse vouched by ``msgspec.json.encode``) against
 the located path it falls back to: the same value (types and float literals included),
 the same ``Result`` and the same errors, on the conformance corpora and on random and
 mutated inputs (duplicate keys, NaN, deep nesting, lone surrogates, huge integers, bad
@@ -10,6 +10,7 @@ cannot vouch for.
 from __future__ import annotations
 
 import json
+import re
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
@@ -381,3 +382,12 @@ def test_a_file_read_on_the_fast_path_is_decoded_only_to_locate_a_problem():
     assert (problem.code, problem.pointer, problem.line, problem.column) == (
         "null-value", "/questions/0/documents", 3, 32)
     assert doc.text is not None and doc.text.startswith('{"questions"')
+
+
+@given(st.lists(st.sampled_from(["0", "9", "12345678", "1" * 13, "a", ":", "/", "\u00e9"]), max_size=40),
+       st.integers(0, 7))
+def test_the_long_digit_search_finds_every_run_of_more_than_20_digits(pieces, shift):
+    """The numpy search (aligned words, then windows) against a plain search of the text,
+    at every alignment of the runs (``shift`` bytes before them)."""
+    data = ("x" * shift + "".join(pieces)).encode("utf-8")
+    assert jsontext._long_digits(data) == (re.search(b"[0-9]{21}", data) is not None)

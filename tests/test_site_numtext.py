@@ -42,7 +42,7 @@ def test_typical_rows_take_the_fast_path():
 
 
 def test_declines_what_it_would_write_differently():
-    for row in (["q", 1e-05], ["q", 2e16], ["q", float("nan")], ["q", float("inf")], ["q", 2**64], ["q", "text"],
+    for row in (["q", 1e-05], ["q", 2e16], ["q", float("nan")], ["q", float("inf")], ["q", "text"], ["true", 1.0],
                 ['a"b', 1.0], ["a,b", 1.0], ["a\nb", 1.0], ["a\rb", 1.0], [1, 1.0], ["q"]):
         assert number_rows([["ok", 0.5], row], set(map(type, ["ok", 0.5, *row]))) is None, row
 
@@ -79,4 +79,13 @@ def test_numeric_cells_as_formatted_value_by_value(values, row_header, secondary
 def test_number_texts_are_reprs_or_declined():
     assert number_texts([0.5, -0.0, 0.0, 1, 1.0, None, True, float("nan")]) == [
         "0.5", "-0.0", "0.0", "1", "1.0", "null", "true", "null"]
-    assert number_texts([0.5, 1e-05]) is None and number_texts(["0.5"]) is None and number_texts([2**64]) is None
+    assert number_texts([0.5, 1e-05]) is None and number_texts(["0.5"]) is None and number_texts([2e16]) is None
+    assert number_texts([2**64, -2**70]) == [str(2**64), str(-2**70)]  # any int, as repr writes it
+
+
+def test_an_e_in_an_id_is_no_exponent_and_an_exponent_beside_one_is_seen():
+    """BioASQ ids are hexadecimal (``55031181e9bde69634000014``): their ``e`` keep the fast
+    path, while a number written with an exponent (``1e16``, no sign) still declines."""
+    rows = [["55031181e9bde69634000014", 0.5, True], ["5e1", False, 2]]
+    assert number_rows(rows, {str, float, bool, int}).decode() == csv_module(rows)
+    assert number_rows([*rows, ["q", 1e16]], {str, float, bool, int}) is None

@@ -3,10 +3,10 @@
 ``load_json`` is the only way the scorer reads a JSON file.  The fast path is msgspec's
 JSON decoder (strict JSON: NaN/Infinity, trailing commas, control characters and lone
 surrogate escapes refused; about twice as fast as :mod:`json`'s C parser; only float
-literals call back), checked by one :func:`orjson.dumps` of the value: orjson refuses
-lone surrogates, integers beyond 64 bits and deep nesting, and the number of colons it
-writes equals the number in the text exactly when no object repeats a key (see
-:func:`_fast_parse`).  Only when something is wrong, or the fast path cannot vouch, does
+literals call back), checked by one :func:`msgspec.json.encode` of the value, which
+refuses lone surrogates and deep nesting and writes as many colons as the text holds
+exactly when no object repeats a key, and by a search for integer literals longer than
+:data:`MAX_INT_DIGITS` digits (see :func:`_fast_parse`).  Only when something is wrong, or the fast path cannot vouch, does
 the located path run: the parser with hooks, then :func:`_walk`, which walks the text
 once, iteratively (no recursion, so no ``RecursionError`` whatever the nesting), and
 reports every duplicate key, non-finite literal, over-deep value, lone surrogate
@@ -31,7 +31,6 @@ from typing import Any, NoReturn, TypeAlias
 
 import msgspec
 import numpy as np
-import orjson
 
 from scorer.core.errors import Problem, ScorerError, bounded, excerpt, json_pointer
 
@@ -405,21 +404,23 @@ def _fast_parse(data: bytes) -> JsonValue:
     object hook, so a repeated key would silently keep its last value, and it accepts
     integers of any length; whatever it refuses goes to the located parse (so do lone
     surrogates, which it refuses, and nesting beyond what the interpreter's recursion
-    allows, a :class:`RecursionError`).  ``orjson.dumps`` of the value refuses lone
-    surrogates, integers beyond 64 bits (every literal of more than
-    :data:`MAX_INT_DIGITS` digits) and nesting beyond 255 levels; and it writes one
-    colon per key plus the colons of every string.  The text has one colon per key plus
-    those of its strings (a colon outside a string only separates a key), so when no
-    string escapes a character ``\\u0030`` to ``\\u003f`` (``\\u003a`` is a colon),
-    equal counts mean no key was dropped: a dropped duplicate takes its colon away.
+    allows, a :class:`RecursionError`); so does a text with a run of more than
+    :data:`MAX_INT_DIGITS` digits (:func:`_long_digits`: every integer literal the located
+    parse refuses, and a few long strings of digits or float literals it accepts).
+    ``msgspec.json.encode`` of the value refuses lone surrogates and nesting beyond the
+    interpreter's recursion limit, and writes one colon per key plus the colons of every
+    string.  The text has one colon per key plus those of its strings (a colon outside a
+    string only separates a key), so when no string escapes a character ``\\u0030`` to
+    ``\\u003f`` (``\\u003a`` is a colon), equal counts mean no key was dropped: a
+    dropped duplicate takes its colon away.
     """
     try:
         value = _DECODER.decode(memoryview(data)[len(_BOM):] if data.startswith(_BOM) else data)
     except (msgspec.DecodeError, UnicodeDecodeError, _Flagged, RecursionError):
         return _UNSURE  # the located parse reports it
     written = _written(value)
-    if written is None or _colons(written) != _colons(data) or _escapes_u003(data):
-        return _UNSURE  # the located parse reports it, or accepts what orjson refused
+    if written is None or _colons(written) != _colons(data) or _escapes_u003(data) or _long_digits(data):
+        return _UNSURE  # the located parse reports it, or accepts what the checks refused
     return value
 
 
@@ -452,20 +453,75 @@ def _escapes_u003(data: bytes) -> bool:
     return False
 
 
+#: Words of eight bytes (little-endian): a word is eight ASCII digits when no byte has its
+#: high bit set in the word, in the word plus 0x46 per byte (0x3A and up reach 0x80) or in
+#: the word minus 0x30 per byte (below 0x30 wraps past 0x80); carries and borrows between
+#: bytes only start at a byte that already fails.  Per byte and without carries: a byte is
+#: a digit when its high half is 3 and its low half plus 6 does not reach 16.
+_HIGH_BITS = np.uint64(0x8080808080808080)
+_PLUS = np.uint64(0x4646464646464646)
+_MINUS = np.uint64(0x3030303030303030)
+_HIGH_HALVES = np.uint64(0xF0F0F0F0F0F0F0F0)
+_LOW_HALVES = np.uint64(0x0F0F0F0F0F0F0F0F)
+_SIXES = np.uint64(0x0606060606060606)
+_FIRST_SIX = np.uint64(0x0000FFFFFFFFFFFF)  # the word's first six bytes in the text
+_LAST_SIX = np.uint64(0xFFFFFFFFFFFF0000)  # its last six
+_LONG_DIGITS_BYTES = re.compile(f"[0-9]{{{MAX_INT_DIGITS + 1}}}".encode())
+#: How far a run of more than MAX_INT_DIGITS digits covering a word reaches beyond it.
+_REACH = MAX_INT_DIGITS + 1 - 8
+
+
+def _not_digits(words: np.ndarray) -> np.ndarray:
+    """Per word, nonzero (in a byte's high half) where that byte is not an ASCII digit."""
+    return ((words & _HIGH_HALVES) ^ _MINUS) | (((words & _LOW_HALVES) + _SIXES) & _HIGH_HALVES)
+
+
+def _long_digits(data: bytes) -> bool:
+    """Whether ``data`` holds more than :data:`MAX_INT_DIGITS` (20) ASCII digits in a row.
+
+    Such a run (21 bytes or more) covers a whole aligned 8-byte word of digits, and as its
+    two sides add up to 13 digits or more, a neighbouring word is digits too or both
+    neighbours are digits in their six bytes next to it.  numpy finds the words of digits,
+    block by block; only those whose neighbours meet this have the bytes around them
+    searched (and so have the first and last word, whose neighbours the test cannot see):
+    a regular-expression search of the whole text would take longer than parsing it."""
+    words = np.frombuffer(data, "<u8", len(data) // 8)
+    count = len(words)
+    if count < 2:
+        return False  # fewer than 16 bytes
+    if _LONG_DIGITS_BYTES.search(data, 0, 8 + _REACH) or _LONG_DIGITS_BYTES.search(data, 8 * (count - 1) - _REACH):
+        return True
+    step = _BLOCK // 8
+    for start in range(1, count - 1, step):
+        block = words[start:min(start + step, count - 1)]
+        at = np.flatnonzero((((block + _PLUS) | (block - _MINUS) | block) & _HIGH_BITS) == 0) + start
+        if not at.size:
+            continue
+        before, after = _not_digits(words[at - 1]), _not_digits(words[at + 1])
+        near = (before == 0) | (after == 0) | (((before & _LAST_SIX) == 0) & ((after & _FIRST_SIX) == 0))
+        for k in at[near].tolist():
+            if _LONG_DIGITS_BYTES.search(data, 8 * k - _REACH, 8 * k + 8 + _REACH):
+                return True
+    return False
+
+
 def _written(value: JsonValue) -> bytes | None:
-    """``orjson.dumps`` of ``value``, or None for a value holding a lone surrogate, an
-    integer beyond 64 bits or nesting beyond 255 levels."""
+    """``msgspec.json.encode`` of ``value`` (a :class:`JsonFloat` as a plain float), or None
+    for a value holding a lone surrogate or nested beyond the interpreter's recursion limit."""
     try:
-        return orjson.dumps(value, default=_plain_float)
-    except orjson.JSONEncodeError:
+        return _ENCODER.encode(value)
+    except (UnicodeEncodeError, RecursionError):
         return None
 
 
 def _plain_float(value: object) -> float:
-    """For ``orjson.dumps``: a :class:`JsonFloat` as a plain float."""
+    """For ``msgspec.json.encode``: a :class:`JsonFloat` as a plain float."""
     if isinstance(value, float):
         return float(value)
-    raise TypeError
+    raise NotImplementedError(type(value))
+
+
+_ENCODER = msgspec.json.Encoder(enc_hook=_plain_float)
 
 
 def _located_parse(doc: JsonText, max_depth: int | None) -> JsonValue:
@@ -488,7 +544,7 @@ def _located_parse(doc: JsonText, max_depth: int | None) -> JsonValue:
         flagged = False
     if flagged or _SURROGATE_ESCAPE.search(text):
         if not flagged and _written(value) is not None:
-            return value  # surrogate escapes, all paired (orjson writes no lone one)
+            return value  # surrogate escapes, all paired (msgspec writes no lone one)
         # unflagged, the parser read everything but surrogates: the walk looks for lone
         # ones only (no depth limit, so a file is never refused for its depth just
         # because it holds an escaped emoji)

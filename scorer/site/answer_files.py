@@ -9,7 +9,7 @@ unmarked, beside the test set's questions.  A file that cannot be read gives no 
 come from ``results/`` either way.  Every file is read by the one reader of the scorer,
 :func:`scorer.formats.jsontext.load_input` (a byte order mark skipped as the check and the
 scoring skip it; on a file that was read strictly before, its fast path costs about what
-:func:`orjson.loads` does), into the same records (:mod:`scorer.formats`).
+:func:`msgspec.json.decode` does), into the same records (:mod:`scorer.formats`).
 """
 from __future__ import annotations
 
