@@ -16,12 +16,13 @@ Each is computed once per process.
 """
 from __future__ import annotations
 
-import hashlib
 import importlib.metadata
 import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+
+from scorer.core.digest import sha256_bytes
 
 DISTRIBUTION = "bioasq-leaderboard-scorer"
 PACKAGE = Path(__file__).resolve().parent
@@ -119,9 +120,3 @@ def installed_requirements(distribution: str) -> list[str]:
                 continue
             todo.append(name)
     return sorted(f"{name}=={v}" for name, v in found.items())
-
-
-def sha256_bytes(data: bytes) -> str:
-    """The SHA-256 of ``data`` as 64 lowercase hex digits: the scorer's one digest of
-    bytes (its fingerprint, results, ledgers and pools)."""
-    return hashlib.sha256(data).hexdigest()

@@ -332,6 +332,35 @@ def test_no_task_id_is_compared_outside_the_registries():
                        "(docs/extending.md):\n" + "\n".join(found))
 
 
+def hex_digests(root: Path) -> list[str]:
+    """``path:line`` of every ``hashlib.<algorithm>(...).hexdigest()`` in ``scorer/``
+    outside ``scorer/core/digest.py`` (the one SHA-256 of bytes) and the git adapter
+    (git's SHA-1 of a blob)."""
+    found = []
+    for path in sorted((root / "scorer").rglob("*.py")):
+        name = path.relative_to(root).as_posix()
+        if name in ("scorer/core/digest.py", "scorer/gitrepo.py"):
+            continue
+        found += [f"{name}:{node.lineno}" for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                  if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                  and node.func.attr == "hexdigest" and isinstance(node.func.value, ast.Call)
+                  and isinstance(node.func.value.func, ast.Attribute)
+                  and isinstance(node.func.value.func.value, ast.Name) and node.func.value.func.value.id == "hashlib"]
+    return found
+
+
+def test_one_digest_helper():
+    found = hex_digests(PACKAGE.parent)
+    assert not found, "use scorer.core.digest.sha256_bytes:\n" + "\n".join(found)
+
+
+def test_a_second_digest_helper_is_found(tmp_path):
+    (tmp_path / "scorer").mkdir()
+    (tmp_path / "scorer" / "probe.py").write_text("import hashlib\nx = hashlib.sha256(b'').hexdigest()\n",
+                                                   encoding="utf-8")
+    assert hex_digests(tmp_path) == ["scorer/probe.py:2"]
+
+
 #: Where flavor names are compared: the measure registry names the flavors and the
 #: evaluators implement them; elsewhere what differs between flavors is a table keyed by the
 #: flavor (the readings of ``scorer/site/explain.py``) or a walk over ``FLAVORS``.

@@ -40,11 +40,11 @@ from scorer.assessment.feedback import synergy_feedback
 from scorer.assessment.judgements import pool_digest, pool_items
 from scorer.assessment.merge import agreement, decide, manual_scores, next_gold
 from scorer.assessment.pool import Pool, build_pool, pool_kinds
+from scorer.core.digest import sha256_bytes
 from scorer.core.errors import Problem, ScorerError
 from scorer.core.paths import PRELIMINARY_FOLDER, preliminary_copy, present, sealed_copy
 from scorer.core.tasks import SCORINGS, TASKS
 from scorer.core.utc import utc_text
-from scorer.fingerprint import sha256_bytes
 from scorer.formats.challenge import load_challenge
 from scorer.formats.goldversions import VERSIONS_FILE, read_versions
 from scorer.formats.jsontext import load_json

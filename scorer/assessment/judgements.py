@@ -23,8 +23,8 @@ from pathlib import Path
 
 from jsonschema import ValidationError
 
+from scorer.core.digest import sha256_bytes
 from scorer.core.errors import Problem, ScorerError, json_pointer
-from scorer.fingerprint import sha256_bytes
 from scorer.formats.jsontext import load_json
 from scorer.schemas import schema_fix, schema_problems
 from scorer.store.files import write_atomic

@@ -7,5 +7,6 @@ of the scorer itself (``docs/architecture.md``).
   rules, limits, batches and windows, teams), which :mod:`scorer.formats.challenge` reads;
 * :mod:`scorer.core.paths`: the repository layout (a run's identity from its path under
   ``submissions/``, sealed and preliminary copies);
-* :mod:`scorer.core.utc`: times as the files write them.
+* :mod:`scorer.core.utc`: times as the files write them;
+* :mod:`scorer.core.digest`: the one SHA-256 of bytes.
 """

@@ -5,12 +5,12 @@ reads them.  See ``docs/challenge.md``.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from scorer.core.digest import sha256_bytes
 from scorer.core.limits import Limits
 from scorer.core.paths import RunRef, preliminary_copy, present
 from scorer.core.tasks import DEFAULT_HIERARCHY, SCORINGS, SINGLE_PHASE, TASKS
@@ -211,7 +211,7 @@ class Challenge:
         """SHA-256 of the rules that decide a run's numbers (flavor, edition, measures)."""
         relevant = {"flavor": self.rules.flavor, "task": ref.scorer_task, "edition": self.edition(ref),
                     **({"exclude_judged": self.excludes_judged(ref.task)} if TASKS[ref.task].judged else {})}
-        return hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest()
+        return sha256_bytes(json.dumps(relevant, sort_keys=True).encode())
 
     def edition(self, ref: RunRef) -> int | None:
         """The BioASQ edition whose rules score a run: the task's own (Synergy: 9), else

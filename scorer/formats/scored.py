@@ -46,8 +46,8 @@ import json
 import re
 from collections.abc import Callable
 
+from scorer.core.digest import sha256_bytes
 from scorer.core.tasks import SCORINGS, TASKS
-from scorer.fingerprint import sha256_bytes
 from scorer.formats.jsontext import JsonValue
 
 #: Each file format's entries (:attr:`scorer.core.tasks.Scoring.files`): (list member, id member),

@@ -19,8 +19,8 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from datetime import datetime
 
+from scorer.core.digest import sha256_bytes
 from scorer.core.utc import utc_text
-from scorer.fingerprint import sha256_bytes
 from scorer.site import labels, paths
 from scorer.site.assessment import gold_state
 from scorer.site.escaping import xml_text

@@ -6,7 +6,7 @@ from a GitHub Pages sub-path.  Ids are lowercase slugs, so they are safe in path
 """
 from __future__ import annotations
 
-from scorer.fingerprint import sha256_bytes
+from scorer.core.digest import sha256_bytes
 
 #: The longest file name (in bytes) the site writes.  Ids are at most 64 characters
 #: (the schemas), so one id per name always fits; a name made of several (a head-to-head

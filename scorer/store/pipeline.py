@@ -47,11 +47,12 @@ from pathlib import Path
 from threadpoolctl import threadpool_limits
 
 from scorer.core.challenge import Challenge
+from scorer.core.digest import sha256_bytes
 from scorer.core.errors import Problem
 from scorer.core.paths import SEALED_SUFFIX, RunRef
 from scorer.core.tasks import SCORINGS, TASKS
 from scorer.core.utc import utc_text
-from scorer.fingerprint import fingerprint, sha256_bytes
+from scorer.fingerprint import fingerprint
 from scorer.formats.challenge import load_challenge, read_received
 from scorer.formats.goldversions import gold_version
 from scorer.formats.hierarchy import load_hierarchy

@@ -41,11 +41,11 @@ from datetime import datetime
 from pathlib import Path
 
 from scorer.core.challenge import Challenge
+from scorer.core.digest import sha256_bytes
 from scorer.core.errors import Problem
 from scorer.core.paths import SEALED_SUFFIX, RunRef, sealed_ref
 from scorer.core.tasks import GOLD_MEMBERS, TASKS
 from scorer.core.utc import utc_text
-from scorer.fingerprint import sha256_bytes
 from scorer.formats.sealed import (
     DEMO_KEY_FILE,
     SealingError,
