@@ -172,7 +172,7 @@ def test_sealed_gold_gives_the_numbers_of_the_plain_gold_and_nothing_of_it(demo)
     _seal_folder(demo, SEALED_BATCH)
     shutil.rmtree(demo / "results")
     summary = score_all(demo, jobs=2, identity=KEY.identity)
-    assert not summary.failed and not summary.awaiting_gold
+    assert not summary.failed and not summary.awaiting_gold and summary.sealed_gold == []  # all opened
     sealed = _results(demo)
     assert sealed.keys() == plain.keys()
     for path, doc in sealed.items():

@@ -97,7 +97,8 @@ class Summary:
     ``awaiting_gold``: runs whose gold is not there yet; ``late``: late runs (also in the
     lists above); ``sealed``: sealed runs not opened (yet); ``opened``/``unopened``: sealed
     runs this call opened / could not open (``identity``; an unopened one is also ``failed``).
-    ``sealed_gold``: the gold files kept sealed (their plain paths), opened only with ``identity``.
+    ``sealed_gold``: the gold files kept sealed (their plain paths) that this call had no key
+    to open (neither ``identity`` nor a demo's own key: :func:`scorer.store.sealed.demo_identity`).
     ``tables_computed``/``tables_reused``: batch tables; ``tables_failed``:
     table (or overview) path -> the problems of the ones written as errors.  ``missing``
     (``reuse_only``): runs that would need scoring.
@@ -172,7 +173,7 @@ def _score_all(root: Path, jobs: int, on_run: Callable[[str], None] | None, shar
         state = _State(root, challenge, read_received(root), _read_index(root),
                        sealed_gold(root, challenge, key, Path(opened) if key else None))
         state.now = now or datetime.now(UTC)
-        state.summary.sealed_gold = sorted(state.sealed_gold)
+        state.summary.sealed_gold = sorted(state.sealed_gold) if key is None else []
         if key is not None:
             opening = open_sealed_runs(root, challenge, key, state.now, check_opened)
             state.summary.opened, state.summary.unopened = list(opening.opened), sorted(opening.failed)
