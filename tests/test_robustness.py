@@ -96,18 +96,6 @@ def test_an_empty_string_is_neither_a_path_nor_json_text(blank, tmp_path, monkey
         load_json(blank)
 
 
-RUN_SCHEMAS = ["taskb-phaseA-run.schema.json", "taskb-phaseB-run.schema.json", "taskb-gold.schema.json",
-               "taska-run.schema.json", "taskb-manual-scores.schema.json"]
-
-
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(TASKB, TASKA), st.sampled_from(RUN_SCHEMAS))
-def test_fast_schema_check_agrees_with_jsonschema(value, name):
-    """The compiled gate (jsonschema-rs) and jsonschema judge every value alike."""
-    from scorer.schemas import _compiled, validator
-    assert _compiled(name).is_valid(value) == (not list(validator(name).iter_errors(value)))
-
-
 MCQA = st.one_of(JSON, st.builds(lambda answers: {"answers": answers}, st.lists(st.one_of(JSON, st.fixed_dictionaries(
     {"question": st.sampled_from(["q1", "q2", "q9"]), "answer": st.one_of(st.none(), st.sampled_from(["1", "2", "7"]))},
     optional={"candidate": st.sampled_from(["1", "2", "x"])})), max_size=4)))

@@ -17,7 +17,7 @@ import xml.etree.ElementTree as ET
 from datetime import UTC, datetime
 from pathlib import Path
 
-import jsonschema
+import jsonschema_rs
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -107,6 +107,16 @@ def test_every_xml_of_the_site_is_well_formed(hostile):
 
 
 _NAME = load_schema("team.schema.json")["$defs"]["name"]
+_NAME_CHECK = jsonschema_rs.validator_for(_NAME)
+
+
+def _accepted(name: str) -> bool:
+    """Whether the schema accepts team name ``name`` (one with a lone surrogate, which no
+    TOML file can hold and the check cannot take, counts as not generated)."""
+    try:
+        return _NAME_CHECK.is_valid(name)
+    except ValueError:
+        return False
 
 
 class _Names:
@@ -124,7 +134,7 @@ _CHARACTERS = st.one_of(st.characters(exclude_categories=()), st.sampled_from("\
 @settings(max_examples=300, deadline=None)
 @example("Team \uffff")
 @example("\ud800 team")
-@given(st.text(_CHARACTERS, min_size=1, max_size=100).filter(jsonschema.Draft202012Validator(_NAME).is_valid))
+@given(st.text(_CHARACTERS, min_size=1, max_size=100).filter(_accepted))
 def test_the_feed_is_well_formed_for_any_name_the_schema_accepts(name):
     records = ({"system": "t/a", "rank": 1, "ranked": True},)
     ranking = Ranking(name="phaseA", rule="", components=(), records=records, significance={}, best_per_team=())

@@ -13,7 +13,7 @@ from scorer.assessment.judgements import check_judgements
 from scorer.core.errors import ScorerError
 from scorer.formats.cards import parse_card
 from scorer.formats.challenge import load_challenge
-from scorer.schemas import _compiled_errors
+from scorer.schemas import schema_errors
 from tests.conftest import ROOT
 from tests.test_cli_mistakes import no_internal_error, run_cli
 
@@ -162,10 +162,10 @@ def test_a_team_name_is_told_by_code_point(repo):
     assert not any(pattern in report for pattern in PATTERNS), report
 
 
-def test_the_compiled_check_s_own_pattern_errors_have_the_words_too():
-    """When only the compiled validator refuses a value (the two regular-expression
-    dialects differ), its error carries the x-fix of the pattern it failed, not the pattern."""
-    (error,) = _compiled_errors("team.schema.json", {"name": "G", "members": ["-zed"], "systems": [
+def test_a_refused_pattern_is_told_in_words_with_the_x_fix_of_its_place():
+    """A value a pattern refuses (here one Python's re would let pass: the patterns are
+    the compiled check's dialect) is told in words, the x-fix of the pattern it failed."""
+    (error,) = schema_errors("team.schema.json", {"name": "G", "members": ["-zed"], "systems": [
         {"id": "s1", "name": "S", "description": "d"}]}, 10)
-    assert error.validator == "pattern" and error.message == '"-zed" is not a value allowed here'
+    assert error.keyword == "pattern" and error.message == '"-zed" is not a value allowed here'
     assert error.schema["x-fix"] == PLACES[("team.schema.json", "/properties/members/items")]["x-fix"]

@@ -172,24 +172,24 @@ def test_cli_usage_errors_exit_2(capsys):
     assert info.value.code == 2
 
 
-def test_a_value_the_compiled_check_refuses_is_never_accepted(monkeypatch):
-    """When jsonschema-rs refuses what the Python validator lets pass (their regular
-    expressions differ), the compiled validator's own error is reported."""
-    from types import SimpleNamespace
-
+def test_a_schema_error_is_located_with_the_fix_of_its_schema_place():
+    """An error of a ``$ref``'d part of the schema is located in the value (its path) and
+    carries the keyword and the x-fix of the part it failed (team.schema.json $defs/name)."""
     from scorer import schemas
-    monkeypatch.setattr(schemas, "validator", lambda name: SimpleNamespace(iter_errors=lambda instance: iter(())))
-    assert schemas.schema_errors("team.schema.json", {"name": "ok", "members": ["a"], "systems": [{"id": "s", "name": "S", "description": "d"}]}) == []
-    errors = schemas.schema_errors("team.schema.json", {"name": "x\u202e", "members": ["a"], "systems": [{"id": "s", "name": "S", "description": "d"}]})
-    assert len(errors) == 1 and list(errors[0].absolute_path) == ["name"]
-    # the pattern is said in words: the x-fix of the schema place it failed (team.schema.json $defs/name)
+    team = {"name": "ok", "members": ["a"], "systems": [{"id": "s", "name": "S", "description": "d"}]}
+    assert schemas.schema_errors("team.schema.json", team) == []
+    errors = schemas.schema_errors("team.schema.json", {**team, "name": "x\u202e"})
+    assert len(errors) == 1 and errors[0].path == ("name",) and errors[0].keyword == "pattern"
     assert errors[0].message == '"x\u202e" is not a value allowed here'
     assert errors[0].schema["x-fix"].startswith('name = "Team Alpha": one line')
+    (error,) = schemas.schema_errors("team.schema.json", {**team, "systems": [{**team["systems"][0], "id": 5}]})
+    assert error.path == ("systems", 0, "id") and error.message == "5 is not of type 'string'"
+    assert error.keyword_value == "string" and error.schema["x-fix"] == "use a lowercase slug: letters a-z, digits and '-'"
 
 
 def test_no_schema_pattern_ends_with_a_dollar():
-    """In Python's re (which describes the errors) ``$`` also matches before a final
-    newline; patterns end with ``(?![\\s\\S])`` so "slug\\n" is refused by both validators."""
+    """In Python's re (and so in a reader's eyes) ``$`` also matches before a final
+    newline; patterns end with ``(?![\\s\\S])`` so "slug\\n" is refused in any dialect."""
     from scorer.schemas import load_schema, schema_names
 
     def patterns(node):

@@ -21,12 +21,10 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
-from jsonschema import ValidationError
-
 from scorer.core.digest import sha256_bytes
 from scorer.core.errors import Problem, ScorerError, json_pointer
 from scorer.formats.jsontext import load_json
-from scorer.schemas import schema_fix, schema_problems
+from scorer.schemas import SchemaError, schema_fix, schema_problems
 from scorer.store.files import write_atomic
 
 SCHEMA = "assessment-judgements.schema.json"
@@ -99,8 +97,8 @@ def judgement_problems(key: str, judgement: Mapping, items: Mapping[str, tuple[s
     return problems
 
 
-def _schema_problem(error: ValidationError) -> Problem:
-    return Problem(code="judgements", message=error.message, pointer=json_pointer(*error.absolute_path),
+def _schema_problem(error: SchemaError) -> Problem:
+    return Problem(code="judgements", message=error.message, pointer=json_pointer(*error.path),
                    fix=schema_fix(error))
 
 

@@ -488,7 +488,7 @@ def _manual_scores(manual: JsonSource) -> Loaded:
     violation (located, with the schema's ``x-fix``) when they do not follow the schema."""
     value, doc = load_input(manual, name="manual")
     problems = [doc.place(p) for p in schema_problems(MANUAL_SCHEMA, value, lambda e: Problem(
-        code="manual-scores", message=e.message, pointer=json_pointer(*e.absolute_path),
+        code="manual-scores", message=e.message, pointer=json_pointer(*e.path),
         fix=schema_fix(e)))]
     if problems:
         raise ScorerError(problems)

@@ -30,11 +30,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import cast
 
-from jsonschema import ValidationError
-
 from scorer.core.errors import Problem, ScorerError, bounded, excerpt, json_pointer, some_of
 from scorer.formats.jsontext import JsonText, JsonValue
-from scorer.schemas import schema_fix, schema_problems
+from scorer.schemas import SchemaError, schema_fix, schema_problems
 
 SCHEMAS = {"gold": "mcqa-gold.schema.json", "run": "mcqa-run.schema.json"}
 MISSING_FIX = ('answer every question of the test set: {"question": ID, "answer": null} leaves one '
@@ -135,11 +133,11 @@ def validate_mcqa(value: JsonValue, doc: JsonText | None = None, role: str = "ru
     return problems
 
 
-def _schema_problem(error: ValidationError) -> Problem:
-    pointer = json_pointer(*error.absolute_path)
+def _schema_problem(error: SchemaError) -> Problem:
+    pointer = json_pointer(*error.path)
     fix = schema_fix(error)
-    last = error.absolute_path[-1] if error.absolute_path else None
-    if error.validator == "required":
+    last = error.path[-1] if error.path else None
+    if error.keyword == "required":
         match = re.search(r"'([^']+)' is a required property", error.message)
         name = match.group(1) if match else "a member"
         if name == "correct":
@@ -156,21 +154,21 @@ def _schema_problem(error: ValidationError) -> Problem:
                        message=f'"correct" lists {len(error.instance)} candidates; a question has exactly one '
                                'correct candidate',
                        fix=fix)
-    if error.validator == "additionalProperties":
+    if error.keyword == "additionalProperties":
         return Problem(code="unknown-member", message=error.message, fix=fix, pointer=pointer)
-    if error.validator in ("type", "anyOf"):
+    if error.keyword in ("type", "anyOf"):
         return Problem(code="wrong-type", message=f"{excerpt(error.instance, 60)} is not allowed here", fix=fix,
                        pointer=pointer)
-    if error.validator == "pattern":
+    if error.keyword == "pattern":
         return Problem(code="bad-id", message=f"{excerpt(error.instance, 60)} is not a valid id here", fix=fix,
                        pointer=pointer)
-    if error.validator == "minItems":
+    if error.keyword == "minItems":
         return Problem(code="too-few-candidates", pointer=pointer,
                        message=f"a question needs at least 2 candidates, this one has {len(cast(list, error.instance))}",
                        fix=fix)
-    if error.validator == "minLength":
+    if error.keyword == "minLength":
         return Problem(code="empty-id", message="this id is empty", fix=fix, pointer=pointer)
-    return Problem(code=f"schema-{error.validator}", message=error.message, fix=fix, pointer=pointer)
+    return Problem(code=f"schema-{error.keyword}", message=error.message, fix=fix, pointer=pointer)
 
 
 _QUESTION_AT = re.compile(r"^/topics/(\d+)/reading_tests/(\d+)/questions/(\d+)|^/answers/(\d+)")

@@ -14,13 +14,11 @@ from collections.abc import Container
 from dataclasses import dataclass
 from typing import TypeGuard
 
-from jsonschema import ValidationError
-
 from scorer.core.errors import Problem, ScorerError, bounded, json_pointer
 from scorer.core.limits import QuestionLimits
 from scorer.formats.jsontext import JsonText, JsonValue
 from scorer.formats.limits import document_label_problems
-from scorer.schemas import schema_fix, schema_problems
+from scorer.schemas import SchemaError, schema_fix, schema_problems
 
 SCHEMAS = {"run": "taska-run.schema.json", "gold": "taska-gold.schema.json"}
 _INDEX = re.compile(r"^/documents/(\d+)")
@@ -63,16 +61,16 @@ def validate_taska(value: JsonValue, doc: JsonText | None = None, role: str = "r
     return [doc.place(p) for p in problems] if doc is not None else problems
 
 
-def _schema_problem(error: ValidationError) -> Problem:
-    pointer = json_pointer(*error.absolute_path)
+def _schema_problem(error: SchemaError) -> Problem:
+    pointer = json_pointer(*error.path)
     fix = schema_fix(error)
-    if error.validator == "required":
+    if error.keyword == "required":
         return Problem(code="missing-member", message=error.message.replace("'", '"'), fix=fix, pointer=pointer)
-    if error.validator == "type":
+    if error.keyword == "type":
         return Problem(code="wrong-type", message=error.message, fix=fix, pointer=pointer)
-    if error.validator == "minItems":
+    if error.keyword == "minItems":
         return Problem(code="no-labels", message="this gold document has no label", fix=fix, pointer=pointer)
-    return Problem(code=f"schema-{error.validator}", message=error.message, fix=fix, pointer=pointer)
+    return Problem(code=f"schema-{error.keyword}", message=error.message, fix=fix, pointer=pointer)
 
 
 def _with_pmid(problem: Problem, value: JsonValue) -> Problem:

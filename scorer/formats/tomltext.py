@@ -11,12 +11,10 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
 
-from jsonschema import ValidationError
-
 from scorer.core.errors import Problem, ScorerError
 from scorer.core.utc import utc_text
 from scorer.formats.jsontext import JsonValue, regular_file
-from scorer.schemas import schema_fix, schema_problems
+from scorer.schemas import SchemaError, schema_fix, schema_problems
 
 _TOML_ERROR_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
 
@@ -122,10 +120,10 @@ def toml_line(text: str, parts: Sequence[str | int]) -> int | None:
     return found + 1 if found is not None else None
 
 
-def _unexpected(error: ValidationError) -> list[str]:
+def _unexpected(error: SchemaError) -> list[str]:
     """The first key a table may not have, for the line of an ``additionalProperties``
     error (else the table's own line; the top level has none)."""
-    if error.validator != "additionalProperties" or not isinstance(error.instance, dict):
+    if error.keyword != "additionalProperties" or not isinstance(error.instance, dict):
         return []
     allowed = error.schema.get("properties", {}) if isinstance(error.schema, dict) else {}
     return [k for k in error.instance if k not in allowed][:1]
@@ -134,9 +132,9 @@ def _unexpected(error: ValidationError) -> list[str]:
 def toml_schema_problems(value: JsonValue, text: str, path: Path, schema: str) -> list[Problem]:
     """The schema problems of a TOML file's value, each located by line and TOML path, with
     the schema's fix (``x-fix``: what is allowed, in words; a refused pattern is never shown)."""
-    def convert(error: ValidationError) -> Problem:
-        parts = list(error.absolute_path)
-        return Problem(code=f"config-{error.validator}", file=str(path),
+    def convert(error: SchemaError) -> Problem:
+        parts = list(error.path)
+        return Problem(code=f"config-{error.keyword}", file=str(path),
                        line=toml_line(text, [*parts, *_unexpected(error)]),
                        pointer=toml_path(parts), message=f"{toml_path(parts) or 'the top level'}: {error.message}",
                        fix=schema_fix(error))

@@ -19,8 +19,6 @@ import shlex
 from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import replace
 
-from jsonschema import ValidationError
-
 from scorer.core.errors import Bounded, Problem, bounded, excerpt, json_pointer, some_of
 from scorer.core.limits import QuestionLimits
 from scorer.core.tasks import SCORINGS
@@ -31,7 +29,7 @@ from scorer.formats.limits import limit_problems
 from scorer.formats.mcqa import validate_mcqa
 from scorer.formats.taska import validate_taska
 from scorer.formats.taskb import SNIPPET_FIELDS, SNIPPET_KEY_VARIANTS, SNIPPET_KEYS
-from scorer.schemas import schema_fix, schema_problems
+from scorer.schemas import SchemaError, schema_fix, schema_problems
 
 #: The document URL form of every BioASQ gold file; the official tool compares strings.
 PUBMED_URL = "http://www.ncbi.nlm.nih.gov/pubmed/{}"
@@ -389,23 +387,23 @@ def _question_id(value: JsonValue, pointer: str) -> str | None:
     return qid if isinstance(qid, str) else (str(qid) if isinstance(qid, int) else None)
 
 
-def _schema_problem(error: ValidationError) -> Problem:
-    pointer = json_pointer(*error.absolute_path)
+def _schema_problem(error: SchemaError) -> Problem:
+    pointer = json_pointer(*error.path)
     fix = schema_fix(error)
-    if error.validator == "required":
+    if error.keyword == "required":
         missing = re.search(r"'([^']+)' is a required property", error.message)
         name = missing.group(1) if missing else "a member"
         fix = 'add "id": "<the question id of the test set>"' if name == "id" else f'add "{name}"'
         return Problem(code="missing-member", message=f'the required member "{name}" is missing',
                        fix=fix, pointer=pointer)
-    if error.validator == "additionalProperties":
+    if error.keyword == "additionalProperties":
         return Problem(code="unknown-member", message=error.message, fix=fix, pointer=pointer)
-    if error.validator == "type":
+    if error.keyword == "type":
         return Problem(code="wrong-type", message=f"{error.message}", fix=fix, pointer=pointer)
-    if error.validator == "minimum":
+    if error.keyword == "minimum":
         return Problem(code="negative-offset", message=f"{excerpt(error.instance)} is negative", fix=fix,
                        pointer=pointer)
-    return Problem(code=f"schema-{error.validator}", message=error.message, fix=fix, pointer=pointer)
+    return Problem(code=f"schema-{error.keyword}", message=error.message, fix=fix, pointer=pointer)
 
 
 def _semantic_problems(value: JsonValue) -> list[Problem]:

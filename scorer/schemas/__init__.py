@@ -1,33 +1,35 @@
 """JSON Schemas (draft 2020-12) of every file format, shipped as package data.
 
-``validator(name)`` returns a cached validator whose ``$ref``s to the other schema files
-of this folder resolve locally (nothing is fetched).  ``schema_problems(name, instance,
-convert)`` is what format readers call: a compiled check (jsonschema-rs, in Rust) answers
-"valid" for a good file in milliseconds, and only an invalid one is walked again by
-``jsonschema`` for its detailed, located errors.
+One validator, jsonschema-rs (compiled, in Rust): a good file is found valid in
+milliseconds, and the errors of an invalid one are read from the same check, so a value is
+judged by one set of rules.  ``schema_problems(name, instance, convert)`` is what format
+readers call; ``$ref``s to the other schema files of this folder resolve locally (nothing
+is fetched).
 
-Bounded work whatever the input: the walk stops after :data:`MAX_SCHEMA_ERRORS` errors,
-and no error message quotes more than a short excerpt of a value (``jsonschema``'s own
-messages quote the whole instance: a 2,000-question list where an object belongs would be
-an 860 KB message).
+Each error becomes a :class:`SchemaError`: where it is (the path in the value), which
+keyword of which part of the schema it failed (so the schema's own fix, ``x-fix``, is
+found), and a message of ours (:func:`_message`).  Bounded work whatever the input: the
+errors stop after :data:`MAX_SCHEMA_ERRORS`, and no message quotes more than a short
+excerpt of a value (a 2,000-question list where an object belongs would otherwise be an
+860 KB message).
 """
 from __future__ import annotations
 
 import itertools
 import json
-import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import Any
+from urllib.parse import unquote
 
 import jsonschema_rs
-from jsonschema import Draft202012Validator, ValidationError, validators
-from jsonschema._utils import equal, find_additional_properties, uniq
 
 from scorer.core.errors import PROBLEMS_PER_FILE, Problem, excerpt, some_of
 from scorer.measures.registry import default_official_measures, official_choices
 
-#: The schema walk of an invalid file stops after this many errors.
+#: The errors of an invalid file stop after this many.
 MAX_SCHEMA_ERRORS = PROBLEMS_PER_FILE
 
 
@@ -69,43 +71,157 @@ def _official_measures(table: dict) -> None:
     table["x-fix"] = "keys: " + " ".join(keys)
 
 
+@dataclass(frozen=True)
+class SchemaError:
+    """One place where a value breaks its schema.
+
+    ``path``: the keys and indices from the value's root to the failing part (its
+    ``instance``); ``keyword``: the schema keyword it failed (``"type"``, ``"required"``
+    ...) and ``keyword_value`` that keyword's value in ``schema``, the part of the schema
+    holding it (``$ref``s followed, across files); ``message``: what is wrong, in words."""
+
+    message: str
+    path: tuple
+    keyword: str
+    keyword_value: object
+    instance: object
+    schema: dict
+
+
 @cache
-def _registry():
-    from referencing import Registry, Resource
-    resources_ = []
-    for name in schema_names():
-        schema = load_schema(name)
-        resources_.append((schema["$id"], Resource.from_contents(schema)))
-    return Registry().with_resources(resources_)
+def _compiled(name: str):
+    registry = jsonschema_rs.Registry([(load_schema(n)["$id"], load_schema(n)) for n in schema_names()])
+    return jsonschema_rs.validator_for(load_schema(name), registry=registry)
 
 
-# --- keywords whose messages quote the instance: the same checks, excerpted messages -----
-
-def _type(validator, types, instance, schema):
-    types = types if isinstance(types, list) else [types]
-    if not any(validator.is_type(instance, t) for t in types):
-        yield ValidationError(f"{excerpt(instance)} is not of type {', '.join(repr(t) for t in types)}")
+@cache
+def _schemas_by_id() -> dict[str, dict]:
+    return {load_schema(n)["$id"]: load_schema(n) for n in schema_names()}
 
 
-def _enum(validator, enums, instance, schema):
-    if all(not equal(each, instance) for each in enums):
-        yield ValidationError(f"{excerpt(instance)} is not one of {excerpt(enums, 200)}")
+#: How many values (breadth first) the first look at an invalid file checks: the compiled
+#: check lists every error of what it is given, so it is given a bounded part first.
+ERROR_SEARCH_VALUES = 20_000
+#: What a value that is not JSON (a TOML date or time) is checked as: an object no part
+#: of these schemas accepts where a date or time could stand.
+_NOT_JSON = {"": None}
 
 
-def _const(validator, const, instance, schema):
-    if not equal(instance, const):
-        yield ValidationError(f"{excerpt(const)} was expected, not {excerpt(instance)}")
+@cache
+def _fewest_items() -> int:
+    """The largest ``minItems`` of the schemas: a shortened list keeps at least this many
+    items, so shortening never makes an error."""
+    def walk(node) -> int:
+        if isinstance(node, dict):
+            own = node.get("minItems", 0) if isinstance(node.get("minItems"), int) else 0
+            return max([own, *map(walk, node.values())])
+        return max(map(walk, node), default=0) if isinstance(node, list) else 0
+    return max(walk(load_schema(n)) for n in schema_names())
 
 
-def _size(kind: str, at_least: bool):
-    """minItems/maxItems (``kind`` "array") or minLength/maxLength ("string")."""
-    what = "items" if kind == "array" else "characters"
+def _checkable(value, budget: int | None):
+    """A copy of ``value`` the compiled check can read: float subclasses (the loader's
+    ``JsonFloat``) as plain floats, a value that is not JSON as :data:`_NOT_JSON`.
 
-    def keyword(validator, bound, instance, schema):
-        if validator.is_type(instance, kind) and (len(instance) < bound if at_least else len(instance) > bound):
-            yield ValidationError(f"{excerpt(instance)} has {len(instance):,} {what}; "
-                                  f"{'at least' if at_least else 'at most'} {bound} are allowed")
-    return keyword
+    With a ``budget``, lists are shortened to a prefix (so an index means the same item)
+    once ``budget`` values have been copied, breadth first, each keeping at least
+    :func:`_fewest_items`: the errors of the copy are errors of ``value`` at the same
+    places (no keyword of these schemas fails on a prefix when it passes on the whole
+    list), only fewer.  Iterative, so any nesting is fine."""
+    root = [value]
+    queue: list[tuple[Any, Any]] = [(root, 0)]
+    copied = 0
+    for parent, key in queue:  # grows while it is walked: breadth first
+        item = parent[key]
+        copied += 1
+        if isinstance(item, list):
+            keep = len(item) if budget is None else max(_fewest_items(), budget - copied)
+            items = parent[key] = item[:keep]
+            queue.extend((items, i) for i in range(len(items)))
+        elif isinstance(item, dict):
+            members = parent[key] = dict(item)
+            queue.extend((members, k) for k in members)
+        elif isinstance(item, float):
+            parent[key] = float(item)
+        elif not (item is None or isinstance(item, (str, int))):
+            parent[key] = _NOT_JSON
+    return root[0]
+
+
+def schema_errors(name: str, instance, limit: int = MAX_SCHEMA_ERRORS) -> list[SchemaError]:
+    """The first ``limit`` (then one more, to say so) errors of ``instance`` against
+    schema ``name``, in the order the check finds them; [] if valid.
+
+    A 5,000-question run is found valid in about 10 ms.  The compiled check lists every
+    error of the value it is given, so an invalid value is first checked in part: its
+    first :data:`ERROR_SEARCH_VALUES` values, breadth first (:func:`_checkable`); only when
+    that part has no error (the errors lie further on) is the whole value listed."""
+    check = _compiled(name)
+    try:
+        if check.is_valid(instance):
+            return []
+    except (ValueError, TypeError):  # a JsonFloat or a TOML date: the copy below is readable
+        pass
+    if check.is_valid(whole := _checkable(instance, None)):
+        return []
+    found = list(itertools.islice(check.iter_errors(_checkable(instance, ERROR_SEARCH_VALUES)), limit + 1))
+    if not found:
+        found = list(itertools.islice(check.iter_errors(whole), limit + 1))
+    return [_error(name, error, instance) for error in found]
+
+
+def _error(name: str, error, instance) -> SchemaError:
+    """A compiled check's ``error`` as a :class:`SchemaError` about ``instance`` (the value
+    as the caller gave it: messages quote it, not the check's copy)."""
+    path, value = _reached(instance, error.instance_path)
+    schema, keyword = _keyword_place(name, error)
+    bound = schema.get(keyword)
+    if len(path) < len(error.instance_path) or not _is_json(value):  # a TOML date or time
+        keyword, bound = "type", schema.get("type", "a JSON value")
+    return SchemaError(_message(keyword, bound, value, error.kind), path, keyword, bound, value, schema)
+
+
+def _is_json(value) -> bool:
+    return value is None or isinstance(value, (str, int, float, list, dict))
+
+
+def _reached(value, path) -> tuple[tuple, object]:
+    """The longest start of ``path`` that leads somewhere in ``value``, and the part there
+    (an error inside the stand-in of a value that is not JSON is an error of that value)."""
+    reached: list = []
+    for part in path:
+        if not isinstance(value, (list, dict)):
+            break
+        value = value[part]
+        reached.append(part)
+    return tuple(reached), value
+
+
+def _keyword_place(name: str, error) -> tuple[dict, str]:
+    """The part of the schema holding the keyword ``error`` failed, and the keyword: from
+    the error's absolute keyword location (``<$id>#/$defs/offset/minimum``), else its schema
+    path in schema ``name``; ({}, the error kind's keyword) when neither leads to an object."""
+    location = error.absolute_keyword_location
+    if location and "#" in location:
+        uri, fragment = location.split("#", 1)
+        root = _schemas_by_id().get(uri)
+        path: list = [unquote(p).replace("~1", "/").replace("~0", "~") for p in fragment.split("/")[1:]]
+    else:
+        root, path = load_schema(name), list(error.schema_path)
+    try:
+        part = _at(root, path[:-1]) if root is not None and path else None
+    except (KeyError, IndexError, TypeError):
+        part = None
+    if not isinstance(part, dict):
+        return {}, error.kind.name
+    return part, str(path[-1])
+
+
+def _at(value, path):
+    """The part of ``value`` at ``path`` (keys and indices; a schema pointer's indices are text)."""
+    for part in path:
+        value = value[int(part)] if isinstance(value, list) else value[part]
+    return value
 
 
 def _not_allowed(instance) -> str:
@@ -115,162 +231,51 @@ def _not_allowed(instance) -> str:
     return f"{excerpt(instance)} is not a value allowed here"
 
 
-def _pattern(validator, pattern, instance, schema):
-    if validator.is_type(instance, "string") and not re.search(pattern, instance):
-        yield ValidationError(_not_allowed(instance))
+_SIZES = {"minItems": ("items", "at least"), "maxItems": ("items", "at most"),
+          "minLength": ("characters", "at least"), "maxLength": ("characters", "at most")}
+_BOUNDS = {"minimum": "less than the minimum of", "maximum": "greater than the maximum of",
+           "exclusiveMinimum": "less than or equal to the exclusive minimum of",
+           "exclusiveMaximum": "greater than or equal to the exclusive maximum of"}
 
 
-def _bound(outside, text: str):
-    """minimum, maximum and their exclusive forms: ``outside(value, limit)`` is the failure."""
-    def keyword(validator, limit, instance, schema):
-        if validator.is_type(instance, "number") and outside(instance, limit):
-            yield ValidationError(f"{excerpt(instance)} is {text} {limit!r}")
-    return keyword
+def _message(keyword: str, bound, instance, kind) -> str:
+    """What is wrong with ``instance``, which failed ``keyword`` (of value ``bound`` in the
+    schema; ``kind``: the compiled check's own description), quoting at most an excerpt."""
+    shown = excerpt(instance)
+    if keyword == "type":
+        types = bound if isinstance(bound, list) else [bound]
+        return f"{shown} is not of type {', '.join(repr(t) for t in types)}"
+    if keyword == "enum":
+        return f"{shown} is not one of {excerpt(bound, 200)}"
+    if keyword == "const":
+        return f"{excerpt(bound)} was expected, not {shown}"
+    if keyword in _SIZES:
+        what, side = _SIZES[keyword]
+        return f"{shown} has {len(instance):,} {what}; {side} {bound} are allowed"
+    if keyword in _BOUNDS:
+        return f"{shown} is {_BOUNDS[keyword]} {bound!r}"
+    if keyword == "pattern":
+        return _not_allowed(instance)
+    if keyword in ("anyOf", "oneOf") and type(kind).__name__ != "OneOfMultipleValid":
+        return f"{shown} is not valid under any of the given schemas"
+    if keyword == "oneOf":
+        return f"{shown} is valid under more than one of the given schemas"
+    if keyword == "uniqueItems":
+        return f"{shown} has non-unique elements"
+    if keyword == "required":
+        return f"{kind.property!r} is a required property"
+    if keyword == "additionalProperties":
+        extras = sorted(kind.unexpected, key=str)
+        names = some_of((excerpt(e, 40) for e in extras[:6]), 5)
+        return f"Additional properties are not allowed ({names} {'was' if len(extras) == 1 else 'were'} unexpected)"
+    if keyword == "minProperties":
+        return f"{shown} should be non-empty" if bound == 1 else f"{shown} does not have enough properties"
+    if keyword == "not":
+        return f"{shown} is not allowed here"
+    return f"{shown} does not follow the format (its {keyword} rule)"
 
 
-def _any_of(validator, subschemas, instance, schema):
-    context = []
-    for index, subschema in enumerate(subschemas):
-        errors = list(itertools.islice(validator.descend(instance, subschema, schema_path=index), 10))
-        if not errors:
-            return
-        context.extend(errors)
-    yield ValidationError(f"{excerpt(instance)} is not valid under any of the given schemas", context=context)
-
-
-def _unique_items(validator, unique, instance, schema):
-    if unique and validator.is_type(instance, "array") and not uniq(instance):
-        yield ValidationError(f"{excerpt(instance)} has non-unique elements")
-
-
-def _additional_properties(validator, allowed, instance, schema):
-    if not validator.is_type(instance, "object"):
-        return
-    extras = list(find_additional_properties(instance, schema))
-    if validator.is_type(allowed, "object"):
-        for extra in extras:
-            yield from validator.descend(instance[extra], allowed, path=extra)
-    elif not allowed and extras:
-        names = some_of((excerpt(e, 40) for e in sorted(extras, key=str)[:6]), 5)
-        yield ValidationError(f"Additional properties are not allowed ({names} "
-                              f"{'was' if len(extras) == 1 else 'were'} unexpected)")
-
-
-_Validator = validators.extend(Draft202012Validator, validators={
-    "type": _type, "enum": _enum, "const": _const, "pattern": _pattern,
-    "minItems": _size("array", True), "maxItems": _size("array", False),
-    "minLength": _size("string", True), "maxLength": _size("string", False),
-    "minimum": _bound(lambda x, b: x < b, "less than the minimum of"),
-    "maximum": _bound(lambda x, b: x > b, "greater than the maximum of"),
-    "exclusiveMinimum": _bound(lambda x, b: x <= b, "less than or equal to the exclusive minimum of"),
-    "exclusiveMaximum": _bound(lambda x, b: x >= b, "greater than or equal to the exclusive maximum of"),
-    "anyOf": _any_of, "uniqueItems": _unique_items,
-    "additionalProperties": _additional_properties,
-})
-
-
-@cache
-def validator(name: str):
-    """A validator for the schema ``name``, with cross-file references resolved locally and
-    messages that quote at most an excerpt of a value."""
-    schema = load_schema(name)
-    Draft202012Validator.check_schema(schema)
-    return _Validator(schema, registry=_registry())
-
-
-@cache
-def _compiled(name: str):
-    registry = jsonschema_rs.Registry([(load_schema(n)["$id"], load_schema(n)) for n in schema_names()])
-    return jsonschema_rs.validator_for(load_schema(name), registry=registry)
-
-
-def _plain(value):
-    """``value`` with float subclasses (the loader's ``JsonFloat``) as plain floats,
-    iteratively; anything else that is not JSON stays as it is."""
-    if isinstance(value, float):
-        return float(value)
-    if not isinstance(value, (list, dict)):
-        return value
-    root = [value]
-    stack = [(root, 0)]
-    while stack:
-        parent, key = stack.pop()
-        item = parent[key]
-        if isinstance(item, float) and type(item) is not float:
-            parent[key] = float(item)
-        elif isinstance(item, list):
-            copy = parent[key] = list(item)
-            stack.extend((copy, i) for i in range(len(copy)))
-        elif isinstance(item, dict):
-            copy = parent[key] = dict(item)
-            stack.extend((copy, k) for k in copy)
-    return root[0]
-
-
-def _compiled_valid(name: str, instance) -> bool:
-    """The compiled check; a value it cannot read (a ``JsonFloat``, a TOML date) is retried
-    with plain floats, and counts as not known to be valid if it still cannot be read."""
-    try:
-        return _compiled(name).is_valid(instance)
-    except (ValueError, TypeError):
-        pass
-    try:
-        return _compiled(name).is_valid(_plain(instance))
-    except (ValueError, TypeError):
-        return False
-
-
-def schema_errors(name: str, instance, limit: int = MAX_SCHEMA_ERRORS) -> list:
-    """The first ``limit`` (then one more, to say so) ``jsonschema`` errors of
-    ``instance`` against schema ``name``; [] if valid.
-
-    A 5,000-question run is checked in about 10 ms instead of 7 s: the compiled check
-    runs first and the Python validator only describes the errors of an invalid file,
-    stopping early.
-    """
-    if _compiled_valid(name, instance):
-        return []
-    errors = list(itertools.islice(validator(name).iter_errors(instance), limit + 1))
-    return errors or _compiled_errors(name, instance, limit)
-
-
-def _compiled_errors(name: str, instance, limit: int) -> list[ValidationError]:
-    """The compiled validator's own errors, as ``jsonschema`` errors with short messages.
-
-    Used when the two validators disagree (their regular-expression dialects differ,
-    e.g. on ``$`` before a final newline): a value the compiled check refuses is never
-    accepted because the Python validator found nothing to say.
-    """
-    plain = _plain(instance)
-    errors = []
-    for error in itertools.islice(_compiled(name).iter_errors(plain), limit + 1):
-        path = list(error.instance_path)
-        kind = type(error.kind).__name__.lower()
-        value = _at(plain, path)
-        errors.append(ValidationError(
-            _not_allowed(value) if kind == "pattern" else f"{excerpt(value)} does not follow the format (its {kind} rule)",
-            validator=kind, path=path, instance=value, schema=_subschema(name, list(error.schema_path)[:-1])))
-    return errors
-
-
-def _subschema(name: str, path: list) -> dict:
-    """The part of schema ``name`` at ``path`` (a compiled error's schema path, its ``$ref``s
-    already followed within the file), {} when the path does not lead to an object there."""
-    try:
-        part = _at(load_schema(name), path)
-    except (KeyError, IndexError, TypeError):
-        return {}
-    return part if isinstance(part, dict) else {}
-
-
-def _at(value, path: list):
-    """The part of ``value`` at ``path`` (keys and indices)."""
-    for part in path:
-        value = value[part]
-    return value
-
-
-def schema_fix(error: ValidationError) -> str:
+def schema_fix(error: SchemaError) -> str:
     """The fix the schema gives for ``error``: the ``x-fix`` of the (sub)schema it is about,
     "" when that has none."""
     return error.schema.get("x-fix", "") if isinstance(error.schema, dict) else ""
@@ -283,25 +288,25 @@ def _with_fix(problem: Problem, error) -> Problem:
         return problem
     if schema_fix(error):
         fix = schema_fix(error)
-    elif error.validator == "type":
-        types = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+    elif error.keyword == "type":
+        types = error.keyword_value if isinstance(error.keyword_value, list) else [error.keyword_value]
         fix = f"write {' or '.join(f'a JSON {t}' for t in types)} here"
-    elif error.validator == "enum":
-        fix = f"write one of {excerpt(error.validator_value, 200)}"
-    elif error.validator == "additionalProperties":
+    elif error.keyword == "enum":
+        fix = f"write one of {excerpt(error.keyword_value, 200)}"
+    elif error.keyword == "additionalProperties":
         fix = "remove the members this format does not have (check their spelling)"
-    elif error.validator == "required":
+    elif error.keyword == "required":
         fix = "add the missing member"
     else:
         fix = "make this value match the format (see docs/formats.md and scorer/schemas)"
     return problem.located(fix=fix)
 
 
-def schema_problems(name: str, instance, convert: Callable[[ValidationError], Problem],
+def schema_problems(name: str, instance, convert: Callable[[SchemaError], Problem],
                     limit: int = MAX_SCHEMA_ERRORS) -> list[Problem]:
     """The schema errors of ``instance`` as problems (``convert`` turns one error into a
     :class:`Problem`), at most ``limit``; past that, one ``more-problems`` error says
-    the walk stopped."""
+    the check stopped."""
     errors = schema_errors(name, instance, limit)
     problems = [_with_fix(convert(e), e) for e in errors[:limit]]
     if len(errors) > limit:
