@@ -48,7 +48,7 @@ def phase_a_scores(gold: TaskBFile, run: TaskBFile, edition: int, flavor: str) -
 
 # --- official ----------------------------------------------------------------------
 
-@dataclass
+@dataclass(slots=True)
 class _RunState:
     """The lists of one question that the official evaluation modifies in place.
 
@@ -125,16 +125,12 @@ class _SnippetBatch:
 def _snippet_batch(s_list: list, edition: int) -> _SnippetBatch:
     """The :class:`_SnippetBatch` of list S: each state's written snippets once, a run
     state shared by repeated gold ids included once."""
-    index: dict[int, int] = {}
-    lists: list[Sequence[Snippet]] = []
-    for _, gs, rs in s_list:
-        for state in (rs, gs):
-            if id(state) not in index:
-                index[id(state)] = len(lists)
-                lists.append(state.written)
-    computed = snippet_batch.official_batch(lists, [(index[id(rs)], index[id(gs)]) for _, gs, rs in s_list],
+    states = {id(state): state for pair in s_list for state in pair[1:]}  # a shared run state once
+    index = {key: k for k, key in enumerate(states)}
+    computed = snippet_batch.official_batch([state.written for state in states.values()],
+                                            [(index[id(rs)], index[id(gs)]) for _, gs, rs in s_list],
                                             partial(retrieval.ap_divisor, edition))
-    return _SnippetBatch(computed.measures, {state for state, k in index.items() if not computed.ordinary[k]})
+    return _SnippetBatch(computed.measures, {key for key, ordinary in zip(index, computed.ordinary) if not ordinary})
 
 
 def _official_pairs(gold: TaskBFile, run: TaskBFile) -> list[tuple[Question, _RunState, _RunState]]:
@@ -193,7 +189,8 @@ class _Tally:
 def _extra_values(category: str, returned: Sequence, gold_items: Collection[object]) -> tuple[float, ...]:
     """One question's values of the category's extra statistics, from the run's items as
     its AP sees them and the gold items (:data:`scorer.measures.retrieval.QUESTION_FORMULAS`)."""
-    return tuple(retrieval.QUESTION_FORMULAS[stat](returned, gold_items) for stat in _EXTRAS[category])
+    statistics = _EXTRAS[category]
+    return tuple(retrieval.QUESTION_FORMULAS[stat](returned, gold_items) for stat in statistics) if statistics else ()
 
 
 def _extra_means(category: str, columns: dict[str, list[float]]) -> dict[str, float]:
@@ -225,10 +222,11 @@ def _official_pass_d(d_list: list, edition: int, tally: _Tally, batch: _SnippetB
         for state in (gs, rs):
             if id(state) in batch.merge_by_pass and snippets.is_ordinary(state.merge()):
                 merged_once.add(id(state))
-        concept_ap = retrieval.official_average_precision(
-            rs.concepts, concept_set, retrieval.ap_divisor(edition, len(gs.concepts)))
-        concept_extras = _extra_values("concepts", rs.concepts, concept_set) if has_concepts else ()
-        rs.concepts = _relevant_only(rs.concepts, concept_set)
+        if has_concepts:  # recorded only then
+            concept_ap = retrieval.official_average_precision(
+                rs.concepts, concept_set, retrieval.ap_divisor(edition, len(gs.concepts)))
+            concept_extras = _extra_values("concepts", rs.concepts, concept_set)
+        rs.concepts = _relevant_only(rs.concepts, concept_set) if rs.concepts else rs.concepts
         document_ap = retrieval.official_average_precision(
             rs.documents, document_set, retrieval.ap_divisor(edition, len(gs.documents)))
         document_extras = _extra_values("documents", rs.documents, document_set)
