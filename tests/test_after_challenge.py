@@ -161,6 +161,7 @@ def test_the_board_shows_it_in_its_own_section_with_its_date(after_repo):
     html = (after_repo / "_site" / "taskB" / "batch1" / "phaseA.html").read_text(encoding="utf-8")
     head, section = html.split('id="after-the-challenge"', 1)
     assert ARRIVED in section and ARRIVED not in head  # its date, only in its section
+    assert f'<time datetime="{ARRIVED}">1 June 2026, 09:00 UTC</time>' in section  # as run pages show times
     page = Page(section)
     [table] = [t for t in page.tables if t["id"] and "after" in t["id"]]
     assert len(table["rows"]) == 1 + 1  # the header row and the run's
@@ -259,7 +260,7 @@ def test_the_page_of_a_run_after_the_challenge_on_sealed_gold_lists_its_own_item
     board = (tmp_path / "waiting" / "taskB" / "batch2" / "phaseB.html").read_text(encoding="utf-8")
     section = board.split('id="after-the-challenge"', 1)[1]
     assert 'href="../../runs/after/taskB/batch2/phaseB/quokka/quokka-mesh.html"' in section
-    assert f"received {ARRIVED}: awaiting gold" in section
+    assert f'received <time datetime="{ARRIVED}">1 June 2026, 09:00 UTC</time>: awaiting gold' in section
     assert not score_all(demo, jobs=1, identity=KEY.identity).failed
     build_site(demo, tmp_path / "site", jobs=1)
     folder = tmp_path / "site" / "runs" / "after" / "taskB" / "batch2" / "phaseB"

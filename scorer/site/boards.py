@@ -12,6 +12,7 @@ from scorer.site.cards import Disclosure
 from scorer.site.intervals import average_shown, rank_cells, rank_columns, rank_interval_cell, ranked_count
 from scorer.site.results import Overview, Ranking, Row, Table, has_value
 from scorer.site.tables import Cell, Column, TableView, count_cell, noted, rank_cell, score_cell, text_cell, with_bars
+from scorer.site.writer import time_html
 from scorer.store.tables import LATE_REASON
 
 STAT_ORDER = list(STATISTIC_LABELS)
@@ -227,7 +228,8 @@ def after_view(table: Table, measures: list[str], names: Names) -> TableView:
     for row in rows:
         page = paths.run(table.task, table.batch, phase, row.key, after=True)
         view.add(_identity_cells(names, row.key, row.team)
-                 + [text_cell(row.received or "-", href=page, title="this run's page: its values per question")]
+                 + [Cell(row.received, row.received or "-", href=page, title="this run's page: its values per question",
+                         html=time_html(row.received) if row.received else None)]
                  + [_score_cell(row, m) for m in shown], key=row.key)
     return view
 
