@@ -51,6 +51,11 @@ class Bound:
     #: ``function`` with ``arguments`` bound (the function itself when there are none):
     #: what an evaluator calls once per question.
     call: Callable[..., Any] = field(init=False, repr=False, compare=False)
+    #: The inputs -> the measures' values in the order of ``names``: :attr:`call` itself
+    #: where the outputs are the indexes 0, 1, ... of its result (a kernel that returns
+    #: the tuple of its measures, such as the factoid and list scores of a question),
+    #: else :attr:`call` then :meth:`values`.  What an evaluator calls once per question.
+    scores: Callable[..., tuple] = field(init=False, repr=False, compare=False)
     #: ``"value"``: one measure, the result itself; ``"tuple"``: the measures are the
     #: result's items in order (when it is a tuple of as many); ``"pick"``: neither.
     _shape: str = field(init=False, repr=False, compare=False)
@@ -60,6 +65,10 @@ class Bound:
         object.__setattr__(self, "call", partial(self.function, **self.arguments) if self.arguments else self.function)
         object.__setattr__(self, "_shape", "value" if self.outputs == ((),) else
                            "tuple" if self.outputs == tuple((i,) for i in range(n)) else "pick")
+        object.__setattr__(self, "scores", self.call if self._shape == "tuple" else self._scores)
+
+    def _scores(self, *inputs: Any, **named: Any) -> tuple:
+        return self.values(self.call(*inputs, **named))
 
     def __call__(self, *inputs: Any, **named: Any) -> Any:
         """The function's result on the evaluator's inputs."""
@@ -68,10 +77,11 @@ class Bound:
     def values(self, result: Any) -> tuple:
         """The measures' values in ``result``, in the order of ``names`` (``result`` itself
         when it is the tuple of them: the outputs are its indexes in order)."""
-        if self._shape == "value":
-            return (result,)
-        if self._shape == "tuple" and type(result) is tuple and len(result) == len(self.outputs):
+        shape = self._shape
+        if shape == "tuple" and type(result) is tuple and len(result) == len(self.outputs):
             return result
+        if shape == "value":
+            return (result,)
         return tuple(pick(result, output) for output in self.outputs)
 
     def measures(self, result: Any) -> dict[str, Any]:

@@ -110,6 +110,7 @@ class _ExactTally:
             "yesno": bound(YESNO_MEASURES, flavor, edition), "factoid": bound(FACTOID_MEASURES, flavor, edition),
             "list": bound(LIST_MEASURES, flavor, edition),
             **{f"{t}.c_at_1": bound((f"{t}.c_at_1",), flavor, edition) for t in ("yesno", "factoid")}}
+        self._factoid, self._list = self.kernels["factoid"].scores, self.kernels["list"].scores  # per question
         self.yesno: list[tuple] = []
         self.factoid: list[tuple[float, ...]] = []
         self.lists: list[tuple[float, ...]] = []
@@ -126,8 +127,7 @@ class _ExactTally:
     def add_factoid(self, qid: str, gold: Sequence, answers: Sequence, unanswered: bool) -> None:
         """One factoid question: (strict, lenient, RR) of its ``answers`` against its
         ``gold`` (as the flavor's kernel reads them); strict 1 is a correct c@1 answer."""
-        kernel = self.kernels["factoid"]
-        scores = kernel.values(kernel.call(gold, answers))
+        scores = self._factoid(gold, answers)
         self.factoid.append(scores)
         self.factoid_outcomes.append(_outcome(unanswered, scores[0] == 1.0))
         self.per_question.setdefault(qid, {}).update(zip(FACTOID_MEASURES, scores))
@@ -135,8 +135,7 @@ class _ExactTally:
     def add_list(self, qid: str, gold: list | None, answers: Sequence | None) -> None:
         """One list question: (P, R, F1) of its ``answers`` against its ``gold``; 0, 0, 0
         without an answer (None)."""
-        kernel = self.kernels["list"]
-        scores = kernel.values(kernel.call(gold, answers)) if answers is not None else (0.0, 0.0, 0.0)
+        scores = self._list(gold, answers) if answers is not None else (0.0, 0.0, 0.0)
         self.lists.append(scores)
         self.per_question.setdefault(qid, {}).update(zip(LIST_MEASURES, scores))
 
