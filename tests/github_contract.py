@@ -42,7 +42,6 @@ from functools import cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import jsonschema
 import jsonschema_rs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,40 +114,27 @@ def allow_null(schema: dict, path: tuple[str, ...]) -> None:
 
 
 _FULL_DATE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})")
-FORMATS = jsonschema.FormatChecker(formats=())
 
 
-@FORMATS.checks("date-time", raises=ValueError)
-def _date_time(value) -> bool:
+def date_time(value: str) -> bool:
     """RFC 3339 date-time (``2026-03-01T12:00:00Z``), a real date and time."""
-    if not isinstance(value, str):
-        return True
     if not _FULL_DATE_TIME.fullmatch(value):
         return False
-    datetime.fromisoformat(value.replace("Z", "+00:00"))
+    try:
+        datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return False
     return True
 
 
-@FORMATS.checks("uri")
-def _uri(value) -> bool:
+def uri(value: str) -> bool:
     """An absolute URI (a scheme and, for http(s), a host)."""
-    if not isinstance(value, str):
-        return True
     parts = urlsplit(value)
     return bool(parts.scheme) and (parts.scheme not in ("http", "https") or bool(parts.netloc))
 
 
-def _conforms(check):
-    """``check`` as a jsonschema_rs format function (never raises)."""
-    def conforms(value: str) -> bool:
-        try:
-            return bool(check(value))
-        except ValueError:
-            return False
-    return conforms
-
-
-FAST_FORMATS = {"date-time": _conforms(_date_time), "uri": _conforms(_uri)}
+#: The format checks, exactly these (jsonschema_rs calls them on strings only).
+FORMATS = {"date-time": date_time, "uri": uri}
 
 
 class Descriptions:
@@ -164,8 +150,7 @@ class Descriptions:
         self._templates = [(re.compile("".join(r"[^/]+" if part.startswith("{") else re.escape(part)
                                                for part in re.split(r"(\{[^}]+\})", path))),
                             path.count("{"), path) for path in self.rest["paths"] if path.startswith("/repos/")]
-        self._fast: dict[tuple, object] = {}
-        self._slow: dict[tuple, jsonschema.protocols.Validator] = {}
+        self._validators: dict[tuple, jsonschema_rs.Validator] = {}
         self._registries: dict[str, jsonschema_rs.Registry] = {}
         self.lock = threading.Lock()
 
@@ -215,31 +200,38 @@ class Descriptions:
     def _errors(self, api: str, key: tuple, schema: dict, value) -> list[str]:
         """What is wrong with ``value`` against ``schema`` (JSON Schema whose ``$ref`` s point
         into the components of ``api``: ``rest``, draft 4 after :func:`json_schema`, or
-        ``webhooks``, OpenAPI 3.1 = draft 2020-12).
-
-        The compiled jsonschema_rs (about 20 times faster: the suite sends thousands of
-        answers) passes valid values; a value it rejects, or cannot take (a lone surrogate,
-        as the fake sends a name that is not UTF-8), is validated by jsonschema, whose
-        verdict and errors are kept (its format checks are exactly :data:`FORMATS`)."""
-        draft_rs, draft_py = ((jsonschema_rs.Draft4Validator, jsonschema.Draft4Validator) if api == "rest" else
-                              (jsonschema_rs.Draft202012Validator, jsonschema.Draft202012Validator))
+        ``webhooks``, OpenAPI 3.1 = draft 2020-12), by the compiled jsonschema_rs (the
+        suite sends thousands of answers) with the format checks :data:`FORMATS`.  A string
+        it cannot take (a lone surrogate, as the fake sends a name that is not UTF-8) is
+        checked with U+FFFD in the surrogate's place: the same type and length."""
+        draft = jsonschema_rs.Draft4Validator if api == "rest" else jsonschema_rs.Draft202012Validator
         with self.lock:
             if api not in self._registries:
                 self._registries[api] = jsonschema_rs.Registry(
                     [(f"urn:github-{api}", {"components": self._components[api]})],
                     draft=jsonschema_rs.Draft4 if api == "rest" else jsonschema_rs.Draft202012)
-            if (api, *key) not in self._fast:
-                self._fast[api, *key] = draft_rs(_absolute(schema, f"urn:github-{api}"), registry=self._registries[api],
-                                                 validate_formats=True, formats=FAST_FORMATS)
+            if (api, *key) not in self._validators:
+                self._validators[api, *key] = draft(_absolute(schema, f"urn:github-{api}"),
+                                                    registry=self._registries[api], validate_formats=True,
+                                                    formats=FORMATS)
+        validator = self._validators[api, *key]
         try:
-            if self._fast[api, *key].is_valid(value):  # type: ignore[attr-defined]
-                return []
-        except UnicodeEncodeError:  # a lone surrogate (a file name that is not UTF-8): no Rust string holds it
-            pass
-        with self.lock:
-            if (api, *key) not in self._slow:
-                self._slow[api, *key] = draft_py({**schema, "components": self._components[api]}, format_checker=FORMATS)
-        return _messages(self._slow[api, *key], value)
+            valid = validator.is_valid(value)
+        except UnicodeEncodeError:  # a lone surrogate: no Rust string holds it
+            value = _encodable(value)
+            valid = validator.is_valid(value)
+        return [] if valid else _messages(validator.iter_errors(value))
+
+
+def _encodable(value):
+    """``value`` with each lone surrogate of its strings and keys replaced by U+FFFD."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    if isinstance(value, list):
+        return [_encodable(v) for v in value]
+    if isinstance(value, dict):
+        return {_encodable(k): _encodable(v) for k, v in value.items()}
+    return value
 
 
 def _absolute(schema, base: str):
@@ -252,17 +244,24 @@ def _absolute(schema, base: str):
     return schema
 
 
-def _messages(validator, value) -> list[str]:
-    """Each error of ``value`` as ``at $.json.path: message``, the deepest first."""
-    errors = sorted(validator.iter_errors(value), key=lambda e: -len(e.absolute_path))
-    return [f"at {e.json_path}: {_short(e)}" for e in errors]
+def _messages(errors) -> list[str]:
+    """Each error as ``at $.json.path: message``, the deepest first."""
+    return [f"at {_json_path(e.instance_path)}: {_short(e)}" for e in sorted(errors, key=lambda e: -len(e.instance_path))]
+
+
+def _json_path(path) -> str:
+    """``$.head.repo`` / ``$.tree[0].path`` of an instance path."""
+    return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
 
 
 def _short(error) -> str:
-    """An error's message without the whole instance (``anyOf`` errors: the best branch's)."""
-    if error.context:  # an anyOf: the errors of its branches but the null one
-        branches = [e for e in error.context if not (e.validator == "type" and e.validator_value == "null")]
-        return _short(jsonschema.exceptions.best_match(branches or error.context))
+    """An error's message, cut at 300 characters; of an ``anyOf``, the message of the
+    branch that got furthest into the value, leaving out the null one (``nullable``)."""
+    branches = [b for b in getattr(error.kind, "context", None) or []
+                if b and not (len(b) == 1 and getattr(b[0].kind, "types", None) == ["null"])]
+    if branches:
+        deepest = max((e for branch in branches for e in branch), key=lambda e: len(e.instance_path))
+        return _short(deepest)
     message = error.message
     return message if len(message) < 300 else message[:300] + "..."
 
