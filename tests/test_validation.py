@@ -204,3 +204,21 @@ def test_no_schema_pattern_ends_with_a_dollar():
 
     found = {name: [p for p in patterns(load_schema(name)) if p.endswith("$")] for name in schema_names()}
     assert not any(found.values()), found
+
+
+def test_errors_past_the_first_part_and_under_deep_nesting_are_found():
+    """The first look at an invalid value checks its first ERROR_SEARCH_ITEMS items; an
+    error further on is still found, at its place, and a value nested deeper than the
+    compiled check can describe (300 levels) gives located errors, not a crash."""
+    from scorer import schemas
+    name = "taskb-phaseA-run.schema.json"
+    questions = [{"id": f"q{i}"} for i in range(schemas.ERROR_SEARCH_ITEMS + 1000)]
+    questions[-1] = {"id": 5}
+    (error,) = schemas.schema_errors(name, {"questions": questions})
+    assert error.path == ("questions", len(questions) - 1, "id") and error.keyword == "type"
+    deep: list = []
+    for _ in range(300):
+        deep = [deep]
+    errors = schemas.schema_errors(name, {"questions": [{"id": "q1", "snippets": deep}, {"id": "q2", "documents": deep}]})
+    assert [(e.path, e.keyword) for e in errors] == [(("questions", 0, "snippets", 0), "type"),
+                                                      (("questions", 1, "documents", 0), "type")]
