@@ -391,3 +391,35 @@ def test_the_long_digit_search_finds_every_run_of_more_than_20_digits(pieces, sh
     at every alignment of the runs (``shift`` bytes before them)."""
     data = ("x" * shift + "".join(pieces)).encode("utf-8")
     assert jsontext._long_digits(data) == (re.search(b"[0-9]{21}", data) is not None)
+
+
+# --- one reading pass: the run's warnings from the records scoring read ---------------------
+
+def test_scoring_a_well_formed_phase_a_run_reads_it_once(monkeypatch):
+    """``scorer.evaluate`` gives ``validate``'s warnings of a well-formed run from the
+    records it scored: no question is looked at again by the validator's check."""
+    from scorer.formats import validation
+    looked_at = []
+    check = validation._nothing_to_fix
+    monkeypatch.setattr(validation, "_nothing_to_fix", lambda q: looked_at.append(q) or check(q))
+    run = {"questions": [{k: v for k, v in q.items() if k not in ("exact_answer", "ideal_answer")}
+                         for q in GOLD["questions"]]}
+    result = scorer.evaluate(GOLD, run, task="phaseA")
+    assert looked_at == []
+    value, doc = load_json(json.dumps(run).encode(), name="run")
+    assert result.warnings == validation.run_warnings("phaseA", value, doc)  # none here, by validate too
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(full_questions | questions, max_size=4), st.sampled_from(["phaseA", "phaseB"]))
+def test_the_warnings_told_from_the_read_run_are_those_of_validate(qs, task):
+    """The warnings ``run_warnings`` gives from the records ``read_taskb`` read (only the
+    questions they cannot vouch for looked at) are those it gives looking at every
+    question: the same codes, messages, places and order."""
+    from scorer.formats.validation import run_warnings
+    try:
+        value, doc = load_json(render(Pairs([("questions", qs)])).encode("utf-8"), name="run.json")
+        read = taskb.read_taskb(value, doc)
+    except scorer.ScorerError:
+        return  # not scored: no warnings given
+    assert run_warnings(task, value, doc, read) == run_warnings(task, value, doc)

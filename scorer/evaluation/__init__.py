@@ -119,13 +119,17 @@ def _dispatch(gold: JsonSource, run: JsonSource, task: str, edition: int, flavor
     warnings = check_pairing(task, gold_loaded, run_loaded)
     result = EVALUATORS[task](gold_loaded, run_loaded, edition=edition, flavor=flavor, **options)
     result.measures = without_empty_families(result.measures, result.counts)
-    result.warnings += warnings + (_validation_warnings(task, run_loaded) if form_warnings else [])
+    result.warnings += warnings + (_validation_warnings(task, run_loaded, result) if form_warnings else [])
+    result.form_warnings = None  # holds the run's records
     return result
 
 
-def _validation_warnings(task: str, run_loaded: Loaded) -> list[Problem]:
+def _validation_warnings(task: str, run_loaded: Loaded, result: Result) -> list[Problem]:
     """The warnings ``validate`` gives for the run (its question ids against the gold are
-    the pairing's partial-overlap warning)."""
+    the pairing's partial-overlap warning): from the evaluator's records of the run
+    (:attr:`Result.form_warnings`) when it gives them, else by reading the run again."""
+    if result.form_warnings is not None:
+        return result.form_warnings()
     from scorer.formats.validation import run_warnings
     return run_warnings(task, *run_loaded)
 

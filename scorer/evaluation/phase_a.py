@@ -18,6 +18,7 @@ from scorer.core.tasks import PHASE_A_CATEGORIES
 from scorer.evaluation.result import Result, Scores, ScoresAndWarnings
 from scorer.formats.jsontext import Loaded
 from scorer.formats.taskb import Question, TaskBFile, read_taskb
+from scorer.formats.validation import run_warnings
 from scorer.measures import registry, retrieval, snippet_batch, snippets
 from scorer.measures.snippets import OfficialSnippet, Snippet
 
@@ -33,7 +34,8 @@ OFFICIAL_LABELS = registry.official_labels("phaseA")
 def evaluate_phase_a(gold_loaded: Loaded, run_loaded: Loaded, *, edition: int, flavor: str) -> Result:
     gold = read_taskb(*gold_loaded)
     run = read_taskb(*run_loaded)
-    return Result(task="phaseA", edition=edition, flavor=flavor, **phase_a_scores(gold, run, edition, flavor))
+    return Result(task="phaseA", edition=edition, flavor=flavor, **phase_a_scores(gold, run, edition, flavor),
+                  form_warnings=partial(run_warnings, "phaseA", *run_loaded, run))
 
 
 def phase_a_scores(gold: TaskBFile, run: TaskBFile, edition: int, flavor: str) -> dict:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import gc
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TypeAlias
@@ -27,6 +27,10 @@ class Result:
     ``counts``: how many items each mean is over, e.g. ``{"documents": 80}``; a family
     scored over no item has NaN measures (:func:`without_empty_families`).
     ``warnings``: problems that did not stop scoring.
+    ``form_warnings``: set by an evaluator that read the run into records: the warnings
+    ``validate`` gives for the run, computed from those records when called (so the run
+    is read once); :func:`scorer.evaluate` calls it or not (``form_warnings=``), then
+    clears it.  None: ``evaluate`` reads the run again for them.
     """
 
     task: str
@@ -36,6 +40,7 @@ class Result:
     per_question: dict[str, dict[str, float]] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
     warnings: list[Problem] = field(default_factory=list)
+    form_warnings: Callable[[], list[Problem]] | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict:
         """A JSON-ready dict; NaN and infinities become ``null``."""

@@ -91,6 +91,9 @@ class TaskBFile:
     name: str
     questions: list[Question]
     doc: JsonText | None = None
+    #: The indices of the file's questions that are not well-formed objects
+    #: (:func:`_plain_question`), read member by member, in file order.
+    read_by_member: list[int] = field(default_factory=list)
 
     def first_by_id(self) -> dict[str, Question]:
         """id -> the first question with that id (how the official tool matches)."""
@@ -218,6 +221,7 @@ class _Reader:
         self.name = name
         self.problems: list[Problem] = []
         self.question_id: str | None = None
+        self.read_by_member: list[int] = []
 
     def problem(self, code: str, pointer: str, message: str, fix: str) -> None:
         self.problems.append(Problem(code=code, message=message, fix=fix, file=self.name,
@@ -362,6 +366,7 @@ class _Reader:
         return Triple(*parts)
 
     def question(self, value: JsonValue, index: int) -> Question | None:
+        self.read_by_member.append(index)
         pointer = f"/questions/{index}"
         if type(value) is not dict:
             self.question_id = None
@@ -439,4 +444,4 @@ def read_taskb(value: JsonValue, doc: JsonText | None = None, *, name: str | Non
                      if (q := _plain_question(v, i) or reader.question(v, i)) is not None]
     if reader.problems:
         raise ScorerError([doc.place(p) if doc else p for p in reader.problems])
-    return TaskBFile(name=name, questions=questions, doc=doc)
+    return TaskBFile(name=name, questions=questions, doc=doc, read_by_member=reader.read_by_member)

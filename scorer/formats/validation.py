@@ -16,8 +16,10 @@ from __future__ import annotations
 import copy
 import re
 import shlex
-from collections.abc import Callable, Container, Iterable, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import replace
+from itertools import chain
+from operator import itemgetter
 
 from scorer.core.errors import Bounded, Problem, bounded, excerpt, json_pointer, some_of
 from scorer.core.limits import QuestionLimits
@@ -28,7 +30,7 @@ from scorer.formats.jsontext import JsonFloat, JsonText, JsonValue
 from scorer.formats.limits import limit_problems
 from scorer.formats.mcqa import validate_mcqa
 from scorer.formats.taska import validate_taska
-from scorer.formats.taskb import SNIPPET_FIELDS, SNIPPET_KEY_VARIANTS, SNIPPET_KEYS
+from scorer.formats.taskb import ABSENT, SNIPPET_FIELDS, SNIPPET_KEY_VARIANTS, SNIPPET_KEYS, TaskBFile
 from scorer.schemas import SchemaError, schema_fix, schema_problems
 
 #: The document URL form of every BioASQ gold file; the official tool compares strings.
@@ -348,22 +350,64 @@ def _nothing_to_fix(question: object) -> bool:
             and type(snippets) in (list, tuple) and all(type(s) is dict and _is_plain_snippet(s) for s in snippets))
 
 
+#: A run's documents, joined by newlines, all in the gold's URL form (:func:`_is_canonical_document`).
+_CANONICAL_LINES = re.compile(rf"(?:{re.escape(_PUBMED_PREFIX)}[0-9]+\n)*{re.escape(_PUBMED_PREFIX)}[0-9]+")
+
+
+def _all_canonical(documents: Sequence[str]) -> bool:
+    """True when every string of ``documents`` is in the gold's URL form, as
+    :func:`_is_canonical_document` tells (the prefix, then ASCII digits), told by one
+    match of them all joined by newlines (a string holding a newline makes one line more)."""
+    if not documents:
+        return True
+    text = "\n".join(documents)
+    return text.count("\n") == len(documents) - 1 and _CANONICAL_LINES.fullmatch(text) is not None
+
+
+_DOCUMENT = itemgetter(0)  # of a Snippet
+
+
+def questions_to_check(run: TaskBFile) -> list[int] | None:
+    """The indices (ascending) of the questions of a run, read by
+    :func:`scorer.formats.taskb.read_taskb`, that validation may warn about, told from the
+    records of that reading: every other question is a well-formed object (not in
+    ``run.read_by_member``) with an id, documents, no answer, and its documents and its
+    snippets' documents in the gold's URL form, so it has nothing to fix
+    (:func:`_nothing_to_fix`), or only an error (an ``ideal_answer`` of null, which reads
+    as absent).  None when a document of those questions is in another form (every
+    question is then to be checked)."""
+    by_member = set(run.read_by_member)
+    to_check, plain = list(run.read_by_member), []
+    for q in run.questions:
+        if q.index in by_member:
+            continue
+        if q.id is None or not q.documents or q.has_exact_answer or q.ideal_answer is not ABSENT:
+            to_check.append(q.index)  # without documents: perhaps under "articles"
+        else:
+            plain.append(q)
+    documents = list(chain(chain.from_iterable(q.documents for q in plain),
+                           map(_DOCUMENT, chain.from_iterable(q.snippets for q in plain))))
+    return sorted(to_check) if _all_canonical(documents) else None
+
+
 def normalize_taskb(value: JsonValue, phase: str = "phaseA", role: str = "run",
-                    as_written: Mapping[str, frozenset[str]] | None = None, skip_plain: bool = False
-                    ) -> tuple[object, list[tuple[str, Finding | Problem]]]:
+                    as_written: Mapping[str, frozenset[str]] | None = None, skip_plain: bool = False,
+                    only: Sequence[int] | None = None) -> tuple[object, list[tuple[str, Finding | Problem]]]:
     """Apply every documented fix; return (fixed value, [(question pointer, finding)]).
     ``as_written``: the gold's documents of each question (:func:`gold_items`), which a
     run's question keeps as written.  ``skip_plain``: a question with nothing to fix
-    (:func:`_nothing_to_fix`) is kept as it is, not copied (for the findings alone)."""
+    (:func:`_nothing_to_fix`) is kept as it is, not copied (for the findings alone);
+    ``only``: the indices (ascending) of the questions to look at, the others known to have
+    nothing to fix (:func:`questions_to_check`), kept as they are."""
     fixers = run_fixers(phase) if role == "run" else GOLD_FIXERS
     if not isinstance(value, dict) or not isinstance(value.get("questions"), list):
         return value, []
     fixed = dict(value)
     found: list[tuple[str, Finding | Problem]] = []
-    questions = []
-    for i, question in enumerate(value["questions"]):
+    questions = list(value["questions"])
+    for i in range(len(questions)) if only is None else only:
+        question = questions[i]
         if skip_plain and _nothing_to_fix(question):
-            questions.append(question)
             continue
         qid = question.get("id") if as_written and isinstance(question, dict) else None
         written = as_written.get(qid, _NOTHING_WRITTEN) if as_written and isinstance(qid, str) else _NOTHING_WRITTEN
@@ -371,7 +415,7 @@ def normalize_taskb(value: JsonValue, phase: str = "phaseA", role: str = "run",
             question, findings = (fixer(question, written) if written and fixer is fix_phase_a_question
                                   else fixer(question))
             found.extend((f"/questions/{i}", f) for f in findings)
-        questions.append(question)
+        questions[i] = question
     fixed["questions"] = questions
     return fixed, found
 
@@ -480,7 +524,7 @@ def _coverage_problems(value: JsonValue, gold_value: JsonValue, phase: str) -> l
 def validate_taskb(value: JsonValue, doc: JsonText, *, phase: str = "phaseA", role: str = "run",
                    gold_value: JsonValue = None, limits: QuestionLimits | None = None,
                    as_written: Mapping[str, frozenset[str]] | None = None,
-                   warnings_only: bool = False) -> tuple[list[Problem], object]:
+                   warnings_only: bool = False, only: Sequence[int] | None = None) -> tuple[list[Problem], object]:
     """Every problem of a parsed Task B file, located; and the normalized value.
 
     ``role`` is ``"run"`` or ``"gold"``; with ``gold_value`` the run's questions are
@@ -490,11 +534,12 @@ def validate_taskb(value: JsonValue, doc: JsonText, *, phase: str = "phaseA", ro
     ``gold_value``): they match as written, so they are no problem to fix.
     ``warnings_only``: the warnings alone (the schema, semantic, limit and coverage checks
     give errors only, and are left out), questions with nothing to fix not copied; the
-    value returned is then not to be used.
+    value returned is then not to be used; ``only``: the questions to look at
+    (:func:`normalize_taskb`).
     """
     if as_written is None and gold_value is not None and role == "run":
         as_written = gold_items(gold_value)
-    fixed, found = normalize_taskb(value, phase, role, as_written, skip_plain=warnings_only)
+    fixed, found = normalize_taskb(value, phase, role, as_written, skip_plain=warnings_only, only=only)
     problems = [f if isinstance(f, Problem) else  # a summary of findings
                 Problem(code=f.code, message=f.message, fix=f.fix, severity=f.severity, pointer=f.pointer,
                         fixed_by=f.fixed_by)
@@ -520,14 +565,17 @@ def validate_taskb(value: JsonValue, doc: JsonText, *, phase: str = "phaseA", ro
     return placed, fixed if warnings_only else copy.deepcopy(fixed) if fixed is value else fixed
 
 
-def run_warnings(task: str, value: JsonValue, doc: JsonText) -> list[Problem]:
+def run_warnings(task: str, value: JsonValue, doc: JsonText, read: TaskBFile | None = None) -> list[Problem]:
     """The warnings :func:`validate_run` gives for a run of ``task`` (forms the official
     evaluator reads but compares as written, labels it reads otherwise, members it
     ignores), without its errors.  A Task B run's questions with nothing to fix are passed
     over without a copy, so a well-formed run costs one cheap pass: :func:`scorer.evaluate`
-    calls this on every run it scores."""
+    calls this on every run it scores.  ``read``: the run as
+    :func:`scorer.formats.taskb.read_taskb` read it, whose records tell the questions
+    with nothing to fix (:func:`questions_to_check`): only the others are looked at."""
     if _VALIDATORS[SCORINGS[task].files] is _taskb_problems:
-        return validate_taskb(value, doc, phase=task, warnings_only=True)[0]
+        only = questions_to_check(read) if read is not None else None
+        return validate_taskb(value, doc, phase=task, warnings_only=True, only=only)[0]
     return [p for p in validate_run(task, value, doc)[0] if p.severity == "warning"]
 
 
