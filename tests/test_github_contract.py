@@ -73,6 +73,12 @@ def test_date_time_and_uri_formats_are_checked():
     assert uri("http://127.0.0.1:8080/repos/o/r") and not uri("/repos/o/r")
 
 
+def test_the_email_format_takes_the_address_github_gives_its_actions_bot():
+    email = github_contract.FORMATS["email"]
+    assert email("41898282+github-actions[bot]@users.noreply.github.com") and email("ada@example.org")
+    assert not email("no-at-sign") and not email("@example.org") and not email("ada@") and not email("a da@x.org")
+
+
 @pytest.fixture(scope="module")
 def described():
     why = github_contract.missing()
