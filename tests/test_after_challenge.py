@@ -216,15 +216,24 @@ def test_a_run_after_the_challenge_that_fails_is_listed_in_its_section_with_its_
     assert entry["status"] == "error" and entry["after"] is True
 
 
+SEALED_AFTER_RUN = "submissions/after/taskB/batch2/phaseB/quokka/quokka-mesh.json"
+
+
+def _sent_after_on_sealed_gold(demo: Path) -> str:
+    """The demo with its own key and quokka-1's Phase B answers of batch 2 (sealed gold in
+    these tests) sent again after the challenge as quokka-mesh, arrived at ``ARRIVED``;
+    the run's path."""
+    _with_key(demo)
+    (demo / SEALED_AFTER_RUN).parent.mkdir(parents=True)
+    shutil.copy(demo / "submissions/taskB/batch2/phaseB/quokka/quokka-1.json", demo / SEALED_AFTER_RUN)
+    (demo / "submissions" / "received.json").write_text(json.dumps({SEALED_AFTER_RUN: ARRIVED}), encoding="utf-8")
+    return SEALED_AFTER_RUN
+
+
 def test_a_run_after_the_challenge_on_sealed_gold_is_scored_by_the_publish_job_alone(demo):
     """With sealed gold, only the holder of the key (the publish job) scores it, and to the
     numbers of the same answers sent during the challenge."""
-    _with_key(demo)
-    source = "submissions/taskB/batch2/phaseB/quokka/quokka-1.json"
-    later = "submissions/after/taskB/batch2/phaseB/quokka/quokka-mesh.json"
-    (demo / later).parent.mkdir(parents=True)
-    shutil.copy(demo / source, demo / later)
-    (demo / "submissions" / "received.json").write_text(json.dumps({later: ARRIVED}), encoding="utf-8")
+    later = _sent_after_on_sealed_gold(demo)
     _seal_folder(demo, SEALED_BATCH)
     assert later in score_all(demo, jobs=1).awaiting_gold  # no key: it waits for the publish job
     summary = score_all(demo, jobs=1, identity=KEY.identity)
@@ -243,12 +252,7 @@ def test_the_page_of_a_run_after_the_challenge_on_sealed_gold_lists_its_own_item
     unmarked, its values, and no string only the gold holds; while it waits for the
     publish job (no key), the board's section lists it as awaiting gold."""
     from scorer.site.build import build_site
-    _with_key(demo)
-    source = "submissions/taskB/batch2/phaseB/quokka/quokka-1.json"
-    later = "submissions/after/taskB/batch2/phaseB/quokka/quokka-mesh.json"
-    (demo / later).parent.mkdir(parents=True)
-    shutil.copy(demo / source, demo / later)
-    (demo / "submissions" / "received.json").write_text(json.dumps({later: ARRIVED}), encoding="utf-8")
+    later = _sent_after_on_sealed_gold(demo)
     runs = [json.loads(p.read_text()) for p in (demo / "submissions").rglob("*.json") if "batch2" in p.parts]
     sent = "\n".join(json.dumps(r) for r in runs)
     secrets = {s for phase in ("phaseA", "phaseB")

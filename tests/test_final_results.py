@@ -42,15 +42,17 @@ def tiny_repo(root: Path) -> Path:
     return repo
 
 
-def assess(repo: Path) -> dict:
-    pool = batch_pool(repo, "taskB", "b2", "phaseA", parse_utc("2026-05-01T00:00:00Z"))
+def assess(repo: Path, identity: str | None = None) -> dict:
+    """The expert judges the pool of b2's Phase A: relevant exactly the documents of
+    ``ACCEPTED``; the merge's report (``identity``: the key of a sealed gold)."""
+    pool = batch_pool(repo, "taskB", "b2", "phaseA", parse_utc("2026-05-01T00:00:00Z"), identity=identity)
     folder = repo / "assessment" / "b2"
     pool_path, _ = write_pool(pool, folder, default_key(repo, "taskB", "b2", "phaseA"))
     judgements = new_judgements("expert", pool_digest(pool_path.read_bytes()))
     for key, (kind, item, _) in pool_items(pool.document).items():
         judgements = with_judgement(judgements, key, {"relevant": kind == "documents" and item["pmid"] in ACCEPTED})
     save_judgements(folder / "expert.json", judgements)
-    return merge_batch(repo, folder, [folder / "expert.json"], parse_utc(MERGED))
+    return merge_batch(repo, folder, [folder / "expert.json"], parse_utc(MERGED), identity=identity)
 
 
 @pytest.fixture(scope="module")

@@ -309,34 +309,17 @@ def test_a_corrected_sealed_gold_is_rescored_and_the_revealed_plain_gold_rescore
     assert not revealed.scored and not revealed.awaiting_gold and not revealed.failed
 
 
-def _assess(repo: Path, identity: str | None) -> dict:
-    """The judging of ``tests/test_final_results.py`` (``assess``), with the key ``identity``."""
-    from scorer.assessment.batch import batch_pool, default_key, merge_batch, write_pool
-    from scorer.assessment.judgements import new_judgements, pool_digest, pool_items, save_judgements, with_judgement
-    from scorer.core.utc import parse_utc
-
-    from test_final_results import ACCEPTED, MERGED
-    pool = batch_pool(repo, "taskB", "b2", "phaseA", parse_utc("2026-05-01T00:00:00Z"), identity=identity)
-    folder = repo / "assessment" / "b2"
-    pool_path, _ = write_pool(pool, folder, default_key(repo, "taskB", "b2", "phaseA"))
-    judgements = new_judgements("expert", pool_digest(pool_path.read_bytes()))
-    for key, (kind, item, _) in pool_items(pool.document).items():
-        judgements = with_judgement(judgements, key, {"relevant": kind == "documents" and item["pmid"] in ACCEPTED})
-    save_judgements(folder / "expert.json", judgements)
-    return merge_batch(repo, folder, [folder / "expert.json"], parse_utc(MERGED), identity=identity)
-
-
 def test_the_expert_assessment_works_on_sealed_gold_and_the_merge_writes_the_next_version_sealed(tmp_path):
-    from test_final_results import tiny_repo
+    from test_final_results import assess, tiny_repo
     plain, private = tiny_repo(tmp_path / "plain"), tiny_repo(tmp_path / "private")
     text = (private / "challenge.toml").read_text(encoding="utf-8")
     (private / "challenge.toml").write_text(text + f'\n[submissions]\nrecipient = "{KEY.recipient}"\n\n'
                                                    '[gold]\nsealed = ["taskB"]\n', encoding="utf-8")
     _seal_folder(private, "gold/taskb")
-    expected = _assess(plain, None)
+    expected = assess(plain, None)
     with pytest.raises(ScorerError, match="the gold is sealed"):  # without the key: said, nothing written
-        _assess(private, None)
-    assert _assess(private, KEY.identity) == expected
+        assess(private, None)
+    assert assess(private, KEY.identity) == expected
     folder = private / "gold/taskb/b2"
     assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()) == [
         "phaseA.json.age", "preliminary/phaseA.json.age", "versions.json"]
