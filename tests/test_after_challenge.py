@@ -25,7 +25,7 @@ from tests.test_sealed_gold import (  # noqa: F401 - demo is a fixture
     gold_only_strings,
     leaks,
 )
-from tests.test_site import DEMO, Page, copy_demo
+from tests.test_site import Page, copy_taskb_demo
 
 LATER_RUN = "submissions/after/taskB/batch1/phaseA/alpha/a1.json"  # batch1 Phase A closed at AFTER
 OTHER_SYSTEM = "submissions/after/taskB/batch1/phaseA/alpha/a2.json"
@@ -116,12 +116,7 @@ def after_repo(tmp_path_factory) -> Path:
     """The demo with Task B alone and one run after the challenge (helix-hybrid's answers sent
     again as helix-dense, long after the window) and one that fails scoring (quokka's, cut),
     built once; the results before them added."""
-    repo = copy_demo(tmp_path_factory.mktemp("after") / "repo", DEMO)
-    toml = repo / "challenge.toml"
-    text = toml.read_text(encoding="utf-8")
-    toml.write_text(text[:text.index("[taska]")], encoding="utf-8")
-    for task in ("taskA", "mcqa", "synergy"):
-        shutil.rmtree(repo / "submissions" / task)
+    repo = copy_taskb_demo(tmp_path_factory.mktemp("after") / "repo")
     assert main(["score-all", "--repo", str(repo), "--jobs", "1"]) == 0
     assert main(["build", "--repo", str(repo), "--out", str(repo.parent / "site-before"), "--jobs", "1"]) == 0
     shutil.copytree(repo / "results", repo.parent / "results-before")

@@ -39,6 +39,18 @@ def copy_demo(target: Path, parts=DEMO) -> Path:
     return target
 
 
+def copy_taskb_demo(target: Path) -> Path:
+    """The demo with Task B alone: its ``challenge.toml`` cut before ``[taska]`` and the
+    runs of Task A, the reading tests and Synergy removed."""
+    repo = copy_demo(target)
+    toml = repo / "challenge.toml"
+    text = toml.read_text(encoding="utf-8")
+    toml.write_text(text[:text.index("[taska]")], encoding="utf-8")
+    for task in ("taskA", "mcqa", "synergy"):
+        shutil.rmtree(repo / "submissions" / task)
+    return repo
+
+
 @pytest.fixture(scope="module")
 def demo_site(tmp_path_factory) -> Path:
     repo = copy_demo(tmp_path_factory.mktemp("demo") / "repo", DEMO + ("docs",))

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
 import scorer
 from scorer.cli import main
-from tests.test_site import DEMO, ROOT, Page, copy_demo
+from tests.test_site import ROOT, Page, copy_demo, copy_taskb_demo
 
 
 @pytest.fixture(scope="module")
@@ -28,12 +27,7 @@ def demo_site(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def taskb_site(tmp_path_factory) -> Path:
     """The demo with Task B alone (no Task A, reading tests or Synergy)."""
-    repo = copy_demo(tmp_path_factory.mktemp("taskb") / "repo", DEMO)
-    toml = repo / "challenge.toml"
-    text = toml.read_text(encoding="utf-8")
-    toml.write_text(text[:text.index("[taska]")], encoding="utf-8")
-    for task in ("taskA", "mcqa", "synergy"):
-        shutil.rmtree(repo / "submissions" / task)
+    repo = copy_taskb_demo(tmp_path_factory.mktemp("taskb") / "repo")
     assert main(["build", "--repo", str(repo), "--jobs", "1"]) == 0
     return repo / "_site"
 
