@@ -404,3 +404,63 @@ def test_a_task_id_comparison_in_a_template_is_found(tmp_path, line):
     (tmp_path / "site_templates").mkdir()
     (tmp_path / "site_templates" / "probe.html").write_text(f"<p>\n{line}\n</p>\n", encoding="utf-8")
     assert task_id_comparisons(tmp_path) == [f"site_templates/probe.html:2: {line}"]
+
+
+# --- evaluators compute through the measure registry (issue 36) ---------------------------
+
+#: Evaluator -> the scorer task whose measures it computes only through the kernels of the
+#: measure registry (:func:`scorer.evaluation.kernels.bound`), never naming their functions.
+THROUGH_KERNELS = {"scorer.evaluation.phase_a": "phaseA", "scorer.evaluation.task_a": "taskA",
+                   "scorer.evaluation.mcqa": "mcqa"}
+
+
+def kernel_functions(task: str) -> set[tuple[str, str]]:
+    """(module, name) of every function, batch forms included, that the measure registry's
+    kernels of ``task`` name."""
+    from scorer.measures import registry
+    return {(f.__module__, f.__name__) for m in registry.MEASURES.values() if m.task == task
+            for k in m.kernels for f in (k.function, k.batch) if f is not None}
+
+
+def named_functions(source: str, functions: set[tuple[str, str]]) -> list[str]:
+    """``line: module.name`` for each place ``source`` names one of ``functions`` directly:
+    imported by name (``from scorer.measures.retrieval import official_prf``) or as an
+    attribute of its module (``retrieval.official_prf``, an alias of it, or the dotted path)."""
+    tree = ast.parse(source)
+    modules: dict[str, str] = {}  # local name -> the scorer module it is
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                if f"{node.module}.{alias.name}" in MODULES:
+                    modules[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+                elif (node.module, alias.name) in functions:
+                    found.append(f"{node.lineno}: {node.module}.{alias.name}")
+        elif isinstance(node, ast.Import):
+            modules.update((alias.asname, alias.name) for alias in node.names if alias.asname)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            base = ast.unparse(node.value)
+            if (modules.get(base, base), node.attr) in functions:
+                found.append(f"{node.lineno}: {modules.get(base, base)}.{node.attr}")
+    return sorted(found, key=lambda place: int(place.partition(":")[0]))
+
+
+@pytest.mark.parametrize("module, task", THROUGH_KERNELS.items())
+def test_an_evaluator_names_no_function_of_its_measures(module, task):
+    """The evaluator obtains the functions of its measures from the registry, for the
+    flavor and edition (so the registry's entry is what computes the number)."""
+    found = named_functions(MODULES[module].read_text(encoding="utf-8"), kernel_functions(task))
+    assert not found, f"{module} names measure functions; call them through kernels.bound:\n" + "\n".join(found)
+
+
+def test_a_measure_function_named_directly_is_found():
+    functions = {("scorer.measures.retrieval", "official_prf"), ("scorer.measures.snippet_batch", "official_batch")}
+    source = ("from scorer.measures import retrieval, snippet_batch as sb\n"
+              "from scorer.measures.retrieval import official_prf, unique\n"
+              "import scorer.measures.retrieval\n"
+              "a = retrieval.official_prf(x)\nb = sb.official_batch\nc = scorer.measures.retrieval.official_prf\n"
+              "d = retrieval.unique(x)\n")
+    assert named_functions(source, functions) == [
+        "2: scorer.measures.retrieval.official_prf", "4: scorer.measures.retrieval.official_prf",
+        "5: scorer.measures.snippet_batch.official_batch", "6: scorer.measures.retrieval.official_prf"]

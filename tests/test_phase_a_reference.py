@@ -198,8 +198,13 @@ def seen_length(monkeypatch):
     """A throw-away extra statistic ``documents.seen``: the length of the list it is given (to
     show which list that is), installed in the evaluator's tables as a PhaseAExtra would be."""
     from scorer.evaluation import phase_a
-    from scorer.measures import retrieval
-    monkeypatch.setitem(retrieval.QUESTION_FORMULAS, "seen", lambda returned, gold: float(len(returned)))
+    from scorer.measures import registry, retrieval
+
+    def seen(returned, gold):
+        return float(len(returned))
+    monkeypatch.setitem(retrieval.QUESTION_FORMULAS, "seen", seen)
+    monkeypatch.setitem(registry.MEASURES, "documents.seen", registry.Measure(
+        "documents.seen", "phaseA", "Documents seen", kernels=(registry.Kernel(seen),)))
     monkeypatch.setitem(phase_a._EXTRAS, "documents", ("seen",))
     monkeypatch.setitem(phase_a._ENTRY_NAMES, "documents", (*phase_a._ENTRY_NAMES["documents"], "documents.seen"))
     monkeypatch.setattr(phase_a, "MEASURES", (*phase_a.MEASURES, "documents.seen"))

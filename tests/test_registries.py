@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 import runpy
 import sys
 from pathlib import Path
@@ -202,20 +201,19 @@ def imported_modules(module: str) -> set[str]:
 
 def test_every_measure_names_the_functions_that_compute_it():
     """A measure name leads to its functions: each entry has a kernel for every flavor its
-    task has, a public function of a module of scorer.measures.  The Phase A evaluator
-    still calls its kernels' functions itself (the others go through
-    :func:`scorer.evaluation.kernels.bound`, see the next test)."""
-    phase_a = (ROOT / "scorer" / "evaluation" / "phase_a.py").read_text(encoding="utf-8")
+    task has, a public function of a module of scorer.measures (its batch form too, with
+    when it applies); the evaluators call them through
+    :func:`scorer.evaluation.kernels.bound` (see the next test)."""
     for m in registry.MEASURES.values():
         flavors = registry.FLAVORS if SCORINGS[m.task].flavors else registry.FLAVORS[:1]
         assert all(any(f in k.flavors for k in m.kernels) for f in flavors), m.name
         for kernel in m.kernels:
-            function = kernel.function
-            module = sys.modules[function.__module__]
-            assert module.__name__.startswith("scorer.measures.") and not function.__name__.startswith("_"), m.name
-            assert getattr(module, function.__name__) is function, m.name
-            if m.task == "phaseA":
-                assert re.search(rf"\b{function.__name__}\b", phase_a), f"{m.name}: phase_a.py never calls {kernel.path}"
+            assert (kernel.batch is None) == (not kernel.batch_when), m.name
+            for function in (kernel.function, kernel.batch) if kernel.batch else (kernel.function,):
+                module = sys.modules[function.__module__]
+                assert module.__name__.startswith("scorer.measures.") and not function.__name__.startswith("_"), \
+                    m.name
+                assert getattr(module, function.__name__) is function, m.name
 
 
 SENTINEL = 0.125  #: a value no measure of the demo files has (exact in binary: a mean of copies is itself)
@@ -238,8 +236,28 @@ def _replaced(value, output: tuple, new):
     return dataclasses.replace(value, **{step: _replaced(getattr(value, step), rest, new)})
 
 
-#: The demo's inputs of each scorer task whose evaluator computes through the registry.
+def _phase_a_snippet(doc: str, begin: int, end: int) -> dict:
+    return {"document": f"http://www.ncbi.nlm.nih.gov/pubmed/{doc}", "beginSection": "abstract",
+            "endSection": "abstract", "offsetInBeginSection": begin, "offsetInEndSection": end, "text": ""}
+
+
+#: A Phase A batch with every category (the demo has no triples) and a snippet list the
+#: official batch form leaves to the one-question form (an inverted snippet: begin > end).
+_PHASE_A = ({"questions": [
+    {"id": "q1", "concepts": ["c1", "c2"], "documents": ["http://www.ncbi.nlm.nih.gov/pubmed/1"],
+     "snippets": [_phase_a_snippet("1", 0, 20)], "triples": [{"s": "a", "p": "b", "o": "c"}]},
+    {"id": "q2", "concepts": ["c3"], "documents": ["http://www.ncbi.nlm.nih.gov/pubmed/2"],
+     "snippets": [_phase_a_snippet("2", 5, 9)], "triples": [{"s": "d", "p": "e", "o": "f"}]}]},
+    {"questions": [
+        {"id": "q1", "concepts": ["c1", "c9"], "documents": ["http://www.ncbi.nlm.nih.gov/pubmed/1"],
+         "snippets": [_phase_a_snippet("1", 5, 30)], "triples": [{"s": "a", "p": "b", "o": "c"}]},
+        {"id": "q2", "concepts": ["c3"], "documents": ["http://www.ncbi.nlm.nih.gov/pubmed/3"],
+         "snippets": [_phase_a_snippet("2", 0, 7), _phase_a_snippet("4", 9, 3)],
+         "triples": [{"s": "x", "p": "y", "o": "z"}]}]},
+    {"edition": 9})
+#: The inputs of each scorer task whose evaluator computes through the registry (the demo's, but for Phase A).
 _THROUGH_KERNELS = {
+    "phaseA": _PHASE_A,
     "phaseB": (DEMO / "taskb/batch1/phaseB.json", ROOT / "submissions/taskB/batch1/phaseB/helix/helix-dense.json",
                {"manual": DEMO / "taskb/batch1/manual.json", "system": "helix/helix-dense"}),
     "taskA": (DEMO / "taska/batch1/week3.json", ROOT / "submissions/taskA/batch1/week3/northbridge/nb-hier.json",
@@ -261,14 +279,20 @@ def test_each_measure_is_computed_by_the_kernel_the_registry_names(monkeypatch, 
         measure = registry.MEASURES[name]
         new = SENTINEL_COUNT if measure.count else SENTINEL
         for kernel in measure.kernels:
-            original = kernel.function
+            original, original_batch = kernel.function, kernel.batch
 
             def changed(*args, _original=original, _output=kernel.output, _new=new, **kwargs):
                 return _replaced(_original(*args, **kwargs), _output, _new)
+
+            def changed_batch(*args, _original=original_batch, _output=kernel.output, _new=new, **kwargs):
+                result = _original(*args, **kwargs)  # its measures[k]: the function's result for question k, or None
+                return dataclasses.replace(result, measures=[m if m is None else _replaced(m, _output, _new)
+                                                             for m in result.measures])
             with monkeypatch.context() as patch:
                 for other in registry.MEASURES.values():
                     patch.setitem(registry.MEASURES, other.name, dataclasses.replace(other, kernels=tuple(
-                        dataclasses.replace(k, function=changed) if k.function is original else k
+                        dataclasses.replace(k, function=changed, batch=changed_batch if k.batch else None)
+                        if k.function is original and k.batch is original_batch else k
                         for k in other.kernels)))
                 result = scorer.evaluate(gold, run, task=task, flavor=flavor, **options)
             if flavor in kernel.flavors and (kernel.editions is None or 9 in kernel.editions):

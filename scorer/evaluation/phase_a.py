@@ -5,21 +5,27 @@ extra measures of the registry (:class:`scorer.measures.registry.PhaseAExtra`).
 of ``docs/official-evaluator.md``); ``reference`` scores every gold question that has
 gold items of a category, a question missing from the run scoring 0.  The differences
 are listed in ``docs/measures.md``.
+
+Every measure comes from the function its entry of the measure registry names, in the
+flavor and edition of the evaluation (:func:`scorer.evaluation.kernels.bound`, bound once
+per evaluation: :class:`_Kernels`); this module only walks the questions, keeps the
+official tool's in-place state and averages the per-question values.
 """
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Container, Sequence
+from collections.abc import Callable, Collection, Container, Sequence
 from dataclasses import dataclass
 from functools import partial
 
 from scorer.core.errors import Problem, ScorerError, listing_warnings
 from scorer.core.tasks import PHASE_A_CATEGORIES
+from scorer.evaluation.kernels import Bound, bound
 from scorer.evaluation.result import Result, Scores, ScoresAndWarnings
 from scorer.formats.jsontext import Loaded
 from scorer.formats.taskb import Question, TaskBFile, read_taskb
 from scorer.formats.validation import run_warnings
-from scorer.measures import registry, retrieval, snippet_batch, snippets
+from scorer.measures import registry, retrieval, snippets
 from scorer.measures.snippets import OfficialSnippet, Snippet
 
 CATEGORIES = PHASE_A_CATEGORIES
@@ -46,6 +52,36 @@ def phase_a_scores(gold: TaskBFile, run: TaskBFile, edition: int, flavor: str) -
     else:
         measures, per_question, counts, warnings = reference_phase_a(gold, run, edition)
     return {"measures": measures, "per_question": per_question, "counts": counts, "warnings": warnings}
+
+
+@dataclass(frozen=True)
+class _Kernels:
+    """The calls of the measure registry that compute the Phase A measures in one flavor
+    and edition (:func:`scorer.evaluation.kernels.bound`), bound once per evaluation, so
+    the passes over the questions look nothing up: for each category of
+    :data:`registry.LISTED_CATEGORIES`, ``prf`` (returned, gold[, gold set]) -> (P, R, F1)
+    and ``ap`` (returned, gold set, divisor) -> AP; ``snippets`` (P, R, F1, AP of one
+    question; official: with its batch form, :meth:`Bound.many`); for every category,
+    ``gmap`` (the questions' AP -> GMAP) and ``extras`` (its extra statistics' formulas,
+    :func:`_extra_values`)."""
+
+    prf: dict[str, Callable[..., tuple[float, float, float]]]
+    ap: dict[str, Callable[..., float]]
+    snippets: Bound
+    gmap: dict[str, Callable[[list[float]], float]]
+    extras: dict[str, tuple[Callable[..., float], ...]]
+
+
+def _kernels(flavor: str, edition: int) -> _Kernels:
+    """The :class:`_Kernels` of ``flavor`` and ``edition``."""
+    def one(*names: str) -> Bound:
+        return bound(names, flavor, edition)
+    listed = registry.LISTED_CATEGORIES
+    return _Kernels(prf={c: one(f"{c}.precision", f"{c}.recall", f"{c}.f1").scores for c in listed},
+                    ap={c: one(f"{c}.map").value for c in listed},
+                    snippets=one("snippets.precision", "snippets.recall", "snippets.f1", "snippets.map"),
+                    gmap={c: one(f"{c}.gmap").value for c in CATEGORIES},
+                    extras={c: tuple(one(f"{c}.{stat}").value for stat in _EXTRAS[c]) for c in CATEGORIES})
 
 
 # --- official ----------------------------------------------------------------------
@@ -97,18 +133,20 @@ def official_phase_a(gold: TaskBFile, run: TaskBFile, edition: int) -> Scores:
     The snippets of a question matter only in pass 2; a list whose every snippet has
     begin <= end ("ordinary") merges into the same list however often it is merged, so
     the snippet measures of the pairs of two ordinary lists are computed at once from
-    the lists as written (:func:`snippet_batch.official_batch`), and only the other lists
+    the lists as written (the batch form of their kernel, :meth:`Bound.many`), and only the other lists
     are merged pass by pass as the tool merges them (:func:`_official_pass_d`,
     :func:`_official_pass_s`).
     """
+    kernels = _kernels("official", edition)
     pairs = _official_pairs(gold, run)
     s_list = [p for p in pairs if edition != 9 or p[0].snippets]
-    batch = _snippet_batch(s_list, edition)
+    batch = _snippet_batch(s_list, edition, kernels.snippets)
     tally = _Tally()
-    merged_once = _official_pass_d([p for p in pairs if edition != 9 or p[1].documents], edition, tally, batch)
-    _official_pass_s(s_list, edition, tally, merged_once, batch)
+    merged_once = _official_pass_d([p for p in pairs if edition != 9 or p[1].documents], edition, tally, batch,
+                                   kernels)
+    _official_pass_s(s_list, edition, tally, merged_once, batch, kernels)
     columns = tally.columns()
-    measures = _official_means(columns)
+    measures = _official_means(columns, kernels)
     counts = {c: len(columns[c]["ap"]) for c in CATEGORIES}
     return {name: measures[name] for name in MEASURES}, tally.per_question, counts
 
@@ -124,15 +162,16 @@ class _SnippetBatch:
     merge_by_pass: set[int]
 
 
-def _snippet_batch(s_list: list, edition: int) -> _SnippetBatch:
-    """The :class:`_SnippetBatch` of list S: each state's written snippets once, a run
-    state shared by repeated gold ids included once."""
+def _snippet_batch(s_list: list, edition: int, kernel: Bound) -> _SnippetBatch:
+    """The :class:`_SnippetBatch` of list S by the batch form of the snippet ``kernel``
+    (:meth:`Bound.many`; its result tells which lists are ordinary): each state's written
+    snippets once, a run state shared by repeated gold ids included once."""
     states = {id(state): state for pair in s_list for state in pair[1:]}  # a shared run state once
     index = {key: k for k, key in enumerate(states)}
-    computed = snippet_batch.official_batch([state.written for state in states.values()],
-                                            [(index[id(rs)], index[id(gs)]) for _, gs, rs in s_list],
-                                            partial(retrieval.ap_divisor, edition))
-    return _SnippetBatch(computed.measures, {key for key, ordinary in zip(index, computed.ordinary) if not ordinary})
+    computed, measures = kernel.many([state.written for state in states.values()],
+                                     [(index[id(rs)], index[id(gs)]) for _, gs, rs in s_list],
+                                     partial(retrieval.ap_divisor, edition))
+    return _SnippetBatch(measures, {key for key, ordinary in zip(index, computed.ordinary) if not ordinary})
 
 
 def _official_pairs(gold: TaskBFile, run: TaskBFile) -> list[tuple[Question, _RunState, _RunState]]:
@@ -188,11 +227,12 @@ class _Tally:
         return out
 
 
-def _extra_values(category: str, returned: Sequence, gold_items: Collection[object]) -> tuple[float, ...]:
-    """One question's values of the category's extra statistics, from the run's items as
-    its AP sees them and the gold items (:data:`scorer.measures.retrieval.QUESTION_FORMULAS`)."""
-    statistics = _EXTRAS[category]
-    return tuple(retrieval.QUESTION_FORMULAS[stat](returned, gold_items) for stat in statistics) if statistics else ()
+def _extra_values(formulas: tuple[Callable[..., float], ...], returned: Sequence,
+                  gold_items: Collection[object]) -> tuple[float, ...]:
+    """One question's values of a category's extra statistics (``formulas``: their
+    kernels, :attr:`_Kernels.extras`), from the run's items as its AP sees them and the
+    gold items."""
+    return tuple(formula(returned, gold_items) for formula in formulas) if formulas else ()
 
 
 def _extra_means(category: str, columns: dict[str, list[float]]) -> dict[str, float]:
@@ -202,7 +242,8 @@ def _extra_means(category: str, columns: dict[str, list[float]]) -> dict[str, fl
     return {f"{category}.{stat}": retrieval.mean(columns[stat]) for stat in _EXTRAS[category]}
 
 
-def _official_pass_d(d_list: list, edition: int, tally: _Tally, batch: _SnippetBatch) -> set[int]:
+def _official_pass_d(d_list: list, edition: int, tally: _Tally, batch: _SnippetBatch,
+                     kernels: _Kernels) -> set[int]:
     """Pass 1 over list D (section 3.2): records concepts and documents; returns the ids of
     the states whose merged snippets cannot change any more.  Snippets are merged only
     in the states of ``batch.merge_by_pass``: no other state's merged snippets are read
@@ -215,23 +256,24 @@ def _official_pass_d(d_list: list, edition: int, tally: _Tally, batch: _SnippetB
     reduced when the gold has triples.
     """
     merged_once: set[int] = set()
+    concept_prf_of, document_prf_of = kernels.prf["concepts"], kernels.prf["documents"]
+    concept_ap_of, document_ap_of = kernels.ap["concepts"], kernels.ap["documents"]
+    concept_formulas, document_formulas = kernels.extras["concepts"], kernels.extras["documents"]
     for g, gs, rs in d_list:
         has_concepts = bool(gs.concepts) and bool(rs.concepts)
         concept_set, document_set = set(gs.concepts), set(gs.documents)
         if has_concepts:
-            concept_prf = retrieval.official_prf(rs.concepts, gs.concepts, concept_set)
-        document_prf = retrieval.official_prf(rs.documents, gs.documents, document_set)
+            concept_prf = concept_prf_of(rs.concepts, gs.concepts, concept_set)
+        document_prf = document_prf_of(rs.documents, gs.documents, document_set)
         for state in (gs, rs):
             if id(state) in batch.merge_by_pass and snippets.is_ordinary(state.merge()):
                 merged_once.add(id(state))
         if has_concepts:  # recorded only then
-            concept_ap = retrieval.official_average_precision(
-                rs.concepts, concept_set, retrieval.ap_divisor(edition, len(gs.concepts)))
-            concept_extras = _extra_values("concepts", rs.concepts, concept_set)
+            concept_ap = concept_ap_of(rs.concepts, concept_set, retrieval.ap_divisor(edition, len(gs.concepts)))
+            concept_extras = _extra_values(concept_formulas, rs.concepts, concept_set)
         rs.concepts = _relevant_only(rs.concepts, concept_set) if rs.concepts else rs.concepts
-        document_ap = retrieval.official_average_precision(
-            rs.documents, document_set, retrieval.ap_divisor(edition, len(gs.documents)))
-        document_extras = _extra_values("documents", rs.documents, document_set)
+        document_ap = document_ap_of(rs.documents, document_set, retrieval.ap_divisor(edition, len(gs.documents)))
+        document_extras = _extra_values(document_formulas, rs.documents, document_set)
         rs.documents = _relevant_only(rs.documents, document_set)
         if gs.triples:
             rs.triples = _relevant_only(rs.triples, set(gs.triples))
@@ -242,7 +284,7 @@ def _official_pass_d(d_list: list, edition: int, tally: _Tally, batch: _SnippetB
 
 
 def _official_pass_s(s_list: list, edition: int, tally: _Tally, merged_once: set[int],
-                     batch: _SnippetBatch) -> None:
+                     batch: _SnippetBatch, kernels: _Kernels) -> None:
     """Pass 2 over list S (section 3.2): records snippets and, when the gold has triples, triples.
 
     The snippet measures of a pair of ordinary lists come from ``batch``; in the other
@@ -250,6 +292,8 @@ def _official_pass_s(s_list: list, edition: int, tally: _Tally, merged_once: set
     changes nothing), and an ordinary list is merged once.  The triple measures see the
     run's triples as pass 1 reduced them, and the triples are reduced again after their AP.
     """
+    snippet_measures_of: Callable[..., tuple[float, float, float, float]] = kernels.snippets.scores
+    triple_prf_of, triple_ap_of, triple_formulas = kernels.prf["triples"], kernels.ap["triples"], kernels.extras["triples"]
     for (g, gs, rs), snippet_measures in zip(s_list, batch.measures, strict=True):
         if snippet_measures is None:
             for state in (gs, rs):
@@ -258,25 +302,25 @@ def _official_pass_s(s_list: list, edition: int, tally: _Tally, merged_once: set
                     if id(state) not in batch.merge_by_pass:
                         merged_once.add(id(state))  # ordinary: merging again changes nothing
             gold_snippets = gs.held()
-            snippet_measures = snippets.official_snippet_measures(
-                rs.held(), gold_snippets, retrieval.ap_divisor(edition, len(gold_snippets)))
+            snippet_measures = snippet_measures_of(rs.held(), gold_snippets,
+                                                   retrieval.ap_divisor(edition, len(gold_snippets)))
         if gs.triples:
             triple_set = set(gs.triples)
-            triple_prf = retrieval.official_prf(rs.triples, gs.triples, triple_set)
+            triple_prf = triple_prf_of(rs.triples, gs.triples, triple_set)
         if gs.triples:
-            triple_ap = retrieval.official_average_precision(
-                rs.triples, triple_set, retrieval.ap_divisor(edition, len(gs.triples)))
-            triple_extras = _extra_values("triples", rs.triples, triple_set)
+            triple_ap = triple_ap_of(rs.triples, triple_set, retrieval.ap_divisor(edition, len(gs.triples)))
+            triple_extras = _extra_values(triple_formulas, rs.triples, triple_set)
             rs.triples = _relevant_only(rs.triples, triple_set)
         tally.record("snippets", g.id, *snippet_measures)
         if gs.triples:
             tally.record("triples", g.id, *triple_prf, triple_ap, triple_extras)
 
 
-def _official_means(values: dict) -> dict[str, float]:
+def _official_means(values: dict, kernels: _Kernels) -> dict[str, float]:
     """The averaging rules of section 3.9: P, R, F1 and MAP are sums over the recorded
     questions (a NaN counted as 0) divided by their number; with no question, 0, except
-    documents F1/MAP and all snippet means (NaN); GMAP by :func:`_official_gmap`."""
+    documents F1/MAP and all snippet means (NaN); GMAP by the category's kernel
+    (:func:`retrieval.official_gmap`, :func:`retrieval.official_snippet_gmap`)."""
     measures: dict[str, float] = {}
     for category in CATEGORIES:
         v = values[category]
@@ -290,23 +334,9 @@ def _official_means(values: dict) -> dict[str, float]:
                 measures[name] = retrieval.NAN
             else:
                 measures[name] = empty
-        measures[f"{category}.gmap"] = _official_gmap(category, v["ap"])
+        measures[f"{category}.gmap"] = kernels.gmap[category](v["ap"])
         measures.update(_extra_means(category, v))
     return measures
-
-
-def _official_gmap(category: str, aps: list[float]) -> float:
-    """GMAP with the tool's per-category rules (section 3.9)."""
-    if category == "documents" and not aps:
-        return retrieval.NAN
-    if category != "snippets":
-        return retrieval.official_gmap(aps)
-    if not aps:
-        return 0.0
-    log_sum = sum(retrieval.safe_log(ap + retrieval.GMAP_EPSILON) for ap in aps if not math.isnan(ap))
-    if math.isnan(log_sum) or log_sum == 0:
-        return 0.0
-    return math.exp(log_sum / len(aps))
 
 
 # --- reference ---------------------------------------------------------------------
@@ -346,11 +376,13 @@ def reference_phase_a(gold: TaskBFile, run: TaskBFile, edition: int) -> ScoresAn
     """
     gold_index = _unique_ids(gold, "gold")
     run_index = _unique_ids(run, "run")
+    kernels = _kernels("reference", edition)
+    divisor_of = partial(retrieval.ap_divisor, edition)
     tally = _Tally()
     for qid, g in gold_index.items():
-        _reference_question(tally, qid, g, run_index.get(qid), edition)
+        _reference_question(tally, qid, g, run_index.get(qid), kernels, divisor_of)
     columns = tally.columns()
-    measures = _reference_means(columns)
+    measures = _reference_means(columns, kernels)
     counts = {c: len(columns[c]["ap"]) for c in CATEGORIES}
     unanswered = [qid for qid in gold_index if qid not in run_index]
     unknown = [qid for qid in run_index if qid not in gold_index]
@@ -363,20 +395,21 @@ def reference_phase_a(gold: TaskBFile, run: TaskBFile, edition: int) -> ScoresAn
     return {name: measures[name] for name in MEASURES}, tally.per_question, counts, warnings
 
 
-def _reference_question(tally: _Tally, qid: str, g: Question, r: Question | None, edition: int) -> None:
+def _reference_question(tally: _Tally, qid: str, g: Question, r: Question | None, kernels: _Kernels,
+                        divisor_of: Callable[[int], int]) -> None:
     """Record every category of one gold question that has gold items; the question gets a
     per-question entry (possibly empty) either way."""
     tally.per_question.setdefault(qid, {})
     for category in CATEGORIES:
-        scores = _reference_category(category, g, r, edition)
+        scores = _reference_category(category, g, r, kernels, divisor_of)
         if scores is not None:
             tally.record(category, qid, *scores)
 
 
-def _reference_means(values: dict) -> dict[str, float]:
-    """Arithmetic means of P, R, F1 and AP (MAP) and the geometric mean of AP (GMAP) of
-    each category, as :func:`retrieval.mean` and :func:`retrieval.geometric_map` define
-    them for an empty column."""
+def _reference_means(values: dict, kernels: _Kernels) -> dict[str, float]:
+    """Arithmetic means of P, R, F1 and AP (MAP) and the geometric mean of AP (GMAP, the
+    category's kernel: :func:`retrieval.geometric_map`) of each category, as
+    :func:`retrieval.mean` and it define them for an empty column."""
     measures = {}
     for category in CATEGORIES:
         v = values[category]
@@ -384,20 +417,21 @@ def _reference_means(values: dict) -> dict[str, float]:
         measures[f"{category}.recall"] = retrieval.mean(v["recall"])
         measures[f"{category}.f1"] = retrieval.mean(v["f1"])
         measures[f"{category}.map"] = retrieval.mean(v["ap"])
-        measures[f"{category}.gmap"] = retrieval.geometric_map(v["ap"])
+        measures[f"{category}.gmap"] = kernels.gmap[category](v["ap"])
         measures.update(_extra_means(category, v))
     return measures
 
 
-def _reference_category(category: str, g: Question, r: Question | None, edition: int) -> tuple[float, float,
-                        float, float, tuple[float, ...]] | None:
+def _reference_category(category: str, g: Question, r: Question | None, kernels: _Kernels,
+                        divisor_of: Callable[[int], int]) -> tuple[float, float, float, float,
+                                                                  tuple[float, ...]] | None:
     """(P, R, F1, AP, the extra statistics' values) of one question and category, or None
-    when the gold has no item; the extras see the returned list AP sees."""
+    when the gold has no item; the extras see the returned list AP sees.  ``divisor_of``:
+    the AP divisor of a number of gold items in the edition."""
     if category == "snippets":
         if not g.snippets:
             return None
-        return (*snippets.snippet_measures(r.snippets if r else [], g.snippets,
-                                           partial(retrieval.ap_divisor, edition)), ())
+        return (*kernels.snippets.scores(r.snippets if r else [], g.snippets, divisor_of), ())
     if category == "documents":
         gold_items = set(map(snippets.pubmed_id, g.documents))
         returned = retrieval.unique(map(snippets.pubmed_id, r.documents)) if r else []
@@ -406,6 +440,6 @@ def _reference_category(category: str, g: Question, r: Question | None, edition:
         returned = retrieval.unique(getattr(r, category)) if r else []
     if not gold_items:
         return None
-    divisor = retrieval.ap_divisor(edition, len(gold_items))
-    return (*retrieval.set_prf(returned, gold_items),
-            retrieval.average_precision(returned, gold_items, divisor), _extra_values(category, returned, gold_items))
+    return (*kernels.prf[category](returned, gold_items),
+            kernels.ap[category](returned, gold_items, divisor_of(len(gold_items))),
+            _extra_values(kernels.extras[category], returned, gold_items))

@@ -18,7 +18,18 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from scorer.core.tasks import PHASE_A_CATEGORIES, SCORINGS
-from scorer.measures import abstention, adapted, exact, flat, hierarchical, mcqa, retrieval, rouge, snippets
+from scorer.measures import (
+    abstention,
+    adapted,
+    exact,
+    flat,
+    hierarchical,
+    mcqa,
+    retrieval,
+    rouge,
+    snippet_batch,
+    snippets,
+)
 
 #: When a measure has no value: ``nan`` (NaN, ``null`` in JSON: nothing defines it, e.g.
 #: no gold question of its kind; never ranked), ``absent`` (the key is left out: its
@@ -53,7 +64,11 @@ class Kernel:
     (None: all), and ``over`` how the evaluator combines its per-question values into the
     measure ("" when the function already takes every question).  ``arguments``: the
     keyword arguments of fixed value the evaluators pass with their inputs (HEMKit's
-    distance).  The evaluators call it through :func:`scorer.evaluation.kernels.bound`."""
+    distance).  ``batch``: where set, a function of :mod:`scorer.measures` that computes the
+    same result for many questions at once, for the questions ``batch_when`` says (its
+    result's ``measures[k]`` is ``function``'s result for question k, None for a question
+    it leaves to ``function``; the official snippet measures).  The evaluators call it
+    through :func:`scorer.evaluation.kernels.bound`."""
 
     function: Callable[..., Any]
     output: tuple[str | int, ...] = ()
@@ -62,23 +77,32 @@ class Kernel:
     editions: tuple[int, ...] | None = None
     over: str = "mean over the questions"
     arguments: tuple[tuple[str, Any], ...] = ()
+    batch: Callable[..., Any] | None = None
+    batch_when: str = ""
 
     @property
     def path(self) -> str:
         """``retrieval.official_prf``: the function's module in :mod:`scorer.measures` and name."""
-        return f"{self.function.__module__.removeprefix('scorer.measures.')}.{self.function.__name__}"
+        return _path(self.function)
 
     def text(self) -> str:
         """The kernel in a table cell: ``retrieval.official_prf(...)[0]`` with its
-        parameters, editions and combination."""
+        parameters, its batch form, editions and combination."""
         output = "".join(f"[{step!r}]" for step in self.output)
         parts = [f"`{self.path}(...){output}`"]
         parts += [f"{name} = {value}" for name, value in self.parameters]
+        if self.batch is not None:
+            parts.append(f"{self.batch_when}: all at once by `{_path(self.batch)}(...)`")
         if self.editions is not None:
             parts.append("editions " + ", ".join(map(str, self.editions)))
         if self.over:
             parts.append(self.over)
         return "; ".join(parts)
+
+
+def _path(function: Callable[..., Any]) -> str:
+    """``retrieval.official_prf``: a function's module in :mod:`scorer.measures` and name."""
+    return f"{function.__module__.removeprefix('scorer.measures.')}.{function.__name__}"
 
 
 @dataclass(frozen=True)
@@ -169,20 +193,39 @@ _AP_DIVISOR = ("divisor", "`retrieval.ap_divisor(edition, n_gold)`")
 _ONLY_OFFICIAL, _ONLY_REFERENCE = ("official",), ("reference",)
 
 
+def _phase_a_gmap(category: str) -> tuple[Kernel, ...]:
+    """GMAP from the questions' AP by the official tool's rule of the category
+    (:func:`retrieval.official_gmap`, NaN for no document question;
+    :func:`retrieval.official_snippet_gmap`) and the reference one."""
+    aps = (("aps", "the questions' AP"),)
+    if category == "snippets":
+        official = Kernel(retrieval.official_snippet_gmap, parameters=aps, flavors=_ONLY_OFFICIAL, over="")
+    elif category == "documents":
+        official = Kernel(retrieval.official_gmap, parameters=(*aps, ("empty", "NaN")), flavors=_ONLY_OFFICIAL,
+                          over="", arguments=(("empty", retrieval.NAN),))
+    else:
+        official = Kernel(retrieval.official_gmap, parameters=aps, flavors=_ONLY_OFFICIAL, over="")
+    return official, Kernel(retrieval.geometric_map, parameters=aps, flavors=_ONLY_REFERENCE, over="")
+
+
 def _phase_a_kernels(category: str, statistic: str) -> tuple[Kernel, ...]:
-    """P, R, F1 and AP per question (snippets by character positions), then means; GMAP
-    from the questions' AP."""
+    """P, R, F1 and AP per question (snippets by character positions; the official ones of
+    ordinary lists all at once), then means; GMAP from the questions' AP."""
     if statistic == "gmap":
-        aps = (("aps", "the questions' AP"),)
-        return (Kernel(retrieval.official_gmap, parameters=aps, flavors=_ONLY_OFFICIAL, over=""),
-                Kernel(retrieval.geometric_map, parameters=aps, flavors=_ONLY_REFERENCE, over=""))
+        return _phase_a_gmap(category)
     if category == "snippets":
         at = (("precision", "recall", "f1", "map").index(statistic),)
-        return (Kernel(snippets.official_snippet_measures, at, (_AP_DIVISOR,), _ONLY_OFFICIAL),
-                Kernel(snippets.snippet_measures, at, (_AP_DIVISOR,), _ONLY_REFERENCE))
+        return (Kernel(snippets.official_snippet_measures, at,
+                       (("returned, gold", "merged (`snippets.official_merge`)"), _AP_DIVISOR),
+                       _ONLY_OFFICIAL, batch=snippet_batch.official_batch,
+                       batch_when="pairs of lists as written with no snippet whose begin exceeds its end"),
+                Kernel(snippets.snippet_measures, at,
+                       (("divisor_of", "`retrieval.ap_divisor(edition, ·)` of the gold passages"),),
+                       _ONLY_REFERENCE))
     if statistic == "map":
-        return (Kernel(retrieval.official_average_precision, (), (_AP_DIVISOR,), _ONLY_OFFICIAL),
-                Kernel(retrieval.average_precision, (), (_AP_DIVISOR,), _ONLY_REFERENCE))
+        return (Kernel(retrieval.official_average_precision, (), (_AP_DIVISOR, ("cutoff", "none, repeats kept")),
+                       _ONLY_OFFICIAL),
+                Kernel(retrieval.average_precision, (), (_AP_DIVISOR, ("cutoff", "10")), _ONLY_REFERENCE))
     at = (("precision", "recall", "f1").index(statistic),)
     return (Kernel(retrieval.official_prf, at, flavors=_ONLY_OFFICIAL),
             Kernel(retrieval.set_prf, at, flavors=_ONLY_REFERENCE))

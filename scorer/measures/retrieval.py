@@ -136,9 +136,25 @@ def gmap(aps: Sequence[float], *, shifted: bool, empty: float) -> float:
     return min(1.0, max(0.0, value - GMAP_EPSILON))
 
 
-def official_gmap(aps: Sequence[float]) -> float:
-    """:func:`gmap` unshifted, 0 for no questions (the official tool)."""
-    return gmap(aps, shifted=False, empty=0.0)
+def official_gmap(aps: Sequence[float], empty: float = 0.0) -> float:
+    """The official tool's GMAP of concepts, documents and triples (section 3.9 of
+    ``docs/official-evaluator.md``): exp(mean(ln(AP + ε))), :func:`gmap` unshifted, so a
+    perfect run gives 1.00001; ``empty`` for no questions (the tool's 0; NaN for
+    documents).  A NaN AP gives NaN (the AP of these categories never is one)."""
+    return gmap(aps, shifted=False, empty=empty)
+
+
+def official_snippet_gmap(aps: Sequence[float]) -> float:
+    """The official tool's snippet GMAP (section 3.9): exp(L / n), L = Σ ln(AP + ε) over
+    the n questions' APs that are not NaN (ε = :data:`GMAP_EPSILON`, logarithms as
+    Java's, :func:`safe_log`), n counting the NaN ones too.  0 for no questions, and 0
+    when L is NaN (an AP below -ε) or exactly 0 (e.g. every AP NaN)."""
+    if not aps:
+        return 0.0
+    log_sum = sum(safe_log(ap + GMAP_EPSILON) for ap in aps if not math.isnan(ap))
+    if math.isnan(log_sum) or log_sum == 0:
+        return 0.0
+    return math.exp(log_sum / len(aps))
 
 
 def geometric_map(aps: Sequence[float]) -> float:
