@@ -59,6 +59,18 @@ EVALUATORS: dict[str, Callable[..., Result]] = {
     "phaseA": _phase_a, "phaseB": _phase_b, "taskA": _task_a, "synergy": _synergy, "mcqa": _mcqa}
 
 
+def _typed_taskb(data: bytes, name: str) -> Loaded | None:
+    from scorer.formats.taskb_typed import read_typed
+    return read_typed(data, name)
+
+
+#: The typed reading (:data:`scorer.formats.jsontext.TypedReading`) of the files of the
+#: tasks whose evaluators take one: a Phase A gold or run read so is never parsed into a
+#: dict per object, and its records are the reader's (the warnings of a run then parse
+#: its plain value only when some question needs a look).
+TYPED_READINGS: dict[str, Callable[[bytes, str], Loaded | None]] = {"phaseA": _typed_taskb}
+
+
 def _usage(message: str, fix: str) -> ScorerError:
     return ScorerError(Problem(code="bad-argument", message=message, fix=fix))
 
@@ -114,8 +126,9 @@ def evaluate(gold: JsonSource, run: JsonSource, task: str = "phaseA", edition: i
 
 def _dispatch(gold: JsonSource, run: JsonSource, task: str, edition: int, flavor: str, options: dict,
               form_warnings: bool) -> Result:
-    gold_loaded = load_input(gold, name="gold")
-    run_loaded = load_input(run, name="run")
+    reading = TYPED_READINGS.get(task)
+    gold_loaded = load_input(gold, name="gold", reading=reading)
+    run_loaded = load_input(run, name="run", reading=reading)
     warnings = check_pairing(task, gold_loaded, run_loaded)
     result = EVALUATORS[task](gold_loaded, run_loaded, edition=edition, flavor=flavor, **options)
     result.measures = without_empty_families(result.measures, result.counts)

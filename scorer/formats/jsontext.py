@@ -24,7 +24,7 @@ import math
 import os
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn, TypeAlias
@@ -42,6 +42,11 @@ JsonValue: TypeAlias = Any
 JsonSource: TypeAlias = "str | bytes | bytearray | Path | dict[str, Any] | list[Any]"
 #: What :func:`load_input` and :func:`load_json` return: the parsed value and its text.
 Loaded: TypeAlias = "tuple[JsonValue, JsonText]"
+#: A typed reading of a file's bytes (its name for messages): ``(view, JsonText)`` with the
+#: records in ``JsonText.read`` when it vouches that they are what the plain parse and
+#: the format's reader would give, and that the view answers the member checks made on
+#: the plain value (its objects' members, present ones only), else None.
+TypedReading: TypeAlias = "Callable[[bytes, str], tuple[JsonValue, JsonText] | None]"
 
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 #: The longest integer literal accepted (20 digits hold every 64-bit integer); Python
@@ -112,6 +117,11 @@ class JsonText:
     name: str
     text: str | None
     data: bytes | None = field(default=None, repr=False)
+    #: The records a typed reading of the bytes made (:data:`TypedReading`), None when the
+    #: file was parsed into plain JSON values; the value returned with them is then a view
+    #: for the checks that look at members (:func:`load_json`), and :meth:`parsed` gives
+    #: the plain value.
+    read: Any = field(default=None, repr=False)
     _positions: dict[str, int] = field(default_factory=dict, repr=False)
     _scan: Iterator[_Event] | None = field(default=None, repr=False)
     _line_starts: list[int] | None = field(default=None, repr=False)
@@ -124,6 +134,13 @@ class JsonText:
         if self.text is None:
             raise ValueError(f"{self.name} was given parsed, it has no text to locate in")
         return self.text
+
+    def parsed(self) -> JsonValue:
+        """The file's plain JSON value, parsed anew from its bytes or text (for a file a
+        typed reading vouched for, :attr:`read`: the value :func:`load_json` gives
+        without one)."""
+        data = self.data if self.data is not None else self.source.encode()
+        return _DECODER.decode(memoryview(data)[len(_BOM):] if data.startswith(_BOM) else data)
 
     def line_col(self, offset: int) -> tuple[int, int]:
         """1-based line and column of a character offset."""
@@ -342,8 +359,10 @@ def _decode(data: bytes, name: str) -> str:
     return text
 
 
-def load_input(source: object, *, name: str, max_bytes: int | None = DEFAULT_MAX_BYTES) -> Loaded:
-    """``(value, JsonText)`` for a path, JSON bytes, or an already parsed dict/list.
+def load_input(source: object, *, name: str, max_bytes: int | None = DEFAULT_MAX_BYTES,
+               reading: TypedReading | None = None) -> Loaded:
+    """``(value, JsonText)`` for a path, JSON bytes, or an already parsed dict/list
+    (``reading``: see :func:`load_json`).
 
     A parsed value has no text, so its problems carry JSON pointers but no line numbers.
     """
@@ -357,12 +376,12 @@ def load_input(source: object, *, name: str, max_bytes: int | None = DEFAULT_MAX
     if isinstance(source, str) and not source.strip():
         raise _empty_string(name)  # named for its role here; load_json would call it <input>
     return load_json(source, name=None if isinstance(source, (str, Path)) else name,
-                     max_bytes=max_bytes)
+                     max_bytes=max_bytes, reading=reading)
 
 
 def load_json(source: str | bytes | bytearray | Path, *, name: str | None = None,
               max_bytes: int | None = DEFAULT_MAX_BYTES,
-              max_depth: int | None = None) -> Loaded:
+              max_depth: int | None = None, reading: TypedReading | None = None) -> Loaded:
     """Read a JSON file strictly; return ``(value, JsonText)``.
 
     ``source``: a path, or bytes/str content.  Raises :class:`ScorerError` listing every
@@ -372,10 +391,16 @@ def load_json(source: str | bytes | bytearray | Path, *, name: str | None = None
     :data:`MAX_INT_DIGITS` digits, numbers too large for a float, nesting too deep to
     parse (located where it passes ``max_depth``, 64 by default; shallower nesting is
     for the readers to judge).
+
+    ``reading``: a typed reading of the bytes (:data:`TypedReading`), tried first; what it
+    gives is returned when it vouches for the file (its records in ``JsonText.read``,
+    with a view of the value), else the file is parsed as without it.
     """
     data, name = _read_bytes(source, name, max_bytes)
+    if reading is not None and (loaded := reading(data, name)) is not None:
+        return loaded
     value = _fast_parse(data)
-    if value is not _UNSURE:  # valid UTF-8 and not empty: decoded when something is to be located
+    if value is not UNSURE:  # valid UTF-8 and not empty: decoded when something is to be located
         return value, JsonText(name, None, data)
     text = _decode(data, name)
     if not text.strip():
@@ -387,7 +412,7 @@ def load_json(source: str | bytes | bytearray | Path, *, name: str | None = None
 
 
 #: What :func:`_fast_parse` returns when it cannot vouch for its value.
-_UNSURE = object()
+UNSURE = object()
 
 
 #: The fast path's parser: every float literal kept as its text (:class:`JsonFloat`).
@@ -397,31 +422,46 @@ _BOM = "\ufeff".encode()
 
 def _fast_parse(data: bytes) -> JsonValue:
     """The value of the JSON file ``data`` exactly as :func:`_located_parse` gives it, or
-    :data:`_UNSURE` (so for bytes that are not UTF-8: msgspec decodes every string with
-    Python's strict UTF-8 codec, and any other byte outside ASCII is invalid JSON).
+    :data:`UNSURE`: msgspec's value (:func:`fast_decode`) when :func:`keeps_every_key`
+    vouches for it."""
+    value = fast_decode(_DECODER, data)
+    return value if value is not UNSURE and keeps_every_key(data, value) and not _long_digits(data) else UNSURE
 
-    msgspec decodes the bytes (the text's UTF-8, a byte order mark skipped) without an
-    object hook, so a repeated key would silently keep its last value, and it accepts
-    integers of any length; whatever it refuses goes to the located parse (so do lone
-    surrogates, which it refuses, and nesting beyond what the interpreter's recursion
-    allows, a :class:`RecursionError`); so does a text with a run of more than
-    :data:`MAX_INT_DIGITS` digits (:func:`_long_digits`: every integer literal the located
-    parse refuses, and a few long strings of digits or float literals it accepts).
-    ``msgspec.json.encode`` of the value refuses lone surrogates and nesting beyond the
-    interpreter's recursion limit, and writes one colon per key plus the colons of every
-    string.  The text has one colon per key plus those of its strings (a colon outside a
-    string only separates a key), so when no string escapes a character ``\\u0030`` to
-    ``\\u003f`` (``\\u003a`` is a colon), equal counts mean no key was dropped: a
-    dropped duplicate takes its colon away.
-    """
+
+def fast_decode(decoder: msgspec.json.Decoder, data: bytes) -> Any:
+    """``decoder``'s value of the JSON file ``data`` (a byte order mark skipped), or
+    :data:`UNSURE` when it refuses the bytes (so for bytes that are not UTF-8: msgspec
+    decodes every string with Python's strict UTF-8 codec, and any other byte outside
+    ASCII is invalid JSON; so for lone surrogates, a number too large for a float, nesting
+    beyond what the interpreter's recursion allows, and, for a typed decoder, a value of
+    another type).  msgspec decodes without an object hook, so a repeated key silently
+    keeps its last value (:func:`keeps_every_key` tells), and it accepts integers of any
+    length, which :func:`_fast_parse` finds in the text (:func:`_long_digits`: every
+    integer literal the located parse refuses, and a few long strings of digits or float
+    literals it accepts, whose files then take the located parse)."""
     try:
-        value = _DECODER.decode(memoryview(data)[len(_BOM):] if data.startswith(_BOM) else data)
+        return decoder.decode(memoryview(data)[len(_BOM):] if data.startswith(_BOM) else data)
     except (msgspec.DecodeError, UnicodeDecodeError, _Flagged, RecursionError):
-        return _UNSURE  # the located parse reports it
+        return UNSURE  # the located parse reports it
+
+
+def keeps_every_key(data: bytes, value: Any) -> bool:
+    """Whether ``value``, which a msgspec decoder made of the JSON file ``data``, holds
+    every key of the text, none repeated.
+
+    ``msgspec.json.encode`` of the value (a dict, or msgspec structs, whose unset fields it
+    leaves out) refuses lone surrogates and nesting beyond the interpreter's recursion
+    limit, and writes one colon per key plus the colons of every string (an escaped one
+    as a colon).  The text has one colon per key plus the colons its strings write as
+    they are (a colon outside a string only separates a key).  So the written colons
+    number the text's, less one at least per member dropped (a repeated key, or a member
+    a typed decoder skips: its separator, and the colons of its strings), plus the escaped
+    colons of the members kept, which are at most the text's ``\\u003a`` and
+    ``\\u003A`` (:func:`_escaped_colons`): when they number the text's colons plus
+    those, no member was dropped (and each of those escapes was a colon kept).
+    """
     written = _written(value)
-    if written is None or _colons(written) != _colons(data) or _escapes_u003(data) or _long_digits(data):
-        return _UNSURE  # the located parse reports it, or accepts what the checks refused
-    return value
+    return written is not None and _colons(written) == _colons(data) + _escaped_colons(data)
 
 
 #: The bytes numpy compares at once: a block that stays in the CPU cache (one comparison of
@@ -441,16 +481,19 @@ def _colons(data: bytes) -> int:
     return sum(int(np.count_nonzero(block == ord(":"))) for _, block in _blocks(np.frombuffer(data, np.uint8)))
 
 
-def _escapes_u003(data: bytes) -> bool:
-    """Whether ``data`` holds ``\\u003`` (an escaped ``0``-``9``, ``:`` ... ``?``), found
-    among the few backslashes (numpy, block by block: about three times as fast as ``in``)."""
+def _escaped_colons(data: bytes) -> int:
+    """The number of ``\\u003a`` and ``\\u003A`` in ``data`` (each an escaped colon, or
+    the text after an escaped backslash), found among the few backslashes (numpy, block
+    by block: about three times as fast as ``bytes.count``)."""
     octets = np.frombuffer(data, np.uint8)
-    for start, block in _blocks(octets[:-4]):  # a backslash in the last four bytes starts none
+    found = 0
+    for start, block in _blocks(octets[:-5]):  # a backslash in the last five bytes starts none
         at = np.flatnonzero(block == ord("\\")) + start
-        if at.size and ((octets[at + 1] == ord("u")) & (octets[at + 2] == ord("0")) & (octets[at + 3] == ord("0"))
-                        & (octets[at + 4] == ord("3"))).any():
-            return True
-    return False
+        if at.size:
+            found += int(np.count_nonzero(
+                (octets[at + 1] == ord("u")) & (octets[at + 2] == ord("0")) & (octets[at + 3] == ord("0"))
+                & (octets[at + 4] == ord("3")) & ((octets[at + 5] | 0x20) == ord("a"))))
+    return found
 
 
 #: Words of eight bytes (little-endian): a word is eight ASCII digits when no byte has its

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import NamedTuple
 
@@ -47,7 +47,7 @@ _SNIPPET_KEYSET = frozenset(SNIPPET_KEYS)
 ABSENT = None  # marks a member that is not in the question object
 
 
-_new_snippet = partial(tuple.__new__, Snippet)  # a Snippet of its six fields, built in C
+new_snippet = partial(tuple.__new__, Snippet)  # a Snippet of its six fields, built in C
 
 
 class Triple(NamedTuple):
@@ -56,7 +56,7 @@ class Triple(NamedTuple):
     o: str
 
 
-_new_triple = partial(tuple.__new__, Triple)
+new_triple = partial(tuple.__new__, Triple)
 
 
 @dataclass(slots=True)
@@ -131,7 +131,7 @@ def _plain_snippet(value: JsonValue) -> Snippet | None:
             and type(end_section) is str and type(begin) is int and type(end) is int
             and -INT32_MAX <= begin <= INT32_MAX and -INT32_MAX <= end <= INT32_MAX
             and (not document.endswith("/") or document.strip("/"))):
-        return _new_snippet(fields)
+        return new_snippet(fields)
     return None
 
 
@@ -143,7 +143,7 @@ def _plain_triple(value: JsonValue) -> Triple | None:
     get = value.get
     fields = (get("s", ""), get("p", ""), get("o", ""))
     if type(fields[0]) is str and type(fields[1]) is str and type(fields[2]) is str:
-        return _new_triple(fields)
+        return new_triple(fields)
     return None
 
 
@@ -348,7 +348,7 @@ class _Reader:
             get = value.get
             s, p, o = get("s", ""), get("p", ""), get("o", "")
             if type(s) is str and type(p) is str and type(o) is str:
-                return _new_triple((s, p, o))
+                return new_triple((s, p, o))
         else:
             self.problem("wrong-type", pointer, f"a triple must be an object, not {_kind(value)}",
                          'write {"s": ..., "p": ..., "o": ...}')
@@ -423,6 +423,8 @@ def read_taskb(value: JsonValue, doc: JsonText | None = None, *, name: str | Non
     Raises :class:`ScorerError` with every problem the official reader would abort on,
     each located (file, JSON pointer, line:column when the text is known, question id).
     """
+    if doc is not None and isinstance(doc.read, TaskBFile) and name in (None, doc.read.name):
+        return replace(doc.read, doc=doc)  # read by a typed reading (scorer.formats.taskb_typed)
     name = name or (doc.name if doc else "<input>")
     reader = _Reader(name)
     questions: list[Question] = []

@@ -575,6 +575,8 @@ def run_warnings(task: str, value: JsonValue, doc: JsonText, read: TaskBFile | N
     with nothing to fix (:func:`questions_to_check`): only the others are looked at."""
     if _VALIDATORS[SCORINGS[task].files] is _taskb_problems:
         only = questions_to_check(read) if read is not None else None
+        if only != [] and doc.read is not None:  # a typed reading's view: the fixers need the plain value
+            value = doc.parsed()
         return validate_taskb(value, doc, phase=task, warnings_only=True, only=only)[0]
     return [p for p in validate_run(task, value, doc)[0] if p.severity == "warning"]
 
