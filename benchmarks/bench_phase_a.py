@@ -110,13 +110,15 @@ def print_parts(gold_path: Path, run_path: Path, load: float, repeats: int, task
     the read gold and run), with the cyclic GC paused, as ``scorer.evaluate`` runs.  The
     reading, which comes before any measure, is printed as the floor of the ratio, beside
     the plain reading (``load_json`` then ``read_taskb``) the typed one replaces."""
+    from scorer.core.tasks import SCORINGS
     from scorer.evaluation import TYPED_READINGS
     from scorer.evaluation.pairing import check_pairing
     from scorer.evaluation.result import cyclic_gc_paused
     from scorer.formats.jsontext import load_json
     from scorer.formats.taskb import read_taskb
     label, measure = measures
-    typed = partial(load_json, reading=TYPED_READINGS.get(task))
+    typed_reading = TYPED_READINGS[SCORINGS[task].files] if SCORINGS[task].typed_reading else None
+    typed = partial(load_json, reading=typed_reading)
     with cyclic_gc_paused():
         loaded = [typed(gold_path), typed(run_path)]
         gold, run = (read_taskb(*pair) for pair in loaded)
@@ -134,7 +136,7 @@ def print_parts(gold_path: Path, run_path: Path, load: float, repeats: int, task
     plain = parts["plain load_json (both files)"] + parts["read_taskb of its values"]
     print(f"  strict reading into records alone, as scorer.evaluate reads: {reading / load:.2f}x json.load, "
           "before any measure" + (f" (without its typed reading, load_json then read_taskb: {plain / load:.2f}x)"
-                                  if task in TYPED_READINGS else ""))
+                                  if typed_reading is not None else ""))
 
 
 def warnings_time(repeats: int, loaded_run: tuple) -> float:

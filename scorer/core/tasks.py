@@ -242,7 +242,9 @@ class Scoring:
     ``run_schema``: the JSON Schema of its runs in ``scorer/schemas`` (a ``taskb`` format).
     ``ignored``: (the members a run may carry that are not scored, why) -- a warning each.
     ``missing_fix``: the fix told for gold questions a run leaves out (what its evaluator
-    does with them).
+    does with them).  ``typed_reading``: :func:`scorer.evaluate` reads its files with the
+    typed reading of their format (:data:`scorer.evaluation.TYPED_READINGS`), which gives
+    its evaluator the reader's records without a dict per object.
     """
 
     id: str
@@ -264,6 +266,7 @@ class Scoring:
     run_schema: str = ""
     ignored: tuple[tuple[str, ...], str] = ((), "")
     missing_fix: str = ""
+    typed_reading: bool = False
 
 
 
@@ -291,7 +294,7 @@ TASKS: dict[str, Task] = {t.id: t for t in (
 
 #: The tasks of :func:`scorer.evaluate`.
 SCORINGS: dict[str, Scoring] = {s.id: s for s in (
-    Scoring("phaseA", "Phase A", normalizable=True, categories=PHASE_A_CATEGORIES, summary=PHASE_A_CATEGORIES,
+    Scoring("phaseA", "Phase A", normalizable=True, typed_reading=True, categories=PHASE_A_CATEGORIES, summary=PHASE_A_CATEGORIES,
             rankings=(("phaseA", PHASE_A_CATEGORIES),), sensitivity=True,
             answers=("questions", PHASE_A_CATEGORIES), gold_within=("phaseB",),
             run_schema="taskb-phaseA-run.schema.json",

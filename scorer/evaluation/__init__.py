@@ -64,11 +64,13 @@ def _typed_taskb(data: bytes, name: str) -> Loaded | None:
     return read_typed(data, name)
 
 
-#: The typed reading (:data:`scorer.formats.jsontext.TypedReading`) of the files of the
-#: tasks whose evaluators take one: a Phase A gold or run read so is never parsed into a
-#: dict per object, and its records are the reader's (the warnings of a run then parse
-#: its plain value only when some question needs a look).
-TYPED_READINGS: dict[str, Callable[[bytes, str], Loaded | None]] = {"phaseA": _typed_taskb}
+#: The typed reading (:data:`scorer.formats.jsontext.TypedReading`) of each file format
+#: that has one (:attr:`scorer.core.tasks.Scoring.files`), which :func:`evaluate` takes for
+#: the tasks whose entry asks for it (:attr:`scorer.core.tasks.Scoring.typed_reading`): a
+#: Phase A gold or run read so is never parsed into a dict per object, and its records are
+#: the reader's (the warnings of a run then parse its plain value only when a question
+#: needs a look).
+TYPED_READINGS: dict[str, Callable[[bytes, str], Loaded | None]] = {"taskb": _typed_taskb}
 
 
 def _usage(message: str, fix: str) -> ScorerError:
@@ -126,7 +128,7 @@ def evaluate(gold: JsonSource, run: JsonSource, task: str = "phaseA", edition: i
 
 def _dispatch(gold: JsonSource, run: JsonSource, task: str, edition: int, flavor: str, options: dict,
               form_warnings: bool) -> Result:
-    reading = TYPED_READINGS.get(task)
+    reading = TYPED_READINGS.get(SCORINGS[task].files) if SCORINGS[task].typed_reading else None
     gold_loaded = load_input(gold, name="gold", reading=reading)
     run_loaded = load_input(run, name="run", reading=reading)
     warnings = check_pairing(task, gold_loaded, run_loaded)

@@ -24,8 +24,8 @@ plain value where a check needs it.
 """
 from __future__ import annotations
 
-from itertools import chain
-from operator import itemgetter, methodcaller
+from itertools import chain, repeat
+from operator import is_, itemgetter, methodcaller
 from typing import Annotated, Any, cast
 
 import msgspec
@@ -104,10 +104,10 @@ def read_typed(data: bytes, name: str) -> tuple[JsonValue, JsonText] | None:
     if parsed is UNSURE:
         return None
     read = [_record(q, i) for i, q in enumerate(parsed.questions)]
-    if None in read:
+    if any(map(is_, read, repeat(None))):  # by identity: a record's == would be called per question
         return None
     questions = cast(list[Question], read)
-    if _slashes_only(data, questions) or not keeps_every_key(data, parsed):
+    if _slashes_only(questions) or not keeps_every_key(data, parsed):
         return None
     doc = JsonText(name, None, data, read=TaskBFile(name=name, questions=questions))  # no cycle through doc
     return {"questions": [_present(q) for q in parsed.questions]}, doc
@@ -153,13 +153,9 @@ def _unreadable(value: Any, limit: int) -> bool:
     return False
 
 
-def _slashes_only(data: bytes, questions: list[Question]) -> bool:
+def _slashes_only(questions: list[Question]) -> bool:
     """Whether a snippet's document is made of slashes only, which the reader does not
-    take as a document (it reads such a question member by member).  Such a string ends
-    with a slash, written ``/``, ``\\/`` or ``\\u002f`` before its closing quote in the
-    text ``data``: a text without those has none (a few bytes' searches)."""
-    if b'/"' not in data and b'\\u002f"' not in data and b'\\u002F"' not in data:
-        return False
+    take as a document (it reads such a question member by member)."""
     documents = map(itemgetter(0), chain.from_iterable(q.snippets for q in questions))
     return any(not document.strip("/") for document in filter(_ends_with_slash, documents))
 
