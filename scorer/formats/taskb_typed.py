@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from itertools import chain, repeat
 from operator import is_, itemgetter, methodcaller
-from typing import Annotated, Any, cast
+from typing import Annotated, Any, Literal, cast
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -43,6 +43,9 @@ from scorer.formats.jsontext import (
 )
 from scorer.formats.taskb import ABSENT, INT32_MAX, MAX_DEPTH, Question, TaskBFile, new_snippet, new_triple
 
+#: A section: the two of BioASQ's abstracts decode to one string object each (msgspec
+#: gives a literal's own object), which later comparisons find by identity.
+_Section = Literal["abstract", "title"] | str
 #: An offset as the reader takes it without a problem: an integer of 32 bits.
 _Offset = Annotated[int, msgspec.Meta(ge=-INT32_MAX, le=INT32_MAX)]
 
@@ -52,8 +55,8 @@ class _Snippet(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     :class:`~scorer.measures.snippets.Snippet`."""
 
     document: str
-    beginSection: str  # the members' names, as written
-    endSection: str
+    beginSection: _Section  # the members' names, as written
+    endSection: _Section
     offsetInBeginSection: _Offset
     offsetInEndSection: _Offset
     text: str
@@ -92,7 +95,7 @@ _ANSWER_DEPTH, _OTHER_DEPTH = 4, MAX_DEPTH - 3
 _ends_with_slash = methodcaller("endswith", "/")
 #: The least integer of more than MAX_INT_DIGITS digits.
 _LONG = 10**MAX_INT_DIGITS
-_STRING = {str}
+_STRING, _LIST = {str}, {list}
 
 
 def read_typed(data: bytes, name: str) -> tuple[JsonValue, JsonText] | None:
@@ -136,11 +139,16 @@ def _unreadable(value: Any, limit: int) -> bool:
     ``limit`` levels deep (:func:`~scorer.formats.jsontext.nesting_exceeds`) or an integer
     of more than :data:`~scorer.formats.jsontext.MAX_INT_DIGITS` digits, which the plain
     parse refuses: the only places a typed reading can meet one (its typed integers are
-    32-bit offsets).  One level at a time; a string or a list of strings at once."""
+    32-bit offsets).  One level at a time; a string, a list of strings and a list of
+    lists of strings (the answers of BioASQ's files) at once."""
     if type(value) is str or value is UNSET:
         return False
-    if type(value) is list and set(map(type, value)) <= _STRING:
-        return limit < 1
+    if type(value) is list:
+        kinds = set(map(type, value))
+        if kinds <= _STRING:
+            return limit < 1
+        if kinds == _LIST and set(map(type, chain.from_iterable(value))) <= _STRING:
+            return limit < 2
     items, depth = [value], 0
     while items:
         if int in set(map(type, items)) and any(type(v) is int and not -_LONG < v < _LONG for v in items):
