@@ -16,7 +16,7 @@ and the official evaluator on the same files when Java is present (see
 ``official_tools.py``).
 Then times one hostile question: 30,000 snippets of one document whose sections differ,
 one of them inverted (end before begin) at the front, which the official merge loop
-takes hours on (goal: well under a second).
+takes hours on (goal: well under a second); and the real golden files as they are.
 """
 from __future__ import annotations
 
@@ -250,6 +250,22 @@ def main() -> None:
         t = best_of(args.repeats, lambda: scorer.evaluate(gold_path, run_path, task="phaseA", edition=9,
                                                           flavor="official"))
         print(f"  one question, 30,000 snippets, sections differing, one inverted: official -e 9 {t:7.3f} s")
+        real_golden_files(args.repeats)
+
+
+def real_golden_files(repeats: int) -> None:
+    """The real golden files as they are (Gson's escapes included): the time of
+    ``load_json`` of them all and of scoring the first as a Phase A run against itself,
+    beside a bare ``json.loads`` of them."""
+    from scorer.formats.jsontext import load_json
+    paths = sorted(p for p in GOLDEN.glob("*_golden.json") if not p.name.startswith("2B"))
+    texts = [p.read_bytes() for p in paths]
+    bare = best_of(repeats, lambda: [json.loads(text) for text in texts])
+    strict = best_of(repeats, lambda: [load_json(p) for p in paths])
+    scored = best_of(repeats, lambda: scorer.evaluate(paths[0], paths[0], task="phaseA", edition=9))
+    print(f"  the {len(paths)} real golden files ({sum(map(len, texts)) / 1e6:.1f} MB): load_json {strict:.4f} s "
+          f"= {strict / bare:.2f}x a bare json.loads ({bare:.4f} s); {paths[0].name} scored as a Phase A run "
+          f"against itself {scored:.4f} s")
 
 
 if __name__ == "__main__":
