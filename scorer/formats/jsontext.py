@@ -140,7 +140,7 @@ class JsonText:
         typed reading vouched for, :attr:`read`: the value :func:`load_json` gives
         without one)."""
         data = self.data if self.data is not None else self.source.encode()
-        return _DECODER.decode(memoryview(data)[len(_BOM):] if data.startswith(_BOM) else data)
+        return _DECODER.decode(_without_bom(data))
 
     def line_col(self, offset: int) -> tuple[int, int]:
         """1-based line and column of a character offset."""
@@ -420,6 +420,11 @@ _DECODER = msgspec.json.Decoder(float_hook=JsonFloat)
 _BOM = "\ufeff".encode()
 
 
+def _without_bom(data: bytes) -> bytes | memoryview:
+    """``data`` after its byte order mark, if it starts with one (a view: no copy)."""
+    return memoryview(data)[len(_BOM):] if data.startswith(_BOM) else data
+
+
 def _fast_parse(data: bytes) -> JsonValue:
     """The value of the JSON file ``data`` exactly as :func:`_located_parse` gives it, or
     :data:`UNSURE`: msgspec's value (:func:`fast_decode`) when :func:`keeps_every_key`
@@ -440,7 +445,7 @@ def fast_decode(decoder: msgspec.json.Decoder, data: bytes) -> Any:
     integer literal the located parse refuses, and a few long strings of digits or float
     literals it accepts, whose files then take the located parse)."""
     try:
-        return decoder.decode(memoryview(data)[len(_BOM):] if data.startswith(_BOM) else data)
+        return decoder.decode(_without_bom(data))
     except (msgspec.DecodeError, UnicodeDecodeError, _Flagged, RecursionError):
         return UNSURE  # the located parse reports it
 
