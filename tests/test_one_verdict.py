@@ -19,12 +19,14 @@ import copy
 import io
 import json
 import re
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from scorer.cli import main as cli_main
+from scorer.core.challenge import Challenge
 from scorer.core.paths import run_ref
 from scorer.formats.challenge import load_challenge
 from scorer.formats.sealed import generate_key_pair
@@ -222,8 +224,12 @@ def _challenge(tmp_path: Path, runs: dict, sealed: bool) -> tuple[Path, dict[str
     repo.mkdir()
     git(repo, "init", "-q")
     submissions = f'[submissions]\nsealed = true\nrecipient = "{KEY.recipient}"\n' if sealed else ""
-    paths = {_path(i, *key[:3]): key for i, key in enumerate(runs)}
-    systems = "".join(f'[[systems]]\nid = "s{i}"\nname = "S{i}"\ndescription = "s"\n' for i in range(len(runs)))
+    paths, per_group = {}, Counter()
+    for key in runs:  # system s<n> sends the n-th run of its task, batch and phase: as few systems as can be
+        paths[_path(per_group[key[:3]], *key[:3])] = key
+        per_group[key[:3]] += 1
+    systems = "".join(f'[[systems]]\nid = "s{i}"\nname = "S{i}"\ndescription = "s"\n'
+                      for i in range(max(per_group.values())))
     files = {"challenge.toml": CHALLENGE.replace("@SEALED@", submissions).encode(),
              "teams/alpha.toml": f'name = "Alpha"\nmembers = ["alice"]\n{systems}'.encode(),
              **{p: (ROOT / p).read_bytes() for p in DEMO_FILES}}
@@ -254,11 +260,12 @@ def _verdict(output: str, path: str) -> str:
     return found[0]
 
 
-def _local_verdicts(repo: Path, path: str) -> dict[str, str]:
-    """The verdicts of ``validate`` and ``score --strict`` on the run at ``path``."""
+def _local_verdicts(repo: Path, path: str, challenge: Challenge) -> dict[str, str]:
+    """The verdicts of ``validate`` and ``score --strict`` on the run at ``path``
+    (``challenge``: the repository's, which names the gold)."""
     ref = run_ref(path)
     assert ref is not None
-    gold = load_challenge(repo).gold_paths(ref)
+    gold = challenge.gold_paths(ref)
     options = ["--hierarchy", str(gold["hierarchy"])] if "hierarchy" in gold else []
     validate = _cli("validate", str(repo / path), "--challenge", str(repo))
     score = _cli("score", str(repo / path), "--gold", str(gold["gold"]), "--challenge", str(repo), "--strict",
@@ -282,6 +289,7 @@ def test_the_corpus_has_every_task_and_both_verdicts(runs):
 
 def test_validate_score_and_the_check_give_one_verdict_on_every_run(runs, tmp_path):
     repo, paths = _challenge(tmp_path, runs, sealed=False)
+    challenge = load_challenge(repo)
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "the runs")
     code, output = _cli("ci", "check", "--repo", str(repo), "--base=main", "--head=HEAD", "--actor", "alice",
@@ -292,7 +300,7 @@ def test_validate_score_and_the_check_give_one_verdict_on_every_run(runs, tmp_pa
         checked = report[path]
         expected = "accepted" if checked["accepted"] else f"refused ({', '.join(dict.fromkeys(r['code'] for r in checked['reasons']))})"
         assert _verdict(output, path) == expected
-        local = _local_verdicts(repo, path)
+        local = _local_verdicts(repo, path, challenge)
         both.add(checked["accepted"])
         if set(local.values()) != {expected}:
             disagree.append((key, expected, local))
@@ -309,7 +317,7 @@ def test_validate_score_seal_and_the_opened_check_give_one_verdict_on_every_seal
     challenge = load_challenge(repo)
     disagree, sealed = [], []
     for path, key in paths.items():
-        local = _local_verdicts(repo, path)
+        local = _local_verdicts(repo, path, challenge)
         code, output = _cli("seal", str(repo / path), "--repo", str(repo))
         local["seal"] = _verdict(output, path)
         opened = opened_problems(repo, run_ref(path), challenge)
