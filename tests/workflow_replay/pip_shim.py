@@ -8,14 +8,23 @@ It accepts the two installs the workflows make and refuses any other:
 * ``install --no-deps --no-build-isolation <folder>``: the folder must hold a
   ``pyproject.toml``; the packages its ``[tool.setuptools.packages.find] include`` names
   are "installed" by linking them into the job's site folder (first on the job's
-  ``sys.path``), so the job runs the scorer of the commit it checked out.
+  ``sys.path``), so the job runs the scorer of the commit it checked out; and, as pip
+  byte-compiles what it installs, their modules are compiled into their ``__pycache__``:
+  with ``REPLAY_BYTECODE`` set (the runner sets it), each from that folder when a job
+  compiled the same source before (a checked-hash ``.pyc``, PEP 552: valid for any file
+  with that source, wherever it is; Python checks the source's hash when importing it).
 
 Usage: ``pip_shim.py SITE ARGS...`` (SITE: the job's site folder).
 """
 from __future__ import annotations
 
+import hashlib
 import importlib.metadata
+import importlib.util
+import os
+import py_compile
 import re
+import shutil
 import sys
 import tomllib
 from pathlib import Path
@@ -70,10 +79,33 @@ def install_folder(folder: Path, site: Path, options: set[str]) -> str | None:
         if target.is_symlink() or target.is_file():
             target.unlink()
         elif target.is_dir():
-            import shutil
             shutil.rmtree(target)
         target.symlink_to(source, target_is_directory=True)
+        if os.environ.get("REPLAY_BYTECODE"):
+            byte_compile(source, Path(os.environ["REPLAY_BYTECODE"]))
     return None
+
+
+def byte_compile(package: Path, store: Path) -> None:
+    """Every module of ``package`` compiled into its ``__pycache__`` as a checked-hash
+    ``.pyc``, copied from ``store`` (``<SHA-256 of the source>.pyc``) when there, else
+    compiled and kept there too (written whole, then renamed: jobs of other test processes
+    share ``store``).  A module that does not compile is left to fail when imported, as
+    pip leaves it."""
+    store.mkdir(parents=True, exist_ok=True)
+    for source in sorted(package.rglob("*.py")):
+        kept = store / f"{hashlib.sha256(source.read_bytes()).hexdigest()}.pyc"
+        if not kept.is_file():
+            partial = store / f"{kept.name}.{os.getpid()}"
+            try:
+                py_compile.compile(str(source), cfile=str(partial), doraise=True,
+                                   invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
+            except py_compile.PyCompileError:
+                continue
+            os.replace(partial, kept)
+        compiled = Path(importlib.util.cache_from_source(str(source)))
+        compiled.parent.mkdir(exist_ok=True)
+        shutil.copyfile(kept, compiled)
 
 
 def main(argv: list[str]) -> int:

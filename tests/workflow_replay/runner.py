@@ -35,6 +35,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,6 +58,9 @@ DEFAULT_PERMISSIONS = {"contents": "read", "packages": "read"}
 #: The longest a step may run here, whatever its timeout-minutes says.
 STEP_TIMEOUT = 300
 SHELLS = {"bash": ["bash", "--noprofile", "--norc", "-eo", "pipefail"], "sh": ["sh", "-e"]}
+#: The compiled modules the jobs' installs share (:func:`.pip_shim.byte_compile`): by the
+#: SHA-256 of their source, for this Python; kept between test runs, like pip's cache.
+BYTECODE = Path(tempfile.gettempdir()) / f"workflow-replay-bytecode-{os.getuid()}-{sys.implementation.cache_tag}"
 
 
 @dataclass
@@ -425,7 +429,7 @@ class Job:
         folder first on its path), ``pip`` (:mod:`.pip_shim`), and no scorer yet."""
         for folder in (self.workspace, self.temp, self.home, self.bin, self.site):
             folder.mkdir(parents=True, exist_ok=True)
-        shim = f'"{sys.executable}" "{HERE / "pip_shim.py"}" "{self.site}"'
+        shim = f'env REPLAY_BYTECODE="{BYTECODE}" "{sys.executable}" "{HERE / "pip_shim.py"}" "{self.site}"'
         python = (f'#!/bin/sh\nexport PYTHONPATH="{self.site}"\n'
                   f'if [ "$1" = "-m" ] && [ "$2" = "pip" ]; then shift 2; exec {shim} "$@"; fi\n'
                   f'exec "{sys.executable}" "$@"\n')
