@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,20 @@ def origin(tmp_path_factory) -> Path:
     bare = work.parent / "origin.git"
     git(work.parent, "clone", "-q", "--bare", str(work), str(bare))
     return bare
+
+
+@pytest.fixture(scope="module")
+def shard(origin) -> Callable[[int], tuple[Path, list[str]]]:
+    """``shard(k)``: a clone in which ``score_all`` scored shard k of 3, and the runs it
+    scored (each scored once per module: the tests only read them)."""
+    done: dict[int, tuple[Path, list[str]]] = {}
+
+    def scored(k: int) -> tuple[Path, list[str]]:
+        if k not in done:
+            repo = clone(origin, f"shard{k}")
+            done[k] = repo, score_all(repo, shard=(k, 3)).scored
+        return done[k]
+    return scored
 
 
 def clone(origin: Path, name: str) -> Path:
@@ -64,14 +79,13 @@ def test_the_assignment_is_stable_balanced_and_complete():
         shard_of(runs, 0)
 
 
-def test_three_shards_merged_equal_one_score_all_byte_for_byte(origin):
+def test_three_shards_merged_equal_one_score_all_byte_for_byte(origin, shard):
     single = clone(origin, "single")
     assert score_all(single).ok
-    shards = [clone(origin, f"shard{k}") for k in (1, 2, 3)]
+    shards = [shard(k)[0] for k in (1, 2, 3)]
     scored = []
     for k, repo in enumerate(shards, 1):
-        summary = score_all(repo, shard=(k, 3))
-        scored += summary.scored
+        scored += shard(k)[1]
         assert not (repo / "results/index.json").exists() and not (repo / "results/batches").exists()
     count = score_all(clone(origin, "count"), reuse_only=True)  # opens no sealed gold: the demo's sealed batch waits
     everything = sorted(count.missing + count.awaiting_gold)
@@ -85,13 +99,10 @@ def test_three_shards_merged_equal_one_score_all_byte_for_byte(origin):
     assert files(merge / "results") == files(single / "results")
 
 
-def test_a_failed_shard_leaves_the_others_intact_and_the_merge_names_what_is_missing(origin):
-    shards = {k: clone(origin, f"partial{k}") for k in (1, 2, 3)}
-    for k in (1, 3):
-        score_all(shards[k], shard=(k, 3))
+def test_a_failed_shard_leaves_the_others_intact_and_the_merge_names_what_is_missing(origin, shard):
     merge = clone(origin, "partial-merge")
-    for k in (1, 3):
-        copy_runs(shards[k], merge)
+    for k in (1, 3):  # shard 2 failed: it uploaded nothing
+        copy_runs(shard(k)[0], merge)
     before = files(merge / "results")
     summary = score_all(merge, reuse_only=True)  # the demo's sealed batch waits: reuse-only opens no sealed gold
     runs = summary.missing + summary.reused + summary.awaiting_gold
