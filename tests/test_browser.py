@@ -21,9 +21,15 @@ exactly the matching runs; each overview follows its stated order; folded legend
 headers, readable times.  Screenshots of every page kind at 1,280 and 390 px go to
 ``test-artifacts/screenshots/<kind>-<width>.png`` (ignored by Git) for a person to review:
 ``python -m pytest -n 0 tests/test_browser.py -k screenshots``.
+
+Speed: the checks of many pages read them from one crawl per test run (``crawled`` at
+1,280 px, ``crawled_narrow`` at 390 px: each page loaded once and read by every script in
+one call), not from a load per check; the site is built once per run; both are shared by
+the xdist workers (``once_per_run``).
 """
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
@@ -81,7 +87,7 @@ def build_demo(repo: Path, renames: dict | None = None) -> Path:
     """The demo challenge copied to ``repo`` and built; ``renames``: teams file -> (old, new) text."""
     from scorer.cli import main
 
-    repo.mkdir()
+    repo.mkdir(parents=True)
     for part in DEMO:
         source = ROOT / part
         if source.is_dir():
@@ -97,10 +103,36 @@ def build_demo(repo: Path, renames: dict | None = None) -> Path:
     return (repo / "_site").resolve()
 
 
+def once_per_run(tmp_path_factory, name: str, make) -> Path:
+    """``<run's temporary folder>/<name>``, made by ``make(path)`` once per test run.
+
+    The run's folder is the one every xdist worker of the run shares (a worker's own
+    ``basetemp`` is a sub-folder of it; without xdist it is ``basetemp`` itself), so the
+    first worker to ask makes it while holding ``<name>.lock`` and the others wait, then
+    reuse it.  ``<name>.done`` is written only after ``make`` returned: what a failed
+    attempt left behind is removed and made again by the next one to ask.
+    """
+    import fcntl
+
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    path, done = root / name, root / f"{name}.done"
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not done.exists():
+            if path.is_dir():
+                shutil.rmtree(path)
+            path.unlink(missing_ok=True)
+            make(path)
+            done.touch()
+    return path
+
+
 @pytest.fixture(scope="session")
 def site(tmp_path_factory, webdriver_module) -> Path:
-    """The demo challenge built once per session, from a copy of its files."""
-    return build_demo(tmp_path_factory.mktemp("browser-demo") / "repo")
+    """The demo challenge built once per test run (shared by the xdist workers), from a copy of its files."""
+    made = once_per_run(tmp_path_factory, "browser-demo", lambda path: build_demo(path / "repo"))
+    return (made / "repo" / "_site").resolve()
 
 
 LONG_NAME = "Quokka first attempt: cross-encoder re-ranking with self-consistency voting over five readers (v3)"
@@ -109,8 +141,9 @@ LONG_NAME = "Quokka first attempt: cross-encoder re-ranking with self-consistenc
 @pytest.fixture(scope="session")
 def long_name_site(tmp_path_factory, webdriver_module) -> Path:
     """The demo with a system (in the Task B and mcqa diagrams) renamed to a long name."""
-    return build_demo(tmp_path_factory.mktemp("browser-long-name") / "repo",
-                      {"quokka.toml": ('name = "Quokka first attempt"', f'name = "{LONG_NAME}"')})
+    renames = {"quokka.toml": ('name = "Quokka first attempt"', f'name = "{LONG_NAME}"')}
+    made = once_per_run(tmp_path_factory, "browser-long-name", lambda path: build_demo(path / "repo", renames))
+    return (made / "repo" / "_site").resolve()
 
 
 @pytest.fixture(scope="session")
@@ -134,15 +167,20 @@ def driver(webdriver_module, tmp_path_factory):
         browser.quit()
 
 
-@pytest.fixture
-def page(driver, site):
-    """Opens a page of the site (file://) at desktop size; console errors fail the test."""
+def reset(driver) -> None:
+    """The 1,280 x 900 window (no emulated device), JavaScript on, no smooth scrolling (a
+    click lands where the element is, not where it was), the console logs forgotten."""
     driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
-    # no smooth scrolling: a click lands where the element is, not where it was
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
                            {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
     driver.get_log("browser")  # forget what earlier tests logged
+
+
+@pytest.fixture
+def page(driver, site):
+    """Opens a page of the site (file://) at desktop size; console errors fail the test."""
+    reset(driver)
 
     def open_page(path: str):
         return load(driver, (site / path).as_uri())
@@ -152,8 +190,10 @@ def page(driver, site):
     assert not errors, errors
 
 
-def load(driver, url: str):
-    """``driver.get`` and then wait until that document has finished loading.
+def open_and_read(driver, url: str, script: str = "return null;"):
+    """``driver.get`` and then wait until that document has finished loading; what
+    ``script`` (a function body, not using ``arguments``) returns on it, run in the very call
+    that saw the document loaded (one round trip to the browser, not two).
 
     ``driver.get`` waits for the load event, yet on a loaded 2-core machine chromedriver was
     seen to return while the new document was still being parsed (the stylesheet applied,
@@ -164,14 +204,98 @@ def load(driver, url: str):
 
     driver.get(url)
     wanted = url.split("#")[0]
-    WebDriverWait(driver, 20).until(lambda d: d.execute_script(
-        "return document.readyState === 'complete' && location.href.split('#')[0] === arguments[0];",
-        wanted))
+    ready = ("if (document.readyState !== 'complete' || location.href.split('#')[0] !== arguments[0]) return null;"
+             f"return {{read: (() => {{ {script} }})()}};")
+    return WebDriverWait(driver, 20, poll_frequency=0.05).until(
+        lambda d: d.execute_script(ready, wanted))["read"]
+
+
+def load(driver, url: str):
+    """``open_and_read`` of nothing: the driver, on the loaded page at ``url``."""
+    open_and_read(driver, url)
     return driver
 
 
 def severe(entries) -> list[str]:
     return [e["message"] for e in entries if e.get("level") == "SEVERE"]
+
+
+# --- every page read once: what the checks of many pages look at ---------------------------
+
+#: A phone held upright: the narrow view the checks at 390 px emulate.
+NARROW_VIEW = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
+
+
+class Crawl:
+    """What the browser read on the pages of a crawl: ``facts[path][name]`` holds
+    ``{"value": ...}`` (what the script ``name`` returned) or ``{"error": ...}`` (what it
+    raised), ``console[path]`` the page's SEVERE console messages."""
+
+    def __init__(self, data: dict):
+        self.facts, self.console = data["facts"], data["console"]
+
+    def result(self, path: str, name: str):
+        """What the script ``name`` returned on ``path``; a located failure if it raised."""
+        assert path in self.facts, f"{path}: not crawled"
+        read = self.facts[path][name]
+        assert "error" not in read, f"{path}: the script {name} raised {read['error']}"
+        return read["value"]
+
+    def read(self, path: str, name: str):
+        """``result(path, name)`` of a page that logged no console error (as ``page`` checks)."""
+        assert not self.console[path], f"{path}: console: {self.console[path]}"
+        return self.result(path, name)
+
+
+def crawl(driver, site: Path, pages: list[str], scripts: dict[str, str], view: dict | None) -> dict:
+    """Each of ``pages`` loaded afresh from file:// (``reset`` first, then ``view`` emulated
+    if given) and read by all ``scripts`` (name -> body, read-only, in this order) in one
+    call: the data of a ``Crawl``."""
+    calls = ", ".join(f"{json.dumps(name)}: (() => {{ try {{ return {{value: (() => {{ {body} }})()}}; }} "
+                      "catch (e) { return {error: String(e)}; } })()" for name, body in scripts.items())
+    read = f"return {{{calls}}};"
+    reset(driver)
+    if view:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", view)
+    facts, console = {}, {}
+    try:
+        for path in pages:
+            facts[path] = open_and_read(driver, (site / path).as_uri(), read)
+            console[path] = severe(driver.get_log("browser"))
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    return {"facts": facts, "console": console}
+
+
+def crawled_once(request, site: Path, name: str, pages: list[str], scripts: dict[str, str],
+                 view: dict | None) -> Crawl:
+    """``crawl`` of the session's site made once per test run (``once_per_run``: the xdist
+    workers share it, and only the one that makes it needs the ``driver``), kept as JSON."""
+    def make(path: Path) -> None:
+        data = crawl(request.getfixturevalue("driver"), site, pages, scripts, view)
+        path.write_text(json.dumps(data), encoding="utf-8")
+
+    made = once_per_run(request.getfixturevalue("tmp_path_factory"), name, make)
+    return Crawl(json.loads(made.read_text(encoding="utf-8")))
+
+
+@pytest.fixture(scope="session")
+def crawled(request, site) -> Crawl:
+    """Every HTML page of the site at 1,280 px (the window), read by each script the checks
+    of many pages use: loaded once per test run instead of once per check."""
+    pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
+    scripts = {"MAIN_TABLES": MAIN_TABLES, "WIDTHS": WIDTHS, "PAGE_FACTS": PAGE_FACTS,
+               "RANKED_VALUES": RANKED_VALUES, "FILTERED_ROWS": FILTERED_ROWS, "PLAIN_WORDS": PLAIN_WORDS,
+               "LATE_LINKS": LATE_LINKS, "BOARD_TABLES": BOARD_TABLES, "OVERVIEW_ROWS": OVERVIEW_ROWS}
+    return crawled_once(request, site, "browser-crawl-1280.json", pages, scripts, None)
+
+
+@pytest.fixture(scope="session")
+def crawled_narrow(request, site) -> Crawl:
+    """Every leaderboard and overview at 390 px (``NARROW_VIEW``), read by ``MAIN_TABLES``
+    and ``WIDTHS``."""
+    return crawled_once(request, site, "browser-crawl-390.json", leaderboards(site),
+                        {"MAIN_TABLES": MAIN_TABLES, "WIDTHS": WIDTHS}, NARROW_VIEW)
 
 
 def by_css(driver, selector):
@@ -209,17 +333,12 @@ return {
 """
 
 
-def test_every_page_loads_without_console_errors_and_every_link_resolves(driver, site):
+def test_every_page_loads_without_console_errors_and_every_link_resolves(crawled, site):
     """A crawl of every HTML page of the site from file://, as the browser resolves hrefs."""
-    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-    driver.get_log("browser")
     html = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
     assert len(html) > 50
-    facts, problems = {}, []
-    for path in html:
-        load(driver, (site / path).as_uri())
-        facts[path] = driver.execute_script(PAGE_FACTS)
-        problems += [f"{path}: console: {m}" for m in severe(driver.get_log("browser"))]
+    facts = {path: crawled.result(path, "PAGE_FACTS") for path in html}
+    problems = [f"{path}: console: {m}" for path in html for m in crawled.console[path]]
     base = site.as_uri() + "/"
     for path, f in facts.items():
         if not f["title"] or len(f["h1"]) != 1 or not f["h1"][0]:
@@ -492,10 +611,10 @@ return {page: [document.documentElement.scrollWidth, document.documentElement.cl
 """
 
 
-def test_no_leaderboard_scrolls_sideways_at_1280px(page, driver, site):
+def test_no_leaderboard_scrolls_sideways_at_1280px(crawled, site):
     problems = []
     for path in leaderboards(site):
-        facts = page(path).execute_script(MAIN_TABLES)
+        facts = crawled.read(path, "MAIN_TABLES")
         if facts["page"][0] > facts["page"][1]:
             problems.append(f"{path}: the page scrolls sideways {facts['page']}")
         problems += [f"{path}: table {w['id']} scrolls ({w['scroll']} > {w['client']})"
@@ -503,19 +622,14 @@ def test_no_leaderboard_scrolls_sideways_at_1280px(page, driver, site):
     assert len(leaderboards(site)) > 25 and not problems, "\n".join(problems)
 
 
-def test_the_rank_and_the_ranked_measure_stay_in_view_at_390px(page, driver, site):
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+def test_the_rank_and_the_ranked_measure_stay_in_view_at_390px(crawled_narrow, site):
     problems = []
-    try:
-        for path in leaderboards(site):
-            for w in page(path).execute_script(MAIN_TABLES)["wraps"]:
-                for what in ("first", "ranked"):
-                    if w[what] is not None and w[what] > w["right"] + 1:
-                        problems.append(f"{path}: the {what} column of {w['id']} ends at {w[what]:.0f} px, "
-                                        f"outside its box ({w['right']:.0f} px)")
-    finally:
-        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    for path in leaderboards(site):
+        for w in crawled_narrow.read(path, "MAIN_TABLES")["wraps"]:
+            for what in ("first", "ranked"):
+                if w[what] is not None and w[what] > w["right"] + 1:
+                    problems.append(f"{path}: the {what} column of {w['id']} ends at {w[what]:.0f} px, "
+                                    f"outside its box ({w['right']:.0f} px)")
     assert not problems, "\n".join(problems)
 
 
@@ -584,8 +698,7 @@ NARROW_PAGES = ("index.html", LEADERBOARD, PHASE_A, "taskA/batch1.html", "overvi
 
 
 def test_wide_tables_scroll_in_their_box_at_390px(page, driver):
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", NARROW_VIEW)
     problems = []
     for path in NARROW_PAGES:
         page(path)
@@ -889,13 +1002,16 @@ def test_highlight_colours_keep_text_and_links_readable(page, driver):
 
 
 def _shoot(driver, name: str, width: int, full: bool = True) -> Path:
+    """The page at ``width`` and its full height (at most 6,000 px) as a PNG, encoded for
+    speed rather than size (the same pixels)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / name
     height = driver.execute_script("return document.documentElement.scrollHeight") if full else 900
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": width, "height": min(int(height), 6000), "deviceScaleFactor": 1,
                             "mobile": width < 600})
-    assert driver.save_screenshot(str(path))
+    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
+    path.write_bytes(base64.b64decode(shot["data"]))
     return path
 
 
@@ -1010,15 +1126,14 @@ def _star_problems(table: dict) -> list[str]:
     return wrong
 
 
-def test_every_leaderboard_ranks_by_its_starred_column(page, site):
+def test_every_leaderboard_ranks_by_its_starred_column(crawled, site):
     from scorer.core.tasks import TASKS
     boards = sorted(p.relative_to(site).as_posix() for task in TASKS if (site / task).is_dir()
                     for p in (site / task).rglob("*.html") if "compare" not in p.parts and "runs" not in p.parts)
     checked = {"one star": 0, "average rank": 0}
     problems = {}
     for board in boards:
-        driver = page(board)
-        for table in driver.execute_script(BOARD_TABLES):
+        for table in crawled.read(board, "BOARD_TABLES"):
             if not any(h["label"].startswith("Rank") for h in table["heads"]):
                 continue
             stars = sum(h["starred"] for h in table["heads"])
@@ -1028,7 +1143,7 @@ def test_every_leaderboard_ranks_by_its_starred_column(page, site):
     assert problems == {}
     assert checked["one star"] >= 3 and checked["average rank"] >= 3, checked
     # batch 1 has expert scores: its ideal answers are ranked on them, starred, not ROUGE
-    ideal = next(t for t in page("taskB/batch1/phaseB.html").execute_script(BOARD_TABLES)
+    ideal = next(t for t in crawled.read("taskB/batch1/phaseB.html", "BOARD_TABLES")
                  if "expert scores" in t["note"])
     assert {h["title"] for h in ideal["heads"] if h["starred"]} == {
         "ideal.manual.recall", "ideal.manual.precision", "ideal.manual.repetition", "ideal.manual.readability"}
@@ -1065,13 +1180,13 @@ BOARD_KINDS = {"Task B Phase A": PHASE_A, "Task B Phase A+": "taskB/batch1/phase
                "Synergy": "synergy/round2/run.html"}
 
 
-def test_each_board_kind_shows_the_values_it_ranks_on(page):
+def test_each_board_kind_shows_the_values_it_ranks_on(crawled):
     """Every main table of every kind of board has starred (ranked-on) columns, and every
     ranked row shows a score (4 decimals) in at least one of them; the Task A batch board has
     one per test set."""
     problems = []
     for kind, path in BOARD_KINDS.items():
-        tables = page(path).execute_script(RANKED_VALUES)
+        tables = crawled.read(path, "RANKED_VALUES")
         assert tables, (kind, path)
         for t in tables:
             ranked = [r for r in t["rows"] if r["ranked"]]
@@ -1082,7 +1197,7 @@ def test_each_board_kind_shows_the_values_it_ranks_on(page):
                     problems.append(f"{kind}: {t['id']}: a ranked row shows no score {row['values']}")
             if not ranked:
                 problems.append(f"{kind}: {t['id']} ranks no one")
-    task_a = page("taskA/batch1.html").execute_script(RANKED_VALUES)
+    task_a = crawled.read("taskA/batch1.html", "RANKED_VALUES")
     assert all(t["starred"] == 5 for t in task_a), [t["starred"] for t in task_a]  # week1..week5
     assert not problems, "\n".join(problems)
 
@@ -1102,18 +1217,22 @@ return out;
 
 
 def _width_problems(path: str, facts: dict, width: int) -> list[str]:
-    problems = [f"{path}: the page is {facts['page']} px wide"] if facts["page"] > width else []
+    """What is wrong with the ``WIDTHS`` facts of ``path`` read at a ``width`` px wide view,
+    each naming the page and the view."""
+    where = f"{path} at {width} px"
+    problems = [f"{where}: the page is {facts['page']} px wide"] if facts["page"] > width else []
     for w in facts["wraps"]:
         if w["right"] > width + 0.5:
-            problems.append(f"{path}: table {w['id']} ends at {w['right']:.0f} px")
+            problems.append(f"{where}: table {w['id']} ends at {w['right']:.0f} px")
         if w["scrolls"] and not (w["cue"] and w["shadow"]):
-            problems.append(f"{path}: table {w['id']} scrolls without a visible cue ({w})")
+            problems.append(f"{where}: table {w['id']} scrolls without a visible cue ({w})")
         if w["captionRight"] is not None and w["captionRight"] > min(w["right"], width) + 0.5:
-            problems.append(f"{path}: the caption of {w['id']} is cut ({w['captionRight']:.0f} px)")
+            problems.append(f"{where}: the caption of {w['id']} is cut ({w['captionRight']:.0f} px)")
     return problems
 
 
-def test_no_board_or_per_question_table_is_wider_than_1280px_and_a_table_that_scrolls_says_so(page, driver, site):
+def test_no_board_or_per_question_table_is_wider_than_1280px_and_a_table_that_scrolls_says_so(
+        crawled, crawled_narrow, site):
     """Every board (and filtered view), every run page (the per-question tables), every
     head-to-head page and every team and system page at 1,280 px: the page fits, and a table wider than its box shows the
     cue (the "scroll" line and the edge shadows); the boards again at 390 px, where their
@@ -1123,19 +1242,14 @@ def test_no_board_or_per_question_table_is_wider_than_1280px_and_a_table_that_sc
     assert len(pages) > 250
     problems, scrolling = [], 0
     for path in pages:
-        facts = page(path).execute_script(WIDTHS)
+        facts = crawled.read(path, "WIDTHS")
         problems += _width_problems(path, facts, DESKTOP[0])
         scrolling += sum(w["scrolls"] for w in facts["wraps"])
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
     narrow = 0
-    try:
-        for path in leaderboards(site):
-            facts = page(path).execute_script(WIDTHS)
-            problems += _width_problems(path, facts, 390)
-            narrow += sum(w["scrolls"] for w in facts["wraps"])
-    finally:
-        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    for path in leaderboards(site):
+        facts = crawled_narrow.read(path, "WIDTHS")
+        problems += _width_problems(path, facts, NARROW_VIEW["width"])
+        narrow += sum(w["scrolls"] for w in facts["wraps"])
     assert not problems, "\n".join(problems[:40])
     assert narrow > 50, narrow  # the cue was checked on many scrolling tables
     assert scrolling >= 0
@@ -1144,8 +1258,9 @@ def test_no_board_or_per_question_table_is_wider_than_1280px_and_a_table_that_sc
 def test_the_scroll_cue_check_catches_a_table_without_one():
     wrap = {"id": "t", "scrolls": True, "right": 1000, "shadow": True, "cue": False, "captionRight": 900}
     assert _width_problems("p.html", {"page": 1280, "wraps": [wrap]}, 1280) == [
-        f"p.html: table t scrolls without a visible cue ({wrap})"]
-    assert _width_problems("p.html", {"page": 1337, "wraps": []}, 1280) == ["p.html: the page is 1337 px wide"]
+        f"p.html at 1280 px: table t scrolls without a visible cue ({wrap})"]
+    assert _width_problems("p.html", {"page": 1337, "wraps": []}, 1280) == [
+        "p.html at 1280 px: the page is 1337 px wide"]
 
 
 FILTERED_ROWS = """
@@ -1161,7 +1276,7 @@ return [...document.querySelectorAll('main table.sortable')].filter(t => !t.clos
 FILTER_KINDS = ("open", "primary", "no-bioasq", "no-tools")
 
 
-def test_the_filtered_views_exist_and_hold_exactly_the_matching_runs(page, site):
+def test_the_filtered_views_exist_and_hold_exactly_the_matching_runs(crawled, site):
     """For every board with runs: <board>.open.html holds the rows of the systems whose card
     says open weights, <board>.primary.html those whose card names this batch primary,
     <board>.no-bioasq.html those whose card says no earlier BioASQ test set was used
@@ -1190,15 +1305,16 @@ def test_the_filtered_views_exist_and_hold_exactly_the_matching_runs(page, site)
     checked = dict.fromkeys(FILTER_KINDS, 0)
     problems = []
     for board in boards:
-        full = page(board).execute_script(FILTERED_ROWS)
+        full = crawled.read(board, "FILTERED_ROWS")
         if not any(t["rows"] for t in full):
             assert not (site / board.replace(".html", ".open.html")).exists(), board
             continue
         parts = board.removesuffix(".html").split("/")
         task, batch = parts[0], parts[1]
         for kind in FILTER_KINDS:
-            shown = {t["id"]: t["rows"] for t in page(board.replace(".html", f".{kind}.html")).execute_script(
-                FILTERED_ROWS)}  # a table no row of which matches is not shown (an empty-state line instead)
+            shown = {t["id"]: t["rows"] for t in crawled.read(board.replace(".html", f".{kind}.html"),
+                                                              "FILTERED_ROWS")}
+            # a table no row of which matches is not shown (an empty-state line instead)
             for whole in full:
                 expected = [r for r in whole["rows"] if not r["key"] or keep(kind, r["key"], task, batch)]
                 if shown.get(whole["id"], []) != expected:
@@ -1249,17 +1365,17 @@ def _overview_order_problems(table: dict) -> list[str]:
     return problems
 
 
-def test_the_overview_order_follows_its_stated_rule(page, site):
+def test_the_overview_order_follows_its_stated_rule(crawled, site):
     checked = 0
     for path in sorted(p.relative_to(site).as_posix() for p in (site / "overview").glob("*.html")):
-        for table in page(path).execute_script(OVERVIEW_ROWS):
+        for table in crawled.read(path, "OVERVIEW_ROWS"):
             if table["rows"]:
                 assert _overview_order_problems(table) == [], (path, table["note"])
                 checked += 1
     assert checked >= 6
     # Task B Phase A of the demo: the BM25 baseline (3 of 3 batches, mean 3.67) is #2; Hybrid
     # BM25 + dense (mean 2, 2 batches) follows the numbered rows, unnumbered
-    phase_a = page("overview/taskB.html").execute_script(OVERVIEW_ROWS)[0]
+    phase_a = crawled.read("overview/taskB.html", "OVERVIEW_ROWS")[0]
     assert [r[:2] for r in phase_a["rows"][:4]] == [["1", "Dense retrieval + reader"], ["2", "BM25 baseline"],
                                                     ["3", "Quokka first attempt"], ["-", "Hybrid BM25 + dense"]]
 
@@ -1271,6 +1387,7 @@ def test_the_overview_check_catches_an_interleaved_order():
     assert "a numbered system is not ranked in every batch" in _overview_order_problems(table)
 
 
+LATE_LINKS = "return [...document.querySelectorAll('main tr.late td a')].map(a => [a.textContent, a.href]);"
 PLAIN_WORDS = """
 return {
   legends: [...document.querySelectorAll('details.legend')].map(d => ({id: d.id, open: d.open})),
@@ -1284,12 +1401,12 @@ return {
 """
 
 
-def test_boards_speak_plain_words(page, site):
+def test_boards_speak_plain_words(crawled, site):
     """One folded legend per board, a title on every header of its main tables, readable times in
     <time datetime> (UTC), no configuration key in a note; the docs index and its pages
     without raw backticks."""
     for path in [p for p in leaderboards(site) if not p.startswith("overview/")]:
-        facts = page(path).execute_script(PLAIN_WORDS)
+        facts = crawled.read(path, "PLAIN_WORDS")
         assert facts["legends"] == [{"id": "legend", "open": False}] or not (site / path).read_text(
             encoding="utf-8").count("<table"), (path, facts["legends"])
         assert facts["untitled"] == [], (path, facts["untitled"])
@@ -1297,11 +1414,10 @@ def test_boards_speak_plain_words(page, site):
         for stamp, text in facts["times"]:
             assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", stamp) and text.endswith(" UTC"), (stamp, text)
             assert "T" not in text.replace("UTC", ""), text
-    late = page("taskB/batch2/phaseB.html").execute_script(
-        "return [...document.querySelectorAll('main tr.late td a')].map(a => [a.textContent, a.href]);")
+    late = crawled.read("taskB/batch2/phaseB.html", "LATE_LINKS")
     assert any(text.startswith("late, not ranked") and href.endswith("docs/ranking.html#late-runs")
                for text, href in late), late
-    index = page("docs/index.html").execute_script(PLAIN_WORDS)
+    index = crawled.read("docs/index.html", "PLAIN_WORDS")
     assert "`" not in index["title"] and not [t for t in index["links"] if "`" in t], index["links"]
     assert "results/: what score-all writes" in index["links"]
-    assert "`" not in page("docs/results.html").execute_script(PLAIN_WORDS)["title"]
+    assert "`" not in crawled.read("docs/results.html", "PLAIN_WORDS")["title"]
