@@ -243,14 +243,17 @@ class Crawl:
 
     def read(self, path: str, name: str):
         """``result(path, name)`` of a page that logged no console error (as ``page`` checks)."""
+        value = self.result(path, name)
         assert not self.console[path], f"{path}: console: {self.console[path]}"
-        return self.result(path, name)
+        return value
 
 
 def crawl(driver, site: Path, pages: list[str], scripts: dict[str, str], view: dict | None) -> dict:
     """Each of ``pages`` loaded afresh from file:// (``reset`` first, then ``view`` emulated
     if given) and read by all ``scripts`` (name -> body, read-only, in this order) in one
     call: the data of a ``Crawl``."""
+    from selenium.common.exceptions import WebDriverException
+
     calls = ", ".join(f"{json.dumps(name)}: (() => {{ try {{ return {{value: (() => {{ {body} }})()}}; }} "
                       "catch (e) { return {error: String(e)}; } })()" for name, body in scripts.items())
     read = f"return {{{calls}}};"
@@ -260,7 +263,10 @@ def crawl(driver, site: Path, pages: list[str], scripts: dict[str, str], view: d
     facts, console = {}, {}
     try:
         for path in pages:
-            facts[path] = open_and_read(driver, (site / path).as_uri(), read)
+            try:
+                facts[path] = open_and_read(driver, (site / path).as_uri(), read)
+            except WebDriverException as err:  # a page that never finished loading, a browser gone
+                raise AssertionError(f"{path}: not read: {type(err).__name__} {err.msg or ''}") from err
             console[path] = severe(driver.get_log("browser"))
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
