@@ -20,6 +20,7 @@ import pytest
 from scorer.pr.github import MARKER
 from tests.workflow_replay.challenge import BATCH, CHALLENGE, CLOSES, GAMMA, GOLD, ROOT, new_platform, run
 from tests.workflow_replay.platform import Platform, Pull, ReplayError
+from tests.workflow_replay.runner import WorkflowRun
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 yaml = pytest.importorskip("yaml", reason="PyYAML reads the workflows (pip install -e '.[test]')")
@@ -303,11 +304,18 @@ def publish_three_runs(tmp_path, challenge: str = CHALLENGE, workflows: dict[str
     return platform, result
 
 
-def test_a_sharded_publish_equals_an_unsharded_one(tmp_path):
+@pytest.fixture(scope="module")
+def unsharded(tmp_path_factory) -> tuple[Platform, WorkflowRun]:
+    """The three runs published without shards: the platform and the publish.yml run
+    (once per module: the sharded tests only read them)."""
+    return publish_three_runs(tmp_path_factory.mktemp("plain"))
+
+
+def test_a_sharded_publish_equals_an_unsharded_one(tmp_path, unsharded):
     """Three runs over a threshold of one: a shard job per run scores it, the publisher
     reuses all three (0 scored) and main's ``results/`` is the one an unsharded publish
     pushes, byte for byte."""
-    plain, unsharded = publish_three_runs(tmp_path / "plain")
+    plain, unsharded = unsharded
     sharded, result = publish_three_runs(tmp_path / "sharded", SHARDED)
     unsharded.expect("success")
     result.expect("success")
@@ -322,7 +330,7 @@ def test_a_sharded_publish_equals_an_unsharded_one(tmp_path):
     assert SHARD_STEPS - {("publish.yml", "publish", "Say which shards failed")} <= ran
 
 
-def test_a_failed_shard_is_scored_by_the_publisher_and_fails_the_run(tmp_path):
+def test_a_failed_shard_is_scored_by_the_publisher_and_fails_the_run(tmp_path, unsharded):
     """Shard 2 of 3 fails before scoring: the others still upload (fail-fast is off), the
     publisher scores its run itself and pushes complete results (the same as unsharded),
     and the workflow run concludes failure, naming the shard's step."""
@@ -330,7 +338,7 @@ def test_a_failed_shard_is_scored_by_the_publisher_and_fails_the_run(tmp_path):
     old = 'python -m scorer score-all --shard "$SHARD"'
     assert text.count(old) == 1
     broken = text.replace(old, f'test "$SHARD" != 2/3\n          {old}')
-    plain, _ = publish_three_runs(tmp_path / "plain")
+    plain, _ = unsharded
     sharded, result = publish_three_runs(tmp_path / "sharded", SHARDED, {"publish.yml": broken})
     assert result.conclusion == "failure" and result.jobs["shard"].result == "failure"
     assert [s.outcome for s in result.jobs["shard"].steps if s.name == "Score this shard's runs"] == \
