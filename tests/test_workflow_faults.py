@@ -20,12 +20,13 @@ DEPLOY = "Run actions/deploy-pages@d6db90164ac5ed86f2b6aed7e0febac5b3c0c03e"
 
 
 def a_pull_request(platform: Platform) -> None:
-    """Alice opens a valid pull request: check.yml and report.yml must succeed."""
+    """Alice opens a valid pull request: check.yml and report.yml must succeed (a failed
+    check.yml fails the scenario before its report runs)."""
     platform.at("2026-03-02T11:00:00Z").open_pull("alice", {f"{BATCH}/alpha/a1.json": run(11, 12)}, "a1")
-    runs = platform.drain()
-    assert [r.file for r in runs] == ["check.yml", "report.yml"]
+    runs = platform.drain(until_failure=True)
     for result in runs:
         result.expect("success")
+    assert [r.file for r in runs] == ["check.yml", "report.yml"]
     assert platform.status(runs[0].queued.payload["pull_request"]["head"]["sha"]) == "success"
 
 

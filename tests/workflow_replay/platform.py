@@ -245,15 +245,16 @@ class Platform:
                 observer.payload(event_name, payload)
         return queued
 
-    def drain(self) -> list:
+    def drain(self, until_failure: bool = False) -> list:
         """Run the queued runs in order (and those they start) until none is left: a run
         still pending when a newer run of its concurrency group is queued is cancelled, as
-        GitHub does.  The finished runs, in order."""
+        GitHub does.  The finished runs, in order; with ``until_failure``, up to the first
+        that concluded failure (the runs it would start stay queued)."""
         from tests.workflow_replay.runner import cancelled_run, run_workflow
         done = []
         while True:
             with self.lock:
-                if not self.queue:
+                if not self.queue or until_failure and done and done[-1].conclusion == "failure":
                     return done
                 item = self.queue.pop(0)
                 newer = item.group is not None and any(q.group == item.group for q in self.queue)
