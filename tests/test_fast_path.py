@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -375,8 +376,18 @@ def test_complete_snippets_and_triples_take_the_pointer_free_reading(monkeypatch
 @given(st.text(st.sampled_from(':\\u03aA"0x\u00e9'), max_size=12))
 def test_the_colon_count_and_escape_check_see_what_the_text_holds(text):
     data = text.encode("utf-8")
+    escaped = text.count("\\u003a") + text.count("\\u003A")
     assert jsontext._colons(data) == text.count(":")
-    assert jsontext._escaped_colons(data) == text.count("\\u003a") + text.count("\\u003A")
+    assert jsontext._escaped_colons(data) == escaped
+    assert jsontext._escaped_colons_from(np.frombuffer(data, np.uint8), 0) == escaped  # past the few backslashes
+
+
+def test_escaped_colons_past_the_backslashes_looked_at_one_by_one_are_counted():
+    """More backslashes than :data:`jsontext._FEW_BACKSLASHES`: the numpy count takes over
+    at the next one, counting each escape once (one escape straddles the hand-over)."""
+    few = jsontext._FEW_BACKSLASHES
+    text = "\\\\" * (few // 2) + "\\u003a" + '"\\u003A:\\u003b\\\\u003a' * 1000 + "\\u003"
+    assert jsontext._escaped_colons(text.encode()) == text.count("\\u003a") + text.count("\\u003A") == 2001
 
 
 def test_a_file_read_on_the_fast_path_is_decoded_only_to_locate_a_problem():
