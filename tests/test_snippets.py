@@ -5,10 +5,12 @@ import math
 from collections import defaultdict
 from functools import partial
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorer.measures.retrieval import ap_divisor, ieee_div
+from scorer.measures import snippet_batch
 from scorer.measures.snippet_batch import official_batch
 from scorer.measures.snippets import (
     Snippet,
@@ -176,3 +178,13 @@ def test_batch_snippet_measures_equal_one_question_at_a_time(lists, data, editio
         expected = official_snippet_measures(official_merge(official_snippets(lists[returned])), merged_gold,
                                              ap_divisor(edition, len(merged_gold)))
         assert [repr(v) for v in measures] == [repr(v) for v in expected]
+
+
+def test_snippet_places_are_equal_exactly_when_document_and_sections_are_both_ways():
+    """:func:`snippet_batch._place` packs (document, first section, second section) into one
+    integer while it fits in 62 bits and codes the triples through a table past that."""
+    document, first, second = np.array([0, 1, 0, 1, 0]), np.array([2, 2, 2, 3, 2]), np.array([1, 1, 1, 1, 0])
+    triples = list(zip(document.tolist(), first.tolist(), second.tolist()))
+    for sections in (4, 1 << 31):  # 5 * (2**31)**2 passes 2**62: the table
+        place = snippet_batch._place(document, first, second, sections).tolist()
+        assert [[a == b for b in place] for a in place] == [[a == b for b in triples] for a in triples]

@@ -112,8 +112,10 @@ class _RunState:
 
 
 def _official_read(q: Question) -> _RunState:
-    """The official reader's lists: documents and concepts de-duplicated, first kept."""
-    return _RunState(retrieval.unique(q.concepts), retrieval.unique(q.documents), list(q.triples), q.snippets)
+    """The official reader's lists: documents and concepts de-duplicated, first kept (the
+    lists are replaced, never changed in place, so the triples are the record's)."""
+    return _RunState(retrieval.unique(q.concepts) if q.concepts else [], retrieval.unique(q.documents), q.triples,
+                     q.snippets)
 
 
 def _relevant_only(items: list, gold_set: Container[object]) -> list:
@@ -259,21 +261,23 @@ def _official_pass_d(d_list: list, edition: int, tally: _Tally, batch: _SnippetB
     concept_prf_of, document_prf_of = kernels.prf["concepts"], kernels.prf["documents"]
     concept_ap_of, document_ap_of = kernels.ap["concepts"], kernels.ap["documents"]
     concept_formulas, document_formulas = kernels.extras["concepts"], kernels.extras["documents"]
+    merge_by_pass = batch.merge_by_pass
     for g, gs, rs in d_list:
         has_concepts = bool(gs.concepts) and bool(rs.concepts)
         concept_set, document_set = set(gs.concepts), set(gs.documents)
         if has_concepts:
             concept_prf = concept_prf_of(rs.concepts, gs.concepts, concept_set)
         document_prf = document_prf_of(rs.documents, gs.documents, document_set)
-        for state in (gs, rs):
-            if id(state) in batch.merge_by_pass and snippets.is_ordinary(state.merge()):
-                merged_once.add(id(state))
+        if merge_by_pass:
+            for state in (gs, rs):
+                if id(state) in merge_by_pass and snippets.is_ordinary(state.merge()):
+                    merged_once.add(id(state))
         if has_concepts:  # recorded only then
             concept_ap = concept_ap_of(rs.concepts, concept_set, retrieval.ap_divisor(edition, len(gs.concepts)))
-            concept_extras = _extra_values(concept_formulas, rs.concepts, concept_set)
+            concept_extras = _extra_values(concept_formulas, rs.concepts, concept_set) if concept_formulas else ()
         rs.concepts = _relevant_only(rs.concepts, concept_set) if rs.concepts else rs.concepts
         document_ap = document_ap_of(rs.documents, document_set, retrieval.ap_divisor(edition, len(gs.documents)))
-        document_extras = _extra_values(document_formulas, rs.documents, document_set)
+        document_extras = _extra_values(document_formulas, rs.documents, document_set) if document_formulas else ()
         rs.documents = _relevant_only(rs.documents, document_set)
         if gs.triples:
             rs.triples = _relevant_only(rs.triples, set(gs.triples))

@@ -25,7 +25,7 @@ plain value where a check needs it.
 from __future__ import annotations
 
 from itertools import chain, repeat
-from operator import is_, itemgetter, methodcaller
+from operator import getitem, is_, itemgetter, methodcaller
 from typing import Annotated, Any, Literal, cast
 
 import msgspec
@@ -93,6 +93,7 @@ _DECODER = msgspec.json.Decoder(_File, float_hook=JsonFloat)
 #: The answers, nested no deeper than the reader allows, and the other members.
 _ANSWER_DEPTH, _OTHER_DEPTH = 4, MAX_DEPTH - 3
 _ends_with_slash = methodcaller("endswith", "/")
+_LAST = slice(-1, None)  # a string's last character ("" for "")
 #: The least integer of more than MAX_INT_DIGITS digits.
 _LONG = 10**MAX_INT_DIGITS
 _STRING, _LIST = {str}, {list}
@@ -163,9 +164,11 @@ def _unreadable(value: Any, limit: int) -> bool:
 
 def _slashes_only(questions: list[Question]) -> bool:
     """Whether a snippet's document is made of slashes only, which the reader does not
-    take as a document (it reads such a question member by member)."""
-    documents = map(itemgetter(0), chain.from_iterable(q.snippets for q in questions))
-    return any(not document.strip("/") for document in filter(_ends_with_slash, documents))
+    take as a document (it reads such a question member by member): looked for among the
+    documents that end with one, if any (their last characters, taken in C, say)."""
+    documents = list(map(itemgetter(0), chain.from_iterable(q.snippets for q in questions)))
+    return "/" in map(getitem, documents, repeat(_LAST)) and any(
+        not document.strip("/") for document in filter(_ends_with_slash, documents))
 
 
 def _present(q: _Question) -> dict[str, Any]:

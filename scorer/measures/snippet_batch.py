@@ -21,10 +21,12 @@ no value: the sum starts at 0.0 and is never -0.0).
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import chain, count
+from functools import partial
+from itertools import chain, repeat
 from operator import itemgetter
+from typing import TypeVar
 
 import numpy as np
 
@@ -36,6 +38,8 @@ from scorer.measures.snippets import Snippet, last_path_segment, official_sectio
 _WIDE = 64
 #: Offsets are shifted by this before being packed under a segment number.
 _SHIFT = 1 << 33
+#: What :func:`_codes` codes: strings, or tuples of codes.
+_Value = TypeVar("_Value", bound=Hashable)
 
 
 @dataclass
@@ -48,21 +52,19 @@ class Batch:
     measures: list[tuple[float, float, float, float] | None]
 
 
-def _codes(values: Iterable[str], size: int) -> tuple[np.ndarray, dict[str, int]]:
-    """An integer code per value of the ``size`` ``values``, equal values equal codes (the
-    first index the value was seen at), and the table value -> code."""
-    table: dict[str, int] = {}
-    return np.fromiter(map(table.setdefault, values, count()), np.int64, size), table
+def _codes(values: Iterable[_Value], size: int) -> tuple[np.ndarray, dict[_Value, int]]:
+    """An integer code per value of the ``size`` ``values``: 0, 1, ... in the order the
+    distinct values first come (equal values, equal codes), and the table value -> code
+    (in code order)."""
+    table: dict[_Value, int] = {}
+    return np.fromiter(map(table.setdefault, values, map(len, repeat(table))), np.int64, size), table
 
 
-def _derived(table: dict[str, int], size: int, derive: Callable[[str], str]) -> tuple[np.ndarray, dict[str, int]]:
-    """For the codes of ``table`` (below ``size``): the array code -> code of ``derive(value)``
-    (``derive`` called once per distinct value, its values coded 0, 1, ...), and the table
-    of the derived values."""
-    derived: dict[str, int] = {}
-    by_code = np.zeros(size, np.int64)
-    by_code[list(table.values())] = [derived.setdefault(derive(value), len(derived)) for value in table]
-    return by_code, derived
+def _derived(table: dict[str, int], derive: Callable[[list[str]], Iterable[str]]) -> tuple[np.ndarray, dict[str, int]]:
+    """For the codes of ``table`` (:func:`_codes`): the array code -> code of the value
+    ``derive`` gives for it (called once, on the distinct values in code order), and the
+    table of the derived values."""
+    return _codes(derive(list(table)), len(table))
 
 
 def _segment_sums(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -92,9 +94,9 @@ def official_batch(lists: Sequence[Sequence[Snippet]], pairs: Sequence[tuple[int
     ordinary = ~inverted
     document, document_table = _codes(map(itemgetter(0), flat), len(flat))
     section, section_table = _codes(chain(map(itemgetter(1), flat), map(itemgetter(2), flat)), 2 * len(flat))
-    reduce, reduced = _derived(section_table, len(section), official_section)
+    reduce, reduced = _derived(section_table, partial(map, official_section))
     section = reduce[section]
-    segment, _ = _derived(document_table, len(document), last_path_segment)  # document code -> segment code
+    segment, _ = _derived(document_table, partial(map, last_path_segment))  # document code -> segment code
     first, second = section[:len(flat)], section[len(flat):]
     keep = ordinary[owner]
     place = _place(document, first, second, len(reduced))
@@ -109,9 +111,7 @@ def _place(document: np.ndarray, first: np.ndarray, second: np.ndarray, sections
     """One code per (document, first section, second section): equal triples, equal codes."""
     if len(document) * sections * sections < 1 << 62:  # codes below len(document), sections below ``sections``
         return (document * sections + first) * sections + second
-    table: dict[tuple[int, int, int], int] = {}
-    triples = zip(document.tolist(), first.tolist(), second.tolist())
-    return np.fromiter(map(table.setdefault, triples, count()), np.int64, len(document))
+    return _codes(zip(document.tolist(), first.tolist(), second.tolist()), len(document))[0]
 
 
 def _merged(owner: np.ndarray, place: np.ndarray, document: np.ndarray, first: np.ndarray, second: np.ndarray,
