@@ -130,6 +130,20 @@ def repo(template, tmp_path, monkeypatch) -> Path:
     return target
 
 
+# --- the demo's site -------------------------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def demo_site_with_testsets(tmp_path_factory) -> Path:
+    """The demo challenge with its test sets (run pages show the questions' bodies), built:
+    its ``_site``, once per test process for the modules that only read it
+    (tests/test_site_answers.py, tests/test_site_reuse.py)."""
+    from scorer.cli import main
+    from tests.test_site import DEMO, copy_demo
+    repo = copy_demo(tmp_path_factory.mktemp("demo-site") / "repo", DEMO + ("testsets",))
+    assert main(["build", "--repo", str(repo), "--jobs", "1"]) == 0
+    return repo / "_site"
+
+
 # --- GitHub's descriptions as the fake GitHub's contract (tests/github_contract.py) -----------
 
 def pytest_configure(config) -> None:

@@ -8,11 +8,9 @@ from pathlib import Path
 import markupsafe
 import pytest
 
-from scorer.cli import main
 from scorer.formats.hierarchy import parse_hierarchy
 from scorer.formats.taskb import Question, Snippet
 from scorer.site import answers_html, explain
-from tests.test_site import DEMO, copy_demo
 
 URL = "http://www.ncbi.nlm.nih.gov/pubmed/"
 
@@ -206,10 +204,9 @@ def test_escape_gives_the_bytes_of_markupsafe(text):
 # --- the built demo --------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def demo_site(tmp_path_factory) -> Path:
-    repo = copy_demo(tmp_path_factory.mktemp("answers") / "repo", DEMO + ("testsets",))
-    assert main(["build", "--repo", str(repo), "--jobs", "1"]) == 0
-    return repo / "_site"
+def demo_site(demo_site_with_testsets) -> Path:
+    """The demo's site with its test sets (built once per test process: tests/conftest.py)."""
+    return demo_site_with_testsets
 
 
 def details(html: str) -> list[str]:

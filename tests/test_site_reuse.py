@@ -9,20 +9,17 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from scorer.cli import main
 from scorer.site.feeds import ATOM, Published, badges
 from scorer.site.results import Ranking, Table
 from scorer.site.tables import Column, TableView, latex_escape, score_cell, text_cell
-from tests.test_site import DEMO, copy_demo
 
 A = f"{{{ATOM}}}"
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    repo = copy_demo(tmp_path_factory.mktemp("reuse") / "repo", DEMO + ("testsets",))
-    assert main(["build", "--repo", str(repo), "--jobs", "1"]) == 0
-    return repo / "_site"
+def site(demo_site_with_testsets):
+    """The demo's site with its test sets (built once per test process: tests/conftest.py)."""
+    return demo_site_with_testsets
 
 
 def test_latex_escapes_what_latex_would_read_as_commands():
