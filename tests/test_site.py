@@ -96,6 +96,12 @@ def pages(site: Path) -> dict[str, Page]:
     return {p.relative_to(site).as_posix(): Page(p.read_text(encoding="utf-8")) for p in sorted(site.rglob("*.html"))}
 
 
+@pytest.fixture(scope="module")
+def demo_pages(demo_site) -> dict[str, Page]:
+    """Every page of the demo's site, parsed (once: the tests only read them)."""
+    return pages(demo_site)
+
+
 def test_every_page_type_exists(demo_site):
     expected = ["index.html", "teams.html", "downloads.html", "docs/index.html", "docs/measures.html",
                 "docs/submit.html", "taskB/batch1/phaseA.html", "taskB/batch3/phaseB.html", "taskA/batch1.html",
@@ -114,11 +120,12 @@ def test_every_page_type_exists(demo_site):
         assert (demo_site / "teams" / f"{team.stem}.html").is_file()
 
 
-def broken_links(site: Path) -> list[str]:
-    """Every internal link (or anchor) of the built ``site`` that does not resolve, as
-    ``page -> link``; fails at once on a link with a scheme other than http(s)/mailto or an
-    absolute path (which breaks on a Pages sub-path)."""
-    parsed = pages(site)
+def broken_links(site: Path, parsed: dict[str, Page] | None = None) -> list[str]:
+    """Every internal link (or anchor) of the built ``site`` (its :func:`pages`, when
+    ``parsed`` already) that does not resolve, as ``page -> link``; fails at once on a link
+    with a scheme other than http(s)/mailto or an absolute path (which breaks on a Pages
+    sub-path)."""
+    parsed = pages(site) if parsed is None else parsed
     broken = []
     for path, page in parsed.items():
         for link in page.links:
@@ -138,18 +145,18 @@ def broken_links(site: Path) -> list[str]:
     return broken
 
 
-def test_internal_links_and_anchors_resolve(demo_site):
-    broken = broken_links(demo_site)
+def test_internal_links_and_anchors_resolve(demo_site, demo_pages):
+    broken = broken_links(demo_site, demo_pages)
     assert not broken, broken[:20]
 
 
-def test_participant_text_is_escaped_and_no_javascript_links(demo_site):
+def test_participant_text_is_escaped_and_no_javascript_links(demo_site, demo_pages):
     team = (demo_site / "teams/medqa-friends.html").read_text(encoding="utf-8")
     assert "&lt;b&gt;MedQA&lt;/b&gt; &amp; &#34;Friends&#34;" in team
     assert "<b>MedQA</b>" not in team and "<i>this</i>" not in team
     system = (demo_site / "teams/medqa-friends/medqa-gen.html").read_text(encoding="utf-8")
     assert "Generative QA &lt;v2&gt;" in system and "&lt;i&gt;this&lt;/i&gt;" in system
-    for path, page in pages(demo_site).items():
+    for path, page in demo_pages.items():
         assert not any(link.strip().lower().startswith(("javascript:", "data:")) for link in page.links), path
     for path in demo_site.rglob("*.html"):
         assert "<b>MedQA</b>" not in path.read_text(encoding="utf-8"), path
