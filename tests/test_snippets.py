@@ -9,8 +9,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer.measures.retrieval import ap_divisor, ieee_div
 from scorer.measures import snippet_batch
+from scorer.measures.retrieval import ap_divisor, ieee_div
 from scorer.measures.snippet_batch import official_batch
 from scorer.measures.snippets import (
     Snippet,
