@@ -382,6 +382,40 @@ def test_the_colon_count_and_escape_check_see_what_the_text_holds(text):
     assert jsontext._escaped_colons_from(np.frombuffer(data, np.uint8), 0) == escaped  # past the few backslashes
 
 
+#: JSON values whose keys are ASCII names, with strings full of what colons may follow.
+_NAMED = st.recursive(
+    st.none() | st.integers(-5, 5) | st.text(st.sampled_from(':"\\ {}ab\u00e9'), max_size=8),
+    lambda inner: st.lists(inner, max_size=3)
+    | st.dictionaries(st.text(st.sampled_from("abXY09_"), min_size=1, max_size=4).filter(lambda k: k[-1] != "_"),
+                      inner, max_size=3),
+    max_leaves=12)
+
+
+def _members(value: object) -> int:
+    if isinstance(value, dict):
+        return len(value) + sum(map(_members, value.values()))
+    return sum(map(_members, value)) if isinstance(value, list) else 0
+
+
+def _strings(value: object) -> list[str]:
+    if isinstance(value, dict):
+        return [*value, *(s for v in value.values() for s in _strings(v))]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return [value] if isinstance(value, str) else []
+
+
+@given(_NAMED, st.sampled_from([None, 0, 2]), st.sampled_from([(",", ":"), (", ", ": "), (",", " : "), (",", "\n:\t")]),
+       st.booleans())
+def test_members_at_most_bounds_the_members_of_a_text_whose_keys_are_names(value, indent, separators, ascii_only):
+    """At least the members, whatever the layout; exactly when no string holds a colon."""
+    data = json.dumps(value, indent=indent, separators=separators, ensure_ascii=ascii_only).encode()
+    bound = jsontext.members_at_most(data)
+    assert bound >= _members(value)
+    if not any(":" in s for s in _strings(value)):
+        assert bound == _members(value)
+
+
 def test_escaped_colons_past_the_backslashes_looked_at_one_by_one_are_counted():
     """More backslashes than :data:`jsontext._FEW_BACKSLASHES`: the numpy count takes over
     at the next one, counting each escape once (one escape straddles the hand-over)."""

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import scorer
 from scorer import evaluation
 from scorer.evaluation.pairing import pairing_problems
+from scorer.formats import taskb_typed
 from scorer.formats.jsontext import load_json
 from scorer.formats.taskb import read_taskb
 from scorer.formats.taskb_typed import read_typed
@@ -100,6 +101,8 @@ DECLINED = {
     "a key repeated in a question": text_with(question=', "body": "again"'),
     "the questions repeated": text_with(top=', "questions": []'),
     "a key repeated in an answer's object": text_with(question=', "exact_answer": {"a": 1, "a": 2}'),
+    "an object inside an answer": text_with(question=', "exact_answer": [["a"], {"b": "c"}]'),
+    "an object as _body": text_with(question=', "_body": {"text": "q"}'),
     "an unknown question member": text_with(question=', "extra": 1'),
     "an unknown snippet member": text_with(snippet=', "offset_in_begin_section": 1'),
     "an unknown member of the file": text_with(top=', "extra": 1'),
@@ -151,6 +154,21 @@ READ = {
     "no question": b'{"questions": []}',
     "missing members": b'{"questions": [{"id": "q"}, {}]}',
 }
+#: Texts whose strings hold colons the bound of the text's members counts
+#: (:func:`scorer.formats.jsontext.members_at_most`): the re-encoding vouches for them.
+READ_BY_RE_ENCODING = {
+    "a text with an escaped quote, a space and a colon": text_with().replace(b'"text": "t"', b'"text": "\\" : t"'),
+    "a text with two spaces before a colon": text_with().replace(b'"text": "t"', b'"text": "t  : u"'),
+}
+#: Texts the member count alone vouches for: colons in strings after a letter, an opening
+#: quote, an escaped quote or one space; members written with spaces around their colon.
+READ_BY_COUNT = {
+    "the plain question": text_with(),
+    "colons in strings": text_with(question=r', "ideal_answer": [": a", "b : c", "d:e", "\":\""]'),
+    "spaces around members' colons": text_with().replace(b'": ', b'"  :\n '),
+    "pretty-printed": READ["pretty-printed"],
+}
+READ |= READ_BY_RE_ENCODING | READ_BY_COUNT
 
 
 @pytest.mark.parametrize("name", READ)
@@ -201,6 +219,25 @@ def test_conformance_corpus_gives_the_same_results_with_and_without_the_typed_re
 def real_files() -> list[Path]:
     return sorted(path for folder in ("golden", "runs", "testsets")
                   for path in (DATA / "bioasq-real" / folder).glob("*.json"))
+
+
+@pytest.mark.parametrize("by_count", [True, False])
+def test_the_member_count_vouches_for_ordinary_texts_and_the_re_encoding_for_the_others(by_count, monkeypatch):
+    """A repeated key keeps its last value: the typed reading counts the members it read
+    against a bound of the text's, and re-encodes only when that bound counts colons of
+    strings (here, when the test forbids it, the texts of the other kind are declined)."""
+    re_encoded = []
+    keeps = taskb_typed.keeps_every_key
+    monkeypatch.setattr(taskb_typed, "keeps_every_key", lambda data, value: re_encoded.append(1) or keeps(data, value))
+    texts = READ_BY_COUNT if by_count else READ_BY_RE_ENCODING
+    for name, data in texts.items():
+        re_encoded.clear()
+        assert typed_agrees(data), name
+        assert bool(re_encoded) is not by_count, name
+    for path in real_files() if by_count else ():
+        if path.parent.name == "golden":
+            re_encoded.clear()
+            assert typed_agrees(path.read_bytes()) and not re_encoded, path.name
 
 
 def test_real_bioasq_files_are_read_typed_as_the_reader_reads_them():

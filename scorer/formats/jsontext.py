@@ -469,6 +469,36 @@ def keeps_every_key(data: bytes, value: Any) -> bool:
     return written is not None and _colons(written) == _colons(data) + _escaped_colons(data)
 
 
+def members_at_most(data: bytes) -> int:
+    """At least the number of members (key: value pairs) of the JSON text ``data`` when the
+    last character of every key as written is a letter or a digit (an ASCII name, or a
+    ``\\u`` escape ending one).
+
+    A member's colon follows its key's closing quote, perhaps after whitespace, and that
+    character precedes the quote; so counting the colons right after a letter or digit and
+    a ``"``, or after whitespace after a ``"`` or whitespace, counts each member.  A colon
+    inside a string is counted only after ``\\"`` and whitespace, or after two
+    whitespace characters: the bound is exact for a text whose strings have neither.
+    numpy, block by block, at the colons only (a quarter of the time of
+    :func:`keeps_every_key`'s re-encoding)."""
+    octets = np.frombuffer(data, np.uint8)
+    members = 0
+    for start, block in _blocks(octets[2:]):  # a colon at 2 + k has bytes k and 1 + k before it
+        at = np.flatnonzero(block == ord(":")) + start
+        one, two = octets[at + 1], octets[at]
+        members += int(np.count_nonzero(((one == ord('"')) & _NAME_END[two])
+                                        | (_JSON_SPACE[one] & ((two == ord('"')) | _JSON_SPACE[two]))))
+    return members
+
+
+#: Whether a byte is JSON whitespace (space, tab, line feed, carriage return); whether it
+#: can end an ASCII name as written (a letter or digit).
+_JSON_SPACE = np.zeros(256, bool)
+_JSON_SPACE[[ord(" "), ord("\t"), ord("\n"), ord("\r")]] = True
+_NAME_END = np.zeros(256, bool)
+_NAME_END[[ord(c) for c in "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"]] = True
+
+
 #: The bytes numpy compares at once: a block that stays in the CPU cache (one comparison of
 #: a whole 30 MB file allocates and faults in a 30 MB array first, twice as slow).
 _BLOCK = 1 << 18

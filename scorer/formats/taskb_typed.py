@@ -10,10 +10,12 @@ they always do (so every error and its location are theirs):
 - the members of BioASQ's question objects (:class:`_Question`: the scored ones, the
   answers, and the ``_body``/``_type`` that BioASQ's own golden files carry for a revised
   question), no other; snippets with their six members, triples with ``s``, ``p``, ``o``;
-- no key repeated and nothing the plain parse refuses
-  (:func:`scorer.formats.jsontext.keeps_every_key`);
-- answers and other members nested no deeper than the reader allows and no snippet
-  document made of slashes only, as :func:`scorer.formats.taskb._plain_question` reads.
+- no key repeated (:func:`_keeps_every_member`: the members read against a bound of the
+  text's, else :func:`scorer.formats.jsontext.keeps_every_key`) and nothing the plain
+  parse refuses;
+- answers and other members nested no deeper than the reader allows and holding no
+  object, and no snippet document made of slashes only, as
+  :func:`scorer.formats.taskb._plain_question` reads.
 
 Its records equal the reader's (``tests/test_taskb_typed.py`` reads real and mutated
 files both ways).  The value given with them is a view for the checks that look at the
@@ -25,7 +27,7 @@ plain value where a check needs it.
 from __future__ import annotations
 
 from itertools import chain, repeat
-from operator import getitem, is_, itemgetter, methodcaller
+from operator import attrgetter, getitem, is_, itemgetter, methodcaller
 from typing import Annotated, Any, Literal, cast
 
 import msgspec
@@ -40,6 +42,7 @@ from scorer.formats.jsontext import (
     JsonValue,
     fast_decode,
     keeps_every_key,
+    members_at_most,
 )
 from scorer.formats.taskb import ABSENT, INT32_MAX, MAX_DEPTH, Question, TaskBFile, new_snippet, new_triple
 
@@ -94,6 +97,7 @@ _DECODER = msgspec.json.Decoder(_File, float_hook=JsonFloat)
 _ANSWER_DEPTH, _OTHER_DEPTH = 4, MAX_DEPTH - 3
 _ends_with_slash = methodcaller("endswith", "/")
 _LAST = slice(-1, None)  # a string's last character ("" for "")
+_SNIPPETS, _TRIPLES = attrgetter("snippets"), attrgetter("triples")
 #: The least integer of more than MAX_INT_DIGITS digits.
 _LONG = 10**MAX_INT_DIGITS
 _STRING, _LIST = {str}, {list}
@@ -111,16 +115,31 @@ def read_typed(data: bytes, name: str) -> tuple[JsonValue, JsonText] | None:
     if any(map(is_, read, repeat(None))):  # by identity: a record's == would be called per question
         return None
     questions = cast(list[Question], read)
-    if _slashes_only(questions) or not keeps_every_key(data, parsed):
+    view = [_present(q) for q in parsed.questions]
+    if _slashes_only(questions) or not _keeps_every_member(data, parsed, view, questions):
         return None
     doc = JsonText(name, None, data, read=TaskBFile(name=name, questions=questions))  # no cycle through doc
-    return {"questions": [_present(q) for q in parsed.questions]}, doc
+    return {"questions": view}, doc
+
+
+def _keeps_every_member(data: bytes, parsed: _File, view: list[dict[str, Any]], questions: list[Question]) -> bool:
+    """Whether the typed decoding of ``data`` dropped no member (a repeated key keeps its
+    last value).  Every object it read is the file, a question, a snippet or a triple
+    (:func:`_unreadable` declines objects inside answers), whose keys are BioASQ's
+    (letters): so the members it read (the file's ``questions``, each question's members
+    in the view, six per snippet, three per triple) are at most the text's, which are at
+    most :func:`~scorer.formats.jsontext.members_at_most`: when both ends meet, none was
+    dropped.  Else (a string holding ``\\" :`` or two spaces before a colon, or a key
+    repeated) the re-encoding tells (:func:`~scorer.formats.jsontext.keeps_every_key`)."""
+    read = (1 + sum(map(len, view)) + 6 * sum(map(len, map(_SNIPPETS, questions)))
+            + 3 * sum(map(len, map(_TRIPLES, questions))))
+    return members_at_most(data) == read or keeps_every_key(data, parsed)
 
 
 def _record(q: _Question, index: int) -> Question | None:
     """The reader's record of a question (:func:`~scorer.formats.taskb._plain_question`),
     None for answers or other members nested deeper than it allows or holding an integer
-    the plain parse refuses (:func:`_unreadable`)."""
+    the plain parse refuses or an object (:func:`_unreadable`)."""
     exact, ideal = q.exact_answer, q.ideal_answer
     if (exact is not UNSET or ideal is not UNSET or q._body is not UNSET or q._type is not UNSET) and (
             _unreadable(exact, _ANSWER_DEPTH) or _unreadable(ideal, _ANSWER_DEPTH)
@@ -136,12 +155,13 @@ def _record(q: _Question, index: int) -> Question | None:
 
 
 def _unreadable(value: Any, limit: int) -> bool:
-    """Whether a member read as any JSON (``UNSET``: absent) holds containers more than
-    ``limit`` levels deep (:func:`~scorer.formats.jsontext.nesting_exceeds`) or an integer
-    of more than :data:`~scorer.formats.jsontext.MAX_INT_DIGITS` digits, which the plain
-    parse refuses: the only places a typed reading can meet one (its typed integers are
-    32-bit offsets).  One level at a time; a string, a list of strings and a list of
-    lists of strings (the answers of BioASQ's files) at once."""
+    """Whether a member read as any JSON (``UNSET``: absent) holds what the typed reading
+    does not read: an object (whose members :func:`_keeps_every_member` does not count),
+    containers more than ``limit`` levels deep (:func:`~scorer.formats.jsontext.nesting_exceeds`)
+    or an integer of more than :data:`~scorer.formats.jsontext.MAX_INT_DIGITS` digits,
+    which the plain parse refuses (its typed integers are 32-bit offsets).  One level at a
+    time; a string, a list of strings and a list of lists of strings (the answers of
+    BioASQ's files) at once."""
     if type(value) is str or value is UNSET:
         return False
     if type(value) is list:
@@ -152,13 +172,14 @@ def _unreadable(value: Any, limit: int) -> bool:
             return limit < 2
     items, depth = [value], 0
     while items:
-        if int in set(map(type, items)) and any(type(v) is int and not -_LONG < v < _LONG for v in items):
+        kinds = set(map(type, items))
+        if dict in kinds or int in kinds and any(type(v) is int and not -_LONG < v < _LONG for v in items):
             return True
-        containers = [v for v in items if type(v) is list or type(v) is dict]
+        containers = [v for v in items if type(v) is list]
         depth += 1
         if containers and depth > limit:
             return True
-        items = [v for c in containers for v in (c.values() if type(c) is dict else c)]
+        items = list(chain.from_iterable(containers))
     return False
 
 
