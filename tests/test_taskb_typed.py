@@ -100,6 +100,10 @@ DECLINED = {
     "a key repeated in a snippet": text_with(snippet=', "text": "again"'),
     "a key repeated in a question": text_with(question=', "body": "again"'),
     "the questions repeated": text_with(top=', "questions": []'),
+    "a key repeated with whitespace before its colon": text_with(snippet=', "text" \n\t : "again"'),
+    "a key repeated, escaped": text_with(question=', "bod\\u0079": "again"'),
+    "a key repeated, the text's strings without colons": text_with(snippet=', "document": "x"').replace(
+        b"http://www.ncbi.nlm.nih.gov/pubmed/1", b"pubmed-1"),
     "a key repeated in an answer's object": text_with(question=', "exact_answer": {"a": 1, "a": 2}'),
     "an object inside an answer": text_with(question=', "exact_answer": [["a"], {"b": "c"}]'),
     "an object as _body": text_with(question=', "_body": {"text": "q"}'),
