@@ -154,6 +154,15 @@ def test_toml_line_finds_array_tables():
     assert toml_line(text, ["a", "b", 1, "y", "z"]) == 5
 
 
+def test_toml_line_locates_every_system_of_a_large_team_file():
+    """Each element of a long array of tables, and a key after the array, on its own line
+    (the headers are found once per text, not once per element)."""
+    text = 'name = "T"\n' + "".join(f'[[systems]]\nid = "s{i}"\nname = "S{i}"\n\n' for i in range(1500)) + "[extra]\nk = 1\n"
+    assert [toml_line(text, ["systems", i, "name"]) for i in range(1500)] == [4 * i + 4 for i in range(1500)]
+    assert toml_line(text, ["systems", 1500]) == 2  # past the last element: the array's first line
+    assert toml_line(text, ["extra", "k"]) == 4 * 1500 + 3
+
+
 MCQA = """
 [official_measures]
 mcqa = "mcqa.c_at_1"

@@ -5,10 +5,12 @@ finds the line that defines a value from the text.
 """
 from __future__ import annotations
 
+import bisect
 import re
 import tomllib
 from collections.abc import Iterable, Sequence
 from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
 
 from scorer.core.errors import Problem, ScorerError
@@ -98,17 +100,19 @@ def toml_path(parts: Iterable[str | int]) -> str:
 def toml_line(text: str, parts: Sequence[str | int]) -> int | None:
     """The line that defines the value at ``parts`` (best effort: the key's assignment or
     table header, searched in order, a table also by a header inside it such as
-    ``[[old.batches]]`` for ``old``; array-of-tables indices count ``[[...]]`` headers)."""
-    lines = text.splitlines()
+    ``[[old.batches]]`` for ``old``; array-of-tables indices count ``[[...]]`` headers).
+    The text's lines and each array's headers are found once per text (:func:`_lines`,
+    :func:`_array_headers`), so locating every system of a large team file stays linear."""
+    lines = _lines(text)
     start = 0
     table: list[str] = []
     found = None
     for part in parts:
         if isinstance(part, int):
-            header = re.compile(r"^\s*\[\[\s*" + re.escape(".".join(table)) + r"\s*\]\]")
-            hits = [i for i in range(start, len(lines)) if header.match(lines[i])]
-            if part < len(hits):
-                start = found = hits[part]
+            headers = _array_headers(text, ".".join(table))
+            first = bisect.bisect_left(headers, start)
+            if part < len(headers) - first:
+                start = found = headers[first + part]
             continue
         table.append(part)
         key = re.compile(r"^\s*(\[\[?\s*[\w.-]*\b" + re.escape(part) + r"\s*[.\]]|\"?" + re.escape(part)
@@ -118,6 +122,20 @@ def toml_line(text: str, parts: Sequence[str | int]) -> int | None:
                 start = found = i
                 break
     return found + 1 if found is not None else None
+
+
+@lru_cache(maxsize=8)
+def _lines(text: str) -> tuple[str, ...]:
+    """The lines of a TOML text (the few texts being located, kept)."""
+    return tuple(text.splitlines())
+
+
+@lru_cache(maxsize=32)
+def _array_headers(text: str, table: str) -> tuple[int, ...]:
+    """The indices of the lines of ``text`` that open an element of the array of tables
+    ``table`` (``[[table]]``), in order."""
+    header = re.compile(r"^\s*\[\[\s*" + re.escape(table) + r"\s*\]\]")
+    return tuple(i for i, line in enumerate(_lines(text)) if header.match(line))
 
 
 def _unexpected(error: SchemaError) -> list[str]:
