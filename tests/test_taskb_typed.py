@@ -229,7 +229,8 @@ def real_files() -> list[Path]:
 def test_the_member_count_vouches_for_ordinary_texts_and_the_re_encoding_for_the_others(by_count, monkeypatch):
     """A repeated key keeps its last value: the typed reading counts the members it read
     against a bound of the text's, and re-encodes only when that bound counts colons of
-    strings (here, when the test forbids it, the texts of the other kind are declined)."""
+    strings.  Each text is read as the reader reads it, by the path its kind takes (the
+    real golden files by the count alone)."""
     re_encoded = []
     keeps = taskb_typed.keeps_every_key
     monkeypatch.setattr(taskb_typed, "keeps_every_key", lambda data, value: re_encoded.append(1) or keeps(data, value))
