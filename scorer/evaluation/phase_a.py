@@ -274,10 +274,10 @@ def _official_pass_d(d_list: list, edition: int, tally: _Tally, batch: _SnippetB
                     merged_once.add(id(state))
         if has_concepts:  # recorded only then
             concept_ap = concept_ap_of(rs.concepts, concept_set, retrieval.ap_divisor(edition, len(gs.concepts)))
-            concept_extras = _extra_values(concept_formulas, rs.concepts, concept_set) if concept_formulas else ()
+            concept_extras = _extra_values(concept_formulas, rs.concepts, concept_set)
         rs.concepts = _relevant_only(rs.concepts, concept_set) if rs.concepts else rs.concepts
         document_ap = document_ap_of(rs.documents, document_set, retrieval.ap_divisor(edition, len(gs.documents)))
-        document_extras = _extra_values(document_formulas, rs.documents, document_set) if document_formulas else ()
+        document_extras = _extra_values(document_formulas, rs.documents, document_set)
         rs.documents = _relevant_only(rs.documents, document_set)
         if gs.triples:
             rs.triples = _relevant_only(rs.triples, set(gs.triples))
